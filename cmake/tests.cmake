@@ -1,0 +1,13 @@
+# rlock_test(NAME [LABELS label...] [LIBS lib...]): builds NAME.cpp into a GoogleTest binary and
+# registers it as one CTest test. Tests labelled "integration" need the Redis and PostgreSQL that
+# scripts/test.sh starts (REDIS_URL, DATABASE_URL); they fail, never skip, when those are missing.
+function(rlock_test name)
+  cmake_parse_arguments(ARG "" "" "LABELS;LIBS" ${ARGN})
+  add_executable(${name} ${name}.cpp)
+  target_link_libraries(${name} PRIVATE rlock_lock rlock_warnings GTest::gtest GTest::gtest_main ${ARG_LIBS})
+  add_test(NAME ${name} COMMAND ${name})
+  set_tests_properties(${name} PROPERTIES TIMEOUT 120)
+  if(ARG_LABELS)
+    set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}")
+  endif()
+endfunction()

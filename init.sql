@@ -1,0 +1,11 @@
+-- rlock lab schema: one bank account whose balance the lock holders update.
+-- `fence` stores the highest fencing token accepted so far (0 = none).
+-- Re-runnable: running it again resets the account to its initial state.
+CREATE TABLE IF NOT EXISTS accounts (
+    id      integer PRIMARY KEY,
+    balance bigint  NOT NULL,
+    fence   bigint  NOT NULL DEFAULT 0
+);
+
+INSERT INTO accounts (id, balance, fence) VALUES (1, 100, 0)
+ON CONFLICT (id) DO UPDATE SET balance = 100, fence = 0;

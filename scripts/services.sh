@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# Run a private Redis and PostgreSQL for the rlock lab, without Docker.
+#   scripts/services.sh up|down|status|env
+#   eval "$(scripts/services.sh env)"     # exports REDIS_URL and DATABASE_URL
+# Progress goes to stderr and the exports to stdout, so `eval "$(... up)"` works too.
+# If REDIS_URL and DATABASE_URL are both set already, those servers are used as is.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+REDIS_PORT=${RLOCK_REDIS_PORT:-6391}
+PG_PORT=${RLOCK_PG_PORT:-5441}
+STATE=${RLOCK_STATE_DIR:-/tmp/rlock-services}
+[[ $STATE == /* ]] || STATE=$PWD/$STATE
+REDIS_DIR=$STATE/redis
+REDIS_CONF=$REDIS_DIR/redis.conf
+PG_DIR=$STATE/pg            # owned by postgres when run as root
+PG_DATA=$PG_DIR/data
+PG_LOG=$PG_DIR/postgres.log # the unix socket lives in $PG_DIR too
+
+say() { echo "services.sh: $*" >&2; }
+die() { say "$*"; exit 1; }
+# Hide the password of a URL: scheme://user:***@host/...
+mask() { sed -E 's#(://[^:/@]*:)[^/]*@#\1***@#; s#(password=)[^&]*#\1***#' <<<"$1"; }
+is_root() { [[ $EUID -eq 0 ]]; }
+# initdb and pg_ctl refuse to run as root. `cd /` avoids "could not change directory" noise.
+as_pg() { if is_root; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi; }
+# Newest installed server version, or nothing.
+pg_bin() {
+    local d; d=$(printf '%s\n' /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+    if [[ -d $d ]]; then echo "$d"; fi
+}
+tail_log() { if [[ -f $1 ]]; then tail -n 20 "$1" >&2; fi; }
+
+redis_up() { [[ "$(timeout 2 redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping 2>/dev/null)" == PONG ]]; }
+pg_up() {
+    local bin; bin=$(pg_bin)
+    [[ -n $bin ]] && "$bin/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT" -U postgres -d postgres -t 2
+}
+psql_() { PGOPTIONS="-c client_min_messages=warning" "$(pg_bin)/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U postgres "$@"; }
+
+print_env() {
+    echo "export REDIS_URL=redis://127.0.0.1:$REDIS_PORT/0"
+    echo "export DATABASE_URL=postgresql://postgres@127.0.0.1:$PG_PORT/bank"
+}
+
+install_missing() {
+    local need=() sudo=()
+    command -v redis-server >/dev/null || need+=(redis-server)
+    compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || need+=(postgresql)
+    ((${#need[@]})) || return 0
+    if ! is_root; then
+        command -v sudo >/dev/null || die "missing packages: ${need[*]} (run as root or install them)"
+        sudo=(sudo)
+    fi
+    say "installing ${need[*]} (log: $STATE/apt.log)"
+    { "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+      "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}"
+    } >"$STATE/apt.log" 2>&1 || { tail_log "$STATE/apt.log"; die "apt-get failed for: ${need[*]}"; }
+}
+
+start_redis() {
+    mkdir -p "$REDIS_DIR"
+    # No RDB snapshots and no AOF: a restarted Redis must come back empty (lock-loss scenarios).
+    cat >"$REDIS_CONF" <<EOF
+bind 127.0.0.1
+port $REDIS_PORT
+save ""
+appendonly no
+daemonize yes
+pidfile $REDIS_DIR/redis.pid
+logfile $REDIS_DIR/redis.log
+dir $REDIS_DIR
+EOF
+    if redis_up; then say "redis already running on 127.0.0.1:$REDIS_PORT"; return; fi
+    redis-server "$REDIS_CONF" || { tail_log "$REDIS_DIR/redis.log"; die "redis-server failed to start"; }
+    for _ in $(seq 50); do redis_up && { say "redis started on 127.0.0.1:$REDIS_PORT"; return; }; sleep 0.2; done
+    tail_log "$REDIS_DIR/redis.log"
+    die "redis did not answer PING on 127.0.0.1:$REDIS_PORT within 10 s"
+}
+
+# Postgres refuses to start while the pid in one of its lock files exists. After a crash that pid
+# may linger briefly as a zombie (a container's pid 1 may reap late), or after a container restart
+# belong to another process: wait for the zombie, then drop the lock file unless a postgres owns it.
+clear_stale_lock() {
+    local pid; pid=$(head -n 1 "$1" 2>/dev/null || true)
+    [[ -n $pid ]] || return 0
+    for _ in $(seq 25); do grep -q '^[^)]*) Z' "/proc/$pid/stat" 2>/dev/null || break; sleep 0.2; done
+    [[ "$(cat "/proc/$pid/comm" 2>/dev/null)" == postgres ]] || rm -f "$1"
+}
+
+start_pg() {
+    local bin; bin=$(pg_bin)
+    mkdir -p "$PG_DIR"
+    if is_root; then
+        chown postgres: "$PG_DIR"
+        runuser -u postgres -- test -x "$STATE" || die "user postgres cannot reach $STATE; choose another RLOCK_STATE_DIR"
+    fi
+    if [[ ! -f $PG_DATA/PG_VERSION ]]; then
+        say "initdb $PG_DATA"
+        as_pg "$bin/initdb" -D "$PG_DATA" -U postgres --auth=trust -E UTF8 --no-locale >"$PG_DIR/initdb.log" 2>&1 ||
+            { tail_log "$PG_DIR/initdb.log"; die "initdb failed"; }
+    fi
+    if pg_up; then
+        say "postgres already running on 127.0.0.1:$PG_PORT"
+    else
+        clear_stale_lock "$PG_DATA/postmaster.pid"
+        clear_stale_lock "$PG_DIR/.s.PGSQL.$PG_PORT.lock"
+        as_pg "$bin/pg_ctl" -D "$PG_DATA" -l "$PG_LOG" -w -t 30 \
+            -o "-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null ||
+            { tail_log "$PG_LOG"; die "postgres failed to start on 127.0.0.1:$PG_PORT"; }
+        pg_up || { tail_log "$PG_LOG"; die "postgres started but does not answer on 127.0.0.1:$PG_PORT"; }
+        say "postgres started on 127.0.0.1:$PG_PORT"
+    fi
+    if [[ -z "$(psql_ -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'bank'")" ]]; then
+        psql_ -d postgres -c "CREATE DATABASE bank"
+    fi
+    psql_ -d bank -f "$ROOT/init.sql"
+    say "applied init.sql to database bank"
+}
+
+stop_redis() {
+    local pid
+    pid=$(cat "$REDIS_DIR/redis.pid" 2>/dev/null || true)
+    # The pid file may be stale (pid reused), so trust it only if it names a redis-server.
+    pid_alive() { [[ -n $pid && "$(cat "/proc/$pid/comm" 2>/dev/null)" == redis-server ]]; }
+    if redis_up; then
+        timeout 5 redis-cli -h 127.0.0.1 -p "$REDIS_PORT" shutdown nosave >/dev/null 2>&1 || true
+    elif pid_alive; then
+        kill "$pid" 2>/dev/null || true
+    fi
+    for _ in $(seq 50); do
+        redis_up || pid_alive || { say "redis stopped"; return; }
+        sleep 0.2
+    done
+    die "redis on 127.0.0.1:$REDIS_PORT did not stop within 10 s"
+}
+
+stop_pg() {
+    local bin; bin=$(pg_bin)
+    [[ -n $bin && -f $PG_DATA/PG_VERSION ]] || { say "postgres stopped"; return; }
+    clear_stale_lock "$PG_DATA/postmaster.pid" # so pg_ctl never signals a reused pid
+    if as_pg "$bin/pg_ctl" -D "$PG_DATA" status >/dev/null 2>&1; then
+        as_pg "$bin/pg_ctl" -D "$PG_DATA" stop -m fast -w -t 30 >/dev/null ||
+            die "postgres in $PG_DATA did not stop within 30 s"
+    fi
+    say "postgres stopped"
+}
+
+status_line() { printf '%-9s %-8s %s\n' "$1" "$2" "$3"; }
+
+cmd=${1:-}
+case $cmd in up | down | status | env) ;; *) echo "usage: $0 up|down|status|env" >&2; exit 2 ;; esac
+
+if [[ -n ${REDIS_URL:-} && -n ${DATABASE_URL:-} ]]; then
+    case $cmd in
+    up) say "using the given servers: REDIS_URL=$(mask "$REDIS_URL") DATABASE_URL=$(mask "$DATABASE_URL")" ;;
+    status) status_line redis external "$(mask "$REDIS_URL")"
+            status_line postgres external "$(mask "$DATABASE_URL")" ;;
+    env) say "REDIS_URL and DATABASE_URL are already set; nothing to export" ;;
+    down) ;;
+    esac
+    exit 0
+fi
+[[ -z ${REDIS_URL:-}${DATABASE_URL:-} || $cmd != up ]] ||
+    say "note: only one of REDIS_URL / DATABASE_URL is set; ignoring it and using local services"
+
+case $cmd in
+up)
+    [[ -d $STATE ]] || { mkdir -p "$STATE"; chmod 0755 "$STATE"; }
+    install_missing
+    start_redis
+    start_pg
+    print_env
+    ;;
+down)
+    stop_pg
+    stop_redis
+    ;;
+status)
+    rc=0
+    if redis_up; then status_line redis running "127.0.0.1:$REDIS_PORT"; else status_line redis stopped "127.0.0.1:$REDIS_PORT"; rc=3; fi
+    if pg_up; then status_line postgres running "127.0.0.1:$PG_PORT"; else status_line postgres stopped "127.0.0.1:$PG_PORT"; rc=3; fi
+    exit $rc
+    ;;
+env) print_env ;;
+esac

@@ -1,0 +1,19 @@
+// rlock showlog: the run's events sorted by time (ties keep their order), one article line each.
+#include <fmt/format.h>
+
+#include "commands.h"
+#include "run_log.h"
+
+namespace rlock::cli {
+
+void register_showlog(CLI::App& app, const GlobalOptions& global) {
+  CLI::App* cmd = app.add_subcommand("showlog", "print the run's log sorted by time (--lang picks the language)");
+  cmd->callback([&global] {
+    LabSetup setup = global.setup();
+    std::vector<Event> events = read_events(setup.dir);
+    sort_by_time(events);
+    for (const Event& event : events) fmt::print("{}\n", format_line(event, setup.lang));
+  });
+}
+
+}  // namespace rlock::cli

@@ -1,0 +1,42 @@
+// rlock worker NAME AMOUNT [--ttl MS] [--delay S] [--pause S] [--watchdog] [--fenced] [--retry]
+// [--account N]: the article's worker (see lab_worker.h).
+#include <memory>
+
+#include "commands.h"
+#include "lab_worker.h"
+
+namespace rlock::cli {
+
+void register_worker(CLI::App& app, const GlobalOptions& global) {
+  auto plan = std::make_shared<WorkerPlan>();
+  auto ttl_ms = std::make_shared<long>(2000);
+  CLI::App* cmd = app.add_subcommand("worker", "acquire the lock, read, (pause), write balance + AMOUNT, release");
+  cmd->add_option("NAME", plan->name, "worker name (letters, digits, _ and -)")
+      ->required()
+      ->check(CLI::Validator(
+          [](const std::string& name) -> std::string {
+            bool ok = !name.empty() && name.size() <= 32 && name != "host" &&
+                      name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
+                          std::string::npos;
+            return ok ? "" : "NAME must be 1 to 32 letters, digits, _ or -, and not 'host'";
+          },
+          "NAME"));
+  cmd->add_option("AMOUNT", plan->amount, "amount to add to the balance")->required();
+  cmd->add_option("--ttl", *ttl_ms, "lock TTL in milliseconds")->check(CLI::Range(1L, 86'400'000L))->capture_default_str();
+  cmd->add_option("--delay", plan->delay_seconds, "seconds after the run's start before acquiring")
+      ->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str();
+  cmd->add_option("--pause", plan->pause_seconds, "seconds to pause after the first read (a GC pause)")
+      ->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str();
+  cmd->add_option("--account", plan->account, "account id")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_flag("--watchdog", plan->watchdog, "extend the lock every TTL/3 from a thread");
+  CLI::Option* fenced = cmd->add_flag("--fenced", plan->fenced, "take a fencing token; PostgreSQL rejects stale writes");
+  cmd->add_flag("--retry", plan->retry, "after a rejected fenced write, start again from the acquisition")->needs(fenced);
+  cmd->callback([plan, ttl_ms, &global] {
+    plan->ttl = std::chrono::milliseconds(*ttl_ms);
+    run_worker(*plan, global.setup());
+  });
+}
+
+}  // namespace rlock::cli

@@ -1,0 +1,17 @@
+// The subcommands: each register_X binds X's flags to an options struct and sets a callback that
+// calls the lock library. One file per subcommand.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "global_options.h"
+
+namespace rlock::cli {
+
+void register_reset(CLI::App& app, const GlobalOptions& global);
+void register_worker(CLI::App& app, const GlobalOptions& global);
+void register_showlog(CLI::App& app, const GlobalOptions& global);
+void register_sig(CLI::App& app, const GlobalOptions& global);
+void register_verdict(CLI::App& app, const GlobalOptions& global);
+
+}  // namespace rlock::cli

@@ -1,0 +1,23 @@
+#include "global_options.h"
+
+namespace rlock::cli {
+
+LabSetup GlobalOptions::setup() const {
+  return LabSetup{RedisAddress::parse(redis_url), db, LabDir(dir), parse_lang(lang)};
+}
+
+void register_global_options(CLI::App& app, GlobalOptions& options) {
+  app.add_option("--redis", options.redis_url, "Redis URL: redis://[:password@]host[:port][/db]")
+      ->envname("REDIS_URL")
+      ->capture_default_str();
+  app.add_option("--db", options.db, "PostgreSQL conninfo or URL")->envname("DATABASE_URL")->capture_default_str();
+  app.add_option("--dir", options.dir, "lab directory: run.log, events.jsonl, pid files")
+      ->envname("RLOCK_DIR")
+      ->capture_default_str();
+  app.add_option("--lang", options.lang, "language of the log lines")
+      ->envname("RLOCK_LANG")
+      ->check(CLI::IsMember({"en", "ko"}))
+      ->capture_default_str();
+}
+
+}  // namespace rlock::cli

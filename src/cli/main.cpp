@@ -1,0 +1,62 @@
+// rlock: is a Redis distributed lock really safe? Replays the answer against a real Redis and a
+// real PostgreSQL.
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.h"
+#include "error.h"
+#include "exit_codes.h"
+#include "global_options.h"
+#include "lab_worker.h"
+
+namespace {
+
+void log_errors_to_stderr() {
+  auto logger = spdlog::stderr_logger_st("rlock");
+  logger->set_pattern("rlock: %l: %v");
+  spdlog::set_default_logger(logger);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace rlock::cli;
+  log_errors_to_stderr();
+
+  CLI::App app{"rlock: is a Redis distributed lock really safe? Replays the article's labs on real servers.", "rlock"};
+  app.require_subcommand(1);
+  app.fallthrough();  // global options may come after the subcommand too
+  GlobalOptions global;
+  register_global_options(app, global);
+  register_reset(app, global);
+  register_worker(app, global);
+  register_showlog(app, global);
+  register_sig(app, global);
+  register_verdict(app, global);
+
+  try {
+    app.parse(argc, argv);
+    return kSuccess;
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    spdlog::error("{} (see rlock --help)", e.what());
+    return kUsage;
+  } catch (const rlock::UsageError& e) {
+    spdlog::error("{}", e.what());
+    return kUsage;
+  } catch (const rlock::WriteRejected& e) {
+    spdlog::error("{}", e.what());
+    return kWriteRejected;
+  } catch (const rlock::Error& e) {
+    spdlog::error("{}", e.what());
+    return kFailure;
+  } catch (const std::exception& e) {
+    spdlog::critical("internal error: {}", e.what());
+    return kInternal;
+  }
+}

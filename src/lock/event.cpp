@@ -1,0 +1,68 @@
+#include "event.h"
+
+#include <array>
+#include <cmath>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "error.h"
+
+namespace rlock {
+namespace {
+
+constexpr std::array<std::pair<EventKind, std::string_view>, 11> kNames{{
+    {EventKind::acquired, "acquired"},
+    {EventKind::busy, "busy"},
+    {EventKind::read, "read"},
+    {EventKind::wrote, "wrote"},
+    {EventKind::fenced_write, "fenced_write"},
+    {EventKind::released, "released"},
+    {EventKind::watchdog_extended, "watchdog_extended"},
+    {EventKind::watchdog_failed, "watchdog_failed"},
+    {EventKind::rejected_retry, "rejected_retry"},
+    {EventKind::signal, "signal"},
+    {EventKind::error, "error"},
+}};
+
+}  // namespace
+
+std::string_view to_string(EventKind kind) {
+  for (auto [k, name] : kNames) {
+    if (k == kind) return name;
+  }
+  return "unknown";
+}
+
+std::optional<EventKind> event_kind_from(std::string_view name) {
+  for (auto [k, n] : kNames) {
+    if (n == name) return k;
+  }
+  return std::nullopt;
+}
+
+std::string Event::to_json_line() const {
+  nlohmann::ordered_json record;
+  record["t"] = std::round(t * 1e6) / 1e6;  // microseconds are plenty, and lines stay short
+  record["who"] = who;
+  record["event"] = to_string(kind);
+  for (const auto& [name, value] : fields.items()) record[name] = value;
+  return record.dump();
+}
+
+Event Event::from_json_line(std::string_view line) {
+  nlohmann::json record = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (!record.is_object() || !record.contains("t") || !record["t"].is_number() || !record.contains("who") ||
+      !record["who"].is_string() || !record.contains("event") || !record["event"].is_string()) {
+    throw Error("not an event record");
+  }
+  auto kind = event_kind_from(record["event"].get<std::string>());
+  if (!kind) throw Error(fmt::format("unknown event '{}'", record["event"].get<std::string>()));
+  Event event{record["t"].get<double>(), record["who"].get<std::string>(), *kind, nlohmann::json::object()};
+  for (const auto& [name, value] : record.items()) {
+    if (name != "t" && name != "who" && name != "event") event.fields[name] = value;
+  }
+  return event;
+}
+
+}  // namespace rlock

@@ -1,0 +1,45 @@
+// One event of a run: who did what, when, with which values.
+//
+// Events are what a run records (one JSON object per line in events.jsonl) and what every reader
+// works from: showlog renders them in either language, later tools draw or check them without
+// parsing prose. A plain value type; thread-safe.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace rlock {
+
+enum class EventKind {
+  acquired,           // ttl_ms, fence (fenced only)
+  busy,               // retry_ms
+  read,               // balance
+  wrote,              // before, amount, after
+  fenced_write,       // balance, fence, rowcount
+  released,           // result: 1, 0, or -1 when unknown
+  watchdog_extended,  // pttl
+  watchdog_failed,    // pttl, error (when Redis failed)
+  rejected_retry,     // (none)
+  signal,             // signal ("SIGSTOP"), target
+  error,              // message
+};
+
+std::string_view to_string(EventKind kind);
+std::optional<EventKind> event_kind_from(std::string_view name);
+
+struct Event {
+  double t = 0;  // seconds since the run's start
+  std::string who;
+  EventKind kind = EventKind::error;
+  nlohmann::json fields = nlohmann::json::object();
+
+  // {"t":2.041,"who":"B","event":"acquired","ttl_ms":2000,...} on one line, no newline.
+  std::string to_json_line() const;
+  // Throws rlock::Error when the line is not an event record.
+  static Event from_json_line(std::string_view line);
+};
+
+}  // namespace rlock

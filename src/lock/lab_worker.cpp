@@ -1,0 +1,127 @@
+#include "lab_worker.h"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "account_store.h"
+#include "redis_lock.h"
+#include "run_log.h"
+#include "watchdog.h"
+
+namespace rlock {
+namespace {
+
+using namespace std::chrono_literals;
+constexpr auto kBusyRetry = 100ms;
+
+void sleep_until_wall(double epoch_seconds) {
+  auto when = std::chrono::system_clock::time_point(
+      std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::duration<double>(epoch_seconds)));
+  std::this_thread::sleep_until(when);
+}
+
+class Worker {
+ public:
+  Worker(const WorkerPlan& plan, const LabSetup& setup)
+      : plan_(plan),
+        setup_(setup),
+        log_(setup.dir, setup.lang),
+        redis_(setup.redis),
+        store_(setup.conninfo),
+        lock_(redis_, LockKey::for_account(plan.account)) {}
+
+  void run() {
+    setup_.dir.write_file(setup_.dir.pid_file(plan_.name), fmt::format("{}\n", ::getpid()));
+    sleep_until_wall(log_.start() + plan_.delay_seconds);
+    try {
+      for (bool first = true; !attempt(first); first = false) {
+        log_.record(plan_.name, EventKind::rejected_retry);
+      }
+    } catch (const WriteRejected&) {
+      throw;
+    } catch (const std::exception& e) {
+      log_.record(plan_.name, EventKind::error, {{"message", e.what()}});
+      throw;
+    }
+  }
+
+ private:
+  // One pass from acquisition to release. False when the fenced write was rejected and the plan
+  // asks to retry.
+  bool attempt(bool first) {
+    Lease lease = acquire();
+    log_.record(plan_.name, EventKind::acquired,
+                lease.fence ? nlohmann::json{{"ttl_ms", plan_.ttl.count()}, {"fence", lease.fence->value}}
+                            : nlohmann::json{{"ttl_ms", plan_.ttl.count()}});
+    std::optional<Watchdog> watchdog;
+    if (plan_.watchdog) {
+      watchdog.emplace(setup_.redis, lock_.key(), lease.token, plan_.ttl,
+                       [this](const WatchdogReport& report) { record_watchdog(report); });
+    }
+
+    long long balance = store_.read_balance(plan_.account);
+    log_.record(plan_.name, EventKind::read, {{"balance", balance}});
+    std::ofstream(setup_.dir.read_marker(plan_.name)).close();
+    if (first && plan_.pause_seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(plan_.pause_seconds));
+
+    long long after = balance + plan_.amount;
+    long long rowcount = 1;
+    if (lease.fence) {
+      rowcount = store_.fenced_write(plan_.account, after, *lease.fence);
+      log_.record(plan_.name, EventKind::fenced_write,
+                  {{"balance", after}, {"fence", lease.fence->value}, {"rowcount", rowcount}});
+    } else {
+      store_.write_balance(plan_.account, after);
+      log_.record(plan_.name, EventKind::wrote, {{"before", balance}, {"amount", plan_.amount}, {"after", after}});
+    }
+
+    if (watchdog) watchdog->stop();
+    ReleaseResult released = lock_.release(lease.token);
+    log_.record(plan_.name, EventKind::released,
+                {{"result", released == ReleaseResult::released ? 1 : released == ReleaseResult::not_held ? 0 : -1}});
+
+    if (rowcount > 0) return true;
+    if (plan_.retry) return false;
+    throw WriteRejected(fmt::format("worker {}: the fenced write was rejected (fencing token {} is stale); {} was not added",
+                                    plan_.name, lease.fence->value, plan_.amount));
+  }
+
+  // Retries every 0.1 s while somebody else holds the lock, saying so once.
+  Lease acquire() {
+    for (bool said_busy = false;; said_busy = true) {
+      auto lease = plan_.fenced ? lock_.acquire_fenced(plan_.ttl) : lock_.acquire(plan_.ttl);
+      if (lease) return *lease;
+      if (!said_busy) log_.record(plan_.name, EventKind::busy, {{"retry_ms", kBusyRetry.count()}});
+      std::this_thread::sleep_for(kBusyRetry);
+    }
+  }
+
+  void record_watchdog(const WatchdogReport& report) {
+    if (report.result.extended) {
+      log_.record(plan_.name, EventKind::watchdog_extended, {{"pttl", report.result.pttl_ms}});
+    } else if (report.error) {
+      log_.record(plan_.name, EventKind::watchdog_failed, {{"error", *report.error}});
+    } else {
+      log_.record(plan_.name, EventKind::watchdog_failed, {{"pttl", report.result.pttl_ms}});
+    }
+  }
+
+  const WorkerPlan& plan_;
+  const LabSetup& setup_;
+  RunLog log_;
+  RedisConnection redis_;
+  AccountStore store_;
+  RedisLock lock_;
+};
+
+}  // namespace
+
+void run_worker(const WorkerPlan& plan, const LabSetup& setup) { Worker(plan, setup).run(); }
+
+}  // namespace rlock

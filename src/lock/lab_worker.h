@@ -1,0 +1,49 @@
+// The article's worker: acquire the account's lock, read the balance, (pause), write balance +
+// amount, release; with --fenced the write is the fenced UPDATE, with --retry a rejected write
+// starts again from the acquisition.
+//
+// Every step is recorded in the run's log. Runs on the calling thread (plus the watchdog's thread
+// when asked for); one worker per process, as in the article.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "error.h"
+#include "lab_dir.h"
+#include "messages.h"
+#include "redis_address.h"
+
+namespace rlock {
+
+struct WorkerPlan {
+  std::string name;
+  long long amount = 0;
+  long account = 1;
+  std::chrono::milliseconds ttl{2000};
+  double delay_seconds = 0;  // after the run's start
+  double pause_seconds = 0;  // after the first read only: the simulated GC pause
+  bool watchdog = false;
+  bool fenced = false;
+  bool retry = false;
+};
+
+// Where a worker's run happens: the servers, the lab directory, the language of run.log.
+struct LabSetup {
+  RedisAddress redis;
+  std::string conninfo;
+  LabDir dir;
+  Lang lang = Lang::en;
+};
+
+// The fenced write was rejected and the plan did not ask to retry: the amount was not added.
+class WriteRejected : public Error {
+ public:
+  using Error::Error;
+};
+
+// Throws Error (connection, lock or database failures, also recorded in the log as an error
+// event) or WriteRejected.
+void run_worker(const WorkerPlan& plan, const LabSetup& setup);
+
+}  // namespace rlock

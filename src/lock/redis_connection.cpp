@@ -1,0 +1,137 @@
+#include "redis_connection.h"
+
+#include <hiredis/hiredis.h>
+
+#include <cerrno>
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "error.h"
+
+namespace rlock {
+namespace {
+
+timeval to_timeval(std::chrono::milliseconds ms) {
+  return timeval{static_cast<time_t>(ms.count() / 1000), static_cast<suseconds_t>((ms.count() % 1000) * 1000)};
+}
+
+// Parses "7.0.15" into {7, 0}.
+std::pair<int, int> parse_version(std::string_view text) {
+  int major = 0, minor = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), major);
+  if (ec == std::errc() && end < text.data() + text.size() && *end == '.') {
+    std::from_chars(end + 1, text.data() + text.size(), minor);
+  }
+  return {major, minor};
+}
+
+}  // namespace
+
+void Reply::Free::operator()(redisReply* reply) const { freeReplyObject(reply); }
+
+bool Reply::is_error() const { return view_->type == REDIS_REPLY_ERROR; }
+bool Reply::is_nil() const { return view_->type == REDIS_REPLY_NIL; }
+bool Reply::is_array() const { return view_->type == REDIS_REPLY_ARRAY; }
+
+long long Reply::integer() const {
+  if (view_->type != REDIS_REPLY_INTEGER) {
+    throw Error(fmt::format("Redis answered '{}' where a number was expected", text()));
+  }
+  return view_->integer;
+}
+
+std::string Reply::text() const {
+  switch (view_->type) {
+    case REDIS_REPLY_STRING:
+    case REDIS_REPLY_STATUS:
+    case REDIS_REPLY_ERROR:
+      return std::string(view_->str, view_->len);
+    case REDIS_REPLY_INTEGER:
+      return std::to_string(view_->integer);
+    case REDIS_REPLY_NIL:
+      return "(nil)";
+    default:
+      return "(array)";
+  }
+}
+
+std::size_t Reply::size() const { return is_array() ? view_->elements : 0; }
+
+Reply Reply::element(std::size_t i) const {
+  if (i >= size()) throw Error(fmt::format("Redis reply has no element {}", i));
+  return Reply(owner_, view_->element[i]);
+}
+
+void RedisConnection::Free::operator()(redisContext* context) const { redisFree(context); }
+
+RedisConnection::RedisConnection(RedisAddress address, RedisTimeouts timeouts)
+    : address_(std::move(address)),
+      context_(redisConnectWithTimeout(address_.host.c_str(), address_.port, to_timeval(timeouts.connect))) {
+  if (!context_) throw Error(fmt::format("cannot connect to Redis at {}: out of memory", address_.display()));
+  if (context_->err) {
+    std::string cause = context_->errstr;
+    if (cause.find("temporarily unavailable") != std::string::npos || cause.find("timed out") != std::string::npos) {
+      cause = fmt::format("no answer within {} ms", timeouts.connect.count());
+    }
+    throw Error(fmt::format("cannot connect to Redis at {}: {}", address_.display(), cause));
+  }
+  if (redisSetTimeout(context_.get(), to_timeval(timeouts.command)) != REDIS_OK) {
+    throw Error(fmt::format("cannot set a command timeout on Redis at {}", address_.display()));
+  }
+  if (!address_.password.empty()) {
+    std::vector<std::string_view> auth{"AUTH"};
+    if (!address_.user.empty()) auth.push_back(address_.user);
+    auth.push_back(address_.password);
+    Reply reply = command(auth);
+    if (reply.is_error()) {
+      throw Error(fmt::format("Redis at {} refused the password: {}", address_.display(), reply.text()));
+    }
+  }
+  if (address_.db != 0) checked({"SELECT", std::to_string(address_.db)});
+}
+
+RedisConnection::~RedisConnection() = default;
+
+Reply RedisConnection::command(const std::vector<std::string_view>& args) {
+  if (broken_) throw Error(fmt::format("connection to Redis at {} was lost earlier", address_.display()));
+  std::vector<const char*> argv;
+  std::vector<size_t> lengths;
+  for (std::string_view arg : args) {
+    argv.push_back(arg.data());
+    lengths.push_back(arg.size());
+  }
+  errno = 0;
+  void* raw = redisCommandArgv(context_.get(), static_cast<int>(argv.size()), argv.data(), lengths.data());
+  if (raw == nullptr) {
+    broken_ = true;
+    bool timed_out = errno == EAGAIN || errno == EWOULDBLOCK;
+    std::string cause = timed_out ? "no answer before the command timeout" : context_->errstr;
+    if (context_->err == REDIS_ERR_EOF) cause = "the server closed the connection";
+    throw OutcomeUnknown(fmt::format("Redis at {} did not answer {}: {}", address_.display(), args.front(), cause));
+  }
+  std::shared_ptr<redisReply> owner(static_cast<redisReply*>(raw), Reply::Free{});
+  const redisReply* view = owner.get();
+  return Reply(std::move(owner), view);
+}
+
+Reply RedisConnection::checked(const std::vector<std::string_view>& args) {
+  Reply reply = command(args);
+  if (reply.is_error()) {
+    throw Error(fmt::format("Redis at {} refused {}: {}", address_.display(), args.front(), reply.text()));
+  }
+  return reply;
+}
+
+std::pair<int, int> RedisConnection::server_version() {
+  if (!version_) {
+    std::string info = checked({"INFO", "server"}).text();
+    constexpr std::string_view field = "redis_version:";
+    auto at = info.find(field);
+    version_ = at == std::string::npos ? std::pair{0, 0}
+                                       : parse_version(std::string_view(info).substr(at + field.size()));
+  }
+  return *version_;
+}
+
+}  // namespace rlock

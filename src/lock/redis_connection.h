@@ -1,0 +1,78 @@
+// A synchronous connection to one Redis server, owning its hiredis context (RAII).
+//
+// Connecting and every command are bounded by timeouts. Failures become rlock errors that name the
+// server's address and the cause: rlock::Error when connecting fails or the server answers with an
+// error, rlock::OutcomeUnknown when a command was sent and no answer came back (timeout, connection
+// lost). After an OutcomeUnknown the connection is broken and every later command throws Error.
+// Not thread-safe: one connection per thread (the watchdog opens its own).
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "redis_address.h"
+
+struct redisContext;
+struct redisReply;
+
+namespace rlock {
+
+struct RedisTimeouts {
+  std::chrono::milliseconds connect{2000};
+  std::chrono::milliseconds command{2000};
+};
+
+// One reply, owned. Nested replies (array elements) are views into their parent.
+class Reply {
+ public:
+  bool is_error() const;
+  bool is_nil() const;
+  bool is_array() const;
+  long long integer() const;  // throws Error unless the reply is an integer
+  std::string text() const;   // a string, status or error reply
+  std::size_t size() const;   // number of array elements
+  Reply element(std::size_t i) const;
+
+ private:
+  friend class RedisConnection;
+  struct Free {
+    void operator()(redisReply* reply) const;
+  };
+  Reply(std::shared_ptr<redisReply> owner, const redisReply* view) : owner_(std::move(owner)), view_(view) {}
+  std::shared_ptr<redisReply> owner_;
+  const redisReply* view_;
+};
+
+class RedisConnection {
+ public:
+  // Connects, then AUTH and SELECT as the address asks. Throws Error naming the address.
+  explicit RedisConnection(RedisAddress address, RedisTimeouts timeouts = {});
+  ~RedisConnection();
+  RedisConnection(const RedisConnection&) = delete;
+  RedisConnection& operator=(const RedisConnection&) = delete;
+
+  // Sends one command and returns its reply, which may be an error reply (see Reply::is_error).
+  Reply command(const std::vector<std::string_view>& args);
+  // Like command(), but an error reply throws Error with the server's message.
+  Reply checked(const std::vector<std::string_view>& args);
+
+  // The server's redis_version from INFO server, as {major, minor}; asked once and remembered.
+  std::pair<int, int> server_version();
+
+  const RedisAddress& address() const { return address_; }
+
+ private:
+  struct Free {
+    void operator()(redisContext* context) const;
+  };
+  RedisAddress address_;
+  std::unique_ptr<redisContext, Free> context_;
+  bool broken_ = false;
+  std::optional<std::pair<int, int>> version_;
+};
+
+}  // namespace rlock

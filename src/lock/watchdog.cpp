@@ -1,0 +1,46 @@
+#include "watchdog.h"
+
+#include <algorithm>
+
+namespace rlock {
+
+Watchdog::Watchdog(const RedisAddress& address, LockKey key, Token token, std::chrono::milliseconds ttl,
+                   Callback report)
+    : redis_(address),
+      lock_(redis_, std::move(key)),
+      token_(std::move(token)),
+      ttl_(ttl),
+      report_(std::move(report)),
+      thread_([this] { run(); }) {}
+
+Watchdog::~Watchdog() { stop(); }
+
+void Watchdog::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void Watchdog::run() {
+  const auto period = std::max(ttl_ / 3, std::chrono::milliseconds(1));
+  auto next = std::chrono::steady_clock::now() + period;
+  std::unique_lock lock(mutex_);
+  while (!wake_.wait_until(lock, next, [this] { return stopping_; })) {
+    lock.unlock();
+    WatchdogReport report;
+    try {
+      report.result = lock_.extend(token_, ttl_);
+    } catch (const std::exception& e) {
+      report.error = e.what();
+    }
+    report_(report);
+    if (!report.result.extended) return;
+    next = std::chrono::steady_clock::now() + period;
+    lock.lock();
+  }
+}
+
+}  // namespace rlock
