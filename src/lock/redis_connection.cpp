@@ -89,6 +89,7 @@ RedisConnection::RedisConnection(RedisAddress address, RedisTimeouts timeouts)
     }
   }
   if (address_.db != 0) checked({"SELECT", std::to_string(address_.db)});
+  checked({"PING"});  // a listening socket is not yet a Redis that answers
 }
 
 RedisConnection::~RedisConnection() = default;

@@ -49,7 +49,8 @@ class Reply {
 
 class RedisConnection {
  public:
-  // Connects, then AUTH and SELECT as the address asks. Throws Error naming the address.
+  // Connects, then AUTH and SELECT as the address asks, then PING. Throws Error naming the address
+  // (OutcomeUnknown when the server accepted the connection but did not answer).
   explicit RedisConnection(RedisAddress address, RedisTimeouts timeouts = {});
   ~RedisConnection();
   RedisConnection(const RedisConnection&) = delete;

@@ -1,0 +1,84 @@
+# Shared by the lab scripts and test.sh (sourced, not run).
+#   need_packages          installs the Debian packages rlock builds with, when missing
+#   build_rlock            configures and builds build/rlock (incrementally)
+#   lab_begin NAME         build, services up, a fresh lab directory (RLOCK_DIR, default run/NAME)
+#   start_worker ARGS...   `rlock worker ARGS` in the background; wait_workers waits for all of them
+#   wait_for_file PATH     waits (bounded) for a marker file a worker creates
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# RLOCK_BIN: an rlock binary to use as it is (the tests pass theirs); otherwise build/rlock, built here.
+RLOCK=${RLOCK_BIN:-$ROOT/build/rlock}
+BUILD_PACKAGES=(cmake g++ make pkg-config libhiredis-dev libpqxx-dev libcli11-dev libfmt-dev libspdlog-dev
+                nlohmann-json3-dev libgtest-dev)
+
+say() { echo "$(basename "$0"): $*" >&2; }
+die() { say "$*"; exit 1; }
+
+rlock() { "$RLOCK" "$@"; }
+
+# Installs what is missing from the given Debian packages (as root, or through sudo).
+need_packages() {
+    local missing=() sudo=() p
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+    done
+    ((${#missing[@]})) || return 0
+    if [[ $EUID -ne 0 ]]; then
+        command -v sudo >/dev/null || die "missing Debian packages: ${missing[*]} (install them as root)"
+        sudo=(sudo)
+    fi
+    say "installing ${missing[*]}"
+    local log; log=$(mktemp)
+    { "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+      "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    } >"$log" 2>&1 || { tail -n 20 "$log" >&2; die "apt-get failed for: ${missing[*]}"; }
+    rm -f "$log"
+}
+
+build_rlock() {
+    [[ -z ${RLOCK_BIN:-} ]] || return 0
+    need_packages "${BUILD_PACKAGES[@]}"
+    local log; log=$(mktemp)
+    { [[ -f $ROOT/build/CMakeCache.txt ]] || cmake --preset default -S "$ROOT"; } >"$log" 2>&1 &&
+        cmake --build "$ROOT/build" -j "$(nproc)" >>"$log" 2>&1 ||
+        { tail -n 30 "$log" >&2; die "build failed (full log: $log)"; }
+    rm -f "$log"
+}
+
+WORKER_PIDS=()
+
+lab_begin() {
+    build_rlock
+    eval "$("$ROOT/scripts/services.sh" up)"
+    export RLOCK_DIR=${RLOCK_DIR:-$ROOT/run/$1}
+    # A lab interrupted half-way must not leave a stopped worker behind.
+    trap stop_workers EXIT
+}
+
+start_worker() {
+    rlock worker "$@" &
+    WORKER_PIDS+=($!)
+}
+
+stop_workers() {
+    local pid
+    for pid in "${WORKER_PIDS[@]}"; do kill -CONT "$pid" 2>/dev/null && kill "$pid" 2>/dev/null; done
+    return 0
+}
+
+# Waits for every worker; fails when one of them failed.
+wait_workers() {
+    local pid failed=0
+    for pid in "${WORKER_PIDS[@]}"; do wait "$pid" || failed=1; done
+    WORKER_PIDS=()
+    ((failed == 0)) || die "a worker failed (see its error above)"
+}
+
+wait_for_file() {
+    local i
+    for ((i = 0; i < 1000; i++)); do
+        [[ -e $1 ]] && return 0
+        sleep 0.01
+    done
+    die "$1 did not appear within 10 s"
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Runs every test, from a fresh Debian 12 machine: installs the Debian packages that are missing,
+# builds, starts Redis and PostgreSQL (unless REDIS_URL and DATABASE_URL are set), runs CTest and
+# stops the services it started.   scripts/test.sh [default|asan]   (a CMake preset)
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+preset=${1:-default}
+case $preset in default | asan) ;; *) die "unknown preset '$preset': use default or asan" ;; esac
+
+need_packages "${BUILD_PACKAGES[@]}" perl docker-compose
+cd "$ROOT"
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset" -j "$(nproc)"
+
+if [[ -z ${REDIS_URL:-} || -z ${DATABASE_URL:-} ]]; then
+    if ! scripts/services.sh status >/dev/null 2>&1; then
+        trap 'scripts/services.sh down' EXIT
+    fi
+    eval "$(scripts/services.sh up)"
+fi
+
+ctest --preset "$preset" -j "$(nproc)"

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Bad input gets one clear line on stderr and a meaningful exit code: never a crash, a hang or a
+# stack trace. Usage: cli_errors_test.sh RLOCK_BINARY. The Redis and PostgreSQL of scripts/test.sh
+# are used where a case needs a working server (REDIS_URL, DATABASE_URL).
+set -uo pipefail
+rlock=$1
+: "${REDIS_URL:?REDIS_URL is not set: run the tests through scripts/test.sh}"
+: "${DATABASE_URL:?DATABASE_URL is not set: run the tests through scripts/test.sh}"
+work=$(mktemp -d)
+listener=
+trap 'rm -rf "$work"; [[ -z $listener ]] || kill "$listener" 2>/dev/null' EXIT
+export RLOCK_DIR=$work/lab
+passed=0 failed=0
+
+# expect CODE REGEX -- ARGS...: rlock ARGS exits with CODE within 20 s and prints exactly one
+# stderr line that matches REGEX.
+expect() {
+    local code=$1 regex=$2; shift 3
+    local err=$work/stderr rc lines
+    timeout 20 "$rlock" "$@" >/dev/null 2>"$err"; rc=$?
+    lines=$(wc -l <"$err")
+    if [[ $rc -eq $code && $lines -eq 1 ]] && grep -Eq "$regex" "$err" && grep -q '^rlock: error: ' "$err"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL: rlock $* -> exit $rc (want $code), $lines stderr line(s), want /$regex/:"
+        sed 's/^/    /' "$err"
+    fi
+}
+check() { # check NAME COMMAND...: a plain assertion
+    local name=$1; shift
+    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name"; fi
+}
+
+# Arguments: usage errors exit 254.
+expect 254 'AMOUNT'               -- worker A abc
+expect 254 'ttl'                  -- worker A 30 --ttl abc
+expect 254 'ttl'                  -- worker A 30 --ttl 0
+expect 254 'NAME'                 -- worker ../x 30
+expect 254 'NAME'                 -- worker host 30
+expect 254 'fenced'               -- worker A 30 --retry
+expect 254 'SIGNAL|STOP'          -- sig KILL A
+expect 254 'lang|ko'              -- --lang fr showlog
+expect 254 'redis://'             -- --redis http://127.0.0.1:6379 reset
+expect 254 'port'                 -- --redis redis://127.0.0.1:99999 reset
+expect 254 'expect'               -- verdict
+expect 254 'subcommand|nope'      -- nope
+expect 254 'subcommand'
+
+# Servers that are not there: exit 1 naming the address, and never the password.
+expect 1 'Redis at 127\.0\.0\.1:1: .*refused'              -- --redis redis://:hunter2@127.0.0.1:1/0 reset
+check "the Redis password is never printed" bash -c "! grep -q hunter2 '$work/stderr'"
+expect 1 'PostgreSQL at 127\.0\.0\.1:1/bank: .*refused'    -- --db postgresql://u:hunter2@127.0.0.1:1/bank reset
+check "the PostgreSQL password is never printed" bash -c "! grep -q hunter2 '$work/stderr'"
+# A socket that accepts connections but never answers: both clients give up on their own.
+port_file=$work/port
+perl -MIO::Socket::INET -e '$s = IO::Socket::INET->new(Listen => 5, LocalAddr => "127.0.0.1", LocalPort => 0) or die;
+    open(F, ">", $ARGV[0]); print F $s->sockport, "\n"; close F; sleep 60' "$port_file" &
+listener=$!
+for _ in $(seq 100); do [[ -s $port_file ]] && break; sleep 0.05; done
+silent=$(cat "$port_file")
+expect 1 "Redis at 127\\.0\\.0\\.1:$silent.*(answer|timeout)"    -- --redis "redis://127.0.0.1:$silent" reset
+expect 1 "PostgreSQL at 127\\.0\\.0\\.1:$silent/bank: .*timeout" -- --db "postgresql://postgres@127.0.0.1:$silent/bank" reset
+
+# The lab directory and its files.
+expect 1 'no run started'          -- worker A 30
+expect 1 'no log in'               -- showlog
+touch "$work/file"
+expect 1 'lab directory'           -- --dir "$work/file/lab" reset
+expect 1 'lab directory'           -- --dir /proc/rlock-lab reset
+"$rlock" reset --start-in 0 --account 9900 >/dev/null || { echo "FAIL: reset"; failed=$((failed + 1)); }
+expect 1 'no log in'               -- showlog
+: >"$RLOCK_DIR/events.jsonl"
+expect 1 'no events recorded'      -- showlog
+expect 1 'worker Z has not run'    -- sig STOP Z
+sleep 30 & sleeper=$!               # alive, but not a worker: a reused pid
+echo "$sleeper" >"$RLOCK_DIR/.pid_S"
+expect 1 'worker S is not running' -- sig STOP S
+kill "$sleeper"; wait "$sleeper" 2>/dev/null
+expect 1 'worker S is not running' -- sig CONT S  # gone altogether
+echo '{"t":0.1,"who":"A"' >>"$RLOCK_DIR/events.jsonl"
+expect 1 'events.jsonl line 1'     -- showlog
+
+# Help is not an error.
+check "rlock --help lists the subcommands" bash -c "'$rlock' --help | grep -q worker"
+check "rlock worker --help shows --fenced" bash -c "'$rlock' worker --help | grep -q -- --fenced"
+
+echo "cli errors: $passed passed, $failed failed"
+echo "$passed passed, $failed failed"
+((failed == 0))
