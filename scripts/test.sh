@@ -9,7 +9,7 @@ case $preset in default | asan) ;; *) die "unknown preset '$preset': use default
 
 need_packages "${BUILD_PACKAGES[@]}" perl docker-compose
 cd "$ROOT"
-cmake --preset "$preset" >/dev/null
+cmake --preset "$preset" -DRLOCK_BUILD_TESTS=ON >/dev/null
 cmake --build --preset "$preset" -j "$(nproc)"
 
 if [[ -z ${REDIS_URL:-} || -z ${DATABASE_URL:-} ]]; then

@@ -33,8 +33,8 @@ std::string describe_conninfo(const std::string& conninfo) {
   char* error = nullptr;
   PQconninfoOption* options = PQconninfoParse(conninfo.c_str(), &error);
   if (options == nullptr) {
-    PQfreemem(error);
-    return "(unparsable connection string)";
+    PQfreemem(error);  // it may quote the password
+    return kUnparsable;
   }
   std::string host = "localhost", port = "5432", dbname;
   for (PQconninfoOption* o = options; o->keyword != nullptr; ++o) {
@@ -49,6 +49,9 @@ std::string describe_conninfo(const std::string& conninfo) {
 }
 
 AccountStore::AccountStore(const std::string& conninfo) : address_(describe_conninfo(conninfo)) {
+  if (address_ == kUnparsable) {
+    throw UsageError("bad PostgreSQL connection string (--db, DATABASE_URL): libpq cannot parse it");
+  }
   setenv("PGCONNECT_TIMEOUT", "3", /*overwrite=*/0);
   try {
     connection_ = std::make_unique<Connection>(conninfo);

@@ -50,6 +50,8 @@ class AccountStore {
 };
 
 // host:port/dbname of a libpq conninfo or URL, for messages; the password is never included.
+// kUnparsable when libpq cannot parse it.
+inline constexpr const char* kUnparsable = "(unparsable connection string)";
 std::string describe_conninfo(const std::string& conninfo);
 
 }  // namespace rlock

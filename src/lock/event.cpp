@@ -46,7 +46,9 @@ std::string Event::to_json_line() const {
   record["t"] = std::round(t * 1e6) / 1e6;  // microseconds are plenty, and lines stay short
   record["who"] = who;
   record["event"] = to_string(kind);
-  for (const auto& [name, value] : fields.items()) record[name] = value;
+  for (const auto& [name, value] : fields.items()) {
+    if (!record.contains(name)) record[name] = value;  // a field never overrides t, who or event
+  }
   return record.dump();
 }
 

@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -67,7 +66,7 @@ class Worker {
 
     long long balance = store_.read_balance(plan_.account);
     log_.record(plan_.name, EventKind::read, {{"balance", balance}});
-    std::ofstream(setup_.dir.read_marker(plan_.name)).close();
+    setup_.dir.write_file(setup_.dir.read_marker(plan_.name), "");
     if (first && plan_.pause_seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(plan_.pause_seconds));
 
     long long after = balance + plan_.amount;

@@ -7,81 +7,66 @@
 namespace rlock {
 namespace {
 
+// Each line's words in both languages; {name} stands for the event's field `name`.
+struct Wording {
+  std::string_view key;
+  std::string_view en;
+  std::string_view ko;
+};
+
+constexpr Wording kWordings[] = {
+    {"acquired", "lock acquired (TTL {ttl_ms}ms)", "락 획득 (TTL {ttl_ms}ms)"},
+    {"acquired_fenced", "lock acquired (TTL {ttl_ms}ms, fencing token {fence})",
+     "락 획득 (TTL {ttl_ms}ms, 펜싱 토큰 {fence})"},
+    {"busy", "lock busy, retrying every 0.1s", "락 획득 실패, 0.1초마다 다시 시도"},
+    {"read", "read balance: {balance}", "잔액 읽음: {balance}"},
+    {"wrote", "wrote balance: {before} + {amount} = {after}", "잔액 씀: {before} + {amount} = {after}"},
+    {"fenced_write", "UPDATE balance={balance} fence={fence} -> rowcount {rowcount}",
+     "UPDATE balance={balance} fence={fence} -> rowcount {rowcount}"},
+    {"released", "release result: {result}", "해제 결과: {result}"},
+    {"released_unknown", "release result: unknown", "해제 결과: 알 수 없음"},
+    {"watchdog_extended", "watchdog extended, PTTL {pttl}", "watchdog 연장 성공, PTTL {pttl}"},
+    {"watchdog_failed", "watchdog extend failed, PTTL {pttl}", "watchdog 연장 실패, PTTL {pttl}"},
+    {"watchdog_error", "watchdog extend failed: {error}", "watchdog 연장 실패: {error}"},
+    {"rejected_retry", "write rejected, acquiring the lock again", "쓰기가 거절됨, 락부터 다시 잡는다"},
+    {"signal", "{signal} to {target}", "{target}에 {signal}"},
+    {"error", "error: {message}", "오류: {message}"},
+};
+
 // A field as text, or "?" when a record lacks it (a hand-edited or truncated log stays readable).
-std::string field(const Event& event, const char* name) {
-  auto it = event.fields.find(name);
+std::string field_text(const Event& event, std::string_view name) {
+  auto it = event.fields.find(std::string(name));
   if (it == event.fields.end()) return "?";
   return it->is_string() ? it->get<std::string>() : it->dump();
 }
 
-std::string release_result(const Event& event, Lang lang) {
-  std::string result = field(event, "result");
-  if (result != "-1") return result;
-  return lang == Lang::ko ? "알 수 없음" : "unknown";
+// Which wording an event takes: some events read differently depending on their fields.
+std::string_view wording_key(const Event& event) {
+  switch (event.kind) {
+    case EventKind::acquired:
+      return event.fields.contains("fence") ? "acquired_fenced" : "acquired";
+    case EventKind::released:
+      return field_text(event, "result") == "-1" ? "released_unknown" : "released";
+    case EventKind::watchdog_failed:
+      return event.fields.contains("error") ? "watchdog_error" : "watchdog_failed";
+    default:
+      return to_string(event.kind);
+  }
 }
 
-std::string render_en(const Event& e) {
-  switch (e.kind) {
-    case EventKind::acquired:
-      return e.fields.contains("fence")
-                 ? fmt::format("lock acquired (TTL {}ms, fencing token {})", field(e, "ttl_ms"), field(e, "fence"))
-                 : fmt::format("lock acquired (TTL {}ms)", field(e, "ttl_ms"));
-    case EventKind::busy:
-      return "lock busy, retrying every 0.1s";
-    case EventKind::read:
-      return fmt::format("read balance: {}", field(e, "balance"));
-    case EventKind::wrote:
-      return fmt::format("wrote balance: {} + {} = {}", field(e, "before"), field(e, "amount"), field(e, "after"));
-    case EventKind::fenced_write:
-      return fmt::format("UPDATE balance={} fence={} -> rowcount {}", field(e, "balance"), field(e, "fence"),
-                         field(e, "rowcount"));
-    case EventKind::released:
-      return fmt::format("release result: {}", release_result(e, Lang::en));
-    case EventKind::watchdog_extended:
-      return fmt::format("watchdog extended, PTTL {}", field(e, "pttl"));
-    case EventKind::watchdog_failed:
-      return e.fields.contains("error") ? fmt::format("watchdog extend failed: {}", field(e, "error"))
-                                        : fmt::format("watchdog extend failed, PTTL {}", field(e, "pttl"));
-    case EventKind::rejected_retry:
-      return "write rejected, acquiring the lock again";
-    case EventKind::signal:
-      return fmt::format("{} to {}", field(e, "signal"), field(e, "target"));
-    case EventKind::error:
-      return fmt::format("error: {}", field(e, "message"));
+// Replaces each {name} in `wording` with the event's field.
+std::string fill(std::string_view wording, const Event& event) {
+  std::string out;
+  while (!wording.empty()) {
+    auto open = wording.find('{');
+    auto close = wording.find('}', open);
+    if (open == std::string_view::npos || close == std::string_view::npos) break;
+    out.append(wording.substr(0, open));
+    out.append(field_text(event, wording.substr(open + 1, close - open - 1)));
+    wording.remove_prefix(close + 1);
   }
-  return "?";
-}
-
-std::string render_ko(const Event& e) {
-  switch (e.kind) {
-    case EventKind::acquired:
-      return e.fields.contains("fence")
-                 ? fmt::format("락 획득 (TTL {}ms, 펜싱 토큰 {})", field(e, "ttl_ms"), field(e, "fence"))
-                 : fmt::format("락 획득 (TTL {}ms)", field(e, "ttl_ms"));
-    case EventKind::busy:
-      return "락 획득 실패, 0.1초마다 다시 시도";
-    case EventKind::read:
-      return fmt::format("잔액 읽음: {}", field(e, "balance"));
-    case EventKind::wrote:
-      return fmt::format("잔액 씀: {} + {} = {}", field(e, "before"), field(e, "amount"), field(e, "after"));
-    case EventKind::fenced_write:
-      return fmt::format("UPDATE balance={} fence={} -> rowcount {}", field(e, "balance"), field(e, "fence"),
-                         field(e, "rowcount"));
-    case EventKind::released:
-      return fmt::format("해제 결과: {}", release_result(e, Lang::ko));
-    case EventKind::watchdog_extended:
-      return fmt::format("watchdog 연장 성공, PTTL {}", field(e, "pttl"));
-    case EventKind::watchdog_failed:
-      return e.fields.contains("error") ? fmt::format("watchdog 연장 실패: {}", field(e, "error"))
-                                        : fmt::format("watchdog 연장 실패, PTTL {}", field(e, "pttl"));
-    case EventKind::rejected_retry:
-      return "쓰기가 거절됨, 락부터 다시 잡는다";
-    case EventKind::signal:
-      return fmt::format("{}에 {}", field(e, "target"), field(e, "signal"));
-    case EventKind::error:
-      return fmt::format("오류: {}", field(e, "message"));
-  }
-  return "?";
+  out.append(wording);
+  return out;
 }
 
 }  // namespace
@@ -93,7 +78,11 @@ Lang parse_lang(std::string_view name) {
 }
 
 std::string render_message(const Event& event, Lang lang) {
-  return lang == Lang::ko ? render_ko(event) : render_en(event);
+  std::string_view key = wording_key(event);
+  for (const Wording& wording : kWordings) {
+    if (wording.key == key) return fill(lang == Lang::ko ? wording.ko : wording.en, event);
+  }
+  return std::string(key);
 }
 
 std::string format_line(const Event& event, Lang lang) {

@@ -1,0 +1,122 @@
+#include "messages.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "error.h"
+
+namespace rlock {
+namespace {
+
+using nlohmann::json;
+
+struct Line {
+  Event event;
+  std::string en;
+  std::string ko;
+};
+
+// The article's lines (/work/shared/labs.md), plus the ones rlock adds (unknown release, Redis errors).
+const std::vector<Line>& lines() {
+  static const std::vector<Line> table{
+      {{2.04, "B", EventKind::acquired, {{"ttl_ms", 2000}}},
+       " 2.04s  B  lock acquired (TTL 2000ms)",
+       " 2.04s  B  락 획득 (TTL 2000ms)"},
+      {{0.0, "A", EventKind::acquired, {{"ttl_ms", 2000}, {"fence", 1}}},
+       " 0.00s  A  lock acquired (TTL 2000ms, fencing token 1)",
+       " 0.00s  A  락 획득 (TTL 2000ms, 펜싱 토큰 1)"},
+      {{1.02, "B", EventKind::busy, json::object()},
+       " 1.02s  B  lock busy, retrying every 0.1s",
+       " 1.02s  B  락 획득 실패, 0.1초마다 다시 시도"},
+      {{0.04, "A", EventKind::read, {{"balance", 100}}},
+       " 0.04s  A  read balance: 100",
+       " 0.04s  A  잔액 읽음: 100"},
+      {{2.11, "B", EventKind::wrote, {{"before", 100}, {"amount", 50}, {"after", 150}}},
+       " 2.11s  B  wrote balance: 100 + 50 = 150",
+       " 2.11s  B  잔액 씀: 100 + 50 = 150"},
+      {{2.12, "B", EventKind::fenced_write, {{"balance", 150}, {"fence", 2}, {"rowcount", 1}}},
+       " 2.12s  B  UPDATE balance=150 fence=2 -> rowcount 1",
+       " 2.12s  B  UPDATE balance=150 fence=2 -> rowcount 1"},
+      {{2.13, "B", EventKind::released, {{"result", 1}}},
+       " 2.13s  B  release result: 1",
+       " 2.13s  B  해제 결과: 1"},
+      {{3.20, "A", EventKind::released, {{"result", 0}}},
+       " 3.20s  A  release result: 0",
+       " 3.20s  A  해제 결과: 0"},
+      {{3.21, "A", EventKind::released, {{"result", -1}}},
+       " 3.21s  A  release result: unknown",
+       " 3.21s  A  해제 결과: 알 수 없음"},
+      {{0.85, "A", EventKind::watchdog_extended, {{"pttl", 1950}}},
+       " 0.85s  A  watchdog extended, PTTL 1950",
+       " 0.85s  A  watchdog 연장 성공, PTTL 1950"},
+      {{6.28, "A", EventKind::watchdog_failed, {{"pttl", -2}}},
+       " 6.28s  A  watchdog extend failed, PTTL -2",
+       " 6.28s  A  watchdog 연장 실패, PTTL -2"},
+      {{6.28, "A", EventKind::watchdog_failed, {{"pttl", 0}, {"error", "Redis at 127.0.0.1:6391 did not answer"}}},
+       " 6.28s  A  watchdog extend failed: Redis at 127.0.0.1:6391 did not answer",
+       " 6.28s  A  watchdog 연장 실패: Redis at 127.0.0.1:6391 did not answer"},
+      {{3.09, "A", EventKind::rejected_retry, json::object()},
+       " 3.09s  A  write rejected, acquiring the lock again",
+       " 3.09s  A  쓰기가 거절됨, 락부터 다시 잡는다"},
+      {{1.33, "host", EventKind::signal, {{"signal", "SIGSTOP"}, {"target", "A"}}},
+       " 1.33s  host  SIGSTOP to A",
+       " 1.33s  host  A에 SIGSTOP"},
+      {{6.27, "host", EventKind::signal, {{"signal", "SIGCONT"}, {"target", "A"}}},
+       " 6.27s  host  SIGCONT to A",
+       " 6.27s  host  A에 SIGCONT"},
+      {{0.50, "B", EventKind::error, {{"message", "boom"}}},
+       " 0.50s  B  error: boom",
+       " 0.50s  B  오류: boom"},
+  };
+  return table;
+}
+
+TEST(Messages, EnglishLinesAreTheArticles) {
+  for (const Line& line : lines()) {
+    EXPECT_EQ(format_line(line.event, Lang::en), line.en) << to_string(line.event.kind);
+  }
+}
+
+TEST(Messages, KoreanLinesAreTheArticles) {
+  for (const Line& line : lines()) {
+    EXPECT_EQ(format_line(line.event, Lang::ko), line.ko) << to_string(line.event.kind);
+  }
+}
+
+TEST(Messages, EveryEventKindHasALine) {
+  std::set<EventKind> covered;
+  for (const Line& line : lines()) covered.insert(line.event.kind);
+  // to_string names every kind of the enum and says "unknown" past the last one.
+  for (int i = 0; i < 64 && to_string(static_cast<EventKind>(i)) != "unknown"; ++i) {
+    EXPECT_TRUE(covered.contains(static_cast<EventKind>(i))) << to_string(static_cast<EventKind>(i));
+  }
+  EXPECT_EQ(covered.size(), 11u);
+}
+
+TEST(Messages, TimesOfTenSecondsAndMoreWidenTheColumn) {
+  Event event{12.5, "A", EventKind::busy, json::object()};
+  EXPECT_EQ(format_line(event, Lang::en), "12.50s  A  lock busy, retrying every 0.1s");
+}
+
+TEST(Messages, AMissingFieldIsAQuestionMark) {
+  Event event{1.0, "A", EventKind::read, json::object()};
+  EXPECT_EQ(render_message(event, Lang::en), "read balance: ?");
+  EXPECT_EQ(render_message(event, Lang::ko), "잔액 읽음: ?");
+}
+
+TEST(Messages, ParseLangKnowsEnAndKo) {
+  EXPECT_EQ(parse_lang("en"), Lang::en);
+  EXPECT_EQ(parse_lang("ko"), Lang::ko);
+}
+
+TEST(Messages, ParseLangRejectsEverythingElse) {
+  for (const char* name : {"", "EN", "Ko", "kr", "fr", "en ", "english"}) {
+    EXPECT_THROW(parse_lang(name), UsageError) << "'" << name << "'";
+  }
+}
+
+}  // namespace
+}  // namespace rlock

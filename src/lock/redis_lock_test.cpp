@@ -1,0 +1,153 @@
+// RedisLock against the real Redis at REDIS_URL. Each test owns the keys of one account (9001+),
+// deleted before and after it.
+#include "redis_lock.h"
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "lock_key.h"
+#include "redis_connection.h"
+#include "test_env.h"
+#include "token.h"
+
+namespace rlock {
+namespace {
+
+using namespace std::chrono_literals;
+using test::TestLock;
+
+
+TEST(RedisLock, SecondAcquireWhileHeldIsEmpty) {
+  TestLock t(9001);
+  std::optional<Lease> first = t.lock.acquire(30s);
+  ASSERT_TRUE(first);
+  EXPECT_FALSE(first->fence);
+  EXPECT_EQ(t.get(t.key.lock), first->token.hex);
+  EXPECT_FALSE(t.lock.acquire(30s));
+  EXPECT_EQ(t.get(t.key.lock), first->token.hex);
+}
+
+TEST(RedisLock, ReleaseWithAForeignTokenLeavesTheKey) {
+  TestLock t(9002);
+  std::optional<Lease> lease = t.lock.acquire(30s);
+  ASSERT_TRUE(lease);
+  EXPECT_EQ(t.lock.release(make_token()), ReleaseResult::not_held);
+  EXPECT_EQ(t.get(t.key.lock), lease->token.hex);
+}
+
+TEST(RedisLock, ReleaseWithTheOwnTokenDeletesTheKey) {
+  TestLock t(9003);
+  std::optional<Lease> lease = t.lock.acquire(30s);
+  ASSERT_TRUE(lease);
+  EXPECT_EQ(t.lock.release(lease->token), ReleaseResult::released);
+  EXPECT_EQ(t.get(t.key.lock), std::nullopt);
+  EXPECT_EQ(t.lock.pttl(), -2);
+  EXPECT_EQ(t.lock.release(lease->token), ReleaseResult::not_held);  // twice: the second finds nothing
+}
+
+TEST(RedisLock, ExtendWithAForeignTokenKeepsTheTtl) {
+  TestLock t(9004);
+  std::optional<Lease> lease = t.lock.acquire(100s);
+  ASSERT_TRUE(lease);
+  ExtendResult result = t.lock.extend(make_token(), 1s);
+  EXPECT_FALSE(result.extended);
+  EXPECT_GT(result.pttl_ms, 1000);  // still the 100 s of the acquisition, not the 1 s asked for
+  EXPECT_GT(t.lock.pttl(), 1000);
+  EXPECT_EQ(t.get(t.key.lock), lease->token.hex);
+}
+
+TEST(RedisLock, ExtendWithTheOwnTokenSetsTheNewTtl) {
+  TestLock t(9005);
+  std::optional<Lease> lease = t.lock.acquire(30s);
+  ASSERT_TRUE(lease);
+  ExtendResult result = t.lock.extend(lease->token, 120s);
+  EXPECT_TRUE(result.extended);
+  EXPECT_GT(result.pttl_ms, 30000);  // above the old TTL, so the extension took
+  EXPECT_LE(result.pttl_ms, 120000);
+  long long pttl = t.lock.pttl();
+  EXPECT_GT(pttl, 0);
+  EXPECT_LE(pttl, 120000);
+}
+
+TEST(RedisLock, ExtendOfAMissingLockReportsPttlMinus2) {
+  TestLock t(9006);
+  ExtendResult result = t.lock.extend(make_token(), 1s);
+  EXPECT_FALSE(result.extended);
+  EXPECT_EQ(result.pttl_ms, -2);
+  EXPECT_EQ(t.get(t.key.lock), std::nullopt);
+}
+
+TEST(RedisLock, FencesGrowAcrossAcquisitions) {
+  TestLock t(9007);
+  for (long long expected = 1; expected <= 3; ++expected) {
+    std::optional<Lease> lease = t.lock.acquire_fenced(30s);
+    ASSERT_TRUE(lease);
+    ASSERT_TRUE(lease->fence);
+    EXPECT_EQ(lease->fence->value, expected);
+    EXPECT_EQ(t.lock.release(lease->token), ReleaseResult::released);
+  }
+}
+
+TEST(RedisLock, BusyFencedAcquireDoesNotIncrementTheCounter) {
+  TestLock t(9008);
+  std::optional<Lease> first = t.lock.acquire_fenced(30s);
+  ASSERT_TRUE(first && first->fence);
+  EXPECT_EQ(first->fence->value, 1);
+  EXPECT_FALSE(t.lock.acquire_fenced(30s));
+  EXPECT_FALSE(t.lock.acquire_fenced(30s));
+  EXPECT_EQ(t.get(t.key.fence_counter), "1");
+  EXPECT_EQ(t.get(t.key.lock), first->token.hex);
+
+  EXPECT_EQ(t.lock.release(first->token), ReleaseResult::released);
+  std::optional<Lease> second = t.lock.acquire_fenced(30s);
+  ASSERT_TRUE(second && second->fence);
+  EXPECT_EQ(second->fence->value, 2);
+}
+
+// A restarted Redis has an empty script cache: every script falls back from EVALSHA to EVAL.
+TEST(RedisLock, ScriptsStillWorkAfterScriptFlush) {
+  TestLock t(9009);
+  std::optional<Lease> lease = t.lock.acquire_fenced(30s);  // loads each script once
+  ASSERT_TRUE(lease);
+  ASSERT_TRUE(t.lock.extend(lease->token, 30s).extended);
+  ASSERT_EQ(t.lock.release(lease->token), ReleaseResult::released);
+
+  t.redis.checked({"SCRIPT", "FLUSH"});
+  lease = t.lock.acquire_fenced(30s);
+  ASSERT_TRUE(lease && lease->fence);
+  EXPECT_EQ(lease->fence->value, 2);
+
+  t.redis.checked({"SCRIPT", "FLUSH"});
+  ExtendResult extended = t.lock.extend(lease->token, 60s);
+  EXPECT_TRUE(extended.extended);
+  EXPECT_GT(extended.pttl_ms, 30000);
+
+  t.redis.checked({"SCRIPT", "FLUSH"});
+  EXPECT_EQ(t.lock.release(lease->token), ReleaseResult::released);
+  EXPECT_EQ(t.get(t.key.lock), std::nullopt);
+}
+
+// What Redis Cluster hashes: the content of the first {...} when it is not empty, else the whole key.
+std::string hashed_part(const std::string& key) {
+  auto open = key.find('{');
+  if (open == std::string::npos) return key;
+  auto close = key.find('}', open + 1);
+  if (close == std::string::npos || close == open + 1) return key;
+  return key.substr(open + 1, close - open - 1);
+}
+
+TEST(LockKey, FenceCounterHashesToTheLockKeysSlot) {
+  for (long account : {1L, 9010L, 123456789L}) {
+    LockKey key = LockKey::for_account(account);
+    EXPECT_EQ(key.lock, "lock:account:" + std::to_string(account));
+    EXPECT_NE(key.fence_counter, key.lock);
+    EXPECT_EQ(hashed_part(key.fence_counter), key.lock) << key.fence_counter;
+    EXPECT_EQ(hashed_part(key.fence_counter), hashed_part(key.lock)) << key.fence_counter;
+  }
+}
+
+}  // namespace
+}  // namespace rlock
