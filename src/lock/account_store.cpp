@@ -62,17 +62,14 @@ AccountStore::AccountStore(const std::string& conninfo) : address_(describe_conn
 
 AccountStore::~AccountStore() = default;
 
-// Runs one transaction and translates libpqxx's failures. A write whose connection broke before
-// the commit was acknowledged may or may not have landed.
+// Runs one statement in autocommit mode (one round trip: a single statement is atomic on its own)
+// and translates libpqxx's failures. A write whose connection broke before the answer came may or
+// may not have landed.
 template <typename Work>
 auto AccountStore::run(const char* what, bool writes, Work&& work) {
   try {
-    pqxx::work transaction(connection_->pq);
-    auto result = work(transaction);
-    transaction.commit();
-    return result;
-  } catch (const pqxx::in_doubt_error& e) {
-    throw OutcomeUnknown(fmt::format("PostgreSQL at {}: {} may or may not have applied: {}", address_, what, cause_of(e)));
+    pqxx::nontransaction statement(connection_->pq);
+    return work(statement);
   } catch (const pqxx::broken_connection& e) {
     std::string message = fmt::format("PostgreSQL at {}: connection lost during {}: {}", address_, what, cause_of(e));
     if (writes) throw OutcomeUnknown(message);
@@ -83,7 +80,7 @@ auto AccountStore::run(const char* what, bool writes, Work&& work) {
 }
 
 AccountRow AccountStore::read(long account) {
-  return run("reading the balance", false, [&](pqxx::work& t) {
+  return run("reading the balance", false, [&](pqxx::nontransaction& t) {
     pqxx::result rows = t.exec_params("SELECT balance, fence FROM accounts WHERE id = $1", account);
     if (rows.empty()) throw Error(fmt::format("PostgreSQL at {}: account {} does not exist", address_, account));
     return AccountRow{rows[0][0].as<long long>(), rows[0][1].as<long long>()};
@@ -91,13 +88,13 @@ AccountRow AccountStore::read(long account) {
 }
 
 void AccountStore::write_balance(long account, long long balance) {
-  run("writing the balance", true, [&](pqxx::work& t) {
+  run("writing the balance", true, [&](pqxx::nontransaction& t) {
     return t.exec_params("UPDATE accounts SET balance = $1 WHERE id = $2", balance, account).affected_rows();
   });
 }
 
 long long AccountStore::fenced_write(long account, long long balance, Fence fence) {
-  auto rows = run("the fenced write", true, [&](pqxx::work& t) {
+  auto rows = run("the fenced write", true, [&](pqxx::nontransaction& t) {
     return t
         .exec_params("UPDATE accounts SET balance = $1, fence = $2 WHERE id = $3 AND fence < $2", balance,
                      fence.value, account)
@@ -107,7 +104,7 @@ long long AccountStore::fenced_write(long account, long long balance, Fence fenc
 }
 
 void AccountStore::reset(long account) {
-  run("resetting the account", true, [&](pqxx::work& t) {
+  run("resetting the account", true, [&](pqxx::nontransaction& t) {
     return t
         .exec_params(
             "INSERT INTO accounts (id, balance, fence) VALUES ($1, $2, 0) "

@@ -1,6 +1,6 @@
 // The accounts table in PostgreSQL: accounts(id, balance, fence), one row per account.
 //
-// Owns one libpqxx connection. Every statement is parameterized and runs in its own transaction.
+// Owns one libpqxx connection. Every statement is parameterized and runs on its own (autocommit).
 // Failures become rlock errors naming the server (host:port/dbname, never the password):
 // Error when the statement surely did not apply, OutcomeUnknown when the connection was lost
 // while a write was in flight. Not thread-safe.
