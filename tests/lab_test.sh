@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# lab_test.sh LAB: runs scripts/LAB.sh in a fresh lab directory and compares what it printed, with
-# the times taken off, to expected/LAB.txt: the article's events in the article's order, the final
-# row and the verdict. Needs RLOCK_BIN, REDIS_URL and DATABASE_URL (scripts/test.sh sets them).
+# lab_test.sh NAME [SCRIPT [ARGS...]]: runs scripts/SCRIPT.sh ARGS (SCRIPT: NAME unless given) in a
+# fresh lab directory and compares what it printed, with the times and positive PTTLs taken off, to
+# expected/NAME.txt: the article's events in the article's order, the final row and the verdict. Needs RLOCK_BIN, REDIS_URL and DATABASE_URL (scripts/test.sh sets them).
 #
-# In expected/LAB.txt, '#' starts a comment line, and a block of lines marked '* ' happened at one
+# In expected/NAME.txt, '#' starts a comment line, and a block of lines marked '* ' happened at one
 # instant in two threads of one process (in lab 2, A's watchdog and A's main thread, continued by
 # the same SIGCONT): the scheduler picks their order, so such a block is compared as a set.
 set -euo pipefail
-lab=$1
+expected=$1 lab=${2:-$1}
+shift $(($# > 1 ? 2 : 1))
 here=$(cd "$(dirname "$0")" && pwd)
 : "${RLOCK_BIN:?set RLOCK_BIN to the rlock binary}" "${REDIS_URL:?REDIS_URL is not set: run the tests through scripts/test.sh}" \
   "${DATABASE_URL:?DATABASE_URL is not set: run the tests through scripts/test.sh}"
@@ -16,10 +17,10 @@ RLOCK_DIR=$(mktemp -d)
 export RLOCK_DIR
 trap 'rm -rf "$RLOCK_DIR"' EXIT
 
-"$here/../scripts/$lab.sh" >"$RLOCK_DIR/out.txt"
+"$here/../scripts/$lab.sh" "$@" >"$RLOCK_DIR/out.txt"
 # ' 2.04s  B  lock acquired' -> 'B  lock acquired'; the reset line names the temporary directory.
-readarray -t got < <(sed -E -e '/^reset: /d' -e 's/^ *-?[0-9]+\.[0-9]+s  //' "$RLOCK_DIR/out.txt")
-readarray -t want < <(grep -v '^#' "$here/expected/$lab.txt")
+readarray -t got < <(sed -E -e '/^reset: /d' -e 's/^ *-?[0-9]+\.[0-9]+s  //' -e 's/PTTL [0-9]+/PTTL n/' "$RLOCK_DIR/out.txt")
+readarray -t want < <(grep -v '^#' "$here/expected/$expected.txt")
 declare -A unordered=()
 for i in "${!want[@]}"; do
     if [[ ${want[$i]} == '* '* ]]; then unordered[$i]=1; want[$i]=${want[$i]#'* '}; fi
@@ -43,7 +44,7 @@ canonical() {
 }
 
 if ! diff -u <(canonical want) <(canonical got); then
-    echo "--- $lab printed:"; cat "$RLOCK_DIR/out.txt"
+    echo "--- $lab $* printed:"; cat "$RLOCK_DIR/out.txt"
     exit 1
 fi
-echo "$lab: $(tail -n 1 "$RLOCK_DIR/out.txt")"
+echo "$expected: $(tail -n 1 "$RLOCK_DIR/out.txt")"

@@ -25,11 +25,13 @@ void send(const SigOptions& options, const GlobalOptions& global) {
   int number = options.signal == "STOP" ? SIGSTOP : SIGCONT;
   RunLog log(setup.dir, setup.lang);
   pid_t pid = find_worker(setup.dir, options.name);
+  // Stamped before the kill: a continued worker may log before this process does.
+  double sent = wall_seconds();
   if (::kill(pid, number) != 0) {
     throw Error(fmt::format("cannot send SIG{} to worker {} (pid {}): {}", options.signal, options.name, pid,
                             std::strerror(errno)));
   }
-  log.record("host", EventKind::signal, {{"signal", "SIG" + options.signal}, {"target", options.name}});
+  log.record_at(sent, "host", EventKind::signal, {{"signal", "SIG" + options.signal}, {"target", options.name}});
 }
 
 }  // namespace

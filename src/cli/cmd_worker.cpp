@@ -1,5 +1,5 @@
 // rlock worker NAME AMOUNT [--ttl MS] [--delay S] [--pause S] [--watchdog] [--fenced] [--retry]
-// [--account N]: the article's worker (see lab_worker.h).
+// [--check-before-write] [--account N]: the article's worker (see lab_worker.h).
 #include <memory>
 
 #include "commands.h"
@@ -33,6 +33,8 @@ void register_worker(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--watchdog", plan->watchdog, "extend the lock every TTL/3 from a thread");
   CLI::Option* fenced = cmd->add_flag("--fenced", plan->fenced, "take a fencing token; PostgreSQL rejects stale writes");
   cmd->add_flag("--retry", plan->retry, "after a rejected fenced write, start again from the acquisition")->needs(fenced);
+  cmd->add_flag("--check-before-write", plan->check_before_write,
+                "check the lock is still held right after the read (the pause falls after the check)");
   cmd->callback([plan, ttl_ms, &global] {
     plan->ttl = std::chrono::milliseconds(*ttl_ms);
     run_worker(*plan, global.setup());

@@ -11,7 +11,7 @@
 namespace rlock {
 namespace {
 
-constexpr std::array<std::pair<EventKind, std::string_view>, 11> kNames{{
+constexpr std::array<std::pair<EventKind, std::string_view>, 12> kNames{{
     {EventKind::acquired, "acquired"},
     {EventKind::busy, "busy"},
     {EventKind::read, "read"},
@@ -21,6 +21,7 @@ constexpr std::array<std::pair<EventKind, std::string_view>, 11> kNames{{
     {EventKind::watchdog_extended, "watchdog_extended"},
     {EventKind::watchdog_failed, "watchdog_failed"},
     {EventKind::rejected_retry, "rejected_retry"},
+    {EventKind::checked, "checked"},
     {EventKind::signal, "signal"},
     {EventKind::error, "error"},
 }};

@@ -23,6 +23,7 @@ enum class EventKind {
   watchdog_extended,  // pttl
   watchdog_failed,    // pttl, error (when Redis failed)
   rejected_retry,     // (none)
+  checked,            // held (bool), pttl: the check before the write
   signal,             // signal ("SIGSTOP"), target
   error,              // message
 };

@@ -40,7 +40,6 @@ class Worker {
     sleep_until_wall(log_.start() + plan_.delay_seconds);
     try {
       for (bool first = true; !attempt(first); first = false) {
-        log_.record(plan_.name, EventKind::rejected_retry);
       }
     } catch (const WriteRejected&) {
       throw;
@@ -51,8 +50,8 @@ class Worker {
   }
 
  private:
-  // One pass from acquisition to release. False when the fenced write was rejected and the plan
-  // asks to retry.
+  // One pass from acquisition to release. False when it must start again: the fenced write was
+  // rejected and the plan asks to retry, or the check before the write found the lock lost.
   bool attempt(bool first) {
     Lease lease = acquire();
     log_.record(plan_.name, EventKind::acquired,
@@ -67,6 +66,11 @@ class Worker {
     long long balance = store_.read_balance(plan_.account);
     log_.record(plan_.name, EventKind::read, {{"balance", balance}});
     setup_.dir.write_file(setup_.dir.read_marker(plan_.name), "");
+    if (plan_.check_before_write) {
+      Ownership ownership = lock_.holds(lease.token);
+      log_.record(plan_.name, EventKind::checked, {{"held", ownership.held}, {"pttl", ownership.pttl_ms}});
+      if (!ownership.held) return false;
+    }
     if (first && plan_.pause_seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(plan_.pause_seconds));
 
     long long after = balance + plan_.amount;
@@ -86,7 +90,10 @@ class Worker {
                 {{"result", released == ReleaseResult::released ? 1 : released == ReleaseResult::not_held ? 0 : -1}});
 
     if (rowcount > 0) return true;
-    if (plan_.retry) return false;
+    if (plan_.retry) {
+      log_.record(plan_.name, EventKind::rejected_retry);
+      return false;
+    }
     throw WriteRejected(fmt::format("worker {}: the fenced write was rejected (fencing token {} is stale); {} was not added",
                                     plan_.name, lease.fence->value, plan_.amount));
   }

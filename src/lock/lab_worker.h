@@ -1,6 +1,7 @@
 // The article's worker: acquire the account's lock, read the balance, (pause), write balance +
 // amount, release; with --fenced the write is the fenced UPDATE, with --retry a rejected write
-// starts again from the acquisition.
+// starts again from the acquisition, with --check-before-write the worker checks it still holds
+// the lock before it pauses and writes.
 //
 // Every step is recorded in the run's log. Runs on the calling thread (plus the watchdog's thread
 // when asked for); one worker per process, as in the article.
@@ -26,6 +27,9 @@ struct WorkerPlan {
   bool watchdog = false;
   bool fenced = false;
   bool retry = false;
+  // Check that the lock is still held right after the read, before the pause and the write; when
+  // it is not, start again from the acquisition. It passes, and the write is still unsafe.
+  bool check_before_write = false;
 };
 
 // Where a worker's run happens: the servers, the lab directory, the language of run.log.

@@ -29,6 +29,9 @@ constexpr Wording kWordings[] = {
     {"watchdog_failed", "watchdog extend failed, PTTL {pttl}", "watchdog 연장 실패, PTTL {pttl}"},
     {"watchdog_error", "watchdog extend failed: {error}", "watchdog 연장 실패: {error}"},
     {"rejected_retry", "write rejected, acquiring the lock again", "쓰기가 거절됨, 락부터 다시 잡는다"},
+    {"checked", "lock still held (PTTL {pttl}), writing", "락 아직 보유 (PTTL {pttl}), 쓰기 진행"},
+    {"checked_lost", "lock lost before the write (PTTL {pttl}), acquiring it again",
+     "쓰기 전에 락을 잃음 (PTTL {pttl}), 락부터 다시 잡는다"},
     {"signal", "{signal} to {target}", "{target}에 {signal}"},
     {"error", "error: {message}", "오류: {message}"},
 };
@@ -47,6 +50,8 @@ std::string_view wording_key(const Event& event) {
       return event.fields.contains("fence") ? "acquired_fenced" : "acquired";
     case EventKind::released:
       return field_text(event, "result") == "-1" ? "released_unknown" : "released";
+    case EventKind::checked:
+      return field_text(event, "held") == "true" ? "checked" : "checked_lost";
     case EventKind::watchdog_failed:
       return event.fields.contains("error") ? "watchdog_error" : "watchdog_failed";
     default:

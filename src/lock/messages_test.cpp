@@ -67,6 +67,12 @@ const std::vector<Line>& lines() {
       {{6.27, "host", EventKind::signal, {{"signal", "SIGCONT"}, {"target", "A"}}},
        " 6.27s  host  SIGCONT to A",
        " 6.27s  host  A에 SIGCONT"},
+      {{0.05, "A", EventKind::checked, {{"held", true}, {"pttl", 1990}}},
+       " 0.05s  A  lock still held (PTTL 1990), writing",
+       " 0.05s  A  락 아직 보유 (PTTL 1990), 쓰기 진행"},
+      {{0.05, "A", EventKind::checked, {{"held", false}, {"pttl", -2}}},
+       " 0.05s  A  lock lost before the write (PTTL -2), acquiring it again",
+       " 0.05s  A  쓰기 전에 락을 잃음 (PTTL -2), 락부터 다시 잡는다"},
       {{0.50, "B", EventKind::error, {{"message", "boom"}}},
        " 0.50s  B  error: boom",
        " 0.50s  B  오류: boom"},
@@ -93,7 +99,7 @@ TEST(Messages, EveryEventKindHasALine) {
   for (int i = 0; i < 64 && to_string(static_cast<EventKind>(i)) != "unknown"; ++i) {
     EXPECT_TRUE(covered.contains(static_cast<EventKind>(i))) << to_string(static_cast<EventKind>(i));
   }
-  EXPECT_EQ(covered.size(), 11u);
+  EXPECT_EQ(covered.size(), 12u);
 }
 
 TEST(Messages, TimesOfTenSecondsAndMoreWidenTheColumn) {

@@ -29,10 +29,18 @@ end
 return 0
 )lua";
 
+// Returns {1 if the key holds ARGV[1] else 0, PTTL}.
+constexpr std::string_view kHolds = R"lua(
+return {redis.call('GET', KEYS[1]) == ARGV[1] and 1 or 0, redis.call('PTTL', KEYS[1])}
+)lua";
+
 }  // namespace
 
 RedisLock::RedisLock(RedisConnection& redis, LockKey key)
-    : redis_(redis), key_(std::move(key)), release_(kRelease), extend_(kExtend), acquire_fenced_(kAcquireFenced) {}
+    : redis_(redis), key_(std::move(key)), release_(kRelease),
+      extend_(kExtend),
+      acquire_fenced_(kAcquireFenced),
+      holds_(kHolds) {}
 
 std::optional<Lease> RedisLock::acquire(std::chrono::milliseconds ttl) {
   Token token = make_token();
@@ -54,6 +62,11 @@ ExtendResult RedisLock::extend(const Token& token, std::chrono::milliseconds ttl
   std::string ttl_text = std::to_string(ttl.count());
   Reply reply = extend_.run(redis_, {key_.lock}, {token.hex, ttl_text});
   return ExtendResult{reply.element(0).integer() == 1, reply.element(1).integer()};
+}
+
+Ownership RedisLock::holds(const Token& token) {
+  Reply reply = holds_.run(redis_, {key_.lock}, {token.hex});
+  return Ownership{reply.element(0).integer() == 1, reply.element(1).integer()};
 }
 
 ReleaseResult RedisLock::release(const Token& token) noexcept {

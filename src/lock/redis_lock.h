@@ -1,7 +1,7 @@
 // A lock on one Redis server, on one LockKey: SET NX PX to acquire, token-checked scripts to extend
 // and release.
 //
-// The scripts (RELEASE, EXTEND, ACQUIRE_FENCED) live here, run by SHA through LuaScript. The lock
+// The scripts (RELEASE, EXTEND, ACQUIRE_FENCED, HOLDS) live here, run by SHA through LuaScript. The lock
 // borrows the connection, which must outlive it. Not thread-safe: a watchdog uses its own
 // connection and its own RedisLock.
 #pragma once
@@ -27,6 +27,11 @@ struct ExtendResult {
   long long pttl_ms = 0;  // the key's PTTL right after: -2 when the key is gone
 };
 
+struct Ownership {
+  bool held = false;      // the key still holds this token
+  long long pttl_ms = 0;  // the key's PTTL: -2 when the key is gone
+};
+
 enum class ReleaseResult { released, not_held, unknown };
 
 class RedisLock {
@@ -40,6 +45,9 @@ class RedisLock {
   std::optional<Lease> acquire_fenced(std::chrono::milliseconds ttl);
   // EXTEND: PEXPIRE only while the key still holds this token; reports the PTTL right after.
   ExtendResult extend(const Token& token, std::chrono::milliseconds ttl);
+  // HOLDS: whether the key still holds this token, and its PTTL, in one round trip. The answer is
+  // already old when it arrives: a check before a write does not make the write safe.
+  Ownership holds(const Token& token);
   // RELEASE: DEL only while the key still holds this token (DELEX IFEQ on Redis 8.4 and newer).
   // Never throws: a failure is logged to stderr and reported as unknown.
   ReleaseResult release(const Token& token) noexcept;
@@ -54,6 +62,7 @@ class RedisLock {
   LuaScript release_;
   LuaScript extend_;
   LuaScript acquire_fenced_;
+  LuaScript holds_;
 };
 
 }  // namespace rlock

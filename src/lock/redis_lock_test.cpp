@@ -107,6 +107,20 @@ TEST(RedisLock, BusyFencedAcquireDoesNotIncrementTheCounter) {
   EXPECT_EQ(second->fence->value, 2);
 }
 
+TEST(RedisLock, HoldsTellsTheOwnTokenFromAForeignOne) {
+  TestLock t(9012);
+  std::optional<Lease> lease = t.lock.acquire(30s);
+  ASSERT_TRUE(lease);
+  Ownership own = t.lock.holds(lease->token);
+  EXPECT_TRUE(own.held);
+  EXPECT_GT(own.pttl_ms, 0);
+  EXPECT_FALSE(t.lock.holds(make_token()).held);
+  ASSERT_EQ(t.lock.release(lease->token), ReleaseResult::released);
+  Ownership gone = t.lock.holds(lease->token);
+  EXPECT_FALSE(gone.held);
+  EXPECT_EQ(gone.pttl_ms, -2);
+}
+
 // A restarted Redis has an empty script cache: every script falls back from EVALSHA to EVAL.
 TEST(RedisLock, ScriptsStillWorkAfterScriptFlush) {
   TestLock t(9009);

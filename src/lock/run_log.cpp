@@ -20,7 +20,11 @@ RunLog::RunLog(const LabDir& dir, Lang lang)
     : start_(dir.start()), lang_(lang), events_(dir.events()), lines_(dir.run_log()) {}
 
 Event RunLog::record(std::string_view who, EventKind kind, nlohmann::json fields) const {
-  Event event{wall_seconds() - start_, std::string(who), kind, std::move(fields)};
+  return record_at(wall_seconds(), who, kind, std::move(fields));
+}
+
+Event RunLog::record_at(double when, std::string_view who, EventKind kind, nlohmann::json fields) const {
+  Event event{when - start_, std::string(who), kind, std::move(fields)};
   events_.append_line(event.to_json_line());
   lines_.append_line(format_line(event, lang_));
   return event;

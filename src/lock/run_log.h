@@ -24,6 +24,8 @@ class RunLog {
   RunLog(const LabDir& dir, Lang lang);
 
   Event record(std::string_view who, EventKind kind, nlohmann::json fields = nlohmann::json::object()) const;
+  // The same, for an event that happened at `when` (wall_seconds()) and is recorded only now.
+  Event record_at(double when, std::string_view who, EventKind kind, nlohmann::json fields) const;
   double start() const { return start_; }
 
  private:

@@ -28,7 +28,11 @@ void Watchdog::run() {
   const auto period = std::max(ttl_ / 3, std::chrono::milliseconds(1));
   auto next = std::chrono::steady_clock::now() + period;
   std::unique_lock lock(mutex_);
-  while (!wake_.wait_until(lock, next, [this] { return stopping_; })) {
+  for (;;) {
+    bool stopping = wake_.wait_until(lock, next, [this] { return stopping_; });
+    // A tick that fell due while the process was frozen (SIGSTOP, a long GC pause) still runs when
+    // stop() comes first: both threads woke at once, and the watchdog reports what it finds.
+    if (stopping && std::chrono::steady_clock::now() < next) return;
     lock.unlock();
     WatchdogReport report;
     try {
@@ -37,7 +41,7 @@ void Watchdog::run() {
       report.error = e.what();
     }
     report_(report);
-    if (!report.result.extended) return;
+    if (!report.result.extended || stopping) return;
     next = std::chrono::steady_clock::now() + period;
     lock.lock();
   }

@@ -34,7 +34,8 @@ class Watchdog {
   Watchdog(const Watchdog&) = delete;
   Watchdog& operator=(const Watchdog&) = delete;
 
-  // Stops extending and joins the thread. Idempotent.
+  // Stops extending and joins the thread; an extension that is already overdue runs first.
+  // Idempotent.
   void stop();
 
  private:
