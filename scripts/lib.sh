@@ -3,7 +3,8 @@
 #   build_rlock            configures and builds build/rlock (incrementally)
 #   lab_begin NAME         build, services up, a fresh lab directory (RLOCK_DIR, default run/NAME)
 #   start_worker ARGS...   `rlock worker ARGS` in the background; wait_workers waits for all of them
-#   wait_for_file PATH     waits (bounded) for a marker file a worker creates
+#   wait_for_file PATH [S] waits (at most S seconds, default 10) for a marker file a worker creates
+#   lab_redis NAME PORT [CONFIG-LINE...]   a Redis of the lab's own (labs 4 and 5 crash it)
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # RLOCK_BIN: an rlock binary to use as it is (the tests pass theirs); otherwise build/rlock, built here.
@@ -46,13 +47,51 @@ build_rlock() {
 }
 
 WORKER_PIDS=()
+LAB_REDIS_PORTS=()
 
 lab_begin() {
     build_rlock
     eval "$("$ROOT/scripts/services.sh" up)"
     export RLOCK_DIR=${RLOCK_DIR:-$ROOT/run/$1}
-    # A lab interrupted half-way must not leave a stopped worker behind.
-    trap stop_workers EXIT
+    # A lab interrupted half-way must not leave a stopped worker or Redis behind.
+    trap lab_end EXIT
+}
+
+lab_end() {
+    stop_workers
+    local port
+    for port in "${LAB_REDIS_PORTS[@]}"; do stop_lab_redis "$port"; done
+}
+
+# lab_redis NAME PORT [CONFIG-LINE...]: starts a fresh Redis for this lab on 127.0.0.1:PORT from a
+# config file of its own (no RDB, no AOF unless the lines say so), so that crashing, freezing or
+# promoting it leaves the shared one alone. It is stopped when the lab ends.
+lab_redis() {
+    local name=$1 port=$2; shift 2
+    local dir=${RLOCK_STATE_DIR:-/tmp/rlock-services}/lab-$name
+    need_packages redis-server
+    stop_lab_redis "$port"
+    rm -rf "$dir" && mkdir -p "$dir"
+    printf '%s\n' "bind 127.0.0.1" "port $port" 'save ""' "appendonly no" "daemonize yes" \
+        "pidfile $dir/redis.pid" "logfile $dir/redis.log" "dir $dir" "$@" >"$dir/redis.conf"
+    redis-server "$dir/redis.conf" >/dev/null || die "redis-server failed to start (see $dir/redis.log)"
+    LAB_REDIS_PORTS+=("$port")
+    local i
+    for ((i = 0; i < 100; i++)); do
+        [[ "$(redis-cli -p "$port" ping 2>/dev/null)" == PONG ]] && return 0
+        sleep 0.1
+    done
+    die "the lab's Redis on 127.0.0.1:$port did not answer within 10 s (see $dir/redis.log)"
+}
+
+# Stops the lab Redis on PORT, frozen or not; only a redis-server listening there is touched.
+stop_lab_redis() {
+    local pid
+    for pid in $(pgrep -f "^redis-server 127.0.0.1:$1\b" || true); do
+        kill -CONT "$pid" 2>/dev/null
+        kill -KILL "$pid" 2>/dev/null
+    done
+    return 0
 }
 
 start_worker() {
@@ -75,10 +114,10 @@ wait_workers() {
 }
 
 wait_for_file() {
-    local i
-    for ((i = 0; i < 1000; i++)); do
+    local i limit=$((${2:-10} * 100))
+    for ((i = 0; i < limit; i++)); do
         [[ -e $1 ]] && return 0
         sleep 0.01
     done
-    die "$1 did not appear within 10 s"
+    die "$1 did not appear within ${2:-10} s"
 }

@@ -14,7 +14,8 @@ cmake --build --preset "$preset" -j "$(nproc)"
 
 if [[ -z ${REDIS_URL:-} || -z ${DATABASE_URL:-} ]]; then
     if ! scripts/services.sh status >/dev/null 2>&1; then
-        trap 'scripts/services.sh down' EXIT
+        # The exports below would make services.sh take them for external servers.
+        trap 'env -u REDIS_URL -u DATABASE_URL scripts/services.sh down' EXIT
     fi
     eval "$(scripts/services.sh up)"
 fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # lab_test.sh NAME [SCRIPT [ARGS...]]: runs scripts/SCRIPT.sh ARGS (SCRIPT: NAME unless given) in a
-# fresh lab directory and compares what it printed, with the times and positive PTTLs taken off, to
-# expected/NAME.txt: the article's events in the article's order, the final row and the verdict. Needs RLOCK_BIN, REDIS_URL and DATABASE_URL (scripts/test.sh sets them).
+# fresh lab directory and compares what it printed, with the times, positive PTTLs and uptimes
+# taken off, to expected/NAME.txt: the events in the expected order, the final row and the verdict.
+# Needs RLOCK_BIN, REDIS_URL and DATABASE_URL (scripts/test.sh sets them).
 #
 # In expected/NAME.txt, '#' starts a comment line, and a block of lines marked '* ' happened at one
 # instant in two threads of one process (in lab 2, A's watchdog and A's main thread, continued by
@@ -19,7 +20,8 @@ trap 'rm -rf "$RLOCK_DIR"' EXIT
 
 "$here/../scripts/$lab.sh" "$@" >"$RLOCK_DIR/out.txt"
 # ' 2.04s  B  lock acquired' -> 'B  lock acquired'; the reset line names the temporary directory.
-readarray -t got < <(sed -E -e '/^reset: /d' -e 's/^ *-?[0-9]+\.[0-9]+s  //' -e 's/PTTL [0-9]+/PTTL n/' "$RLOCK_DIR/out.txt")
+readarray -t got < <(sed -E -e '/^reset: /d' -e 's/^ *-?[0-9]+\.[0-9]+s  //' -e 's/PTTL (was )?[0-9]+/PTTL \1n/' -e 's/Redis up [0-9]+s/Redis up ns/' \
+    "$RLOCK_DIR/out.txt")
 readarray -t want < <(grep -v '^#' "$here/expected/$expected.txt")
 declare -A unordered=()
 for i in "${!want[@]}"; do

@@ -1,10 +1,14 @@
 // rlock verdict --expect N [--account N]: the final row and one verdict line: was an update lost?
+// The run's events, when there are any, tell which workers failed before adding their amount.
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "account_store.h"
 #include "commands.h"
+#include "error.h"
+#include "run_log.h"
+#include "verdict.h"
 
 namespace rlock::cli {
 namespace {
@@ -15,15 +19,17 @@ struct VerdictOptions {
 };
 
 void verdict(const VerdictOptions& options, const GlobalOptions& global) {
-  AccountStore store(global.db);
+  LabSetup setup = global.setup();
+  AccountStore store(setup.conninfo);
   AccountRow row = store.read(options.account);
-  fmt::print("account {}: balance {}, fence {}\n", options.account, row.balance, row.fence);
-  if (row.balance == options.expect) {
-    fmt::print("verdict: final balance {}, expected {}: no update lost\n", row.balance, options.expect);
-  } else {
-    fmt::print("verdict: final balance {}, expected {}: LOST UPDATE ({} missing)\n", row.balance, options.expect,
-               options.expect - row.balance);
+  std::vector<Event> events;
+  try {
+    events = read_events(setup.dir);
+  } catch (const Error&) {
+    // no run recorded here: the balance alone decides
   }
+  fmt::print("account {}: balance {}, fence {}\n", options.account, row.balance, row.fence);
+  fmt::print("{}\n", judge(row.balance, options.expect, events).line());
 }
 
 }  // namespace

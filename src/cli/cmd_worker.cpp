@@ -1,5 +1,6 @@
 // rlock worker NAME AMOUNT [--ttl MS] [--delay S] [--pause S] [--watchdog] [--fenced] [--retry]
-// [--check-before-write] [--account N]: the article's worker (see lab_worker.h).
+// [--check-before-write] [--min-redis-uptime MS] [--wait-replicas N [--wait-timeout MS]] [--account N]:
+// the article's worker (see lab_worker.h).
 #include <memory>
 
 #include "commands.h"
@@ -35,8 +36,22 @@ void register_worker(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--retry", plan->retry, "after a rejected fenced write, start again from the acquisition")->needs(fenced);
   cmd->add_flag("--check-before-write", plan->check_before_write,
                 "check the lock is still held right after the read (the pause falls after the check)");
-  cmd->callback([plan, ttl_ms, &global] {
+  auto min_uptime_ms = std::make_shared<long>(0);
+  auto wait_timeout_ms = std::make_shared<long>(100);
+  cmd->add_option("--min-redis-uptime", *min_uptime_ms,
+                  "grant no lock until Redis has been up this many ms (a little more than the longest TTL)")
+      ->check(CLI::Range(0L, 86'400'000L));
+  CLI::Option* wait = cmd->add_option("--wait-replicas", plan->lock_options.wait_replicas,
+                                      "after acquiring, WAIT for N replicas; fewer: release, not acquired")
+                          ->check(CLI::Range(0, 64));
+  cmd->add_option("--wait-timeout", *wait_timeout_ms, "WAIT's timeout in ms")
+      ->check(CLI::Range(1L, 60'000L))
+      ->needs(wait)
+      ->capture_default_str();
+  cmd->callback([plan, ttl_ms, min_uptime_ms, wait_timeout_ms, &global] {
     plan->ttl = std::chrono::milliseconds(*ttl_ms);
+    plan->lock_options.min_redis_uptime = std::chrono::milliseconds(*min_uptime_ms);
+    plan->lock_options.wait_timeout = std::chrono::milliseconds(*wait_timeout_ms);
     run_worker(*plan, global.setup());
   });
 }

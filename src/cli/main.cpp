@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   register_showlog(app, global);
   register_sig(app, global);
   register_verdict(app, global);
+  register_redis(app, global);
 
   try {
     app.parse(argc, argv);

@@ -11,7 +11,7 @@
 namespace rlock {
 namespace {
 
-constexpr std::array<std::pair<EventKind, std::string_view>, 12> kNames{{
+constexpr std::array<std::pair<EventKind, std::string_view>, 18> kNames{{
     {EventKind::acquired, "acquired"},
     {EventKind::busy, "busy"},
     {EventKind::read, "read"},
@@ -22,6 +22,12 @@ constexpr std::array<std::pair<EventKind, std::string_view>, 12> kNames{{
     {EventKind::watchdog_failed, "watchdog_failed"},
     {EventKind::rejected_retry, "rejected_retry"},
     {EventKind::checked, "checked"},
+    {EventKind::redis_too_young, "redis_too_young"},
+    {EventKind::under_replicated, "under_replicated"},
+    {EventKind::redis_killed, "redis_killed"},
+    {EventKind::redis_started, "redis_started"},
+    {EventKind::redis_signal, "redis_signal"},
+    {EventKind::redis_promoted, "redis_promoted"},
     {EventKind::signal, "signal"},
     {EventKind::error, "error"},
 }};

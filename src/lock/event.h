@@ -24,8 +24,14 @@ enum class EventKind {
   watchdog_failed,    // pttl, error (when Redis failed)
   rejected_retry,     // (none)
   checked,            // held (bool), pttl: the check before the write
+  redis_too_young,    // uptime_s, min_ms: the restart guard refused the lock
+  under_replicated,   // acked, wanted: WAIT saw too few replicas, the lock was released
+  redis_killed,       // server, pttl (host)
+  redis_started,      // server, pttl (host)
+  redis_signal,       // server, signal (host)
+  redis_promoted,     // server, pttl (host)
   signal,             // signal ("SIGSTOP"), target
-  error,              // message
+  error,              // message, amount, added (bool): the worker failed
 };
 
 std::string_view to_string(EventKind kind);

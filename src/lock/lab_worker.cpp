@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include <fmt/format.h>
@@ -33,7 +34,7 @@ class Worker {
         log_(setup.dir, setup.lang),
         redis_(setup.redis),
         store_(setup.conninfo),
-        lock_(redis_, LockKey::for_account(plan.account)) {}
+        lock_(redis_, LockKey::for_account(plan.account), plan.lock_options) {}
 
   void run() {
     setup_.dir.write_file(setup_.dir.pid_file(plan_.name), fmt::format("{}\n", ::getpid()));
@@ -41,10 +42,9 @@ class Worker {
     try {
       for (bool first = true; !attempt(first); first = false) {
       }
-    } catch (const WriteRejected&) {
-      throw;
     } catch (const std::exception& e) {
-      log_.record(plan_.name, EventKind::error, {{"message", e.what()}});
+      // `added` tells a checker whether this worker's amount is in the database as far as it knows.
+      log_.record(plan_.name, EventKind::error, {{"message", e.what()}, {"amount", plan_.amount}, {"added", added_}});
       throw;
     }
   }
@@ -77,10 +77,12 @@ class Worker {
     long long rowcount = 1;
     if (lease.fence) {
       rowcount = store_.fenced_write(plan_.account, after, *lease.fence);
+      added_ = rowcount > 0;
       log_.record(plan_.name, EventKind::fenced_write,
                   {{"balance", after}, {"fence", lease.fence->value}, {"rowcount", rowcount}});
     } else {
       store_.write_balance(plan_.account, after);
+      added_ = true;
       log_.record(plan_.name, EventKind::wrote, {{"before", balance}, {"amount", plan_.amount}, {"after", after}});
     }
 
@@ -88,6 +90,10 @@ class Worker {
     ReleaseResult released = lock_.release(lease.token);
     log_.record(plan_.name, EventKind::released,
                 {{"result", released == ReleaseResult::released ? 1 : released == ReleaseResult::not_held ? 0 : -1}});
+    if (released == ReleaseResult::unknown) {
+      throw Error(fmt::format("the release of {} got no answer ({}); the lock expires with its TTL",
+                              lock_.key().lock, lock_.last_release_error()));
+    }
 
     if (rowcount > 0) return true;
     if (plan_.retry) {
@@ -98,13 +104,30 @@ class Worker {
                                     plan_.name, lease.fence->value, plan_.amount));
   }
 
-  // Retries every 0.1 s while somebody else holds the lock, saying so once.
+  // Retries every 0.1 s while the lock is refused, saying once for each reason why.
   Lease acquire() {
-    for (bool said_busy = false;; said_busy = true) {
-      auto lease = plan_.fenced ? lock_.acquire_fenced(plan_.ttl) : lock_.acquire(plan_.ttl);
-      if (lease) return *lease;
-      if (!said_busy) log_.record(plan_.name, EventKind::busy, {{"retry_ms", kBusyRetry.count()}});
+    std::set<Acquisition::Refusal> said;
+    for (;;) {
+      Acquisition acquisition = plan_.fenced ? lock_.acquire_fenced(plan_.ttl) : lock_.acquire(plan_.ttl);
+      if (acquisition) return *acquisition.lease;
+      if (said.insert(acquisition.refusal).second) record_refusal(acquisition);
       std::this_thread::sleep_for(kBusyRetry);
+    }
+  }
+
+  void record_refusal(const Acquisition& refused) {
+    using Refusal = Acquisition::Refusal;
+    switch (refused.refusal) {
+      case Refusal::redis_too_young:
+        log_.record(plan_.name, EventKind::redis_too_young,
+                    {{"uptime_s", refused.redis_uptime_s}, {"min_ms", plan_.lock_options.min_redis_uptime.count()}});
+        return;
+      case Refusal::under_replicated:
+        log_.record(plan_.name, EventKind::under_replicated,
+                    {{"acked", refused.replicas_acked}, {"wanted", plan_.lock_options.wait_replicas}});
+        return;
+      default:
+        log_.record(plan_.name, EventKind::busy, {{"retry_ms", kBusyRetry.count()}});
     }
   }
 
@@ -124,6 +147,7 @@ class Worker {
   RedisConnection redis_;
   AccountStore store_;
   RedisLock lock_;
+  bool added_ = false;
 };
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "lab_dir.h"
 #include "messages.h"
 #include "redis_address.h"
+#include "redis_lock.h"
 
 namespace rlock {
 
@@ -30,6 +31,7 @@ struct WorkerPlan {
   // Check that the lock is still held right after the read, before the pause and the write; when
   // it is not, start again from the acquisition. It passes, and the write is still unsafe.
   bool check_before_write = false;
+  LockOptions lock_options;  // the restart guard and WAIT, both off unless asked for
 };
 
 // Where a worker's run happens: the servers, the lab directory, the language of run.log.

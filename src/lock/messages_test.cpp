@@ -73,6 +73,24 @@ const std::vector<Line>& lines() {
       {{0.05, "A", EventKind::checked, {{"held", false}, {"pttl", -2}}},
        " 0.05s  A  lock lost before the write (PTTL -2), acquiring it again",
        " 0.05s  A  쓰기 전에 락을 잃음 (PTTL -2), 락부터 다시 잡는다"},
+      {{0.31, "B", EventKind::redis_too_young, {{"uptime_s", 0}, {"min_ms", 31000}}},
+       " 0.31s  B  Redis up 0s, less than 31000ms: no lock yet, retrying every 0.1s",
+       " 0.31s  B  Redis 가동 0초, 31000ms 미만: 아직 락을 주지 않음, 0.1초마다 다시 시도"},
+      {{0.10, "A", EventKind::under_replicated, {{"acked", 0}, {"wanted", 1}}},
+       " 0.10s  A  WAIT: 0 of 1 replicas acknowledged, lock released, retrying every 0.1s",
+       " 0.10s  A  WAIT: 복제본 1개 중 0개 확인, 락 해제 후 0.1초마다 다시 시도"},
+      {{0.30, "host", EventKind::redis_killed, {{"server", "127.0.0.1:6393"}, {"pttl", 29700}}},
+       " 0.30s  host  Redis 127.0.0.1:6393 killed (SIGKILL), lock PTTL was 29700",
+       " 0.30s  host  Redis 127.0.0.1:6393 강제 종료 (SIGKILL), 락 PTTL 29700"},
+      {{0.35, "host", EventKind::redis_started, {{"server", "127.0.0.1:6393"}, {"pttl", -2}}},
+       " 0.35s  host  Redis 127.0.0.1:6393 started again, lock PTTL -2",
+       " 0.35s  host  Redis 127.0.0.1:6393 다시 시작, 락 PTTL -2"},
+      {{0.01, "host", EventKind::redis_signal, {{"server", "127.0.0.1:6395"}, {"signal", "SIGSTOP"}}},
+       " 0.01s  host  SIGSTOP to Redis 127.0.0.1:6395",
+       " 0.01s  host  Redis 127.0.0.1:6395에 SIGSTOP"},
+      {{0.40, "host", EventKind::redis_promoted, {{"server", "127.0.0.1:6395"}, {"pttl", -2}}},
+       " 0.40s  host  Redis 127.0.0.1:6395 promoted to primary, lock PTTL -2",
+       " 0.40s  host  Redis 127.0.0.1:6395 원본으로 승격, 락 PTTL -2"},
       {{0.50, "B", EventKind::error, {{"message", "boom"}}},
        " 0.50s  B  error: boom",
        " 0.50s  B  오류: boom"},
@@ -99,7 +117,7 @@ TEST(Messages, EveryEventKindHasALine) {
   for (int i = 0; i < 64 && to_string(static_cast<EventKind>(i)) != "unknown"; ++i) {
     EXPECT_TRUE(covered.contains(static_cast<EventKind>(i))) << to_string(static_cast<EventKind>(i));
   }
-  EXPECT_EQ(covered.size(), 12u);
+  EXPECT_EQ(covered.size(), 18u);
 }
 
 TEST(Messages, TimesOfTenSecondsAndMoreWidenTheColumn) {

@@ -66,17 +66,24 @@ Reply Reply::element(std::size_t i) const {
 void RedisConnection::Free::operator()(redisContext* context) const { redisFree(context); }
 
 RedisConnection::RedisConnection(RedisAddress address, RedisTimeouts timeouts)
-    : address_(std::move(address)),
-      context_(redisConnectWithTimeout(address_.host.c_str(), address_.port, to_timeval(timeouts.connect))) {
+    : address_(std::move(address)), timeouts_(timeouts) {
+  connect();
+}
+
+void RedisConnection::connect() {
+  broken_ = false;
+  context_.reset(redisConnectWithTimeout(address_.host.c_str(), address_.port, to_timeval(timeouts_.connect)));
   if (!context_) throw Error(fmt::format("cannot connect to Redis at {}: out of memory", address_.display()));
   if (context_->err) {
     std::string cause = context_->errstr;
     if (cause.find("temporarily unavailable") != std::string::npos || cause.find("timed out") != std::string::npos) {
-      cause = fmt::format("no answer within {} ms", timeouts.connect.count());
+      cause = fmt::format("no answer within {} ms", timeouts_.connect.count());
     }
+    broken_ = true;
     throw Error(fmt::format("cannot connect to Redis at {}: {}", address_.display(), cause));
   }
-  if (redisSetTimeout(context_.get(), to_timeval(timeouts.command)) != REDIS_OK) {
+  if (redisSetTimeout(context_.get(), to_timeval(timeouts_.command)) != REDIS_OK) {
+    broken_ = true;
     throw Error(fmt::format("cannot set a command timeout on Redis at {}", address_.display()));
   }
   if (!address_.password.empty()) {
@@ -95,7 +102,7 @@ RedisConnection::RedisConnection(RedisAddress address, RedisTimeouts timeouts)
 RedisConnection::~RedisConnection() = default;
 
 Reply RedisConnection::command(const std::vector<std::string_view>& args) {
-  if (broken_) throw Error(fmt::format("connection to Redis at {} was lost earlier", address_.display()));
+  if (broken_) reconnect();
   std::vector<const char*> argv;
   std::vector<size_t> lengths;
   for (std::string_view arg : args) {
@@ -116,6 +123,16 @@ Reply RedisConnection::command(const std::vector<std::string_view>& args) {
   return Reply(std::move(owner), view);
 }
 
+// A new command on a lost connection gets a new connection; the command that saw the loss has
+// already reported its outcome as unknown. This command was never sent: failing here is an Error.
+void RedisConnection::reconnect() {
+  try {
+    connect();
+  } catch (const OutcomeUnknown& e) {
+    throw Error(e.what());
+  }
+}
+
 Reply RedisConnection::checked(const std::vector<std::string_view>& args) {
   Reply reply = command(args);
   if (reply.is_error()) {
@@ -124,14 +141,22 @@ Reply RedisConnection::checked(const std::vector<std::string_view>& args) {
   return reply;
 }
 
-std::pair<int, int> RedisConnection::server_version() {
-  if (!version_) {
-    std::string info = checked({"INFO", "server"}).text();
-    constexpr std::string_view field = "redis_version:";
-    auto at = info.find(field);
-    version_ = at == std::string::npos ? std::pair{0, 0}
-                                       : parse_version(std::string_view(info).substr(at + field.size()));
+std::string RedisConnection::server_info(std::string_view field) {
+  std::string info = checked({"INFO", "server"}).text();
+  std::string prefix = fmt::format("{}:", field);
+  for (std::size_t at = 0; at < info.size();) {
+    std::size_t end = info.find("\r\n", at);
+    if (end == std::string::npos) end = info.size();
+    if (std::string_view(info).substr(at, end - at).starts_with(prefix)) {
+      return info.substr(at + prefix.size(), end - at - prefix.size());
+    }
+    at = end + 2;
   }
+  throw Error(fmt::format("Redis at {} does not report {} in INFO server", address_.display(), field));
+}
+
+std::pair<int, int> RedisConnection::server_version() {
+  if (!version_) version_ = parse_version(server_info("redis_version"));
   return *version_;
 }
 

@@ -3,7 +3,8 @@
 // Connecting and every command are bounded by timeouts. Failures become rlock errors that name the
 // server's address and the cause: rlock::Error when connecting fails or the server answers with an
 // error, rlock::OutcomeUnknown when a command was sent and no answer came back (timeout, connection
-// lost). After an OutcomeUnknown the connection is broken and every later command throws Error.
+// lost). The next command after a lost connection reconnects first (and throws Error when it
+// cannot): the lost command's outcome stays unknown, but a restarted Redis is reachable again.
 // Not thread-safe: one connection per thread (the watchdog opens its own).
 #pragma once
 
@@ -61,6 +62,8 @@ class RedisConnection {
   // Like command(), but an error reply throws Error with the server's message.
   Reply checked(const std::vector<std::string_view>& args);
 
+  // One field of INFO server, e.g. "uptime_in_seconds". Throws Error when the server lacks it.
+  std::string server_info(std::string_view field);
   // The server's redis_version from INFO server, as {major, minor}; asked once and remembered.
   std::pair<int, int> server_version();
 
@@ -70,7 +73,11 @@ class RedisConnection {
   struct Free {
     void operator()(redisContext* context) const;
   };
+  void connect();
+  void reconnect();
+
   RedisAddress address_;
+  RedisTimeouts timeouts_;
   std::unique_ptr<redisContext, Free> context_;
   bool broken_ = false;
   std::optional<std::pair<int, int>> version_;

@@ -1,6 +1,10 @@
 #include "redis_lock.h"
 
-#include <spdlog/spdlog.h>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "error.h"
 
 namespace rlock {
 namespace {
@@ -34,49 +38,92 @@ constexpr std::string_view kHolds = R"lua(
 return {redis.call('GET', KEYS[1]) == ARGV[1] and 1 or 0, redis.call('PTTL', KEYS[1])}
 )lua";
 
+// Idempotent commands (release, extend, holds) are sent once more when the first answer was lost:
+// the connection reconnects, and a restarted Redis answers the second time.
+template <typename Command>
+auto once_more_if_lost(Command&& command) {
+  try {
+    return command();
+  } catch (const OutcomeUnknown&) {
+    return command();
+  }
+}
+
 }  // namespace
 
-RedisLock::RedisLock(RedisConnection& redis, LockKey key)
-    : redis_(redis), key_(std::move(key)), release_(kRelease),
+long long redis_uptime_seconds(RedisConnection& redis) { return std::stoll(redis.server_info("uptime_in_seconds")); }
+
+RedisLock::RedisLock(RedisConnection& redis, LockKey key, LockOptions options)
+    : redis_(redis),
+      key_(std::move(key)),
+      options_(options),
+      release_(kRelease),
       extend_(kExtend),
       acquire_fenced_(kAcquireFenced),
       holds_(kHolds) {}
 
-std::optional<Lease> RedisLock::acquire(std::chrono::milliseconds ttl) {
+template <typename Grant>
+Acquisition RedisLock::acquire_with(Grant&& grant) {
+  using Refusal = Acquisition::Refusal;
+  if (options_.min_redis_uptime.count() > 0) {
+    long long uptime = redis_uptime_seconds(redis_);
+    if (std::chrono::seconds(uptime) < options_.min_redis_uptime) {
+      return Acquisition{std::nullopt, Refusal::redis_too_young, uptime, 0};
+    }
+  }
   Token token = make_token();
-  std::string ttl_text = std::to_string(ttl.count());
-  Reply reply = redis_.checked({"SET", key_.lock, token.hex, "NX", "PX", ttl_text});
-  if (reply.is_nil()) return std::nullopt;
-  return Lease{std::move(token), std::nullopt};
+  std::optional<Fence> fence;
+  if (!grant(token, fence)) return Acquisition{std::nullopt, Refusal::busy, 0, 0};
+  if (options_.wait_replicas > 0) {
+    long long acked = redis_
+                          .checked({"WAIT", std::to_string(options_.wait_replicas),
+                                    std::to_string(options_.wait_timeout.count())})
+                          .integer();
+    if (acked < options_.wait_replicas) {
+      release(token);
+      return Acquisition{std::nullopt, Refusal::under_replicated, 0, acked};
+    }
+  }
+  return Acquisition{Lease{std::move(token), fence}, Refusal::none, 0, 0};
 }
 
-std::optional<Lease> RedisLock::acquire_fenced(std::chrono::milliseconds ttl) {
-  Token token = make_token();
+Acquisition RedisLock::acquire(std::chrono::milliseconds ttl) {
   std::string ttl_text = std::to_string(ttl.count());
-  long long fence = acquire_fenced_.run(redis_, {key_.lock, key_.fence_counter}, {token.hex, ttl_text}).integer();
-  if (fence == 0) return std::nullopt;
-  return Lease{std::move(token), Fence{fence}};
+  return acquire_with([&](const Token& token, std::optional<Fence>&) {
+    return !redis_.checked({"SET", key_.lock, token.hex, "NX", "PX", ttl_text}).is_nil();
+  });
+}
+
+Acquisition RedisLock::acquire_fenced(std::chrono::milliseconds ttl) {
+  std::string ttl_text = std::to_string(ttl.count());
+  return acquire_with([&](const Token& token, std::optional<Fence>& fence) {
+    long long value = acquire_fenced_.run(redis_, {key_.lock, key_.fence_counter}, {token.hex, ttl_text}).integer();
+    if (value > 0) fence = Fence{value};
+    return value > 0;
+  });
 }
 
 ExtendResult RedisLock::extend(const Token& token, std::chrono::milliseconds ttl) {
   std::string ttl_text = std::to_string(ttl.count());
-  Reply reply = extend_.run(redis_, {key_.lock}, {token.hex, ttl_text});
+  Reply reply = once_more_if_lost([&] { return extend_.run(redis_, {key_.lock}, {token.hex, ttl_text}); });
   return ExtendResult{reply.element(0).integer() == 1, reply.element(1).integer()};
 }
 
 Ownership RedisLock::holds(const Token& token) {
-  Reply reply = holds_.run(redis_, {key_.lock}, {token.hex});
+  Reply reply = once_more_if_lost([&] { return holds_.run(redis_, {key_.lock}, {token.hex}); });
   return Ownership{reply.element(0).integer() == 1, reply.element(1).integer()};
 }
 
 ReleaseResult RedisLock::release(const Token& token) noexcept {
   try {
-    long long deleted = redis_.server_version() >= std::pair{8, 4}
-                            ? redis_.checked({"DELEX", key_.lock, "IFEQ", token.hex}).integer()
-                            : release_.run(redis_, {key_.lock}, {token.hex}).integer();
+    long long deleted = once_more_if_lost([&] {
+      return redis_.server_version() >= std::pair{8, 4}
+                 ? redis_.checked({"DELEX", key_.lock, "IFEQ", token.hex}).integer()
+                 : release_.run(redis_, {key_.lock}, {token.hex}).integer();
+    });
     return deleted == 1 ? ReleaseResult::released : ReleaseResult::not_held;
   } catch (const std::exception& e) {
-    spdlog::error("release of {} failed: {}", key_.lock, e.what());
+    last_release_error_ = e.what();
     return ReleaseResult::unknown;
   }
 }

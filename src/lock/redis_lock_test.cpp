@@ -22,7 +22,7 @@ using test::TestLock;
 
 TEST(RedisLock, SecondAcquireWhileHeldIsEmpty) {
   TestLock t(9001);
-  std::optional<Lease> first = t.lock.acquire(30s);
+  auto first = t.lock.acquire(30s);
   ASSERT_TRUE(first);
   EXPECT_FALSE(first->fence);
   EXPECT_EQ(t.get(t.key.lock), first->token.hex);
@@ -32,7 +32,7 @@ TEST(RedisLock, SecondAcquireWhileHeldIsEmpty) {
 
 TEST(RedisLock, ReleaseWithAForeignTokenLeavesTheKey) {
   TestLock t(9002);
-  std::optional<Lease> lease = t.lock.acquire(30s);
+  auto lease = t.lock.acquire(30s);
   ASSERT_TRUE(lease);
   EXPECT_EQ(t.lock.release(make_token()), ReleaseResult::not_held);
   EXPECT_EQ(t.get(t.key.lock), lease->token.hex);
@@ -40,7 +40,7 @@ TEST(RedisLock, ReleaseWithAForeignTokenLeavesTheKey) {
 
 TEST(RedisLock, ReleaseWithTheOwnTokenDeletesTheKey) {
   TestLock t(9003);
-  std::optional<Lease> lease = t.lock.acquire(30s);
+  auto lease = t.lock.acquire(30s);
   ASSERT_TRUE(lease);
   EXPECT_EQ(t.lock.release(lease->token), ReleaseResult::released);
   EXPECT_EQ(t.get(t.key.lock), std::nullopt);
@@ -50,7 +50,7 @@ TEST(RedisLock, ReleaseWithTheOwnTokenDeletesTheKey) {
 
 TEST(RedisLock, ExtendWithAForeignTokenKeepsTheTtl) {
   TestLock t(9004);
-  std::optional<Lease> lease = t.lock.acquire(100s);
+  auto lease = t.lock.acquire(100s);
   ASSERT_TRUE(lease);
   ExtendResult result = t.lock.extend(make_token(), 1s);
   EXPECT_FALSE(result.extended);
@@ -61,7 +61,7 @@ TEST(RedisLock, ExtendWithAForeignTokenKeepsTheTtl) {
 
 TEST(RedisLock, ExtendWithTheOwnTokenSetsTheNewTtl) {
   TestLock t(9005);
-  std::optional<Lease> lease = t.lock.acquire(30s);
+  auto lease = t.lock.acquire(30s);
   ASSERT_TRUE(lease);
   ExtendResult result = t.lock.extend(lease->token, 120s);
   EXPECT_TRUE(result.extended);
@@ -83,7 +83,7 @@ TEST(RedisLock, ExtendOfAMissingLockReportsPttlMinus2) {
 TEST(RedisLock, FencesGrowAcrossAcquisitions) {
   TestLock t(9007);
   for (long long expected = 1; expected <= 3; ++expected) {
-    std::optional<Lease> lease = t.lock.acquire_fenced(30s);
+    auto lease = t.lock.acquire_fenced(30s);
     ASSERT_TRUE(lease);
     ASSERT_TRUE(lease->fence);
     EXPECT_EQ(lease->fence->value, expected);
@@ -93,7 +93,7 @@ TEST(RedisLock, FencesGrowAcrossAcquisitions) {
 
 TEST(RedisLock, BusyFencedAcquireDoesNotIncrementTheCounter) {
   TestLock t(9008);
-  std::optional<Lease> first = t.lock.acquire_fenced(30s);
+  auto first = t.lock.acquire_fenced(30s);
   ASSERT_TRUE(first && first->fence);
   EXPECT_EQ(first->fence->value, 1);
   EXPECT_FALSE(t.lock.acquire_fenced(30s));
@@ -102,14 +102,14 @@ TEST(RedisLock, BusyFencedAcquireDoesNotIncrementTheCounter) {
   EXPECT_EQ(t.get(t.key.lock), first->token.hex);
 
   EXPECT_EQ(t.lock.release(first->token), ReleaseResult::released);
-  std::optional<Lease> second = t.lock.acquire_fenced(30s);
+  auto second = t.lock.acquire_fenced(30s);
   ASSERT_TRUE(second && second->fence);
   EXPECT_EQ(second->fence->value, 2);
 }
 
 TEST(RedisLock, HoldsTellsTheOwnTokenFromAForeignOne) {
   TestLock t(9012);
-  std::optional<Lease> lease = t.lock.acquire(30s);
+  auto lease = t.lock.acquire(30s);
   ASSERT_TRUE(lease);
   Ownership own = t.lock.holds(lease->token);
   EXPECT_TRUE(own.held);
@@ -124,7 +124,7 @@ TEST(RedisLock, HoldsTellsTheOwnTokenFromAForeignOne) {
 // A restarted Redis has an empty script cache: every script falls back from EVALSHA to EVAL.
 TEST(RedisLock, ScriptsStillWorkAfterScriptFlush) {
   TestLock t(9009);
-  std::optional<Lease> lease = t.lock.acquire_fenced(30s);  // loads each script once
+  auto lease = t.lock.acquire_fenced(30s);  // loads each script once
   ASSERT_TRUE(lease);
   ASSERT_TRUE(t.lock.extend(lease->token, 30s).extended);
   ASSERT_EQ(t.lock.release(lease->token), ReleaseResult::released);

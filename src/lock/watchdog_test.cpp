@@ -67,7 +67,7 @@ bool has_failure(const std::vector<WatchdogReport>& reports) {
 
 TEST(Watchdog, KeepsTheLockAliveLongPastItsTtl) {
   TestLock t(9101);
-  std::optional<Lease> lease = t.lock.acquire(kTtl);
+  auto lease = t.lock.acquire(kTtl);
   ASSERT_TRUE(lease);
   Reports reports;
   Watchdog watchdog(test::servers().redis, t.key, lease->token, kTtl, reports.callback());
@@ -88,7 +88,7 @@ TEST(Watchdog, KeepsTheLockAliveLongPastItsTtl) {
 
 TEST(Watchdog, ReportsOneFailureAndStopsWhenTheKeyIsDeleted) {
   TestLock t(9102);
-  std::optional<Lease> lease = t.lock.acquire(kTtl);
+  auto lease = t.lock.acquire(kTtl);
   ASSERT_TRUE(lease);
   Reports reports;
   Watchdog watchdog(test::servers().redis, t.key, lease->token, kTtl, reports.callback());
@@ -113,7 +113,7 @@ TEST(Watchdog, ReportsOneFailureAndStopsWhenTheKeyIsDeleted) {
 
 TEST(Watchdog, ReportsOneFailureAndStopsWhenAnotherTokenHoldsTheKey) {
   TestLock t(9103);
-  std::optional<Lease> lease = t.lock.acquire(kTtl);
+  auto lease = t.lock.acquire(kTtl);
   ASSERT_TRUE(lease);
   Reports reports;
   Watchdog watchdog(test::servers().redis, t.key, lease->token, kTtl, reports.callback());
@@ -136,7 +136,7 @@ TEST(Watchdog, ReportsOneFailureAndStopsWhenAnotherTokenHoldsTheKey) {
 
 TEST(Watchdog, StopIsIdempotentAndNothingIsReportedAfterIt) {
   TestLock t(9104);
-  std::optional<Lease> lease = t.lock.acquire(kTtl);
+  auto lease = t.lock.acquire(kTtl);
   ASSERT_TRUE(lease);
   Reports reports;
   Watchdog watchdog(test::servers().redis, t.key, lease->token, kTtl, reports.callback());
@@ -149,7 +149,7 @@ TEST(Watchdog, StopIsIdempotentAndNothingIsReportedAfterIt) {
 
 TEST(Watchdog, DestructorStopsAndJoins) {
   TestLock t(9105);
-  std::optional<Lease> lease = t.lock.acquire(kTtl);
+  auto lease = t.lock.acquire(kTtl);
   ASSERT_TRUE(lease);
   Reports reports;  // outlives the watchdog, as the callback requires
   {

@@ -1,0 +1,102 @@
+// rlock redis restart|kill|stop|cont|promote [--account N]: the host's faults on the local Redis at
+// --redis, each logged as a host event with the lock's PTTL where Redis can still tell it.
+//   restart  SIGKILL, then start again from the same config file (a crash and a restart)
+//   kill     SIGKILL only (a primary lost for good)
+//   stop     SIGSTOP (a replica that stops receiving), cont: SIGCONT
+//   promote  REPLICAOF NO ONE (a failover done by hand)
+#include <signal.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "commands.h"
+#include "error.h"
+#include "lock_key.h"
+#include "redis_lock.h"
+#include "redis_server.h"
+#include "run_log.h"
+
+namespace rlock::cli {
+namespace {
+
+struct RedisOptions {
+  std::string action;
+  long account = 1;
+};
+
+// The pid of a stopped Redis cannot be asked from Redis: `stop` leaves it here for `cont`.
+std::filesystem::path stopped_pid_file(const LabSetup& setup) {
+  return setup.dir.root() / fmt::format(".redis_pid_{}", setup.redis.port);
+}
+
+void send_signal(pid_t pid, int number, const RedisAddress& address) {
+  if (::kill(pid, number) != 0) {
+    throw Error(fmt::format("cannot signal Redis at {} (pid {}): {}", address.display(), pid, std::strerror(errno)));
+  }
+}
+
+void act(const RedisOptions& options, const GlobalOptions& global) {
+  LabSetup setup = global.setup();
+  RunLog log(setup.dir, setup.lang);
+  std::string server = setup.redis.display();
+  LockKey key = LockKey::for_account(options.account);
+
+  if (options.action == "cont") {
+    std::ifstream in(stopped_pid_file(setup));
+    pid_t pid = 0;
+    if (!(in >> pid)) throw Error(fmt::format("Redis at {} was not stopped by `rlock redis stop`", server));
+    double sent = wall_seconds();
+    send_signal(pid, SIGCONT, setup.redis);
+    log.record_at(sent, "host", EventKind::redis_signal, {{"server", server}, {"signal", "SIGCONT"}});
+    std::filesystem::remove(stopped_pid_file(setup));
+    return;
+  }
+
+  RedisConnection redis(setup.redis);
+  if (options.action == "promote") {
+    redis.checked({"REPLICAOF", "NO", "ONE"});
+    long long pttl = RedisLock(redis, key).pttl();
+    log.record("host", EventKind::redis_promoted, {{"server", server}, {"pttl", pttl}});
+    return;
+  }
+
+  RedisProcess process = local_redis_process(redis);
+  if (options.action == "stop") {
+    setup.dir.write_file(stopped_pid_file(setup), fmt::format("{}\n", process.pid));
+    double sent = wall_seconds();
+    send_signal(process.pid, SIGSTOP, setup.redis);
+    log.record_at(sent, "host", EventKind::redis_signal, {{"server", server}, {"signal", "SIGSTOP"}});
+    return;
+  }
+
+  // kill and restart: the PTTL the lock had just before the crash.
+  long long pttl = RedisLock(redis, key).pttl();
+  double killed = wall_seconds();
+  kill_redis(process, setup.redis);
+  log.record_at(killed, "host", EventKind::redis_killed, {{"server", server}, {"pttl", pttl}});
+  if (options.action == "restart") {
+    start_redis(process.config_file, setup.redis);
+    RedisConnection restarted(setup.redis);
+    log.record("host", EventKind::redis_started, {{"server", server}, {"pttl", RedisLock(restarted, key).pttl()}});
+  }
+}
+
+}  // namespace
+
+void register_redis(CLI::App& app, const GlobalOptions& global) {
+  auto options = std::make_shared<RedisOptions>();
+  CLI::App* cmd = app.add_subcommand("redis", "the host's faults on the local Redis at --redis, logged");
+  cmd->add_option("ACTION", options->action, "restart (SIGKILL and start again), kill, stop, cont, promote")
+      ->required()
+      ->check(CLI::IsMember({"restart", "kill", "stop", "cont", "promote"}));
+  cmd->add_option("--account", options->account, "whose lock's PTTL to report")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->callback([options, &global] { act(*options, global); });
+}
+
+}  // namespace rlock::cli

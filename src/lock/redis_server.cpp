@@ -1,0 +1,90 @@
+#include "redis_server.h"
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "error.h"
+
+extern char** environ;
+
+namespace rlock {
+namespace {
+
+using namespace std::chrono_literals;
+
+bool is_redis_server(pid_t pid) {
+  std::ifstream comm(fmt::format("/proc/{}/comm", pid));
+  std::string name;
+  return std::getline(comm, name) && name.starts_with("redis-server");
+}
+
+bool process_gone(pid_t pid) {
+  std::ifstream stat(fmt::format("/proc/{}/stat", pid));
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  auto close = text.rfind(')');
+  return text.empty() || (close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'Z');
+}
+
+// Polls `done` every 20 ms for at most `limit`.
+template <typename Done>
+bool wait_for(std::chrono::milliseconds limit, Done&& done) {
+  for (auto until = std::chrono::steady_clock::now() + limit; std::chrono::steady_clock::now() < until;) {
+    if (done()) return true;
+    std::this_thread::sleep_for(20ms);
+  }
+  return done();
+}
+
+}  // namespace
+
+RedisProcess local_redis_process(RedisConnection& redis) {
+  RedisProcess process{static_cast<pid_t>(std::stol(redis.server_info("process_id"))),
+                       redis.server_info("config_file")};
+  if (!is_redis_server(process.pid)) {
+    throw Error(fmt::format("Redis at {} is not a process on this machine (pid {} is not redis-server)",
+                            redis.address().display(), process.pid));
+  }
+  return process;
+}
+
+void kill_redis(const RedisProcess& process, const RedisAddress& address) {
+  if (::kill(process.pid, SIGKILL) != 0 && errno != ESRCH) {
+    throw Error(fmt::format("cannot kill Redis at {} (pid {}): {}", address.display(), process.pid, std::strerror(errno)));
+  }
+  if (!wait_for(5s, [&] { return process_gone(process.pid); })) {
+    throw Error(fmt::format("Redis at {} (pid {}) did not die within 5 s", address.display(), process.pid));
+  }
+}
+
+void start_redis(const std::string& config_file, const RedisAddress& address) {
+  if (config_file.empty()) {
+    throw Error(fmt::format("Redis at {} was started without a config file: cannot start it again", address.display()));
+  }
+  std::string program = "redis-server";
+  char* argv[] = {program.data(), const_cast<char*>(config_file.c_str()), nullptr};
+  pid_t child = 0;
+  if (int rc = posix_spawnp(&child, "redis-server", nullptr, nullptr, argv, environ); rc != 0) {
+    throw Error(fmt::format("cannot run redis-server: {}", std::strerror(rc)));
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);  // with daemonize yes, the parent exits once the server forked
+  bool answers = wait_for(10s, [&] {
+    try {
+      RedisConnection probe(address, RedisTimeouts{200ms, 200ms});
+      return true;
+    } catch (const Error&) {
+      return false;
+    }
+  });
+  if (!answers) throw Error(fmt::format("Redis at {} did not answer within 10 s of its start", address.display()));
+}
+
+}  // namespace rlock

@@ -1,0 +1,30 @@
+// The verdict on a run: was an update lost?
+//
+// An update is lost when the final balance misses an amount that a worker added and believed
+// applied. A worker that failed and said so (an error event with added=false: its write was
+// rejected, or Redis went away before it wrote) did not have its amount acknowledged; its absence is
+// not a lost update. Pure functions; thread-safe.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "event.h"
+
+namespace rlock {
+
+struct Verdict {
+  long long balance = 0;
+  long long expected = 0;          // every worker's amount applied
+  long long not_acknowledged = 0;  // the amounts of workers that failed before adding them
+  std::vector<std::string> failed; // "A's 30" for each of those workers
+
+  long long missing() const { return expected - not_acknowledged - balance; }
+  bool lost_update() const { return missing() != 0; }
+  // "verdict: final balance 150, expected 180: ..." on one line.
+  std::string line() const;
+};
+
+Verdict judge(long long balance, long long expected, const std::vector<Event>& events);
+
+}  // namespace rlock
