@@ -2,7 +2,9 @@
 #   need_packages          installs the Debian packages rlock builds with, when missing
 #   build_rlock            configures and builds build/rlock (incrementally)
 #   lab_begin NAME         build, services up, a fresh lab directory (RLOCK_DIR, default run/NAME)
-#   start_worker ARGS...   `rlock worker ARGS` in the background; wait_workers waits for all of them
+#   start_worker NAME ARGS...   `rlock worker NAME ARGS` in the background
+#   wait_worker NAME       waits for one worker, returning its exit status
+#   wait_workers [NAME...] waits for all of them; fails when one fails, unless it is named
 #   wait_for_file PATH [S] waits (at most S seconds, default 10) for a marker file a worker creates
 #   lab_redis NAME PORT [CONFIG-LINE...]   a Redis of the lab's own (labs 4 and 5 crash it)
 
@@ -46,7 +48,7 @@ build_rlock() {
     rm -f "$log"
 }
 
-WORKER_PIDS=()
+declare -A WORKERS=() # name -> pid
 LAB_REDIS_PORTS=()
 
 lab_begin() {
@@ -96,21 +98,28 @@ stop_lab_redis() {
 
 start_worker() {
     rlock worker "$@" &
-    WORKER_PIDS+=($!)
+    WORKERS[$1]=$!
 }
 
 stop_workers() {
     local pid
-    for pid in "${WORKER_PIDS[@]}"; do kill -CONT "$pid" 2>/dev/null && kill "$pid" 2>/dev/null; done
+    for pid in "${WORKERS[@]}"; do kill -CONT "$pid" 2>/dev/null && kill "$pid" 2>/dev/null; done
     return 0
 }
 
-# Waits for every worker; fails when one of them failed.
+wait_worker() {
+    local rc=0
+    wait "${WORKERS[$1]}" || rc=$?
+    unset "WORKERS[$1]"
+    return $rc
+}
+
 wait_workers() {
-    local pid failed=0
-    for pid in "${WORKER_PIDS[@]}"; do wait "$pid" || failed=1; done
-    WORKER_PIDS=()
-    ((failed == 0)) || die "a worker failed (see its error above)"
+    local name failed=()
+    for name in "${!WORKERS[@]}"; do
+        wait_worker "$name" || [[ " $* " == *" $name "* ]] || failed+=("$name")
+    done
+    ((${#failed[@]} == 0)) || die "worker ${failed[*]} failed (see its error above)"
 }
 
 wait_for_file() {

@@ -28,9 +28,9 @@ one_line_naming_redis() { [[ $(wc -l <"$1") -eq 1 ]] && grep -q '^rlock: error: 
 
 lab_redis down-test 6396
 rlock reset --account 9800 --start-in 0 >/dev/null
-rlock worker A 30 --account 9800 --ttl 30000 --pause 1 2>"$RLOCK_DIR/a.err" & a=$!
-rlock worker B 50 --account 9800 --ttl 30000 2>"$RLOCK_DIR/b.err" & b=$!
+rlock worker A 30 --account 9800 --ttl 30000 --pause 2 2>"$RLOCK_DIR/a.err" & a=$!
 wait_for_file "$RLOCK_DIR/.read_A"
+rlock worker B 50 --account 9800 --ttl 30000 2>"$RLOCK_DIR/b.err" & b=$!
 for _ in $(seq 100); do grep -q '"who":"B","event":"busy"' "$RLOCK_DIR/events.jsonl" && break; sleep 0.05; done
 rlock redis kill --account 9800
 

@@ -3,7 +3,9 @@
 namespace rlock::cli {
 
 LabSetup GlobalOptions::setup() const {
-  return LabSetup{RedisAddress::parse(redis_url), db, LabDir(dir), parse_lang(lang)};
+  LabSetup setup{RedisAddress::parse(redis_url), db, LabDir(dir), parse_lang(lang)};
+  if (!sentinel.empty()) setup.redis.use_sentinel(sentinel, master);
+  return setup;
 }
 
 void register_global_options(CLI::App& app, GlobalOptions& options) {
@@ -17,6 +19,11 @@ void register_global_options(CLI::App& app, GlobalOptions& options) {
   app.add_option("--lang", options.lang, "language of the log lines")
       ->envname("RLOCK_LANG")
       ->check(CLI::IsMember({"en", "ko"}))
+      ->capture_default_str();
+  app.add_option("--sentinel", options.sentinel, "ask this Sentinel (HOST:PORT) for the Redis master")
+      ->envname("RLOCK_SENTINEL");
+  app.add_option("--master", options.master, "the master's name at the Sentinel")
+      ->envname("RLOCK_MASTER")
       ->capture_default_str();
 }
 

@@ -1,5 +1,6 @@
 // Options every subcommand shares, each with an environment fallback:
 //   --redis URL (REDIS_URL)  --db CONNINFO (DATABASE_URL)  --dir DIR (RLOCK_DIR)  --lang en|ko (RLOCK_LANG)
+//   --sentinel HOST:PORT (RLOCK_SENTINEL)  --master NAME (RLOCK_MASTER): find the Redis through Sentinel
 #pragma once
 
 #include <string>
@@ -15,8 +16,10 @@ struct GlobalOptions {
   std::string db = "postgresql://postgres@127.0.0.1:5432/bank";
   std::string dir = ".";
   std::string lang = "en";
+  std::string sentinel;  // empty: connect to --redis itself
+  std::string master = "mymaster";
 
-  // The parsed options. Throws rlock::UsageError for a malformed Redis URL.
+  // The parsed options. Throws rlock::UsageError for a malformed Redis URL or Sentinel address.
   LabSetup setup() const;
 };
 

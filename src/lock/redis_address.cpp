@@ -13,7 +13,7 @@ int parse_number(std::string_view text, int min, int max, std::string_view what,
   int value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || value < min || value > max) {
-    throw UsageError(fmt::format("bad Redis URL '{}': {} '{}' is not a number from {} to {}", shown, what,
+    throw UsageError(fmt::format("bad Redis address '{}': {} '{}' is not a number from {} to {}", shown, what,
                                  text, min, max));
   }
   return value;
@@ -54,6 +54,15 @@ RedisAddress RedisAddress::parse(std::string_view url) {
   if (hostport.empty()) throw UsageError(fmt::format("bad Redis URL '{}': no host", shown));
   address.host = hostport;
   return address;
+}
+
+void RedisAddress::use_sentinel(std::string_view host_port, std::string master) {
+  auto colon = host_port.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) {
+    throw UsageError(fmt::format("bad Sentinel address '{}': use HOST:PORT", host_port));
+  }
+  sentinel = SentinelTarget{std::string(host_port.substr(0, colon)),
+                            parse_number(host_port.substr(colon + 1), 1, 65535, "port", host_port), std::move(master)};
 }
 
 std::string RedisAddress::display() const { return fmt::format("{}:{}", host, port); }

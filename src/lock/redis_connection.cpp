@@ -26,6 +26,24 @@ std::pair<int, int> parse_version(std::string_view text) {
   return {major, minor};
 }
 
+// The master that the Sentinel in `address` names now.
+RedisAddress ask_sentinel(const RedisAddress& address, RedisTimeouts timeouts) {
+  const SentinelTarget& target = *address.sentinel;
+  RedisAddress sentinel_address;
+  sentinel_address.host = target.host;
+  sentinel_address.port = target.port;
+  RedisConnection sentinel(sentinel_address, timeouts);
+  Reply reply = sentinel.checked({"SENTINEL", "get-master-addr-by-name", target.master});
+  if (reply.size() != 2) {
+    throw Error(fmt::format("Sentinel at {} knows no master named '{}'", sentinel_address.display(), target.master));
+  }
+  RedisAddress master = address;
+  master.sentinel.reset();
+  master.host = reply.element(0).text();
+  master.port = std::stoi(reply.element(1).text());
+  return master;
+}
+
 }  // namespace
 
 void Reply::Free::operator()(redisReply* reply) const { freeReplyObject(reply); }
@@ -66,37 +84,44 @@ Reply Reply::element(std::size_t i) const {
 void RedisConnection::Free::operator()(redisContext* context) const { redisFree(context); }
 
 RedisConnection::RedisConnection(RedisAddress address, RedisTimeouts timeouts)
-    : address_(std::move(address)), timeouts_(timeouts) {
+    : address_(std::move(address)), server_(address_), timeouts_(timeouts) {
   connect();
 }
 
 void RedisConnection::connect() {
+  broken_ = true;  // until every step below succeeded
+  server_ = address_.sentinel ? ask_sentinel(address_, timeouts_) : address_;
   broken_ = false;
-  context_.reset(redisConnectWithTimeout(address_.host.c_str(), address_.port, to_timeval(timeouts_.connect)));
-  if (!context_) throw Error(fmt::format("cannot connect to Redis at {}: out of memory", address_.display()));
+  context_.reset(redisConnectWithTimeout(server_.host.c_str(), server_.port, to_timeval(timeouts_.connect)));
+  if (!context_) throw Error(fmt::format("cannot connect to Redis at {}: out of memory", server_.display()));
   if (context_->err) {
     std::string cause = context_->errstr;
     if (cause.find("temporarily unavailable") != std::string::npos || cause.find("timed out") != std::string::npos) {
       cause = fmt::format("no answer within {} ms", timeouts_.connect.count());
     }
     broken_ = true;
-    throw Error(fmt::format("cannot connect to Redis at {}: {}", address_.display(), cause));
+    throw Error(fmt::format("cannot connect to Redis at {}: {}", server_.display(), cause));
   }
   if (redisSetTimeout(context_.get(), to_timeval(timeouts_.command)) != REDIS_OK) {
     broken_ = true;
-    throw Error(fmt::format("cannot set a command timeout on Redis at {}", address_.display()));
+    throw Error(fmt::format("cannot set a command timeout on Redis at {}", server_.display()));
   }
-  if (!address_.password.empty()) {
+  if (!server_.password.empty()) {
     std::vector<std::string_view> auth{"AUTH"};
-    if (!address_.user.empty()) auth.push_back(address_.user);
-    auth.push_back(address_.password);
+    if (!server_.user.empty()) auth.push_back(server_.user);
+    auth.push_back(server_.password);
     Reply reply = command(auth);
     if (reply.is_error()) {
-      throw Error(fmt::format("Redis at {} refused the password: {}", address_.display(), reply.text()));
+      throw Error(fmt::format("Redis at {} refused the password: {}", server_.display(), reply.text()));
     }
   }
-  if (address_.db != 0) checked({"SELECT", std::to_string(address_.db)});
+  if (server_.db != 0) checked({"SELECT", std::to_string(server_.db)});
   checked({"PING"});  // a listening socket is not yet a Redis that answers
+  if (address_.sentinel && checked({"ROLE"}).element(0).text() != "master") {
+    broken_ = true;
+    throw Error(fmt::format("Redis at {}, named master by Sentinel, is not a master (a failover under way?)",
+                            server_.display()));
+  }
 }
 
 RedisConnection::~RedisConnection() = default;
@@ -116,7 +141,7 @@ Reply RedisConnection::command(const std::vector<std::string_view>& args) {
     bool timed_out = errno == EAGAIN || errno == EWOULDBLOCK;
     std::string cause = timed_out ? "no answer before the command timeout" : context_->errstr;
     if (context_->err == REDIS_ERR_EOF) cause = "the server closed the connection";
-    throw OutcomeUnknown(fmt::format("Redis at {} did not answer {}: {}", address_.display(), args.front(), cause));
+    throw OutcomeUnknown(fmt::format("Redis at {} did not answer {}: {}", server_.display(), args.front(), cause));
   }
   std::shared_ptr<redisReply> owner(static_cast<redisReply*>(raw), Reply::Free{});
   const redisReply* view = owner.get();
@@ -136,7 +161,7 @@ void RedisConnection::reconnect() {
 Reply RedisConnection::checked(const std::vector<std::string_view>& args) {
   Reply reply = command(args);
   if (reply.is_error()) {
-    throw Error(fmt::format("Redis at {} refused {}: {}", address_.display(), args.front(), reply.text()));
+    throw Error(fmt::format("Redis at {} refused {}: {}", server_.display(), args.front(), reply.text()));
   }
   return reply;
 }
@@ -152,7 +177,7 @@ std::string RedisConnection::server_info(std::string_view field) {
     }
     at = end + 2;
   }
-  throw Error(fmt::format("Redis at {} does not report {} in INFO server", address_.display(), field));
+  throw Error(fmt::format("Redis at {} does not report {} in INFO server", server_.display(), field));
 }
 
 std::pair<int, int> RedisConnection::server_version() {

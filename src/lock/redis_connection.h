@@ -5,7 +5,8 @@
 // error, rlock::OutcomeUnknown when a command was sent and no answer came back (timeout, connection
 // lost). The next command after a lost connection reconnects first (and throws Error when it
 // cannot): the lost command's outcome stays unknown, but a restarted Redis is reachable again.
-// Not thread-safe: one connection per thread (the watchdog opens its own).
+// With a Sentinel in the address, every connect and reconnect asks it for the current master, so a
+// connection follows a failover. Not thread-safe: one connection per thread (the watchdog opens its own).
 #pragma once
 
 #include <chrono>
@@ -67,7 +68,8 @@ class RedisConnection {
   // The server's redis_version from INFO server, as {major, minor}; asked once and remembered.
   std::pair<int, int> server_version();
 
-  const RedisAddress& address() const { return address_; }
+  // The server this connection talks to (for a Sentinel address, the master it named last).
+  const RedisAddress& address() const { return server_; }
 
  private:
   struct Free {
@@ -76,7 +78,8 @@ class RedisConnection {
   void connect();
   void reconnect();
 
-  RedisAddress address_;
+  RedisAddress address_;  // as given: may name a Sentinel
+  RedisAddress server_;   // as connected
   RedisTimeouts timeouts_;
   std::unique_ptr<redisContext, Free> context_;
   bool broken_ = false;
