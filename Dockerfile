@@ -4,7 +4,7 @@ FROM debian:12
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       build-essential cmake pkg-config libhiredis-dev libpqxx-dev libcli11-dev libfmt-dev \
-      libspdlog-dev nlohmann-json3-dev libgtest-dev postgresql-client redis-tools procps \
+      libspdlog-dev nlohmann-json3-dev libgtest-dev postgresql-client redis-server redis-tools procps \
  && rm -rf /var/lib/apt/lists/*
 
 COPY . /src

@@ -7,6 +7,9 @@
 #   wait_workers [NAME...] waits for all of them; fails when one fails, unless it is named
 #   wait_for_file PATH [S] waits (at most S seconds, default 10) for a marker file a worker creates
 #   lab_redis NAME PORT [CONFIG-LINE...]   a Redis of the lab's own (labs 4 and 5 crash it)
+#   lab_sentinel NAME PORT MASTER-PORT     a Sentinel watching that Redis as master NAME
+#   wait_until S WHAT COMMAND...           polls COMMAND until it succeeds, for at most S seconds
+#   redis_field PORT FIELD VALUE           true when INFO of the Redis on PORT has FIELD:VALUE
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # RLOCK_BIN: an rlock binary to use as it is (the tests pass theirs); otherwise build/rlock, built here.
@@ -86,10 +89,46 @@ lab_redis() {
     die "the lab's Redis on 127.0.0.1:$port did not answer within 10 s (see $dir/redis.log)"
 }
 
+lab_sentinel() {
+    local name=$1 port=$2 master_port=$3
+    local dir=${RLOCK_STATE_DIR:-/tmp/rlock-services}/lab-sentinel-$name
+    stop_lab_redis "$port"
+    rm -rf "$dir" && mkdir -p "$dir"
+    # Quick to notice a dead master, so the lab's failover takes seconds, not half a minute.
+    printf '%s\n' "bind 127.0.0.1" "port $port" "daemonize yes" "pidfile $dir/sentinel.pid" \
+        "logfile $dir/sentinel.log" "dir $dir" "sentinel monitor $name 127.0.0.1 $master_port 1" \
+        "sentinel down-after-milliseconds $name 1000" "sentinel failover-timeout $name 10000" >"$dir/sentinel.conf"
+    redis-server "$dir/sentinel.conf" --sentinel >/dev/null || die "Sentinel failed to start (see $dir/sentinel.log)"
+    LAB_REDIS_PORTS+=("$port")
+    wait_until 15 "Sentinel to see the replica" sentinel_knows_replica "$port" "$name"
+}
+
+sentinel_names_master() { # sentinel_names_master PORT NAME MASTER-PORT
+    [[ "$(redis-cli -p "$1" SENTINEL get-master-addr-by-name "$2" 2>/dev/null | tail -n 1)" == "$3" ]]
+}
+
+sentinel_knows_replica() {
+    redis-cli -p "$1" SENTINEL replicas "$2" 2>/dev/null | grep -qx 'slave'
+}
+
+wait_until() {
+    local seconds=$1 what=$2 i
+    shift 2
+    for ((i = 0; i < seconds * 10; i++)); do
+        "$@" >/dev/null 2>&1 && return 0
+        sleep 0.1
+    done
+    die "gave up waiting for $what after $seconds s"
+}
+
+redis_field() {
+    redis-cli -p "$1" INFO 2>/dev/null | tr -d '\r' | grep -qx "$2:$3"
+}
+
 # Stops the lab Redis on PORT, frozen or not; only a redis-server listening there is touched.
 stop_lab_redis() {
     local pid
-    for pid in $(pgrep -f "^redis-server 127.0.0.1:$1\b" || true); do
+    for pid in $(pgrep -f "^redis-(server|sentinel) 127.0.0.1:$1\b" || true); do
         kill -CONT "$pid" 2>/dev/null
         kill -KILL "$pid" 2>/dev/null
     done

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # lab_test.sh NAME [SCRIPT [ARGS...]]: runs scripts/SCRIPT.sh ARGS (SCRIPT: NAME unless given) in a
-# fresh lab directory and compares what it printed, with the times, positive PTTLs and uptimes
-# taken off, to expected/NAME.txt: the events in the expected order, the final row and the verdict.
+# fresh lab directory and compares what it printed, with the times, PTTLs before a crash, uptimes
+# and the text of error events (it names the call that failed) taken off, to expected/NAME.txt: the events in the expected order, the final row and the verdict.
 # Needs RLOCK_BIN, REDIS_URL and DATABASE_URL (scripts/test.sh sets them).
 #
 # In expected/NAME.txt, '#' starts a comment line, and a block of lines marked '* ' happened at one
@@ -20,7 +20,8 @@ trap 'rm -rf "$RLOCK_DIR"' EXIT
 
 "$here/../scripts/$lab.sh" "$@" >"$RLOCK_DIR/out.txt"
 # ' 2.04s  B  lock acquired' -> 'B  lock acquired'; the reset line names the temporary directory.
-readarray -t got < <(sed -E -e '/^reset: /d' -e 's/^ *-?[0-9]+\.[0-9]+s  //' -e 's/PTTL (was )?[0-9]+/PTTL \1n/' -e 's/Redis up [0-9]+s/Redis up ns/' \
+readarray -t got < <(sed -E -e '/^reset: /d' -e 's/^ *-?[0-9]+\.[0-9]+s  //' -e 's/PTTL [0-9]+/PTTL n/' -e 's/PTTL was -?[0-9]+/PTTL was n/' -e 's/Redis up [0-9]+s/Redis up ns/' \
+    -e 's/^([A-Za-z0-9_-]+  error: ).*/\1.../' \
     "$RLOCK_DIR/out.txt")
 readarray -t want < <(grep -v '^#' "$here/expected/$expected.txt")
 declare -A unordered=()

@@ -3,7 +3,7 @@
 //   restart  SIGKILL, then start again from the same config file (a crash and a restart)
 //   kill     SIGKILL only (a primary lost for good)
 //   stop     SIGSTOP (a replica that stops receiving), cont: SIGCONT
-//   promote  REPLICAOF NO ONE (a failover done by hand)
+//   promote  REPLICAOF NO ONE (a failover done by hand), unless Sentinel already made it the primary
 #include <signal.h>
 
 #include <cerrno>
@@ -58,7 +58,7 @@ void act(const RedisOptions& options, const GlobalOptions& global) {
 
   RedisConnection redis(setup.redis);
   if (options.action == "promote") {
-    redis.checked({"REPLICAOF", "NO", "ONE"});
+    if (redis.checked({"ROLE"}).element(0).text() != "master") redis.checked({"REPLICAOF", "NO", "ONE"});
     long long pttl = RedisLock(redis, key).pttl();
     log.record("host", EventKind::redis_promoted, {{"server", server}, {"pttl", pttl}});
     return;
