@@ -21,7 +21,7 @@ while (($#)); do
     esac
     shift
 done
-lab_begin "lab4${mode}"
+lab_begin "lab4${mode:+-${mode#--}}"
 
 config=() guard=()
 case $mode in

@@ -27,7 +27,7 @@ while (($#)); do
     shift
 done
 [[ -n $pause ]] || pause=$([[ $mode == --sentinel ]] && echo 10 || echo 3)
-lab_begin "lab5${mode}"
+lab_begin "lab5${mode:+-${mode#--}}"
 
 primary=redis://127.0.0.1:6394/0 replica=redis://127.0.0.1:6395/0
 lab_redis lab5-primary 6394 "repl-timeout 2"

@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <memory>
 #include <optional>
 #include <set>
 #include <thread>
@@ -40,8 +39,8 @@ class Worker {
     setup_.dir.write_file(setup_.dir.pid_file(plan_.name), fmt::format("{}\n", ::getpid()));
     sleep_until_wall(log_.start() + plan_.delay_seconds);
     try {
-      for (bool first = true; !attempt(first); first = false) {
-      }
+      bool first = true;
+      while (!attempt(first)) first = false;
     } catch (const std::exception& e) {
       // `added` tells a checker whether this worker's amount is in the database as far as it knows.
       log_.record(plan_.name, EventKind::error, {{"message", e.what()}, {"amount", plan_.amount}, {"added", added_}});

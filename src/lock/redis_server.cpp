@@ -6,12 +6,12 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <thread>
 
 #include <fmt/format.h>
 
 #include "error.h"
+#include "process.h"
 
 extern char** environ;
 
@@ -20,18 +20,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-bool is_redis_server(pid_t pid) {
-  std::ifstream comm(fmt::format("/proc/{}/comm", pid));
-  std::string name;
-  return std::getline(comm, name) && name.starts_with("redis-server");
-}
-
-bool process_gone(pid_t pid) {
-  std::ifstream stat(fmt::format("/proc/{}/stat", pid));
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-  auto close = text.rfind(')');
-  return text.empty() || (close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'Z');
-}
+bool is_redis_server(pid_t pid) { return proc_file(pid, "comm").starts_with("redis-server"); }
 
 // Polls `done` every 20 ms for at most `limit`.
 template <typename Done>
@@ -59,7 +48,7 @@ void kill_redis(const RedisProcess& process, const RedisAddress& address) {
   if (::kill(process.pid, SIGKILL) != 0 && errno != ESRCH) {
     throw Error(fmt::format("cannot kill Redis at {} (pid {}): {}", address.display(), process.pid, std::strerror(errno)));
   }
-  if (!wait_for(5s, [&] { return process_gone(process.pid); })) {
+  if (!wait_for(5s, [&] { return !process_alive(process.pid); })) {
     throw Error(fmt::format("Redis at {} (pid {}) did not die within 5 s", address.display(), process.pid));
   }
 }

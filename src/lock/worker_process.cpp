@@ -1,28 +1,19 @@
 #include "worker_process.h"
 
 #include <fstream>
-#include <iterator>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "error.h"
+#include "process.h"
 
 namespace rlock {
 namespace {
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-// True when `pid` is a live (not zombie) process whose arguments include "worker".
+// True when `pid` is a live process whose arguments include "worker".
 bool is_running_worker(pid_t pid) {
-  std::string stat = read_all(fmt::format("/proc/{}/stat", pid));
-  auto close = stat.rfind(')');  // the command name may itself hold spaces and parentheses
-  if (close == std::string::npos || close + 2 >= stat.size() || stat[close + 2] == 'Z') return false;
-  std::string cmdline = read_all(fmt::format("/proc/{}/cmdline", pid));
-  return cmdline.find(std::string("\0worker\0", 8)) != std::string::npos;
+  return process_alive(pid) && proc_file(pid, "cmdline").find(std::string("\0worker\0", 8)) != std::string::npos;
 }
 
 }  // namespace

@@ -1,0 +1,21 @@
+#include "process.h"
+
+#include <fstream>
+#include <iterator>
+
+#include <fmt/format.h>
+
+namespace rlock {
+
+std::string proc_file(pid_t pid, const char* file) {
+  std::ifstream in(fmt::format("/proc/{}/{}", pid, file));
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+bool process_alive(pid_t pid) {
+  std::string stat = proc_file(pid, "stat");
+  auto close = stat.rfind(')');  // the command name may itself hold spaces and parentheses
+  return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z';
+}
+
+}  // namespace rlock
