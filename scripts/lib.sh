@@ -1,6 +1,6 @@
 # Shared by the lab scripts and test.sh (sourced, not run).
 #   need_packages          installs the Debian packages rlock builds with, when missing
-#   build_rlock            configures and builds build/rlock (incrementally)
+#   build_rlock            configures and builds build/rlock (incrementally, the binary only)
 #   lab_begin NAME         build, services up, a fresh lab directory (RLOCK_DIR, default run/NAME)
 #   start_worker NAME ARGS...   `rlock worker NAME ARGS` in the background
 #   wait_worker NAME       waits for one worker, returning its exit status
@@ -45,8 +45,9 @@ build_rlock() {
     [[ -z ${RLOCK_BIN:-} ]] || return 0
     need_packages "${BUILD_PACKAGES[@]}"
     local log; log=$(mktemp)
-    { [[ -f $ROOT/build/CMakeCache.txt ]] || cmake --preset default -S "$ROOT"; } >"$log" 2>&1 &&
-        cmake --build "$ROOT/build" -j "$(nproc)" >>"$log" 2>&1 ||
+    # A lab needs only the binary: the tests (scripts/test.sh) turn themselves on in the same tree.
+    { [[ -f $ROOT/build/CMakeCache.txt ]] || cmake --preset default -S "$ROOT" -DRLOCK_BUILD_TESTS=OFF; } >"$log" 2>&1 &&
+        cmake --build "$ROOT/build" --target rlock -j "$(nproc)" >>"$log" 2>&1 ||
         { tail -n 30 "$log" >&2; die "build failed (full log: $log)"; }
     rm -f "$log"
 }

@@ -121,6 +121,30 @@ TEST(RedisLock, HoldsTellsTheOwnTokenFromAForeignOne) {
   EXPECT_EQ(gone.pttl_ms, -2);
 }
 
+// The restart guard: a server younger than min_redis_uptime grants nothing and sets nothing.
+TEST(RedisLock, RestartGuardRefusesAYoungServer) {
+  TestLock t(9013);
+  RedisLock guarded(t.redis, t.key, LockOptions{.min_redis_uptime = std::chrono::hours(24 * 365)});
+  Acquisition refused = guarded.acquire_fenced(30s);
+  EXPECT_FALSE(refused);
+  EXPECT_EQ(refused.refusal, Acquisition::Refusal::redis_too_young);
+  EXPECT_EQ(refused.redis_uptime_s, redis_uptime_seconds(t.redis));
+  EXPECT_EQ(t.get(t.key.lock), std::nullopt);
+  EXPECT_EQ(t.get(t.key.fence_counter), std::nullopt);
+}
+
+// The test Redis has no replica: WAIT 1 sees none, and the lock it had set is released again.
+TEST(RedisLock, WaitWithTooFewReplicasReleasesAndRefuses) {
+  TestLock t(9014);
+  RedisLock waiting(t.redis, t.key, LockOptions{.wait_replicas = 1, .wait_timeout = 10ms});
+  Acquisition refused = waiting.acquire(30s);
+  EXPECT_FALSE(refused);
+  EXPECT_EQ(refused.refusal, Acquisition::Refusal::under_replicated);
+  EXPECT_EQ(refused.replicas_acked, 0);
+  EXPECT_EQ(t.get(t.key.lock), std::nullopt);
+  EXPECT_TRUE(t.lock.acquire(30s)) << "the refused lock was left behind";
+}
+
 // A restarted Redis has an empty script cache: every script falls back from EVALSHA to EVAL.
 TEST(RedisLock, ScriptsStillWorkAfterScriptFlush) {
   TestLock t(9009);
