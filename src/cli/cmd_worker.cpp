@@ -1,6 +1,7 @@
 // rlock worker NAME AMOUNT [--ttl MS] [--delay S] [--pause S] [--watchdog] [--fenced] [--retry]
-// [--check-before-write] [--min-redis-uptime MS] [--wait-replicas N [--wait-timeout MS]] [--account N]:
-// the article's worker (see lab_worker.h).
+// [--check-before-write] [--min-redis-uptime MS] [--wait-replicas N [--wait-timeout MS]]
+// [--pg atomic|row-lock|advisory] [--account N]: the article's worker (see lab_worker.h).
+#include <map>
 #include <memory>
 
 #include "commands.h"
@@ -48,6 +49,13 @@ void register_worker(CLI::App& app, const GlobalOptions& global) {
       ->check(CLI::Range(1L, 60'000L))
       ->needs(wait)
       ->capture_default_str();
+  cmd->add_option("--pg", plan->pg, "no Redis: add in PostgreSQL (atomic UPDATE, row lock, advisory lock)")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, PgStrategy>{{"atomic", PgStrategy::atomic},
+                                                                            {"row-lock", PgStrategy::row_lock},
+                                                                            {"advisory", PgStrategy::advisory}}))
+      ->excludes(fenced)
+      ->excludes("--watchdog")
+      ->excludes("--check-before-write");
   cmd->callback([plan, ttl_ms, min_uptime_ms, wait_timeout_ms, &global] {
     plan->ttl = std::chrono::milliseconds(*ttl_ms);
     plan->lock_options.min_redis_uptime = std::chrono::milliseconds(*min_uptime_ms);

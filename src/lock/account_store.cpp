@@ -62,14 +62,19 @@ AccountStore::AccountStore(const std::string& conninfo) : address_(describe_conn
 
 AccountStore::~AccountStore() = default;
 
-// Runs one statement in autocommit mode (one round trip: a single statement is atomic on its own)
-// and translates libpqxx's failures. A write whose connection broke before the answer came may or
-// may not have landed.
-template <typename Work>
+// Runs `work` in a transaction (pqxx::work) or, for one statement, in autocommit mode
+// (pqxx::nontransaction: one round trip, and a single statement is atomic on its own), and
+// translates libpqxx's failures. A write whose connection broke before the answer came, or whose
+// commit was not confirmed, may or may not have landed.
+template <typename Transaction, typename Work>
 auto AccountStore::run(const char* what, bool writes, Work&& work) {
   try {
-    pqxx::nontransaction statement(connection_->pq);
-    return work(statement);
+    Transaction transaction(connection_->pq);
+    auto result = work(transaction);
+    transaction.commit();
+    return result;
+  } catch (const pqxx::in_doubt_error& e) {
+    throw OutcomeUnknown(fmt::format("PostgreSQL at {}: {} may or may not have applied: {}", address_, what, cause_of(e)));
   } catch (const pqxx::broken_connection& e) {
     std::string message = fmt::format("PostgreSQL at {}: connection lost during {}: {}", address_, what, cause_of(e));
     if (writes) throw OutcomeUnknown(message);
@@ -80,7 +85,7 @@ auto AccountStore::run(const char* what, bool writes, Work&& work) {
 }
 
 AccountRow AccountStore::read(long account) {
-  return run("reading the balance", false, [&](pqxx::nontransaction& t) {
+  return run<pqxx::nontransaction>("reading the balance", false, [&](pqxx::nontransaction& t) {
     pqxx::result rows = t.exec_params("SELECT balance, fence FROM accounts WHERE id = $1", account);
     if (rows.empty()) throw Error(fmt::format("PostgreSQL at {}: account {} does not exist", address_, account));
     return AccountRow{rows[0][0].as<long long>(), rows[0][1].as<long long>()};
@@ -88,13 +93,13 @@ AccountRow AccountStore::read(long account) {
 }
 
 void AccountStore::write_balance(long account, long long balance) {
-  run("writing the balance", true, [&](pqxx::nontransaction& t) {
+  run<pqxx::nontransaction>("writing the balance", true, [&](pqxx::nontransaction& t) {
     return t.exec_params("UPDATE accounts SET balance = $1 WHERE id = $2", balance, account).affected_rows();
   });
 }
 
 long long AccountStore::fenced_write(long account, long long balance, Fence fence) {
-  auto rows = run("the fenced write", true, [&](pqxx::nontransaction& t) {
+  auto rows = run<pqxx::nontransaction>("the fenced write", true, [&](pqxx::nontransaction& t) {
     return t
         .exec_params("UPDATE accounts SET balance = $1, fence = $2 WHERE id = $3 AND fence < $2", balance,
                      fence.value, account)
@@ -104,13 +109,37 @@ long long AccountStore::fenced_write(long account, long long balance, Fence fenc
 }
 
 void AccountStore::reset(long account) {
-  run("resetting the account", true, [&](pqxx::nontransaction& t) {
+  run<pqxx::nontransaction>("resetting the account", true, [&](pqxx::nontransaction& t) {
     return t
         .exec_params(
             "INSERT INTO accounts (id, balance, fence) VALUES ($1, $2, 0) "
             "ON CONFLICT (id) DO UPDATE SET balance = EXCLUDED.balance, fence = 0",
             account, kInitialBalance)
         .affected_rows();
+  });
+}
+
+
+long long AccountStore::add_atomically(long account, long long amount) {
+  return run<pqxx::nontransaction>("the atomic add", true, [&](pqxx::nontransaction& t) {
+    pqxx::result rows =
+        t.exec_params("UPDATE accounts SET balance = balance + $1 WHERE id = $2 RETURNING balance", amount, account);
+    if (rows.empty()) throw Error(fmt::format("PostgreSQL at {}: account {} does not exist", address_, account));
+    return rows[0][0].as<long long>();
+  });
+}
+
+long long AccountStore::locked_update(long account, TxLock lock,
+                                      const std::function<long long(long long balance)>& decide) {
+  return run<pqxx::work>("the locked update", true, [&](pqxx::work& t) {
+    if (lock == TxLock::advisory) t.exec_params("SELECT pg_advisory_xact_lock($1)", account);
+    pqxx::result rows = t.exec_params(lock == TxLock::row ? "SELECT balance FROM accounts WHERE id = $1 FOR UPDATE"
+                                                          : "SELECT balance FROM accounts WHERE id = $1",
+                                      account);
+    if (rows.empty()) throw Error(fmt::format("PostgreSQL at {}: account {} does not exist", address_, account));
+    long long balance = decide(rows[0][0].as<long long>());
+    t.exec_params("UPDATE accounts SET balance = $1 WHERE id = $2", balance, account);
+    return balance;
   });
 }
 

@@ -6,6 +6,7 @@
 // while a write was in flight. Not thread-safe.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -38,10 +39,19 @@ class AccountStore {
   // Puts the row back to (kInitialBalance, fence 0), creating it when missing.
   void reset(long account);
 
+  // The PostgreSQL-native ways to add to a balance, no Redis involved:
+  // UPDATE ... SET balance = balance + $1: one statement, the row lock held only inside it.
+  long long add_atomically(long account, long long amount);
+  // One transaction that locks first (the row: SELECT ... FOR UPDATE; or the account's advisory
+  // lock: pg_advisory_xact_lock), reads the balance, lets `decide` compute the new one (it may take
+  // its time: others wait on the lock), writes it and commits. Returns the balance written.
+  enum class TxLock { row, advisory };
+  long long locked_update(long account, TxLock lock, const std::function<long long(long long balance)>& decide);
+
   const std::string& address() const { return address_; }
 
  private:
-  template <typename Work>
+  template <typename Transaction, typename Work>
   auto run(const char* what, bool writes, Work&& work);
 
   struct Connection;  // libpqxx's connection, kept out of this header

@@ -11,7 +11,7 @@
 namespace rlock {
 namespace {
 
-constexpr std::array<std::pair<EventKind, std::string_view>, 18> kNames{{
+constexpr std::array<std::pair<EventKind, std::string_view>, 20> kNames{{
     {EventKind::acquired, "acquired"},
     {EventKind::busy, "busy"},
     {EventKind::read, "read"},
@@ -29,6 +29,8 @@ constexpr std::array<std::pair<EventKind, std::string_view>, 18> kNames{{
     {EventKind::redis_signal, "redis_signal"},
     {EventKind::redis_promoted, "redis_promoted"},
     {EventKind::signal, "signal"},
+    {EventKind::pg_locked, "pg_locked"},
+    {EventKind::pg_added, "pg_added"},
     {EventKind::error, "error"},
 }};
 

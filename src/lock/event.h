@@ -31,7 +31,9 @@ enum class EventKind {
   redis_signal,       // server, signal (host)
   redis_promoted,     // server, pttl (host)
   signal,             // signal ("SIGSTOP"), target
-  error,              // message, amount, added (bool): the worker failed
+  pg_locked,          // lock: "row" or "advisory", taken in PostgreSQL
+  pg_added,           // amount, after: UPDATE ... SET balance = balance + amount
+  error,              // message, amount, added, in_doubt (bools): the worker failed
 };
 
 std::string_view to_string(EventKind kind);

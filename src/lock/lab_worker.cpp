@@ -25,6 +25,43 @@ void sleep_until_wall(double epoch_seconds) {
   std::this_thread::sleep_until(when);
 }
 
+// What a worker knows of its own write, for the error event a checker reads.
+struct WriteState {
+  bool added = false;     // the amount is in the database
+  bool in_doubt = false;  // a write was sent and its answer lost: it may be
+
+  template <typename Write>
+  auto write(Write&& write) {
+    try {
+      return write();
+    } catch (const OutcomeUnknown&) {
+      in_doubt = true;
+      throw;
+    }
+  }
+};
+
+// What every kind of worker does around its work: the pid file, the wait for its start, and an
+// error event when the work fails.
+template <typename Work>
+void run_logged(const WorkerPlan& plan, const LabSetup& setup, const RunLog& log, const WriteState& state,
+                Work&& work) {
+  setup.dir.write_file(setup.dir.pid_file(plan.name), fmt::format("{}\n", ::getpid()));
+  sleep_until_wall(log.start() + plan.delay_seconds);
+  try {
+    work();
+  } catch (const std::exception& e) {
+    log.record(plan.name, EventKind::error,
+               {{"message", e.what()}, {"amount", plan.amount}, {"added", state.added}, {"in_doubt", state.in_doubt}});
+    throw;
+  }
+}
+
+void pause_for(double seconds) {
+  if (seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+}
+
+// The Redis-lock worker of the article.
 class Worker {
  public:
   Worker(const WorkerPlan& plan, const LabSetup& setup)
@@ -36,16 +73,10 @@ class Worker {
         lock_(redis_, LockKey::for_account(plan.account), plan.lock_options) {}
 
   void run() {
-    setup_.dir.write_file(setup_.dir.pid_file(plan_.name), fmt::format("{}\n", ::getpid()));
-    sleep_until_wall(log_.start() + plan_.delay_seconds);
-    try {
+    run_logged(plan_, setup_, log_, state_, [this] {
       bool first = true;
       while (!attempt(first)) first = false;
-    } catch (const std::exception& e) {
-      // `added` tells a checker whether this worker's amount is in the database as far as it knows.
-      log_.record(plan_.name, EventKind::error, {{"message", e.what()}, {"amount", plan_.amount}, {"added", added_}});
-      throw;
-    }
+    });
   }
 
  private:
@@ -70,18 +101,18 @@ class Worker {
       log_.record(plan_.name, EventKind::checked, {{"held", ownership.held}, {"pttl", ownership.pttl_ms}});
       if (!ownership.held) return false;
     }
-    if (first && plan_.pause_seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(plan_.pause_seconds));
+    if (first) pause_for(plan_.pause_seconds);
 
     long long after = balance + plan_.amount;
     long long rowcount = 1;
     if (lease.fence) {
-      rowcount = store_.fenced_write(plan_.account, after, *lease.fence);
-      added_ = rowcount > 0;
+      rowcount = state_.write([&] { return store_.fenced_write(plan_.account, after, *lease.fence); });
+      state_.added = rowcount > 0;
       log_.record(plan_.name, EventKind::fenced_write,
                   {{"balance", after}, {"fence", lease.fence->value}, {"rowcount", rowcount}});
     } else {
-      store_.write_balance(plan_.account, after);
-      added_ = true;
+      state_.write([&] { store_.write_balance(plan_.account, after); return 0; });
+      state_.added = true;
       log_.record(plan_.name, EventKind::wrote, {{"before", balance}, {"amount", plan_.amount}, {"after", after}});
     }
 
@@ -146,11 +177,63 @@ class Worker {
   RedisConnection redis_;
   AccountStore store_;
   RedisLock lock_;
-  bool added_ = false;
+  WriteState state_;
+};
+
+// The PostgreSQL-native baselines: no Redis, the database's own locks.
+class PgWorker {
+ public:
+  PgWorker(const WorkerPlan& plan, const LabSetup& setup)
+      : plan_(plan), setup_(setup), log_(setup.dir, setup.lang), store_(setup.conninfo) {}
+
+  void run() {
+    run_logged(plan_, setup_, log_, state_, [this] {
+      if (plan_.pg == PgStrategy::atomic) {
+        ready_to_write();
+        long long after = state_.write([&] { return store_.add_atomically(plan_.account, plan_.amount); });
+        state_.added = true;
+        log_.record(plan_.name, EventKind::pg_added, {{"amount", plan_.amount}, {"after", after}});
+        return;
+      }
+      bool row = plan_.pg == PgStrategy::row_lock;
+      long long before = 0;
+      long long after = state_.write([&] {
+        return store_.locked_update(plan_.account, row ? AccountStore::TxLock::row : AccountStore::TxLock::advisory,
+                                    [&](long long balance) {
+                                      log_.record(plan_.name, EventKind::pg_locked, {{"lock", row ? "row" : "advisory"}});
+                                      log_.record(plan_.name, EventKind::read, {{"balance", balance}});
+                                      before = balance;
+                                      ready_to_write();
+                                      return balance + plan_.amount;
+                                    });
+      });
+      state_.added = true;
+      log_.record(plan_.name, EventKind::wrote, {{"before", before}, {"amount", plan_.amount}, {"after", after}});
+    });
+  }
+
+ private:
+  // The marker a host waits for to pause or kill a worker mid-work, then the work itself.
+  void ready_to_write() {
+    setup_.dir.write_file(setup_.dir.read_marker(plan_.name), "");
+    pause_for(plan_.pause_seconds);
+  }
+
+  const WorkerPlan& plan_;
+  const LabSetup& setup_;
+  RunLog log_;
+  AccountStore store_;
+  WriteState state_;
 };
 
 }  // namespace
 
-void run_worker(const WorkerPlan& plan, const LabSetup& setup) { Worker(plan, setup).run(); }
+void run_worker(const WorkerPlan& plan, const LabSetup& setup) {
+  if (plan.pg != PgStrategy::none) {
+    PgWorker(plan, setup).run();
+  } else {
+    Worker(plan, setup).run();
+  }
+}
 
 }  // namespace rlock

@@ -18,6 +18,9 @@
 
 namespace rlock {
 
+// The PostgreSQL-native ways to add, which need no Redis lock at all (the chaos baselines).
+enum class PgStrategy { none, atomic, row_lock, advisory };
+
 struct WorkerPlan {
   std::string name;
   long long amount = 0;
@@ -32,6 +35,9 @@ struct WorkerPlan {
   // it is not, start again from the acquisition. It passes, and the write is still unsafe.
   bool check_before_write = false;
   LockOptions lock_options;  // the restart guard and WAIT, both off unless asked for
+  // Not none: no Redis; add inside PostgreSQL (atomic UPDATE, or a transaction holding the row's
+  // lock or the account's advisory lock across the read, the pause and the write).
+  PgStrategy pg = PgStrategy::none;
 };
 
 // Where a worker's run happens: the servers, the lab directory, the language of run.log.
@@ -49,7 +55,7 @@ class WriteRejected : public Error {
 };
 
 // Throws Error (connection, lock or database failures, also recorded in the log as an error
-// event) or WriteRejected.
+// event saying whether the amount was added, was not, or may have been) or WriteRejected.
 void run_worker(const WorkerPlan& plan, const LabSetup& setup);
 
 }  // namespace rlock

@@ -91,6 +91,12 @@ const std::vector<Line>& lines() {
       {{0.40, "host", EventKind::redis_promoted, {{"server", "127.0.0.1:6395"}, {"pttl", -2}}},
        " 0.40s  host  Redis 127.0.0.1:6395 promoted to primary, lock PTTL -2",
        " 0.40s  host  Redis 127.0.0.1:6395 원본으로 승격, 락 PTTL -2"},
+      {{0.02, "A", EventKind::pg_locked, {{"lock", "row"}}},
+       " 0.02s  A  PostgreSQL row lock taken",
+       " 0.02s  A  PostgreSQL row 락 획득"},
+      {{0.03, "A", EventKind::pg_added, {{"amount", 30}, {"after", 130}}},
+       " 0.03s  A  UPDATE balance = balance + 30 -> 130",
+       " 0.03s  A  UPDATE balance = balance + 30 -> 130"},
       {{0.50, "B", EventKind::error, {{"message", "boom"}}},
        " 0.50s  B  error: boom",
        " 0.50s  B  오류: boom"},
@@ -117,7 +123,7 @@ TEST(Messages, EveryEventKindHasALine) {
   for (int i = 0; i < 64 && to_string(static_cast<EventKind>(i)) != "unknown"; ++i) {
     EXPECT_TRUE(covered.contains(static_cast<EventKind>(i))) << to_string(static_cast<EventKind>(i));
   }
-  EXPECT_EQ(covered.size(), 18u);
+  EXPECT_EQ(covered.size(), 20u);
 }
 
 TEST(Messages, TimesOfTenSecondsAndMoreWidenTheColumn) {

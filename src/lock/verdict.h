@@ -3,7 +3,8 @@
 // An update is lost when the final balance misses an amount that a worker added and believed
 // applied. A worker that failed and said so (an error event with added=false: its write was
 // rejected, or Redis went away before it wrote) did not have its amount acknowledged; its absence is
-// not a lost update. Pure functions; thread-safe.
+// not a lost update. A worker whose write was in doubt (in_doubt=true: sent, answer lost) may or
+// may not have added it: the balance may lie anywhere between. Pure functions; thread-safe.
 #pragma once
 
 #include <string>
@@ -17,9 +18,11 @@ struct Verdict {
   long long balance = 0;
   long long expected = 0;          // every worker's amount applied
   long long not_acknowledged = 0;  // the amounts of workers that failed before adding them
-  std::vector<std::string> failed; // "A's 30" for each of those workers
+  long long in_doubt = 0;          // the amounts whose write may or may not have landed
+  std::vector<std::string> failed; // "A's 30" for each worker that failed before adding
 
-  long long missing() const { return expected - not_acknowledged - balance; }
+  // How far the balance falls short of the least it may be (negative: above the most it may be).
+  long long missing() const;
   bool lost_update() const { return missing() != 0; }
   // "verdict: final balance 150, expected 180: ..." on one line.
   std::string line() const;

@@ -43,6 +43,16 @@ TEST(Verdict, AFailureDoesNotHideAnotherLoss) {
   EXPECT_EQ(verdict.line(), "verdict: final balance 100, expected 180: LOST UPDATE (50 missing)");
 }
 
+// An amount in doubt may or may not be in the balance: both ends of the range lose nothing.
+TEST(Verdict, AnAmountInDoubtMayBeThereOrNot) {
+  Event doubt{3.0, "A", EventKind::error, {{"message", "lost"}, {"amount", 30}, {"added", false}, {"in_doubt", true}}};
+  EXPECT_FALSE(judge(180, 180, {doubt}).lost_update());
+  EXPECT_FALSE(judge(150, 180, {doubt}).lost_update());
+  EXPECT_EQ(judge(150, 180, {doubt}).line(),
+            "verdict: final balance 150, expected 180: no update lost (30 in doubt: the write's answer was lost)");
+  EXPECT_EQ(judge(100, 180, {doubt}).missing(), 50);
+}
+
 TEST(Verdict, AnAmountAppliedTwiceIsAWrongBalance) {
   EXPECT_EQ(judge(230, 180, {}).line(),
             "verdict: final balance 230, expected 180: WRONG BALANCE (50 more than every amount once)");
