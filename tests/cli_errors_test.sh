@@ -46,6 +46,10 @@ expect 254 'port'                 -- --redis redis://127.0.0.1:99999 reset
 expect 254 'expect'               -- verdict
 expect 254 'subcommand|nope'      -- nope
 expect 254 'subcommand'
+expect 254 'unknown strategy .redlok.' -- chaos --strategies ttl,redlok
+expect 254 'unknown fault .crash.'     -- chaos --faults crash
+expect 254 'trials'                   -- chaos --trials 0
+expect 254 'claim-fence|fenced'       -- worker A 30 --claim-fence
 
 # Servers that are not there: exit 1 naming the address, and never the password.
 expect 1 'Redis at 127\.0\.0\.1:1: .*refused'              -- --redis redis://:hunter2@127.0.0.1:1/0 reset

@@ -1,6 +1,6 @@
 // rlock worker NAME AMOUNT [--ttl MS] [--delay S] [--pause S] [--watchdog] [--fenced] [--retry]
 // [--check-before-write] [--min-redis-uptime MS] [--wait-replicas N [--wait-timeout MS]]
-// [--pg atomic|row-lock|advisory] [--account N]: the article's worker (see lab_worker.h).
+// [--claim-fence] [--pg atomic|row-lock|advisory] [--account N]: the article's worker (see lab_worker.h).
 #include <map>
 #include <memory>
 
@@ -35,6 +35,9 @@ void register_worker(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--watchdog", plan->watchdog, "extend the lock every TTL/3 from a thread");
   CLI::Option* fenced = cmd->add_flag("--fenced", plan->fenced, "take a fencing token; PostgreSQL rejects stale writes");
   cmd->add_flag("--retry", plan->retry, "after a rejected fenced write, start again from the acquisition")->needs(fenced);
+  cmd->add_flag("--claim-fence", plan->claim_fence,
+                "claim the fencing token at the read (SET fence), write only while it is still ours")
+      ->needs(fenced);
   cmd->add_flag("--check-before-write", plan->check_before_write,
                 "check the lock is still held right after the read (the pause falls after the check)");
   auto min_uptime_ms = std::make_shared<long>(0);

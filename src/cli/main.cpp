@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   register_sig(app, global);
   register_verdict(app, global);
   register_redis(app, global);
+  register_chaos(app, global);
 
   try {
     app.parse(argc, argv);

@@ -108,6 +108,23 @@ long long AccountStore::fenced_write(long account, long long balance, Fence fenc
   return static_cast<long long>(rows);
 }
 
+std::optional<long long> AccountStore::claim_read(long account, Fence fence) {
+  return run<pqxx::nontransaction>("the claiming read", true, [&](pqxx::nontransaction& t) -> std::optional<long long> {
+    pqxx::result rows = t.exec_params(
+        "UPDATE accounts SET fence = $2 WHERE id = $1 AND fence < $2 RETURNING balance", account, fence.value);
+    if (rows.empty()) return std::nullopt;
+    return rows[0][0].as<long long>();
+  });
+}
+
+long long AccountStore::claimed_write(long account, long long balance, Fence fence) {
+  auto rows = run<pqxx::nontransaction>("the claimed write", true, [&](pqxx::nontransaction& t) {
+    return t.exec_params("UPDATE accounts SET balance = $1 WHERE id = $3 AND fence = $2", balance, fence.value, account)
+        .affected_rows();
+  });
+  return static_cast<long long>(rows);
+}
+
 void AccountStore::reset(long account) {
   run<pqxx::nontransaction>("resetting the account", true, [&](pqxx::nontransaction& t) {
     return t

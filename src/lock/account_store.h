@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "lock_key.h"
@@ -36,6 +37,12 @@ class AccountStore {
   // UPDATE ... SET balance=$1, fence=$2 WHERE id=$3 AND fence < $2. Returns the rowcount: 0 means
   // a write with this fence or a newer one already landed, and this one was rejected.
   long long fenced_write(long account, long long balance, Fence fence);
+  // The fence claimed at the read: UPDATE ... SET fence=$2 WHERE id=$1 AND fence < $2 RETURNING
+  // balance. Empty when a newer fence was claimed already. Paired with claimed_write, a stale
+  // holder's write can no longer land between a newer holder's read and its write.
+  std::optional<long long> claim_read(long account, Fence fence);
+  // UPDATE ... SET balance=$1 WHERE id=$3 AND fence = $2: only while nobody claimed a newer fence.
+  long long claimed_write(long account, long long balance, Fence fence);
   // Puts the row back to (kInitialBalance, fence 0), creating it when missing.
   void reset(long account);
 

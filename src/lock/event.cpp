@@ -11,12 +11,13 @@
 namespace rlock {
 namespace {
 
-constexpr std::array<std::pair<EventKind, std::string_view>, 20> kNames{{
+constexpr std::array<std::pair<EventKind, std::string_view>, 21> kNames{{
     {EventKind::acquired, "acquired"},
     {EventKind::busy, "busy"},
     {EventKind::read, "read"},
     {EventKind::wrote, "wrote"},
     {EventKind::fenced_write, "fenced_write"},
+    {EventKind::claim_rejected, "claim_rejected"},
     {EventKind::released, "released"},
     {EventKind::watchdog_extended, "watchdog_extended"},
     {EventKind::watchdog_failed, "watchdog_failed"},

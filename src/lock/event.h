@@ -15,17 +15,18 @@ namespace rlock {
 
 enum class EventKind {
   acquired,           // ttl_ms, fence (fenced only)
-  busy,               // retry_ms
-  read,               // balance
-  wrote,              // before, amount, after
-  fenced_write,       // balance, fence, rowcount
+  busy,               // retry_s
+  read,               // balance, fence (when the read claimed it)
+  wrote,              // before, amount, after, sent_at (when the write left)
+  fenced_write,       // balance, fence, rowcount, sent_at
+  claim_rejected,     // fence: a claiming read found a newer fence
   released,           // result: 1, 0, or -1 when unknown
   watchdog_extended,  // pttl
   watchdog_failed,    // pttl, error (when Redis failed)
   rejected_retry,     // (none)
   checked,            // held (bool), pttl: the check before the write
-  redis_too_young,    // uptime_s, min_ms: the restart guard refused the lock
-  under_replicated,   // acked, wanted: WAIT saw too few replicas, the lock was released
+  redis_too_young,    // uptime_s, min_ms, retry_s: the restart guard refused the lock
+  under_replicated,   // acked, wanted, retry_s: WAIT saw too few replicas, the lock was released
   redis_killed,       // server, pttl (host)
   redis_started,      // server, pttl (host)
   redis_signal,       // server, signal (host)

@@ -48,7 +48,8 @@ std::vector<Operation> history_from(const std::vector<Event>& events, const std:
           bool accepted = event.kind == EventKind::wrote || event.fields.value("rowcount", 0) > 0;
           std::optional<long long> fence;
           if (event.fields.contains("fence")) fence = event.fields["fence"].get<long long>();
-          op.sections.push_back(Section{read_at < 0 ? event.t : read_at, event.t, accepted, fence});
+          double sent_at = event.fields.value("sent_at", event.t);
+          op.sections.push_back(Section{read_at < 0 ? sent_at : read_at, sent_at, accepted, fence});
           accepted_write = accepted_write || accepted;
           read_at = -1;
           break;

@@ -17,7 +17,7 @@ namespace rlock {
 enum class Outcome { ok, fail, info };
 std::string_view to_string(Outcome outcome);
 
-// One read-modify-write: read at `read_at`, wrote at `wrote_at`, accepted or not.
+// One read-modify-write: read at `read_at`, its write sent at `wrote_at`, accepted or not.
 struct Section {
   double read_at = 0;
   double wrote_at = 0;

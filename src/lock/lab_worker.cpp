@@ -16,8 +16,6 @@
 namespace rlock {
 namespace {
 
-using namespace std::chrono_literals;
-constexpr auto kBusyRetry = 100ms;
 
 void sleep_until_wall(double epoch_seconds) {
   auto when = std::chrono::system_clock::time_point(
@@ -93,28 +91,8 @@ class Worker {
                        [this](const WatchdogReport& report) { record_watchdog(report); });
     }
 
-    long long balance = store_.read_balance(plan_.account);
-    log_.record(plan_.name, EventKind::read, {{"balance", balance}});
-    setup_.dir.write_file(setup_.dir.read_marker(plan_.name), "");
-    if (plan_.check_before_write) {
-      Ownership ownership = lock_.holds(lease.token);
-      log_.record(plan_.name, EventKind::checked, {{"held", ownership.held}, {"pttl", ownership.pttl_ms}});
-      if (!ownership.held) return false;
-    }
-    if (first) pause_for(plan_.pause_seconds);
-
-    long long after = balance + plan_.amount;
-    long long rowcount = 1;
-    if (lease.fence) {
-      rowcount = state_.write([&] { return store_.fenced_write(plan_.account, after, *lease.fence); });
-      state_.added = rowcount > 0;
-      log_.record(plan_.name, EventKind::fenced_write,
-                  {{"balance", after}, {"fence", lease.fence->value}, {"rowcount", rowcount}});
-    } else {
-      state_.write([&] { store_.write_balance(plan_.account, after); return 0; });
-      state_.added = true;
-      log_.record(plan_.name, EventKind::wrote, {{"before", balance}, {"amount", plan_.amount}, {"after", after}});
-    }
+    long long rowcount = read_modify_write(lease, first);
+    if (rowcount < 0) return false;  // the check before the write found the lock lost
 
     if (watchdog) watchdog->stop();
     ReleaseResult released = lock_.release(lease.token);
@@ -134,6 +112,49 @@ class Worker {
                                     plan_.name, lease.fence->value, plan_.amount));
   }
 
+  // Read, (check), pause, write. Returns the write's rowcount: 0 when the database rejected a stale
+  // fence (at the write, or already at a claiming read), -1 when the check found the lock lost.
+  long long read_modify_write(const Lease& lease, bool first) {
+    long long balance = 0;
+    if (lease.fence && plan_.claim_fence) {
+      std::optional<long long> claimed = store_.claim_read(plan_.account, *lease.fence);
+      if (!claimed) {
+        log_.record(plan_.name, EventKind::claim_rejected, {{"fence", lease.fence->value}});
+        return 0;
+      }
+      balance = *claimed;
+      log_.record(plan_.name, EventKind::read, {{"balance", balance}, {"fence", lease.fence->value}});
+    } else {
+      balance = store_.read_balance(plan_.account);
+      log_.record(plan_.name, EventKind::read, {{"balance", balance}});
+    }
+    setup_.dir.write_file(setup_.dir.read_marker(plan_.name), "");
+    if (plan_.check_before_write) {
+      Ownership ownership = lock_.holds(lease.token);
+      log_.record(plan_.name, EventKind::checked, {{"held", ownership.held}, {"pttl", ownership.pttl_ms}});
+      if (!ownership.held) return -1;
+    }
+    if (first) pause_for(plan_.pause_seconds);
+
+    long long after = balance + plan_.amount;
+    double sent_at = log_.elapsed();  // a checker's section ends when the write left, not when it was confirmed
+    if (!lease.fence) {
+      state_.write([&] { store_.write_balance(plan_.account, after); return 0; });
+      state_.added = true;
+      log_.record(plan_.name, EventKind::wrote,
+                  {{"before", balance}, {"amount", plan_.amount}, {"after", after}, {"sent_at", sent_at}});
+      return 1;
+    }
+    long long rowcount = state_.write([&] {
+      return plan_.claim_fence ? store_.claimed_write(plan_.account, after, *lease.fence)
+                               : store_.fenced_write(plan_.account, after, *lease.fence);
+    });
+    state_.added = rowcount > 0;
+    log_.record(plan_.name, EventKind::fenced_write,
+                {{"balance", after}, {"fence", lease.fence->value}, {"rowcount", rowcount}, {"sent_at", sent_at}});
+    return rowcount;
+  }
+
   // Retries every 0.1 s while the lock is refused, saying once for each reason why.
   Lease acquire() {
     std::set<Acquisition::Refusal> said;
@@ -141,23 +162,26 @@ class Worker {
       Acquisition acquisition = plan_.fenced ? lock_.acquire_fenced(plan_.ttl) : lock_.acquire(plan_.ttl);
       if (acquisition) return *acquisition.lease;
       if (said.insert(acquisition.refusal).second) record_refusal(acquisition);
-      std::this_thread::sleep_for(kBusyRetry);
+      std::this_thread::sleep_for(plan_.busy_retry);
     }
   }
 
   void record_refusal(const Acquisition& refused) {
     using Refusal = Acquisition::Refusal;
+    double retry_s = std::chrono::duration<double>(plan_.busy_retry).count();
     switch (refused.refusal) {
       case Refusal::redis_too_young:
         log_.record(plan_.name, EventKind::redis_too_young,
-                    {{"uptime_s", refused.redis_uptime_s}, {"min_ms", plan_.lock_options.min_redis_uptime.count()}});
+                    {{"uptime_s", refused.redis_uptime_s},
+                     {"min_ms", plan_.lock_options.min_redis_uptime.count()},
+                     {"retry_s", retry_s}});
         return;
       case Refusal::under_replicated:
         log_.record(plan_.name, EventKind::under_replicated,
-                    {{"acked", refused.replicas_acked}, {"wanted", plan_.lock_options.wait_replicas}});
+                    {{"acked", refused.replicas_acked}, {"wanted", plan_.lock_options.wait_replicas}, {"retry_s", retry_s}});
         return;
       default:
-        log_.record(plan_.name, EventKind::busy, {{"retry_ms", kBusyRetry.count()}});
+        log_.record(plan_.name, EventKind::busy, {{"retry_s", retry_s}});
     }
   }
 
@@ -197,6 +221,7 @@ class PgWorker {
       }
       bool row = plan_.pg == PgStrategy::row_lock;
       long long before = 0;
+      double sent_at = 0;
       long long after = state_.write([&] {
         return store_.locked_update(plan_.account, row ? AccountStore::TxLock::row : AccountStore::TxLock::advisory,
                                     [&](long long balance) {
@@ -204,11 +229,13 @@ class PgWorker {
                                       log_.record(plan_.name, EventKind::read, {{"balance", balance}});
                                       before = balance;
                                       ready_to_write();
+                                      sent_at = log_.elapsed();  // the commit releases the lock later
                                       return balance + plan_.amount;
                                     });
       });
       state_.added = true;
-      log_.record(plan_.name, EventKind::wrote, {{"before", before}, {"amount", plan_.amount}, {"after", after}});
+      log_.record(plan_.name, EventKind::wrote,
+                  {{"before", before}, {"amount", plan_.amount}, {"after", after}, {"sent_at", sent_at}});
     });
   }
 

@@ -28,9 +28,14 @@ struct WorkerPlan {
   std::chrono::milliseconds ttl{2000};
   double delay_seconds = 0;  // after the run's start
   double pause_seconds = 0;  // after the first read only: the simulated GC pause
+  std::chrono::milliseconds busy_retry{100};  // how long to wait before asking again for a refused lock
   bool watchdog = false;
   bool fenced = false;
   bool retry = false;
+  // With fenced: claim the fence at the read (the row's fence is set to ours), write only while it
+  // is still ours. Without it, a stale holder's write that lands between a newer holder's read and
+  // write passes `fence < $token` and is then overwritten: its amount lost.
+  bool claim_fence = false;
   // Check that the lock is still held right after the read, before the pause and the write; when
   // it is not, start again from the acquisition. It passes, and the write is still unsafe.
   bool check_before_write = false;

@@ -18,8 +18,12 @@ constexpr Wording kWordings[] = {
     {"acquired", "lock acquired (TTL {ttl_ms}ms)", "락 획득 (TTL {ttl_ms}ms)"},
     {"acquired_fenced", "lock acquired (TTL {ttl_ms}ms, fencing token {fence})",
      "락 획득 (TTL {ttl_ms}ms, 펜싱 토큰 {fence})"},
-    {"busy", "lock busy, retrying every 0.1s", "락 획득 실패, 0.1초마다 다시 시도"},
+    {"busy", "lock busy, retrying every {retry_s}s", "락 획득 실패, {retry_s}초마다 다시 시도"},
     {"read", "read balance: {balance}", "잔액 읽음: {balance}"},
+    {"read_claimed", "read balance: {balance} (fencing token {fence} claimed)",
+     "잔액 읽음: {balance} (펜싱 토큰 {fence} 등록)"},
+    {"claim_rejected", "read refused: a fencing token newer than {fence} was claimed",
+     "읽기 거절됨: 펜싱 토큰 {fence}보다 새 토큰이 이미 등록됨"},
     {"wrote", "wrote balance: {before} + {amount} = {after}", "잔액 씀: {before} + {amount} = {after}"},
     {"fenced_write", "UPDATE balance={balance} fence={fence} -> rowcount {rowcount}",
      "UPDATE balance={balance} fence={fence} -> rowcount {rowcount}"},
@@ -32,10 +36,10 @@ constexpr Wording kWordings[] = {
     {"checked", "lock still held (PTTL {pttl}), writing", "락 아직 보유 (PTTL {pttl}), 쓰기 진행"},
     {"checked_lost", "lock lost before the write (PTTL {pttl}), acquiring it again",
      "쓰기 전에 락을 잃음 (PTTL {pttl}), 락부터 다시 잡는다"},
-    {"redis_too_young", "Redis up {uptime_s}s, less than {min_ms}ms: no lock yet, retrying every 0.1s",
-     "Redis 가동 {uptime_s}초, {min_ms}ms 미만: 아직 락을 주지 않음, 0.1초마다 다시 시도"},
-    {"under_replicated", "WAIT: {acked} of {wanted} replicas acknowledged, lock released, retrying every 0.1s",
-     "WAIT: 복제본 {wanted}개 중 {acked}개 확인, 락 해제 후 0.1초마다 다시 시도"},
+    {"redis_too_young", "Redis up {uptime_s}s, less than {min_ms}ms: no lock yet, retrying every {retry_s}s",
+     "Redis 가동 {uptime_s}초, {min_ms}ms 미만: 아직 락을 주지 않음, {retry_s}초마다 다시 시도"},
+    {"under_replicated", "WAIT: {acked} of {wanted} replicas acknowledged, lock released, retrying every {retry_s}s",
+     "WAIT: 복제본 {wanted}개 중 {acked}개 확인, 락 해제 후 {retry_s}초마다 다시 시도"},
     {"redis_killed", "Redis {server} killed (SIGKILL), lock PTTL was {pttl}",
      "Redis {server} 강제 종료 (SIGKILL), 락 PTTL {pttl}"},
     {"redis_started", "Redis {server} started again, lock PTTL {pttl}", "Redis {server} 다시 시작, 락 PTTL {pttl}"},
@@ -60,6 +64,8 @@ std::string_view wording_key(const Event& event) {
   switch (event.kind) {
     case EventKind::acquired:
       return event.fields.contains("fence") ? "acquired_fenced" : "acquired";
+    case EventKind::read:
+      return event.fields.contains("fence") ? "read_claimed" : "read";
     case EventKind::released:
       return field_text(event, "result") == "-1" ? "released_unknown" : "released";
     case EventKind::checked:

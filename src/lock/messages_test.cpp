@@ -28,7 +28,7 @@ const std::vector<Line>& lines() {
       {{0.0, "A", EventKind::acquired, {{"ttl_ms", 2000}, {"fence", 1}}},
        " 0.00s  A  lock acquired (TTL 2000ms, fencing token 1)",
        " 0.00s  A  락 획득 (TTL 2000ms, 펜싱 토큰 1)"},
-      {{1.02, "B", EventKind::busy, json::object()},
+      {{1.02, "B", EventKind::busy, {{"retry_s", 0.1}}},
        " 1.02s  B  lock busy, retrying every 0.1s",
        " 1.02s  B  락 획득 실패, 0.1초마다 다시 시도"},
       {{0.04, "A", EventKind::read, {{"balance", 100}}},
@@ -73,10 +73,10 @@ const std::vector<Line>& lines() {
       {{0.05, "A", EventKind::checked, {{"held", false}, {"pttl", -2}}},
        " 0.05s  A  lock lost before the write (PTTL -2), acquiring it again",
        " 0.05s  A  쓰기 전에 락을 잃음 (PTTL -2), 락부터 다시 잡는다"},
-      {{0.31, "B", EventKind::redis_too_young, {{"uptime_s", 0}, {"min_ms", 31000}}},
+      {{0.31, "B", EventKind::redis_too_young, {{"uptime_s", 0}, {"min_ms", 31000}, {"retry_s", 0.1}}},
        " 0.31s  B  Redis up 0s, less than 31000ms: no lock yet, retrying every 0.1s",
        " 0.31s  B  Redis 가동 0초, 31000ms 미만: 아직 락을 주지 않음, 0.1초마다 다시 시도"},
-      {{0.10, "A", EventKind::under_replicated, {{"acked", 0}, {"wanted", 1}}},
+      {{0.10, "A", EventKind::under_replicated, {{"acked", 0}, {"wanted", 1}, {"retry_s", 0.1}}},
        " 0.10s  A  WAIT: 0 of 1 replicas acknowledged, lock released, retrying every 0.1s",
        " 0.10s  A  WAIT: 복제본 1개 중 0개 확인, 락 해제 후 0.1초마다 다시 시도"},
       {{0.30, "host", EventKind::redis_killed, {{"server", "127.0.0.1:6393"}, {"pttl", 29700}}},
@@ -97,6 +97,12 @@ const std::vector<Line>& lines() {
       {{0.03, "A", EventKind::pg_added, {{"amount", 30}, {"after", 130}}},
        " 0.03s  A  UPDATE balance = balance + 30 -> 130",
        " 0.03s  A  UPDATE balance = balance + 30 -> 130"},
+      {{2.09, "B", EventKind::read, {{"balance", 100}, {"fence", 2}}},
+       " 2.09s  B  read balance: 100 (fencing token 2 claimed)",
+       " 2.09s  B  잔액 읽음: 100 (펜싱 토큰 2 등록)"},
+      {{3.06, "A", EventKind::claim_rejected, {{"fence", 1}}},
+       " 3.06s  A  read refused: a fencing token newer than 1 was claimed",
+       " 3.06s  A  읽기 거절됨: 펜싱 토큰 1보다 새 토큰이 이미 등록됨"},
       {{0.50, "B", EventKind::error, {{"message", "boom"}}},
        " 0.50s  B  error: boom",
        " 0.50s  B  오류: boom"},
@@ -123,11 +129,11 @@ TEST(Messages, EveryEventKindHasALine) {
   for (int i = 0; i < 64 && to_string(static_cast<EventKind>(i)) != "unknown"; ++i) {
     EXPECT_TRUE(covered.contains(static_cast<EventKind>(i))) << to_string(static_cast<EventKind>(i));
   }
-  EXPECT_EQ(covered.size(), 20u);
+  EXPECT_EQ(covered.size(), 21u);
 }
 
 TEST(Messages, TimesOfTenSecondsAndMoreWidenTheColumn) {
-  Event event{12.5, "A", EventKind::busy, json::object()};
+  Event event{12.5, "A", EventKind::busy, {{"retry_s", 0.1}}};
   EXPECT_EQ(format_line(event, Lang::en), "12.50s  A  lock busy, retrying every 0.1s");
 }
 

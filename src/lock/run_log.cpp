@@ -23,6 +23,8 @@ Event RunLog::record(std::string_view who, EventKind kind, nlohmann::json fields
   return record_at(wall_seconds(), who, kind, std::move(fields));
 }
 
+double RunLog::elapsed() const { return wall_seconds() - start_; }
+
 Event RunLog::record_at(double when, std::string_view who, EventKind kind, nlohmann::json fields) const {
   Event event{when - start_, std::string(who), kind, std::move(fields)};
   events_.append_line(event.to_json_line());

@@ -27,6 +27,8 @@ class RunLog {
   // The same, for an event that happened at `when` (wall_seconds()) and is recorded only now.
   Event record_at(double when, std::string_view who, EventKind kind, nlohmann::json fields) const;
   double start() const { return start_; }
+  // Seconds since the run's start, as record() would stamp an event now.
+  double elapsed() const;
 
  private:
   double start_;

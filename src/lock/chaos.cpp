@@ -1,0 +1,412 @@
+#include "chaos.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <array>
+#include <fstream>
+#include <map>
+#include <random>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "account_store.h"
+#include "append_file.h"
+#include "error.h"
+#include "lab_worker.h"
+#include "redis_connection.h"
+#include "run_log.h"
+
+namespace rlock {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+constexpr std::array<std::pair<Strategy, std::string_view>, 9> kStrategies{{
+    {Strategy::ttl, "ttl"},
+    {Strategy::watchdog, "watchdog"},
+    {Strategy::check_before_write, "check-before-write"},
+    {Strategy::fenced, "fenced"},
+    {Strategy::fenced_retry, "fenced-retry"},
+    {Strategy::fenced_claim, "fenced-claim"},
+    {Strategy::pg_atomic, "pg-atomic"},
+    {Strategy::pg_row_lock, "pg-row-lock"},
+    {Strategy::pg_advisory, "pg-advisory"},
+}};
+constexpr std::array<std::pair<Fault, std::string_view>, 4> kFaults{{
+    {Fault::none, "none"}, {Fault::pause, "pause"}, {Fault::slow, "slow"}, {Fault::kill, "kill"}}};
+
+constexpr auto kTrialLimit = 10s;  // a trial still running then is killed, its workers' outcomes unknown
+constexpr auto kBusyRetry = 10ms;
+
+// FNV-1a: a hash of a name that is the same on every machine and build.
+std::uint64_t fnv1a(std::string_view text) {
+  std::uint64_t hash = 14695981039346656037ULL;
+  for (char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  return hash;
+}
+
+std::uint64_t splitmix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+struct WorkerSchedule {
+  std::string name;
+  long long amount = 0;
+  double delay_s = 0;
+  double work_s = 0;
+};
+
+// The generator: who starts when, adds what, works how long, and the fault's victim and length.
+struct Schedule {
+  std::vector<WorkerSchedule> workers;
+  std::size_t target = 0;  // the worker the nemesis picks: the first to start, likely the first holder
+  double pause_s = 0;
+};
+
+Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup) {
+  std::mt19937_64 rng(splitmix(setup.seed ^ splitmix(fnv1a(to_string(spec.strategy)) ^
+                                                      splitmix(fnv1a(to_string(spec.fault)) + static_cast<std::uint64_t>(spec.number)))));
+  auto uniform = [&](double low, double high) { return std::uniform_real_distribution<double>(low, high)(rng); };
+  double ttl_s = std::chrono::duration<double>(setup.ttl).count();
+  Schedule schedule;
+  int count = std::uniform_int_distribution<int>(2, 4)(rng);
+  for (int i = 0; i < count; ++i) {
+    schedule.workers.push_back(WorkerSchedule{std::string(1, static_cast<char>('A' + i)),
+                                              std::uniform_int_distribution<long long>(1, 100)(rng),
+                                              uniform(0, 0.05), uniform(0.005, 0.03)});
+  }
+  auto first = std::min_element(schedule.workers.begin(), schedule.workers.end(),
+                                [](const auto& a, const auto& b) { return a.delay_s < b.delay_s; });
+  schedule.target = static_cast<std::size_t>(first - schedule.workers.begin());
+  if (spec.fault == Fault::slow) schedule.workers[schedule.target].work_s = ttl_s * uniform(1.5, 3.0);
+  schedule.pause_s = ttl_s * uniform(1.0, 2.5);
+  return schedule;
+}
+
+WorkerPlan plan_for(Strategy strategy, const WorkerSchedule& w, long account, std::chrono::milliseconds ttl) {
+  WorkerPlan plan;
+  plan.name = w.name;
+  plan.amount = w.amount;
+  plan.account = account;
+  plan.ttl = ttl;
+  plan.delay_seconds = w.delay_s;
+  plan.pause_seconds = w.work_s;
+  plan.busy_retry = kBusyRetry;
+  plan.watchdog = strategy == Strategy::watchdog;
+  plan.check_before_write = strategy == Strategy::check_before_write;
+  plan.fenced = strategy == Strategy::fenced || strategy == Strategy::fenced_retry || strategy == Strategy::fenced_claim;
+  plan.retry = strategy == Strategy::fenced_retry || strategy == Strategy::fenced_claim;
+  plan.claim_fence = strategy == Strategy::fenced_claim;
+  if (strategy == Strategy::pg_atomic) plan.pg = PgStrategy::atomic;
+  if (strategy == Strategy::pg_row_lock) plan.pg = PgStrategy::row_lock;
+  if (strategy == Strategy::pg_advisory) plan.pg = PgStrategy::advisory;
+  return plan;
+}
+
+// The client: a worker process. Exit codes as rlock's: 0, 1 failed, 3 write rejected.
+pid_t spawn_worker(const WorkerPlan& plan, const LabSetup& setup) {
+  pid_t pid = ::fork();
+  if (pid < 0) throw Error(fmt::format("fork failed: {}", std::strerror(errno)));
+  if (pid > 0) return pid;
+  int code = 0;
+  try {
+    run_worker(plan, setup);
+  } catch (const WriteRejected&) {
+    code = 3;
+  } catch (...) {
+    code = 1;
+  }
+  ::_exit(code);
+}
+
+void signal_worker(const RunLog& log, pid_t pid, int number, const char* name, const std::string& worker) {
+  double sent = wall_seconds();
+  if (::kill(pid, number) == 0) {
+    log.record_at(sent, "host", EventKind::signal, {{"signal", name}, {"target", worker}});
+  }
+}
+
+// The nemesis and the reaper: applies the fault once the target has read, and waits (bounded) for
+// every worker. Returns how each one ended.
+std::vector<WorkerExit> supervise(const TrialSpec& spec, const Schedule& schedule, const std::vector<pid_t>& pids,
+                                  const LabDir& dir, const RunLog& log) {
+  std::vector<WorkerExit> exits;
+  for (const WorkerSchedule& w : schedule.workers) exits.push_back(WorkerExit{w.name, w.amount, false, 0});
+  std::vector<bool> done(pids.size(), false);
+  const WorkerSchedule& target = schedule.workers[schedule.target];
+  pid_t target_pid = pids[schedule.target];
+  bool struck = false, paused = false;
+  Clock::time_point resume_at{};
+  auto deadline = Clock::now() + kTrialLimit;
+
+  for (;;) {
+    for (std::size_t i = 0; i < pids.size(); ++i) {
+      int status = 0;
+      if (done[i] || ::waitpid(pids[i], &status, WNOHANG) != pids[i]) continue;
+      done[i] = true;
+      exits[i].exited = WIFEXITED(status);
+      exits[i].code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+    }
+    if (std::all_of(done.begin(), done.end(), [](bool d) { return d; })) return exits;
+    if (!struck && (spec.fault == Fault::pause || spec.fault == Fault::kill) && !done[schedule.target] &&
+        std::filesystem::exists(dir.read_marker(target.name))) {
+      struck = true;
+      if (spec.fault == Fault::kill) {
+        signal_worker(log, target_pid, SIGKILL, "SIGKILL", target.name);
+      } else {
+        signal_worker(log, target_pid, SIGSTOP, "SIGSTOP", target.name);
+        paused = true;
+        resume_at = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(schedule.pause_s));
+      }
+    }
+    if (paused && Clock::now() >= resume_at) {
+      signal_worker(log, target_pid, SIGCONT, "SIGCONT", target.name);
+      paused = false;
+    }
+    if (Clock::now() > deadline) {
+      for (std::size_t i = 0; i < pids.size(); ++i) {
+        if (done[i]) continue;
+        ::kill(pids[i], SIGCONT);
+        ::kill(pids[i], SIGKILL);
+      }
+    }
+    std::this_thread::sleep_for(2ms);
+  }
+}
+
+void write_history(const std::filesystem::path& path, const std::vector<Operation>& history) {
+  AppendFile file(path);
+  for (const Operation& op : history) {
+    nlohmann::json sections = nlohmann::json::array();
+    for (const Section& s : op.sections) {
+      nlohmann::json section{{"read_at", s.read_at}, {"wrote_at", s.wrote_at}, {"accepted", s.accepted}};
+      if (s.fence) section["fence"] = *s.fence;
+      sections.push_back(section);
+    }
+    file.append_line(nlohmann::json{{"worker", op.worker}, {"f", "add"}, {"value", op.amount},
+                                    {"type", to_string(op.outcome)}, {"sections", sections}}
+                         .dump());
+  }
+}
+
+TrialResult run_trial(const TrialSpec& spec, long account, const ChaosSetup& setup, RedisConnection& redis,
+                      AccountStore& store) {
+  TrialResult result{spec, {}, {}, {}, 0, 0, 0, {}};
+  auto began = Clock::now();
+  LabDir dir(setup.dir / "trials" / fmt::format("{}-{}-{}", to_string(spec.strategy), to_string(spec.fault), spec.number));
+  Schedule schedule = schedule_for(spec, setup);
+  store.reset(account);
+  LockKey key = LockKey::for_account(account);
+  redis.checked({"DEL", key.lock, key.fence_counter});
+  dir.start_new_run(wall_seconds() + 0.05);  // the workers' clocks start once all are forked
+  RunLog log(dir, Lang::en);
+  LabSetup lab{setup.redis, setup.conninfo, dir, Lang::en};
+
+  std::vector<WorkerPlan> plans;
+  for (const WorkerSchedule& w : schedule.workers) plans.push_back(plan_for(spec.strategy, w, account, setup.ttl));
+  std::vector<pid_t> pids;
+  for (const WorkerPlan& plan : plans) pids.push_back(spawn_worker(plan, lab));
+  std::vector<WorkerExit> exits = supervise(spec, schedule, pids, dir, log);
+
+  std::vector<Event> events = read_events(dir);
+  long long final_balance = store.read_balance(account);
+  std::vector<Operation> history = history_from(events, exits);
+  result.lost = guarded([&] { return check_lost_updates(AccountStore::kInitialBalance, final_balance, history); });
+  result.overlaps = guarded([&] { return check_overlaps(history); });
+  result.fences = guarded([&] { return check_fences(history); });
+  for (const Operation& op : history) {
+    if (op.outcome != Outcome::fail) continue;
+    ++result.failed_ops;
+    result.failed_amount += op.amount;
+  }
+  result.ms = std::chrono::duration<double, std::milli>(Clock::now() - began).count();
+  if (result.anomaly()) {
+    write_history(dir.root() / "history.jsonl", history);
+  } else {
+    std::filesystem::remove_all(dir.root());
+  }
+  return result;
+}
+
+nlohmann::json check_json(const CheckResult& c) {
+  return {{"validity", to_string(c.validity)}, {"detail", c.detail}, {"amount", c.amount}, {"count", c.count}};
+}
+
+CheckResult check_from(const nlohmann::json& j) {
+  Validity v = Validity::unknown;
+  std::string name = j.value("validity", "unknown");
+  if (name == "valid") v = Validity::valid;
+  if (name == "invalid") v = Validity::invalid;
+  return {v, j.value("detail", ""), j.value("amount", 0LL), j.value("count", 0)};
+}
+
+// One job process: every jobs-th trial, one after the other, each result one line in `results`.
+void run_job(int job, int jobs, const std::vector<TrialSpec>& specs, const ChaosSetup& setup,
+             const std::filesystem::path& results) {
+  AppendFile out(results);
+  RedisConnection redis(setup.redis);
+  AccountStore store(setup.conninfo);
+  for (std::size_t i = static_cast<std::size_t>(job); i < specs.size(); i += static_cast<std::size_t>(jobs)) {
+    TrialResult r{specs[i], {}, {}, {}, 0, 0, 0, {}};
+    try {
+      r = run_trial(specs[i], setup.first_account + static_cast<long>(i), setup, redis, store);
+    } catch (const std::exception& e) {
+      r.error = e.what();
+    }
+    out.append_line(nlohmann::json{{"i", i},
+                                   {"lost", check_json(r.lost)},
+                                   {"overlaps", check_json(r.overlaps)},
+                                   {"fences", check_json(r.fences)},
+                                   {"failed_ops", r.failed_ops},
+                                   {"failed_amount", r.failed_amount},
+                                   {"ms", r.ms},
+                                   {"error", r.error}}
+                        .dump());
+  }
+}
+
+std::vector<nlohmann::json> read_lines(const std::filesystem::path& path) {
+  std::vector<nlohmann::json> lines;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_object()) lines.push_back(std::move(j));
+  }
+  return lines;
+}
+
+}  // namespace
+
+std::string_view to_string(Strategy strategy) {
+  for (auto [s, name] : kStrategies) {
+    if (s == strategy) return name;
+  }
+  return "?";
+}
+
+std::string_view to_string(Fault fault) {
+  for (auto [f, name] : kFaults) {
+    if (f == fault) return name;
+  }
+  return "?";
+}
+
+std::optional<Strategy> strategy_from(std::string_view name) {
+  for (auto [s, n] : kStrategies) {
+    if (n == name) return s;
+  }
+  return std::nullopt;
+}
+
+std::optional<Fault> fault_from(std::string_view name) {
+  for (auto [f, n] : kFaults) {
+    if (n == name) return f;
+  }
+  return std::nullopt;
+}
+
+const std::vector<Strategy>& all_strategies() {
+  static const std::vector<Strategy> all = [] {
+    std::vector<Strategy> v;
+    for (auto [s, name] : kStrategies) v.push_back(s);
+    return v;
+  }();
+  return all;
+}
+
+const std::vector<Fault>& all_faults() {
+  static const std::vector<Fault> all = [] {
+    std::vector<Fault> v;
+    for (auto [f, name] : kFaults) v.push_back(f);
+    return v;
+  }();
+  return all;
+}
+
+bool expected_safe(Strategy strategy, Fault) {
+  switch (strategy) {
+    case Strategy::fenced_claim:
+    case Strategy::pg_atomic:
+    case Strategy::pg_row_lock:
+    case Strategy::pg_advisory:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool TrialResult::anomaly() const {
+  return !error.empty() || lost.validity != Validity::valid || overlaps.validity != Validity::valid ||
+         fences.validity != Validity::valid;
+}
+
+std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const ChaosSetup& setup, int jobs,
+                                    const std::function<void(std::size_t, std::size_t)>& progress) {
+  std::filesystem::remove_all(setup.dir / "trials");
+  std::filesystem::create_directories(setup.dir / "trials");
+  auto results_of = [&](int job) { return setup.dir / "trials" / fmt::format(".results-{}.jsonl", job); };
+  std::vector<pid_t> pids;
+  for (int job = 0; job < jobs; ++job) {
+    pid_t pid = ::fork();
+    if (pid < 0) throw Error(fmt::format("fork failed: {}", std::strerror(errno)));
+    if (pid == 0) {
+      int code = 0;
+      try {
+        run_job(job, jobs, specs, setup, results_of(job));
+      } catch (...) {
+        code = 1;  // its trials report nothing: they count as anomalies
+      }
+      ::_exit(code);
+    }
+    pids.push_back(pid);
+  }
+
+  std::map<std::size_t, nlohmann::json> reported;
+  auto collect = [&] {
+    reported.clear();
+    for (int job = 0; job < jobs; ++job) {
+      for (auto& line : read_lines(results_of(job))) reported[line.value("i", std::size_t{0})] = line;
+    }
+  };
+  std::size_t running = pids.size();
+  while (running > 0) {
+    std::this_thread::sleep_for(1s);
+    for (pid_t& pid : pids) {
+      int status = 0;
+      if (pid > 0 && ::waitpid(pid, &status, WNOHANG) == pid) pid = 0, --running;
+    }
+    collect();
+    std::size_t anomalies = 0;
+    for (const auto& [i, line] : reported) {
+      anomalies += line.value("error", "") != "" || line["lost"].value("validity", "") != "valid" ||
+                   line["overlaps"].value("validity", "") != "valid" || line["fences"].value("validity", "") != "valid";
+    }
+    progress(reported.size(), anomalies);
+  }
+
+  std::vector<TrialResult> results;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    TrialResult r{specs[i], {}, {}, {}, 0, 0, 0, "the trial reported no result (its job process died)"};
+    if (auto it = reported.find(i); it != reported.end()) {
+      const nlohmann::json& line = it->second;
+      r = TrialResult{specs[i], check_from(line["lost"]), check_from(line["overlaps"]), check_from(line["fences"]),
+                      line.value("failed_ops", 0), line.value("failed_amount", 0LL), line.value("ms", 0.0),
+                      line.value("error", "")};
+    }
+    results.push_back(std::move(r));
+  }
+  for (int job = 0; job < jobs; ++job) std::filesystem::remove(results_of(job));
+  return results;
+}
+
+}  // namespace rlock
