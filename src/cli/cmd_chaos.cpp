@@ -23,7 +23,7 @@ struct ChaosOptions {
   std::vector<std::string> faults;
   int trials = 200;
   std::optional<std::uint64_t> seed;
-  int jobs = 4;
+  int jobs = 8;
   long ttl_ms = 200;
   bool quick = false;
   std::string json;

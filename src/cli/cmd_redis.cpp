@@ -6,8 +6,6 @@
 //   promote  REPLICAOF NO ONE (a failover done by hand), unless Sentinel already made it the primary
 #include <signal.h>
 
-#include <cerrno>
-#include <cstring>
 #include <fstream>
 #include <memory>
 
@@ -33,12 +31,6 @@ std::filesystem::path stopped_pid_file(const LabSetup& setup) {
   return setup.dir.root() / fmt::format(".redis_pid_{}", setup.redis.port);
 }
 
-void send_signal(pid_t pid, int number, const RedisAddress& address) {
-  if (::kill(pid, number) != 0) {
-    throw Error(fmt::format("cannot signal Redis at {} (pid {}): {}", address.display(), pid, std::strerror(errno)));
-  }
-}
-
 void act(const RedisOptions& options, const GlobalOptions& global) {
   LabSetup setup = global.setup();
   RunLog log(setup.dir, setup.lang);
@@ -49,9 +41,8 @@ void act(const RedisOptions& options, const GlobalOptions& global) {
     std::ifstream in(stopped_pid_file(setup));
     pid_t pid = 0;
     if (!(in >> pid)) throw Error(fmt::format("Redis at {} was not stopped by `rlock redis stop`", server));
-    double sent = wall_seconds();
-    send_signal(pid, SIGCONT, setup.redis);
-    log.record_at(sent, "host", EventKind::redis_signal, {{"server", server}, {"signal", "SIGCONT"}});
+    signal_and_record(log, pid, SIGCONT, "Redis at " + server, EventKind::redis_signal,
+                      {{"server", server}, {"signal", "SIGCONT"}});
     std::filesystem::remove(stopped_pid_file(setup));
     return;
   }
@@ -67,9 +58,8 @@ void act(const RedisOptions& options, const GlobalOptions& global) {
   RedisProcess process = local_redis_process(redis);
   if (options.action == "stop") {
     setup.dir.write_file(stopped_pid_file(setup), fmt::format("{}\n", process.pid));
-    double sent = wall_seconds();
-    send_signal(process.pid, SIGSTOP, setup.redis);
-    log.record_at(sent, "host", EventKind::redis_signal, {{"server", server}, {"signal", "SIGSTOP"}});
+    signal_and_record(log, process.pid, SIGSTOP, "Redis at " + server, EventKind::redis_signal,
+                      {{"server", server}, {"signal", "SIGSTOP"}});
     return;
   }
 

@@ -1,14 +1,11 @@
 // rlock sig STOP|CONT NAME: signals worker NAME by its pid file and logs it as the host.
 #include <signal.h>
 
-#include <cerrno>
-#include <cstring>
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "commands.h"
-#include "error.h"
 #include "run_log.h"
 #include "worker_process.h"
 
@@ -25,13 +22,8 @@ void send(const SigOptions& options, const GlobalOptions& global) {
   int number = options.signal == "STOP" ? SIGSTOP : SIGCONT;
   RunLog log(setup.dir, setup.lang);
   pid_t pid = find_worker(setup.dir, options.name);
-  // Stamped before the kill: a continued worker may log before this process does.
-  double sent = wall_seconds();
-  if (::kill(pid, number) != 0) {
-    throw Error(fmt::format("cannot send SIG{} to worker {} (pid {}): {}", options.signal, options.name, pid,
-                            std::strerror(errno)));
-  }
-  log.record_at(sent, "host", EventKind::signal, {{"signal", "SIG" + options.signal}, {"target", options.name}});
+  signal_and_record(log, pid, number, fmt::format("worker {}", options.name), EventKind::signal,
+                    {{"signal", "SIG" + options.signal}, {"target", options.name}});
 }
 
 }  // namespace

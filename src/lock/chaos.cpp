@@ -130,9 +130,10 @@ pid_t spawn_worker(const WorkerPlan& plan, const LabSetup& setup) {
 }
 
 void signal_worker(const RunLog& log, pid_t pid, int number, const char* name, const std::string& worker) {
-  double sent = wall_seconds();
-  if (::kill(pid, number) == 0) {
-    log.record_at(sent, "host", EventKind::signal, {{"signal", name}, {"target", worker}});
+  try {
+    signal_and_record(log, pid, number, worker, EventKind::signal, {{"signal", name}, {"target", worker}});
+  } catch (const Error&) {
+    // the worker has just exited: nothing to stop or continue
   }
 }
 

@@ -1,5 +1,10 @@
 #include "run_log.h"
 
+#include <signal.h>
+
+#include <cerrno>
+#include <cstring>
+
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -30,6 +35,15 @@ Event RunLog::record_at(double when, std::string_view who, EventKind kind, nlohm
   events_.append_line(event.to_json_line());
   lines_.append_line(format_line(event, lang_));
   return event;
+}
+
+void signal_and_record(const RunLog& log, pid_t pid, int number, std::string_view target, EventKind kind,
+                       nlohmann::json fields) {
+  double sent = wall_seconds();
+  if (::kill(pid, number) != 0) {
+    throw Error(fmt::format("cannot signal {} (pid {}): {}", target, pid, std::strerror(errno)));
+  }
+  log.record_at(sent, "host", kind, std::move(fields));
 }
 
 std::vector<Event> read_events(const LabDir& dir) {

@@ -5,6 +5,8 @@
 // a worker's main thread and its watchdog record through one RunLog.
 #pragma once
 
+#include <sys/types.h>
+
 #include <string_view>
 #include <vector>
 
@@ -36,6 +38,12 @@ class RunLog {
   AppendFile events_;
   AppendFile lines_;
 };
+
+// Sends signal `number` to `pid` and records `kind` with `fields`, as the host, stamped just before
+// the signal left: a continued process may log before this one does. Throws rlock::Error naming
+// `target` and the cause when kill(2) fails.
+void signal_and_record(const RunLog& log, pid_t pid, int number, std::string_view target, EventKind kind,
+                       nlohmann::json fields);
 
 // Every event of the run in `dir`, in file order. Throws rlock::Error when there is no log, it is
 // empty, or a line is not an event record (naming the line).
