@@ -17,6 +17,7 @@
 
 #include "account_store.h"
 #include "append_file.h"
+#include "enum_names.h"
 #include "error.h"
 #include "lab_worker.h"
 #include "redis_connection.h"
@@ -28,7 +29,7 @@ namespace {
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-constexpr std::array<std::pair<Strategy, std::string_view>, 9> kStrategies{{
+constexpr NameTable<Strategy, 9> kStrategies{{
     {Strategy::ttl, "ttl"},
     {Strategy::watchdog, "watchdog"},
     {Strategy::check_before_write, "check-before-write"},
@@ -39,7 +40,7 @@ constexpr std::array<std::pair<Strategy, std::string_view>, 9> kStrategies{{
     {Strategy::pg_row_lock, "pg-row-lock"},
     {Strategy::pg_advisory, "pg-advisory"},
 }};
-constexpr std::array<std::pair<Fault, std::string_view>, 4> kFaults{{
+constexpr NameTable<Fault, 4> kFaults{{
     {Fault::none, "none"}, {Fault::pause, "pause"}, {Fault::slow, "slow"}, {Fault::kill, "kill"}}};
 
 constexpr auto kTrialLimit = 10s;  // a trial still running then is killed, its workers' outcomes unknown
@@ -288,49 +289,18 @@ std::vector<nlohmann::json> read_lines(const std::filesystem::path& path) {
 
 }  // namespace
 
-std::string_view to_string(Strategy strategy) {
-  for (auto [s, name] : kStrategies) {
-    if (s == strategy) return name;
-  }
-  return "?";
-}
-
-std::string_view to_string(Fault fault) {
-  for (auto [f, name] : kFaults) {
-    if (f == fault) return name;
-  }
-  return "?";
-}
-
-std::optional<Strategy> strategy_from(std::string_view name) {
-  for (auto [s, n] : kStrategies) {
-    if (n == name) return s;
-  }
-  return std::nullopt;
-}
-
-std::optional<Fault> fault_from(std::string_view name) {
-  for (auto [f, n] : kFaults) {
-    if (n == name) return f;
-  }
-  return std::nullopt;
-}
+std::string_view to_string(Strategy strategy) { return name_in(kStrategies, strategy); }
+std::string_view to_string(Fault fault) { return name_in(kFaults, fault); }
+std::optional<Strategy> strategy_from(std::string_view name) { return value_in(kStrategies, name); }
+std::optional<Fault> fault_from(std::string_view name) { return value_in(kFaults, name); }
 
 const std::vector<Strategy>& all_strategies() {
-  static const std::vector<Strategy> all = [] {
-    std::vector<Strategy> v;
-    for (auto [s, name] : kStrategies) v.push_back(s);
-    return v;
-  }();
+  static const std::vector<Strategy> all = values_in(kStrategies);
   return all;
 }
 
 const std::vector<Fault>& all_faults() {
-  static const std::vector<Fault> all = [] {
-    std::vector<Fault> v;
-    for (auto [f, name] : kFaults) v.push_back(f);
-    return v;
-  }();
+  static const std::vector<Fault> all = values_in(kFaults);
   return all;
 }
 

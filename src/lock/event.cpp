@@ -6,12 +6,13 @@
 
 #include <fmt/format.h>
 
+#include "enum_names.h"
 #include "error.h"
 
 namespace rlock {
 namespace {
 
-constexpr std::array<std::pair<EventKind, std::string_view>, 21> kNames{{
+constexpr NameTable<EventKind, 21> kNames{{
     {EventKind::acquired, "acquired"},
     {EventKind::busy, "busy"},
     {EventKind::read, "read"},
@@ -37,19 +38,9 @@ constexpr std::array<std::pair<EventKind, std::string_view>, 21> kNames{{
 
 }  // namespace
 
-std::string_view to_string(EventKind kind) {
-  for (auto [k, name] : kNames) {
-    if (k == kind) return name;
-  }
-  return "unknown";
-}
+std::string_view to_string(EventKind kind) { return name_in(kNames, kind); }
 
-std::optional<EventKind> event_kind_from(std::string_view name) {
-  for (auto [k, n] : kNames) {
-    if (n == name) return k;
-  }
-  return std::nullopt;
-}
+std::optional<EventKind> event_kind_from(std::string_view name) { return value_in(kNames, name); }
 
 std::string Event::to_json_line() const {
   nlohmann::ordered_json record;
