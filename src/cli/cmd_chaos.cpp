@@ -2,6 +2,7 @@
 // [--quick] [--json FILE]: randomized trials of every strategy under every fault (chaos.h), a table
 // of anomaly rates on stdout, progress on stderr. Exits 1 when a strategy that is expected to be
 // safe showed an anomaly.
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -75,18 +76,28 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
 
   ChaosSetup setup{lab.redis, lab.conninfo, lab.dir.root() / "chaos", options.seed.value_or(random_seed()),
                    std::chrono::milliseconds(options.ttl_ms), 100000};
-  std::vector<TrialSpec> specs;
+  // Trials that restart Redis would crash each other's: they run one at a time, after the others.
+  std::vector<TrialSpec> side_by_side, one_by_one;
   for (Strategy s : strategies) {
     for (Fault f : faults) {
-      for (int n = 0; n < trials; ++n) specs.push_back(TrialSpec{s, f, n});
+      for (int n = 0; n < trials; ++n) (f == Fault::redis_restart ? one_by_one : side_by_side).push_back({s, f, n});
     }
   }
+  if (!one_by_one.empty()) check_restartable(setup.redis);
+  std::size_t total = side_by_side.size() + one_by_one.size();
   fmt::print("rlock chaos: seed {}, {} trials a cell, TTL {}ms, {} jobs, {} strategies x {} faults\n", setup.seed,
              trials, options.ttl_ms, options.jobs, strategies.size(), faults.size());
   std::fflush(stdout);
-  std::vector<TrialResult> results = run_trials(specs, setup, options.jobs, [&](std::size_t done, std::size_t anomalies) {
-    fmt::print(stderr, "chaos: {}/{} trials, {} with an anomaly\n", done, specs.size(), anomalies);
-  });
+  std::filesystem::remove_all(setup.dir / "trials");
+  std::size_t done_before = 0, anomalies_before = 0;
+  auto progress = [&](std::size_t done, std::size_t anomalies) {
+    fmt::print(stderr, "chaos: {}/{} trials, {} with an anomaly\n", done_before + done, total, anomalies_before + anomalies);
+  };
+  std::vector<TrialResult> results = run_trials(side_by_side, setup, options.jobs, progress);
+  done_before = results.size();
+  anomalies_before = static_cast<std::size_t>(std::count_if(results.begin(), results.end(), [](const TrialResult& r) { return r.anomaly(); }));
+  std::vector<TrialResult> restarts = run_trials(one_by_one, setup, 1, progress);
+  results.insert(results.end(), restarts.begin(), restarts.end());
 
   std::vector<Cell> cells;
   for (Strategy s : strategies) {
@@ -103,7 +114,7 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
     if (r.anomaly()) ++c.anomalies, c.kept.push_back(std::to_string(r.spec.number));
   }
 
-  fmt::print("\n{:<19}{:<7}{:>5} {:>7}{:>6}{:>7}{:>9}{:>7}{:>8}{:>7}  {:<15}{:>9}\n", "strategy", "fault", "safe",
+  fmt::print("\n{:<19}{:<14}{:>5} {:>7}{:>6}{:>7}{:>9}{:>7}{:>8}{:>7}  {:<15}{:>9}\n", "strategy", "fault", "safe",
              "trials", "lost", "money", "overlaps", "failed", "dropped", "rate", "95% CI", "median");
   nlohmann::json json_cells = nlohmann::json::array();
   std::vector<std::string> broken;
@@ -111,7 +122,7 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
     auto [low, high] = wilson_interval(c.anomalies, c.trials);
     double rate = c.trials ? static_cast<double>(c.anomalies) / static_cast<double>(c.trials) : 0;
     bool safe = expected_safe(c.strategy, c.fault);
-    fmt::print("{:<19}{:<7}{:>5} {:>7}{:>6}{:>7}{:>9}{:>7}{:>8}{:>7.2f}  [{:.2f}, {:.2f}]  {:>6.0f} ms\n",
+    fmt::print("{:<19}{:<14}{:>5} {:>7}{:>6}{:>7}{:>9}{:>7}{:>8}{:>7.2f}  [{:.2f}, {:.2f}]  {:>6.0f} ms\n",
                to_string(c.strategy), to_string(c.fault), safe ? "yes" : "no", c.trials, c.lost, c.lost_amount,
                c.overlaps, c.failed, c.failed_amount, rate, low, high, median(c.ms));
     if (safe && c.anomalies > 0) broken.push_back(fmt::format("{} under {}", to_string(c.strategy), to_string(c.fault)));

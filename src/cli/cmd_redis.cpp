@@ -55,24 +55,14 @@ void act(const RedisOptions& options, const GlobalOptions& global) {
     return;
   }
 
-  RedisProcess process = local_redis_process(redis);
   if (options.action == "stop") {
+    RedisProcess process = local_redis_process(redis);
     setup.dir.write_file(stopped_pid_file(setup), fmt::format("{}\n", process.pid));
     signal_and_record(log, process.pid, SIGSTOP, "Redis at " + server, EventKind::redis_signal,
                       {{"server", server}, {"signal", "SIGSTOP"}});
     return;
   }
-
-  // kill and restart: the PTTL the lock had just before the crash.
-  long long pttl = RedisLock(redis, key).pttl();
-  double killed = wall_seconds();
-  kill_redis(process, setup.redis);
-  log.record_at(killed, "host", EventKind::redis_killed, {{"server", server}, {"pttl", pttl}});
-  if (options.action == "restart") {
-    start_redis(process.config_file, setup.redis);
-    RedisConnection restarted(setup.redis);
-    log.record("host", EventKind::redis_started, {{"server", server}, {"pttl", RedisLock(restarted, key).pttl()}});
-  }
+  crash_redis(redis, key, log, /*start_again=*/options.action == "restart");
 }
 
 }  // namespace

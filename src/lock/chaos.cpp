@@ -21,6 +21,7 @@
 #include "error.h"
 #include "lab_worker.h"
 #include "redis_connection.h"
+#include "redis_server.h"
 #include "run_log.h"
 
 namespace rlock {
@@ -40,8 +41,11 @@ constexpr NameTable<Strategy, 9> kStrategies{{
     {Strategy::pg_row_lock, "pg-row-lock"},
     {Strategy::pg_advisory, "pg-advisory"},
 }};
-constexpr NameTable<Fault, 4> kFaults{{
-    {Fault::none, "none"}, {Fault::pause, "pause"}, {Fault::slow, "slow"}, {Fault::kill, "kill"}}};
+constexpr NameTable<Fault, 5> kFaults{{{Fault::none, "none"},
+                                       {Fault::pause, "pause"},
+                                       {Fault::slow, "slow"},
+                                       {Fault::kill, "kill"},
+                                       {Fault::redis_restart, "redis-restart"}}};
 
 constexpr auto kTrialLimit = 10s;  // a trial still running then is killed, its workers' outcomes unknown
 constexpr auto kBusyRetry = 10ms;
@@ -90,6 +94,9 @@ Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup) {
                                 [](const auto& a, const auto& b) { return a.delay_s < b.delay_s; });
   schedule.target = static_cast<std::size_t>(first - schedule.workers.begin());
   if (spec.fault == Fault::slow) schedule.workers[schedule.target].work_s = ttl_s * uniform(1.5, 3.0);
+  // A restart must find the holder mid-job: its work takes half its TTL or more, and still ends
+  // well inside it, so only the restart can take its lock away.
+  if (spec.fault == Fault::redis_restart) schedule.workers[schedule.target].work_s = ttl_s * uniform(0.5, 0.8);
   schedule.pause_s = ttl_s * uniform(1.0, 2.5);
   return schedule;
 }
@@ -141,7 +148,7 @@ void signal_worker(const RunLog& log, pid_t pid, int number, const char* name, c
 // The nemesis and the reaper: applies the fault once the target has read, and waits (bounded) for
 // every worker. Returns how each one ended.
 std::vector<WorkerExit> supervise(const TrialSpec& spec, const Schedule& schedule, const std::vector<pid_t>& pids,
-                                  const LabDir& dir, const RunLog& log) {
+                                  const LabDir& dir, const RunLog& log, RedisConnection& redis, const LockKey& key) {
   std::vector<WorkerExit> exits;
   for (const WorkerSchedule& w : schedule.workers) exits.push_back(WorkerExit{w.name, w.amount, false, 0});
   std::vector<bool> done(pids.size(), false);
@@ -160,10 +167,12 @@ std::vector<WorkerExit> supervise(const TrialSpec& spec, const Schedule& schedul
       exits[i].code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
     }
     if (std::all_of(done.begin(), done.end(), [](bool d) { return d; })) return exits;
-    if (!struck && (spec.fault == Fault::pause || spec.fault == Fault::kill) && !done[schedule.target] &&
+    if (!struck && spec.fault != Fault::none && spec.fault != Fault::slow && !done[schedule.target] &&
         std::filesystem::exists(dir.read_marker(target.name))) {
       struck = true;
-      if (spec.fault == Fault::kill) {
+      if (spec.fault == Fault::redis_restart) {
+        crash_redis(redis, key, log, /*start_again=*/true);
+      } else if (spec.fault == Fault::kill) {
         signal_worker(log, target_pid, SIGKILL, "SIGKILL", target.name);
       } else {
         signal_worker(log, target_pid, SIGSTOP, "SIGSTOP", target.name);
@@ -218,7 +227,7 @@ TrialResult run_trial(const TrialSpec& spec, long account, const ChaosSetup& set
   for (const WorkerSchedule& w : schedule.workers) plans.push_back(plan_for(spec.strategy, w, account, setup.ttl));
   std::vector<pid_t> pids;
   for (const WorkerPlan& plan : plans) pids.push_back(spawn_worker(plan, lab));
-  std::vector<WorkerExit> exits = supervise(spec, schedule, pids, dir, log);
+  std::vector<WorkerExit> exits = supervise(spec, schedule, pids, dir, log, redis, key);
 
   std::vector<Event> events = read_events(dir);
   long long final_balance = store.read_balance(account);
@@ -316,6 +325,14 @@ bool expected_safe(Strategy strategy, Fault) {
   }
 }
 
+void check_restartable(const RedisAddress& address) {
+  RedisConnection redis(address);
+  if (local_redis_process(redis).config_file.empty()) {
+    throw UsageError(fmt::format("fault redis-restart needs a Redis started from a config file; {} was not",
+                                 address.display()));
+  }
+}
+
 bool TrialResult::anomaly() const {
   return !error.empty() || lost.validity != Validity::valid || overlaps.validity != Validity::valid ||
          fences.validity != Validity::valid;
@@ -323,7 +340,7 @@ bool TrialResult::anomaly() const {
 
 std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const ChaosSetup& setup, int jobs,
                                     const std::function<void(std::size_t, std::size_t)>& progress) {
-  std::filesystem::remove_all(setup.dir / "trials");
+  if (specs.empty()) return {};
   std::filesystem::create_directories(setup.dir / "trials");
   auto results_of = [&](int job) { return setup.dir / "trials" / fmt::format(".results-{}.jsonl", job); };
   std::vector<pid_t> pids;

@@ -34,7 +34,7 @@ enum class Strategy {
   pg_row_lock,
   pg_advisory
 };
-enum class Fault { none, pause, slow, kill };
+enum class Fault { none, pause, slow, kill, redis_restart };
 
 std::string_view to_string(Strategy strategy);
 std::string_view to_string(Fault fault);
@@ -78,7 +78,11 @@ struct TrialResult {
   bool anomaly() const;
 };
 
-// Runs every spec in `jobs` processes; `progress(done, anomalies)` is called now and then.
+// Runs every spec in `jobs` processes; `progress(done, anomalies)` is called now and then. A
+// redis-restart trial crashes the shared Redis: run those with one job, and on a Redis that is
+// local and was started from a config file (check_restartable). Anomalous trials are kept in
+// setup.dir/trials, which the caller clears before a campaign.
+void check_restartable(const RedisAddress& redis);
 std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const ChaosSetup& setup, int jobs,
                                     const std::function<void(std::size_t, std::size_t)>& progress);
 

@@ -12,9 +12,10 @@
 namespace rlock {
 namespace {
 
-constexpr NameTable<EventKind, 21> kNames{{
+constexpr NameTable<EventKind, 22> kNames{{
     {EventKind::acquired, "acquired"},
     {EventKind::busy, "busy"},
+    {EventKind::acquire_unanswered, "acquire_unanswered"},
     {EventKind::read, "read"},
     {EventKind::wrote, "wrote"},
     {EventKind::fenced_write, "fenced_write"},

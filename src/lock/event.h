@@ -16,6 +16,7 @@ namespace rlock {
 enum class EventKind {
   acquired,           // ttl_ms, fence (fenced only)
   busy,               // retry_s
+  acquire_unanswered, // message: Redis did not answer an acquisition; asking again (for up to 5 s)
   read,               // balance, fence (when the read claimed it)
   wrote,              // before, amount, after, sent_at (when the write left)
   fenced_write,       // balance, fence, rowcount, sent_at

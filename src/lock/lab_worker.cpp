@@ -55,6 +55,9 @@ void run_logged(const WorkerPlan& plan, const LabSetup& setup, const RunLog& log
   }
 }
 
+// How long a worker keeps asking a Redis that does not answer before it gives up.
+constexpr std::chrono::seconds kUnreachableLimit{5};
+
 void pause_for(double seconds) {
   if (seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
 }
@@ -155,13 +158,23 @@ class Worker {
     return rowcount;
   }
 
-  // Retries every 0.1 s while the lock is refused, saying once for each reason why.
+  // Retries every busy_retry while the lock is refused, saying once for each reason why. A Redis
+  // that does not answer (restarting, failing over) is asked again for up to kUnreachableLimit:
+  // if a lost acquisition had succeeded, that lock only expires with its TTL; a new token is drawn.
   Lease acquire() {
     std::set<Acquisition::Refusal> said;
+    std::optional<std::chrono::steady_clock::time_point> unanswered_since;
     for (;;) {
-      Acquisition acquisition = plan_.fenced ? lock_.acquire_fenced(plan_.ttl) : lock_.acquire(plan_.ttl);
-      if (acquisition) return *acquisition.lease;
-      if (said.insert(acquisition.refusal).second) record_refusal(acquisition);
+      try {
+        Acquisition acquisition = plan_.fenced ? lock_.acquire_fenced(plan_.ttl) : lock_.acquire(plan_.ttl);
+        if (acquisition) return *acquisition.lease;
+        if (said.insert(acquisition.refusal).second) record_refusal(acquisition);
+      } catch (const Error& e) {
+        auto now = std::chrono::steady_clock::now();
+        if (unanswered_since && now - *unanswered_since > kUnreachableLimit) throw;
+        if (!unanswered_since) log_.record(plan_.name, EventKind::acquire_unanswered, {{"message", e.what()}});
+        if (!unanswered_since) unanswered_since = now;
+      }
       std::this_thread::sleep_for(plan_.busy_retry);
     }
   }

@@ -19,6 +19,8 @@ constexpr Wording kWordings[] = {
     {"acquired_fenced", "lock acquired (TTL {ttl_ms}ms, fencing token {fence})",
      "락 획득 (TTL {ttl_ms}ms, 펜싱 토큰 {fence})"},
     {"busy", "lock busy, retrying every {retry_s}s", "락 획득 실패, {retry_s}초마다 다시 시도"},
+    {"acquire_unanswered", "no answer to the acquisition ({message}), asking again for up to 5s",
+     "락 획득 요청에 응답 없음 ({message}), 5초까지 다시 요청"},
     {"read", "read balance: {balance}", "잔액 읽음: {balance}"},
     {"read_claimed", "read balance: {balance} (fencing token {fence} claimed)",
      "잔액 읽음: {balance} (펜싱 토큰 {fence} 등록)"},

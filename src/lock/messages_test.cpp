@@ -103,6 +103,9 @@ const std::vector<Line>& lines() {
       {{3.06, "A", EventKind::claim_rejected, {{"fence", 1}}},
        " 3.06s  A  read refused: a fencing token newer than 1 was claimed",
        " 3.06s  A  읽기 거절됨: 펜싱 토큰 1보다 새 토큰이 이미 등록됨"},
+      {{0.40, "B", EventKind::acquire_unanswered, {{"message", "EOF"}}},
+       " 0.40s  B  no answer to the acquisition (EOF), asking again for up to 5s",
+       " 0.40s  B  락 획득 요청에 응답 없음 (EOF), 5초까지 다시 요청"},
       {{0.50, "B", EventKind::error, {{"message", "boom"}}},
        " 0.50s  B  error: boom",
        " 0.50s  B  오류: boom"},
@@ -129,7 +132,7 @@ TEST(Messages, EveryEventKindHasALine) {
   for (int i = 0; i < 64 && to_string(static_cast<EventKind>(i)) != "unknown"; ++i) {
     EXPECT_TRUE(covered.contains(static_cast<EventKind>(i))) << to_string(static_cast<EventKind>(i));
   }
-  EXPECT_EQ(covered.size(), 21u);
+  EXPECT_EQ(covered.size(), 22u);
 }
 
 TEST(Messages, TimesOfTenSecondsAndMoreWidenTheColumn) {

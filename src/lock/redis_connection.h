@@ -68,6 +68,10 @@ class RedisConnection {
   // The server's redis_version from INFO server, as {major, minor}; asked once and remembered.
   std::pair<int, int> server_version();
 
+  // Drops the connection and connects again (asking the Sentinel again, when there is one).
+  // Throws Error when that fails.
+  void reconnect();
+
   // The server this connection talks to (for a Sentinel address, the master it named last).
   const RedisAddress& address() const { return server_; }
 
@@ -76,7 +80,6 @@ class RedisConnection {
     void operator()(redisContext* context) const;
   };
   void connect();
-  void reconnect();
 
   RedisAddress address_;  // as given: may name a Sentinel
   RedisAddress server_;   // as connected

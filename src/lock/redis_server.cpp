@@ -12,6 +12,7 @@
 
 #include "error.h"
 #include "process.h"
+#include "redis_lock.h"
 
 extern char** environ;
 
@@ -74,6 +75,20 @@ void start_redis(const std::string& config_file, const RedisAddress& address) {
     }
   });
   if (!answers) throw Error(fmt::format("Redis at {} did not answer within 10 s of its start", address.display()));
+}
+
+void crash_redis(RedisConnection& redis, const LockKey& key, const RunLog& log, bool start_again) {
+  RedisAddress address = redis.address();
+  std::string server = address.display();
+  RedisProcess process = local_redis_process(redis);
+  long long pttl = RedisLock(redis, key).pttl();
+  double killed = wall_seconds();
+  kill_redis(process, address);
+  log.record_at(killed, "host", EventKind::redis_killed, {{"server", server}, {"pttl", pttl}});
+  if (!start_again) return;
+  start_redis(process.config_file, address);
+  redis.reconnect();
+  log.record("host", EventKind::redis_started, {{"server", server}, {"pttl", RedisLock(redis, key).pttl()}});
 }
 
 }  // namespace rlock

@@ -12,7 +12,9 @@
 #include <string>
 
 #include "redis_address.h"
+#include "lock_key.h"
 #include "redis_connection.h"
+#include "run_log.h"
 
 namespace rlock {
 
@@ -29,5 +31,9 @@ void kill_redis(const RedisProcess& process, const RedisAddress& address);
 
 // Starts redis-server with `config_file` (which daemonizes) and waits (bounded) until it answers.
 void start_redis(const std::string& config_file, const RedisAddress& address);
+
+// The host's crash of the local Redis behind `redis`, logged: the lock's PTTL just before, SIGKILL,
+// and with `start_again`, a start from the same config file and the lock's PTTL after it.
+void crash_redis(RedisConnection& redis, const LockKey& key, const RunLog& log, bool start_again);
 
 }  // namespace rlock
