@@ -254,11 +254,20 @@ nlohmann::json check_json(const CheckResult& c) {
 }
 
 CheckResult check_from(const nlohmann::json& j) {
-  Validity v = Validity::unknown;
-  std::string name = j.value("validity", "unknown");
-  if (name == "valid") v = Validity::valid;
-  if (name == "invalid") v = Validity::invalid;
-  return {v, j.value("detail", ""), j.value("amount", 0LL), j.value("count", 0)};
+  return {validity_from(j.value("validity", "unknown")), j.value("detail", ""), j.value("amount", 0LL),
+          j.value("count", 0)};
+}
+
+// A result line of a job process (see run_job) back as the TrialResult of `spec`.
+TrialResult result_from(const nlohmann::json& line, const TrialSpec& spec) {
+  return TrialResult{spec,
+                     check_from(line.value("lost", nlohmann::json::object())),
+                     check_from(line.value("overlaps", nlohmann::json::object())),
+                     check_from(line.value("fences", nlohmann::json::object())),
+                     line.value("failed_ops", 0),
+                     line.value("failed_amount", 0LL),
+                     line.value("ms", 0.0),
+                     line.value("error", "")};
 }
 
 // One job process: every jobs-th trial, one after the other, each result one line in `results`.
@@ -359,11 +368,14 @@ std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const C
     pids.push_back(pid);
   }
 
-  std::map<std::size_t, nlohmann::json> reported;
+  std::map<std::size_t, TrialResult> reported;
   auto collect = [&] {
     reported.clear();
     for (int job = 0; job < jobs; ++job) {
-      for (auto& line : read_lines(results_of(job))) reported[line.value("i", std::size_t{0})] = line;
+      for (const auto& line : read_lines(results_of(job))) {
+        std::size_t i = line.value("i", specs.size());
+        if (i < specs.size()) reported.insert_or_assign(i, result_from(line, specs[i]));
+      }
     }
   };
   std::size_t running = pids.size();
@@ -374,24 +386,16 @@ std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const C
       if (pid > 0 && ::waitpid(pid, &status, WNOHANG) == pid) pid = 0, --running;
     }
     collect();
-    std::size_t anomalies = 0;
-    for (const auto& [i, line] : reported) {
-      anomalies += line.value("error", "") != "" || line["lost"].value("validity", "") != "valid" ||
-                   line["overlaps"].value("validity", "") != "valid" || line["fences"].value("validity", "") != "valid";
-    }
-    progress(reported.size(), anomalies);
+    progress(reported.size(), static_cast<std::size_t>(std::count_if(
+                                  reported.begin(), reported.end(), [](const auto& r) { return r.second.anomaly(); })));
   }
 
   std::vector<TrialResult> results;
   for (std::size_t i = 0; i < specs.size(); ++i) {
-    TrialResult r{specs[i], {}, {}, {}, 0, 0, 0, "the trial reported no result (its job process died)"};
-    if (auto it = reported.find(i); it != reported.end()) {
-      const nlohmann::json& line = it->second;
-      r = TrialResult{specs[i], check_from(line["lost"]), check_from(line["overlaps"]), check_from(line["fences"]),
-                      line.value("failed_ops", 0), line.value("failed_amount", 0LL), line.value("ms", 0.0),
-                      line.value("error", "")};
-    }
-    results.push_back(std::move(r));
+    auto it = reported.find(i);
+    results.push_back(it != reported.end()
+                          ? it->second
+                          : TrialResult{specs[i], {}, {}, {}, 0, 0, 0, "the trial reported no result (its job process died)"});
   }
   for (int job = 0; job < jobs; ++job) std::filesystem::remove(results_of(job));
   return results;

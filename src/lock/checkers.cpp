@@ -4,19 +4,20 @@
 
 #include <fmt/format.h>
 
+#include "enum_names.h"
+
 namespace rlock {
 
-std::string_view to_string(Validity validity) {
-  switch (validity) {
-    case Validity::valid:
-      return "valid";
-    case Validity::invalid:
-      return "invalid";
-    case Validity::unknown:
-      return "unknown";
-  }
-  return "?";
-}
+namespace {
+
+constexpr NameTable<Validity, 3> kValidities{
+    {{Validity::valid, "valid"}, {Validity::invalid, "invalid"}, {Validity::unknown, "unknown"}}};
+
+}  // namespace
+
+std::string_view to_string(Validity validity) { return name_in(kValidities, validity); }
+
+Validity validity_from(std::string_view name) { return value_in(kValidities, name).value_or(Validity::unknown); }
 
 CheckResult check_lost_updates(long long initial, long long final_balance, const std::vector<Operation>& history) {
   long long least = initial, most = initial;

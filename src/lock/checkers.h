@@ -19,6 +19,8 @@ namespace rlock {
 
 enum class Validity { valid, invalid, unknown };
 std::string_view to_string(Validity validity);
+// The validity named `name`; unknown for any other name (never valid by mistake).
+Validity validity_from(std::string_view name);
 
 struct CheckResult {
   Validity validity = Validity::unknown;

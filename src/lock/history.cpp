@@ -1,9 +1,11 @@
 #include "history.h"
 
-#include <map>
+#include "enum_names.h"
 
 namespace rlock {
 namespace {
+
+constexpr NameTable<Outcome, 3> kOutcomes{{{Outcome::ok, "ok"}, {Outcome::fail, "fail"}, {Outcome::info, "info"}}};
 
 // What a worker's events say of its write: the error event, when there is one, decides.
 Outcome outcome_of(const WorkerExit& exit, const std::vector<const Event*>& errors, bool accepted_write) {
@@ -18,17 +20,7 @@ Outcome outcome_of(const WorkerExit& exit, const std::vector<const Event*>& erro
 
 }  // namespace
 
-std::string_view to_string(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::ok:
-      return "ok";
-    case Outcome::fail:
-      return "fail";
-    case Outcome::info:
-      return "info";
-  }
-  return "?";
-}
+std::string_view to_string(Outcome outcome) { return name_in(kOutcomes, outcome); }
 
 std::vector<Operation> history_from(const std::vector<Event>& events, const std::vector<WorkerExit>& exits) {
   std::vector<Operation> history;
