@@ -19,6 +19,7 @@
 #include "append_file.h"
 #include "enum_names.h"
 #include "error.h"
+#include "failover_pair.h"
 #include "lab_worker.h"
 #include "redis_connection.h"
 #include "redis_server.h"
@@ -41,11 +42,12 @@ constexpr NameTable<Strategy, 9> kStrategies{{
     {Strategy::pg_row_lock, "pg-row-lock"},
     {Strategy::pg_advisory, "pg-advisory"},
 }};
-constexpr NameTable<Fault, 5> kFaults{{{Fault::none, "none"},
+constexpr NameTable<Fault, 6> kFaults{{{Fault::none, "none"},
                                        {Fault::pause, "pause"},
                                        {Fault::slow, "slow"},
                                        {Fault::kill, "kill"},
-                                       {Fault::redis_restart, "redis-restart"}}};
+                                       {Fault::redis_restart, "redis-restart"},
+                                       {Fault::failover, "failover"}}};
 
 constexpr auto kTrialLimit = 10s;  // a trial still running then is killed, its workers' outcomes unknown
 constexpr auto kBusyRetry = 10ms;
@@ -76,6 +78,7 @@ struct Schedule {
   std::vector<WorkerSchedule> workers;
   std::size_t target = 0;  // the worker the nemesis picks: the first to start, likely the first holder
   double pause_s = 0;
+  bool replica_lags = false;  // failover: the replica stopped replicating before the trial began
 };
 
 Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup) {
@@ -94,10 +97,15 @@ Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup) {
                                 [](const auto& a, const auto& b) { return a.delay_s < b.delay_s; });
   schedule.target = static_cast<std::size_t>(first - schedule.workers.begin());
   if (spec.fault == Fault::slow) schedule.workers[schedule.target].work_s = ttl_s * uniform(1.5, 3.0);
-  // A restart must find the holder mid-job: its work takes half its TTL or more, and still ends
-  // well inside it, so only the restart can take its lock away.
-  if (spec.fault == Fault::redis_restart) schedule.workers[schedule.target].work_s = ttl_s * uniform(0.5, 0.8);
+  // A restart or failover must find the holder mid-job: its work takes half its TTL or more, and
+  // still ends well inside it, so only the fault can take its lock away.
+  if (spec.fault == Fault::redis_restart || spec.fault == Fault::failover) {
+    schedule.workers[schedule.target].work_s = ttl_s * uniform(0.5, 0.8);
+  }
   schedule.pause_s = ttl_s * uniform(1.0, 2.5);
+  // Half the failovers lose the writes of the whole trial, the lock among them; the others lose
+  // nothing, so a failover alone is no anomaly.
+  if (spec.fault == Fault::failover) schedule.replica_lags = uniform(0, 1) < 0.5;
   return schedule;
 }
 
@@ -145,10 +153,10 @@ void signal_worker(const RunLog& log, pid_t pid, int number, const char* name, c
   }
 }
 
-// The nemesis and the reaper: applies the fault once the target has read, and waits (bounded) for
-// every worker. Returns how each one ended.
+// The nemesis and the reaper: applies the fault once the target has read (`host_fault` for the
+// faults of Redis's host), and waits (bounded) for every worker. Returns how each one ended.
 std::vector<WorkerExit> supervise(const TrialSpec& spec, const Schedule& schedule, const std::vector<pid_t>& pids,
-                                  const LabDir& dir, const RunLog& log, RedisConnection& redis, const LockKey& key) {
+                                  const LabDir& dir, const RunLog& log, const std::function<void()>& host_fault) {
   std::vector<WorkerExit> exits;
   for (const WorkerSchedule& w : schedule.workers) exits.push_back(WorkerExit{w.name, w.amount, false, 0});
   std::vector<bool> done(pids.size(), false);
@@ -170,8 +178,8 @@ std::vector<WorkerExit> supervise(const TrialSpec& spec, const Schedule& schedul
     if (!struck && spec.fault != Fault::none && spec.fault != Fault::slow && !done[schedule.target] &&
         std::filesystem::exists(dir.read_marker(target.name))) {
       struck = true;
-      if (spec.fault == Fault::redis_restart) {
-        crash_redis(redis, key, log, /*start_again=*/true);
+      if (host_fault) {
+        host_fault();
       } else if (spec.fault == Fault::kill) {
         signal_worker(log, target_pid, SIGKILL, "SIGKILL", target.name);
       } else {
@@ -210,7 +218,9 @@ void write_history(const std::filesystem::path& path, const std::vector<Operatio
   }
 }
 
-TrialResult run_trial(const TrialSpec& spec, long account, const ChaosSetup& setup, RedisConnection& redis,
+int failover_port_of(const ChaosSetup& setup, int job) { return setup.failover_port + 2 * job; }
+
+TrialResult run_trial(const TrialSpec& spec, long account, int job, const ChaosSetup& setup, RedisConnection& redis,
                       AccountStore& store) {
   TrialResult result{spec, {}, {}, {}, 0, 0, 0, {}};
   auto began = Clock::now();
@@ -219,15 +229,25 @@ TrialResult run_trial(const TrialSpec& spec, long account, const ChaosSetup& set
   store.reset(account);
   LockKey key = LockKey::for_account(account);
   redis.checked({"DEL", key.lock, key.fence_counter});
+  std::optional<FailoverPair> pair;
+  if (spec.fault == Fault::failover) {
+    std::filesystem::create_directories(dir.root());  // for the servers' logs
+    pair.emplace(failover_port_of(setup, job), dir.root());
+    if (schedule.replica_lags) pair->stop_replication();
+  }
   dir.start_new_run(wall_seconds() + 0.05);  // the workers' clocks start once all are forked
   RunLog log(dir, Lang::en);
-  LabSetup lab{setup.redis, setup.conninfo, dir, Lang::en};
+  LabSetup lab{pair ? pair->address() : setup.redis, setup.conninfo, dir, Lang::en};
+  std::function<void()> host_fault;
+  if (spec.fault == Fault::redis_restart) host_fault = [&] { crash_redis(redis, key, log, /*start_again=*/true); };
+  if (spec.fault == Fault::failover) host_fault = [&] { pair->fail_over(key, log); };
 
   std::vector<WorkerPlan> plans;
   for (const WorkerSchedule& w : schedule.workers) plans.push_back(plan_for(spec.strategy, w, account, setup.ttl));
   std::vector<pid_t> pids;
   for (const WorkerPlan& plan : plans) pids.push_back(spawn_worker(plan, lab));
-  std::vector<WorkerExit> exits = supervise(spec, schedule, pids, dir, log, redis, key);
+  std::vector<WorkerExit> exits = supervise(spec, schedule, pids, dir, log, host_fault);
+  pair.reset();
 
   std::vector<Event> events = read_events(dir);
   long long final_balance = store.read_balance(account);
@@ -279,7 +299,7 @@ void run_job(int job, int jobs, const std::vector<TrialSpec>& specs, const Chaos
   for (std::size_t i = static_cast<std::size_t>(job); i < specs.size(); i += static_cast<std::size_t>(jobs)) {
     TrialResult r{specs[i], {}, {}, {}, 0, 0, 0, {}};
     try {
-      r = run_trial(specs[i], setup.first_account + static_cast<long>(i), setup, redis, store);
+      r = run_trial(specs[i], setup.first_account + static_cast<long>(i), job, setup, redis, store);
     } catch (const std::exception& e) {
       r.error = e.what();
     }
@@ -342,6 +362,13 @@ void check_restartable(const RedisAddress& address) {
   }
 }
 
+void check_failover_ports(const ChaosSetup& setup, int jobs) {
+  std::filesystem::path logs = setup.dir / "trials" / ".failover-check";
+  std::filesystem::create_directories(logs);
+  for (int job = 0; job < jobs; ++job) FailoverPair pair(failover_port_of(setup, job), logs);
+  std::filesystem::remove_all(logs);
+}
+
 bool TrialResult::anomaly() const {
   return !error.empty() || lost.validity != Validity::valid || overlaps.validity != Validity::valid ||
          fences.validity != Validity::valid;
@@ -360,7 +387,8 @@ std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const C
       int code = 0;
       try {
         run_job(job, jobs, specs, setup, results_of(job));
-      } catch (...) {
+      } catch (const std::exception& e) {
+        fmt::print(stderr, "chaos: job {} stopped: {}\n", job, e.what());
         code = 1;  // its trials report nothing: they count as anomalies
       }
       ::_exit(code);
