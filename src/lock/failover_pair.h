@@ -4,18 +4,14 @@
 //
 // The replica takes over the primary's address (as a managed Redis moves its endpoint), so
 // clients that reconnect reach the new primary without asking a Sentinel. The pair owns both
-// processes: its destructor kills what is still running. Not thread-safe.
+// processes (LocalRedis). Not thread-safe.
 #pragma once
 
-#include <sys/types.h>
-
 #include <filesystem>
-#include <memory>
-#include <optional>
 
+#include "local_redis.h"
 #include "lock_key.h"
 #include "redis_address.h"
-#include "redis_connection.h"
 #include "run_log.h"
 
 namespace rlock {
@@ -31,7 +27,7 @@ class FailoverPair {
   FailoverPair& operator=(const FailoverPair&) = delete;
 
   // Where clients connect: the primary's address, which the replica takes over in fail_over().
-  const RedisAddress& address() const { return primary_.address; }
+  const RedisAddress& address() const { return primary_.address(); }
 
   // The replica stops receiving writes: what is written from now on is lost in the failover.
   void stop_replication();
@@ -41,20 +37,8 @@ class FailoverPair {
   void fail_over(const LockKey& key, const RunLog& log);
 
  private:
-  // One redis-server process of ours, with a connection to it: started and answering once
-  // constructed, killed and reaped when destroyed.
-  struct Server {
-    Server(int port, const std::filesystem::path& dir, std::optional<int> replica_of);
-    ~Server();
-    void kill();  // SIGKILL, then reap; nothing when already done
-
-    RedisAddress address;
-    pid_t pid = 0;
-    std::unique_ptr<RedisConnection> connection;
-  };
-
-  Server primary_;
-  Server replica_;
+  LocalRedis primary_;
+  LocalRedis replica_;
 };
 
 }  // namespace rlock
