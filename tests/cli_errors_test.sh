@@ -50,6 +50,9 @@ expect 254 'unknown strategy .redlok.' -- chaos --strategies ttl,redlok
 expect 254 'unknown fault .crash.'     -- chaos --faults crash
 expect 254 'trials'                   -- chaos --trials 0
 expect 254 'claim-fence|fenced'       -- worker A 30 --claim-fence
+expect 254 'at least 3 servers'       -- worker A 30 --redlock redis://127.0.0.1:6461,redis://127.0.0.1:6462
+expect 254 'fenced|redlock'           -- worker A 30 --fenced --redlock redis://a,redis://b,redis://c
+expect 254 'redis://'                 -- worker A 30 --redlock redis://a,http://b,redis://c
 
 # Servers that are not there: exit 1 naming the address, and never the password.
 expect 1 'Redis at 127\.0\.0\.1:1: .*refused'              -- --redis redis://:hunter2@127.0.0.1:1/0 reset

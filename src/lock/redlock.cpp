@@ -39,6 +39,7 @@ RedlockAttempt Redlock::acquire(std::chrono::milliseconds ttl) {
     if (lock_on(member) == nullptr) continue;
     try {
       Reply reply = member.connection->command({"SET", key_.lock, token.hex, "NX", "PX", px});
+      ++attempt.answered;
       if (!reply.is_error() && !reply.is_nil()) ++attempt.granted;
     } catch (const Error&) {
       // no answer: not granted, and the connection is made again next time

@@ -26,6 +26,7 @@ namespace rlock {
 struct RedlockAttempt {
   std::optional<Token> token;
   int granted = 0;                        // servers that answered SET NX with OK
+  int answered = 0;                       // servers that answered at all (OK, or nil when held)
   std::chrono::milliseconds validity{0};  // how long the lock can be trusted from the attempt's end
 
   explicit operator bool() const { return token.has_value(); }

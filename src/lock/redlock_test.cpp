@@ -47,6 +47,7 @@ TEST_F(RedlockTest, MajorityGrantsAndOthersAreRefused) {
   RedlockAttempt refused = b.acquire(1000ms);
   EXPECT_FALSE(refused);
   EXPECT_EQ(refused.granted, 0);
+  EXPECT_EQ(refused.answered, 3);
 
   EXPECT_EQ(b.release(make_token()), 0) << "a release with another token deletes nothing";
   EXPECT_EQ(a.release(*held.token), 3);
@@ -69,6 +70,7 @@ TEST_F(RedlockTest, WithoutAMajorityTheGrantedServersAreReleased) {
   RedlockAttempt refused = lock.acquire(1000ms);
   EXPECT_FALSE(refused);
   EXPECT_EQ(refused.granted, 1);
+  EXPECT_EQ(refused.answered, 1);
   EXPECT_TRUE(lock_value(2).is_nil()) << "the one server that granted it was released";
 }
 
