@@ -2,7 +2,7 @@
 # rlock chaos --quick against the servers of scripts/test.sh: exit 0 (no anomaly where none is
 # expected), anomalies for ttl under pause, none for fenced-claim and pg-row-lock, a JSON table with
 # every cell, and each anomalous trial kept where `rlock showlog --dir` reads it; then the same for
-# a few redis-restart and failover trials.
+# a few redis-restart, failover and redlock trials.
 set -uo pipefail
 rlock=$1
 : "${REDIS_URL:?REDIS_URL is not set: run the tests through scripts/test.sh}" "${DATABASE_URL:?DATABASE_URL is not set}"
@@ -53,6 +53,17 @@ fault_trials redis-restart 5 'started again'
 # the replica stopped replicating before the lock was taken.
 fault_trials failover 10 'promoted to primary, lock PTTL -2'
 check "no failover server is left running" bash -c "! pgrep -f 'redis-server 127.0.0.1:642[0-9]'"
+
+# redlock: three servers of each job's own (from port 6700). A pause outlives the lock on every
+# server at once; a restart strikes one server of three and starts it again empty.
+"$rlock" --dir "$work" chaos --strategies redlock --faults pause,redis-restart --trials 5 --seed 1 \
+    --json "$work/table.json" >"$work/out.txt" 2>"$work/err.txt"
+rc=$?
+cat "$work/out.txt"
+check "chaos redlock exits 0 (got $rc)" test $rc -eq 0
+check "redlock under pause shows anomalies" test "$(cell redlock pause anomalies)" -gt 0
+check "redlock under redis-restart ran its trials" test "$(cell redlock redis-restart trials)" -eq 5
+check "no redlock server is left running" bash -c "! pgrep -f 'redis-server 127.0.0.1:67[0-9][0-9]'"
 
 echo "$passed passed, $failed failed"
 ((failed == 0))

@@ -1,5 +1,5 @@
 // rlock chaos [--strategies LIST] [--faults LIST] [--trials N] [--seed S] [--jobs J] [--ttl MS]
-// [--failover-port P] [--quick] [--json FILE]: randomized trials of every strategy under every fault (chaos.h), a table
+// [--failover-port P] [--redlock-port P] [--quick] [--json FILE]: randomized trials of every strategy under every fault (chaos.h), a table
 // of anomaly rates on stdout, progress on stderr. Exits 1 when a strategy that is expected to be
 // safe showed an anomaly.
 #include <algorithm>
@@ -29,6 +29,7 @@ struct ChaosOptions {
   int jobs = 8;
   long ttl_ms = 200;
   int failover_port = ChaosSetup{}.failover_port;
+  int redlock_port = ChaosSetup{}.redlock_port;
   bool quick = false;
   std::string json;
 };
@@ -78,7 +79,7 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   int trials = options.quick && options.trials == 200 ? 20 : options.trials;
 
   ChaosSetup setup{lab.redis, lab.conninfo, lab.dir.root() / "chaos", options.seed.value_or(random_seed()),
-                   std::chrono::milliseconds(options.ttl_ms), 100000, options.failover_port};
+                   std::chrono::milliseconds(options.ttl_ms), 100000, options.failover_port, options.redlock_port};
   // Trials that restart Redis would crash each other's: they run one at a time, after the others.
   std::vector<TrialSpec> side_by_side, one_by_one;
   for (Strategy s : strategies) {
@@ -95,7 +96,8 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
              trials, options.ttl_ms, options.jobs, strategies.size(), faults.size());
   std::fflush(stdout);
   std::filesystem::remove_all(setup.dir / "trials");
-  if (std::find(faults.begin(), faults.end(), Fault::failover) != faults.end()) check_failover_ports(setup, options.jobs);
+  check_own_servers(setup, options.jobs, std::find(faults.begin(), faults.end(), Fault::failover) != faults.end(),
+                    std::find(strategies.begin(), strategies.end(), Strategy::redlock) != strategies.end());
   std::size_t done_before = 0, anomalies_before = 0;
   auto progress = [&](std::size_t done, std::size_t anomalies) {
     fmt::print(stderr, "chaos: {}/{} trials, {} with an anomaly\n", done_before + done, total, anomalies_before + anomalies);
@@ -179,6 +181,10 @@ void register_chaos(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--ttl", options->ttl_ms, "lock TTL in ms")->check(CLI::Range(20L, 60'000L))->capture_default_str();
   cmd->add_option("--failover-port", options->failover_port,
                   "failover trials run a primary and a replica of their own on 127.0.0.1 from this port, two a job")
+      ->check(CLI::Range(1024, 65000))
+      ->capture_default_str();
+  cmd->add_option("--redlock-port", options->redlock_port,
+                  "redlock trials run three Redis servers of their own on 127.0.0.1 from this port, three a job")
       ->check(CLI::Range(1024, 65000))
       ->capture_default_str();
   cmd->add_flag("--quick", options->quick, "ttl, fenced-retry, fenced-claim and pg-row-lock under none and pause, 20 trials a cell");

@@ -21,6 +21,7 @@
 #include "error.h"
 #include "failover_pair.h"
 #include "lab_worker.h"
+#include "local_redis.h"
 #include "redis_connection.h"
 #include "redis_server.h"
 #include "run_log.h"
@@ -31,10 +32,11 @@ namespace {
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-constexpr NameTable<Strategy, 9> kStrategies{{
+constexpr NameTable<Strategy, 10> kStrategies{{
     {Strategy::ttl, "ttl"},
     {Strategy::watchdog, "watchdog"},
     {Strategy::check_before_write, "check-before-write"},
+    {Strategy::redlock, "redlock"},
     {Strategy::fenced, "fenced"},
     {Strategy::fenced_retry, "fenced-retry"},
     {Strategy::fenced_claim, "fenced-claim"},
@@ -109,7 +111,8 @@ Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup) {
   return schedule;
 }
 
-WorkerPlan plan_for(Strategy strategy, const WorkerSchedule& w, long account, std::chrono::milliseconds ttl) {
+WorkerPlan plan_for(Strategy strategy, const WorkerSchedule& w, long account, std::chrono::milliseconds ttl,
+                    const std::vector<RedisAddress>& redlock) {
   WorkerPlan plan;
   plan.name = w.name;
   plan.amount = w.amount;
@@ -126,6 +129,7 @@ WorkerPlan plan_for(Strategy strategy, const WorkerSchedule& w, long account, st
   if (strategy == Strategy::pg_atomic) plan.pg = PgStrategy::atomic;
   if (strategy == Strategy::pg_row_lock) plan.pg = PgStrategy::row_lock;
   if (strategy == Strategy::pg_advisory) plan.pg = PgStrategy::advisory;
+  if (strategy == Strategy::redlock) plan.redlock = redlock;
   return plan;
 }
 
@@ -220,8 +224,39 @@ void write_history(const std::filesystem::path& path, const std::vector<Operatio
 
 int failover_port_of(const ChaosSetup& setup, int job) { return setup.failover_port + 2 * job; }
 
-TrialResult run_trial(const TrialSpec& spec, long account, int job, const ChaosSetup& setup, RedisConnection& redis,
-                      AccountStore& store) {
+using RedlockServers = std::vector<std::unique_ptr<LocalRedis>>;
+
+// Job `job`'s three Redlock servers, logging into `dir`.
+RedlockServers start_redlock_servers(const ChaosSetup& setup, int job, const std::filesystem::path& dir) {
+  RedlockServers servers;
+  for (int i = 0; i < 3; ++i) servers.push_back(std::make_unique<LocalRedis>(setup.redlock_port + 3 * job + i, dir));
+  return servers;
+}
+
+// What a job process holds for its trials, one after the other.
+struct Job {
+  int number;
+  const ChaosSetup& setup;
+  RedisConnection redis;
+  AccountStore store;
+  RedlockServers redlock;  // started for the job's first redlock trial
+};
+
+// A crash of one of Redlock's servers, logged as crash_redis logs the shared one's.
+void crash_one_redlock_server(LocalRedis& server, const LockKey& key, const RunLog& log) {
+  std::string name = server.address().display();
+  long long pttl = RedisLock(server.connection(), key).pttl();
+  double killed = wall_seconds();
+  server.kill();
+  log.record_at(killed, "host", EventKind::redis_killed, {{"server", name}, {"pttl", pttl}});
+  server.restart();
+  log.record("host", EventKind::redis_started, {{"server", name}, {"pttl", RedisLock(server.connection(), key).pttl()}});
+}
+
+TrialResult run_trial(const TrialSpec& spec, long account, Job& job) {
+  const ChaosSetup& setup = job.setup;
+  RedisConnection& redis = job.redis;
+  AccountStore& store = job.store;
   TrialResult result{spec, {}, {}, {}, 0, 0, 0, {}};
   auto began = Clock::now();
   LabDir dir(setup.dir / "trials" / fmt::format("{}-{}-{}", to_string(spec.strategy), to_string(spec.fault), spec.number));
@@ -229,21 +264,41 @@ TrialResult run_trial(const TrialSpec& spec, long account, int job, const ChaosS
   store.reset(account);
   LockKey key = LockKey::for_account(account);
   redis.checked({"DEL", key.lock, key.fence_counter});
+  bool redlock = spec.strategy == Strategy::redlock;
+  std::vector<RedisAddress> redlock_addresses;
+  if (redlock) {
+    if (job.redlock.empty()) {
+      std::filesystem::path logs = setup.dir / "trials" / ".redlock-servers";
+      std::filesystem::create_directories(logs);
+      job.redlock = start_redlock_servers(setup, job.number, logs);
+    }
+    for (auto& server : job.redlock) {
+      server->connection().checked({"DEL", key.lock});
+      redlock_addresses.push_back(server->address());
+    }
+  }
   std::optional<FailoverPair> pair;
-  if (spec.fault == Fault::failover) {
+  if (spec.fault == Fault::failover && !redlock) {
     std::filesystem::create_directories(dir.root());  // for the servers' logs
-    pair.emplace(failover_port_of(setup, job), dir.root());
+    pair.emplace(failover_port_of(setup, job.number), dir.root());
     if (schedule.replica_lags) pair->stop_replication();
   }
   dir.start_new_run(wall_seconds() + 0.05);  // the workers' clocks start once all are forked
   RunLog log(dir, Lang::en);
   LabSetup lab{pair ? pair->address() : setup.redis, setup.conninfo, dir, Lang::en};
   std::function<void()> host_fault;
-  if (spec.fault == Fault::redis_restart) host_fault = [&] { crash_redis(redis, key, log, /*start_again=*/true); };
-  if (spec.fault == Fault::failover) host_fault = [&] { pair->fail_over(key, log); };
+  if (redlock && (spec.fault == Fault::redis_restart || spec.fault == Fault::failover)) {
+    host_fault = [&] { crash_one_redlock_server(*job.redlock.front(), key, log); };
+  } else if (spec.fault == Fault::redis_restart) {
+    host_fault = [&] { crash_redis(redis, key, log, /*start_again=*/true); };
+  } else if (spec.fault == Fault::failover) {
+    host_fault = [&] { pair->fail_over(key, log); };
+  }
 
   std::vector<WorkerPlan> plans;
-  for (const WorkerSchedule& w : schedule.workers) plans.push_back(plan_for(spec.strategy, w, account, setup.ttl));
+  for (const WorkerSchedule& w : schedule.workers) {
+    plans.push_back(plan_for(spec.strategy, w, account, setup.ttl, redlock_addresses));
+  }
   std::vector<pid_t> pids;
   for (const WorkerPlan& plan : plans) pids.push_back(spawn_worker(plan, lab));
   std::vector<WorkerExit> exits = supervise(spec, schedule, pids, dir, log, host_fault);
@@ -294,12 +349,11 @@ TrialResult result_from(const nlohmann::json& line, const TrialSpec& spec) {
 void run_job(int job, int jobs, const std::vector<TrialSpec>& specs, const ChaosSetup& setup,
              const std::filesystem::path& results) {
   AppendFile out(results);
-  RedisConnection redis(setup.redis);
-  AccountStore store(setup.conninfo);
+  Job context{job, setup, RedisConnection(setup.redis), AccountStore(setup.conninfo), {}};
   for (std::size_t i = static_cast<std::size_t>(job); i < specs.size(); i += static_cast<std::size_t>(jobs)) {
     TrialResult r{specs[i], {}, {}, {}, 0, 0, 0, {}};
     try {
-      r = run_trial(specs[i], setup.first_account + static_cast<long>(i), job, setup, redis, store);
+      r = run_trial(specs[i], setup.first_account + static_cast<long>(i), context);
     } catch (const std::exception& e) {
       r.error = e.what();
     }
@@ -362,10 +416,13 @@ void check_restartable(const RedisAddress& address) {
   }
 }
 
-void check_failover_ports(const ChaosSetup& setup, int jobs) {
-  std::filesystem::path logs = setup.dir / "trials" / ".failover-check";
+void check_own_servers(const ChaosSetup& setup, int jobs, bool failover, bool redlock) {
+  std::filesystem::path logs = setup.dir / "trials" / ".servers-check";
   std::filesystem::create_directories(logs);
-  for (int job = 0; job < jobs; ++job) FailoverPair pair(failover_port_of(setup, job), logs);
+  for (int job = 0; job < jobs; ++job) {
+    if (failover) FailoverPair pair(failover_port_of(setup, job), logs);
+    if (redlock) start_redlock_servers(setup, job, logs);
+  }
   std::filesystem::remove_all(logs);
 }
 

@@ -27,6 +27,7 @@ enum class Strategy {
   ttl,
   watchdog,
   check_before_write,
+  redlock,
   fenced,
   fenced_retry,
   fenced_claim,
@@ -43,7 +44,9 @@ std::optional<Fault> fault_from(std::string_view name);
 const std::vector<Strategy>& all_strategies();
 const std::vector<Fault>& all_faults();
 
-// Whether the strategy promises no anomaly under the fault. fenced-claim and the PostgreSQL
+// Whether the strategy promises no anomaly under the fault. For redlock, redis-restart and
+// failover strike one of its three servers, which starts again empty (a failover to a replica
+// that lagged loses the same keys). fenced-claim and the PostgreSQL
 // strategies do under every fault here: the database decides. fenced-claim's fences only pass a
 // read that claims a fence no one claimed before and a write whose claim is still the newest, so
 // even a failover that sends the fence counter back (lab 5) costs retries, not money.
@@ -66,6 +69,8 @@ struct ChaosSetup {
   long first_account = 100000;  // trial i uses account first_account + i
   // A failover trial of job j runs its own primary on failover_port + 2j and a replica on the next.
   int failover_port = 6420;
+  // Job j's redlock trials share three servers of its own, on redlock_port + 3j and the next two.
+  int redlock_port = 6700;
 };
 
 struct TrialResult {
@@ -86,9 +91,10 @@ struct TrialResult {
 // local and was started from a config file (check_restartable). Anomalous trials are kept in
 // setup.dir/trials, which the caller clears before a campaign.
 void check_restartable(const RedisAddress& redis);
-// Starts and stops the primary and replica of each of `jobs` failover jobs: throws Error when one
-// cannot start (a port taken, no redis-server), before any trial runs.
-void check_failover_ports(const ChaosSetup& setup, int jobs);
+// Starts and stops the servers of their own that `jobs` jobs will run (a failover's primary and
+// replica, Redlock's three): throws Error when one cannot start (a port taken, no redis-server),
+// before any trial runs.
+void check_own_servers(const ChaosSetup& setup, int jobs, bool failover, bool redlock);
 std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const ChaosSetup& setup, int jobs,
                                     const std::function<void(std::size_t, std::size_t)>& progress);
 
