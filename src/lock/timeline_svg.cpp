@@ -54,6 +54,33 @@ std::string_view class_of(MarkResult result) {
   }
 }
 
+// `text` cut at a character, with an ellipsis, to about `width` pixels at the labels' size.
+std::string fit(std::string text, double width) {
+  if (text_width(text, kFontSize) <= width) return text;
+  while (!text.empty() && text_width(text, kFontSize) + kFontSize > width) {
+    std::size_t last = text.size() - 1;
+    while (last > 0 && (static_cast<unsigned char>(text[last]) & 0xC0) == 0x80) --last;  // a UTF-8 continuation
+    text.resize(last);
+  }
+  return text + "…";
+}
+
+// `text` broken at spaces into lines of about `width` pixels at `size` (a longer word stays whole).
+std::vector<std::string> wrap(std::string_view text, double width, double size) {
+  std::vector<std::string> lines{""};
+  while (!text.empty()) {
+    std::size_t space = text.find(' ', 1);
+    std::string_view word = text.substr(0, space);
+    text.remove_prefix(word.size());
+    if (!lines.back().empty() && text_width(lines.back() + std::string(word), size) > width) {
+      lines.emplace_back();
+      if (word.starts_with(' ')) word.remove_prefix(1);
+    }
+    lines.back() += word;
+  }
+  return lines;
+}
+
 bool is_refusal(MarkResult result) { return result == MarkResult::rejected || result == MarkResult::failed; }
 
 // The mark itself: a dot when it went well or said nothing, a cross when it was refused or failed.
@@ -123,18 +150,26 @@ class Drawing {
   // The title, the verdict and the legend; returns where the lanes begin.
   double header() {
     Lang lang = options_.lang;
+    double right = options_.width - kRight;
     text(front_, 12, 24, "title", options_.title);
-    text(front_, 12, 44, timeline_.verdict.lost_update() ? "lost" : "safe", timeline_.verdict.line(lang));
-    double x = 12, y = 58;
+    double y = 44;
+    for (const std::string& line : wrap(timeline_.verdict.line(lang), right - 12, kFontSize * 1.1)) {  // bold
+      text(front_, 12, y, timeline_.verdict.lost_update() ? "lost" : "safe", line);
+      y += 16;
+    }
+    double x = 12;
+    y -= 2;
     auto legend = [&](std::string_view cls, const Wording& wording) {
+      std::string label = fill_wording(wording, lang, {});
+      double width = 19 + text_width(label, kFontSize);
+      if (x > 12 && x + width > right) x = 12, y += 18;
       if (cls == "rejected") {
         front_ += mark_shape(x + 7, y + 6, MarkResult::rejected) + "\n";
       } else {
         rect(front_, cls, x, y, 14, 12);
       }
-      std::string label = fill_wording(wording, lang, {});
       text(front_, x + 19, y + 10, "label", label);
-      x += 19 + text_width(label, kFontSize) + 18;
+      x += width + 18;
     };
     legend("held", kHeld);
     legend("stale", kStale);
@@ -156,18 +191,21 @@ class Drawing {
     std::string marks, crosses;  // crosses last: a refusal is never hidden under a dot
     for (const Mark& mark : lane.marks) {
       double at = x(mark.event.t);
-      std::string label = render_message(mark.event, options_.lang);
+      std::string label = fit(render_message(mark.event, options_.lang), plot_width_ - 8);
       double width = text_width(label, kFontSize);
-      bool to_the_left = at + 4 + width > options_.width - kRight;
-      double from = to_the_left ? at - 4 - width : at + 4;
+      // Right of the mark; left of it, ending there, when it would run off the drawing; from the
+      // plot's left edge when it would run over the names.
+      bool right_of = at + 4 + width <= kLeft + plot_width_;
+      bool ends_at_mark = !right_of && at - 4 - width >= kLeft + 4;
+      double from = right_of ? at + 4 : ends_at_mark ? at - 4 - width : kLeft + 4;
       std::size_t row = 0;
       while (row < row_ends.size() && row_ends[row] > from) ++row;
       if (row == row_ends.size()) row_ends.push_back(0);
       row_ends[row] = from + width + 10;
       double baseline = labels_top + static_cast<double>(row + 1) * kRow - 3;
       line(front_, "leader", at, bar_middle, at, baseline + 2);
-      text(front_, to_the_left ? at - 4 : at + 4, baseline, fmt::format("label {}", class_of(mark.result)), label,
-           to_the_left ? "end" : "start");
+      text(front_, ends_at_mark ? at - 4 : from, baseline, fmt::format("label {}", class_of(mark.result)), label,
+           ends_at_mark ? "end" : "start");
       (is_refusal(mark.result) ? crosses : marks) += mark_shape(at, bar_middle, mark.result) + "\n";
     }
     front_ += marks + crosses;  // over the leaders

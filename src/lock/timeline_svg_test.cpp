@@ -37,6 +37,20 @@ TEST(TimelineSvg, EscapesEveryText) {
   EXPECT_NE(svg.find("&lt;b&gt;&amp;&quot;x&quot;&lt;/b&gt;"), std::string::npos);
 }
 
+// A label longer than the drawing is cut with an ellipsis; a long verdict is wrapped, not cut.
+TEST(TimelineSvg, FitsANarrowDrawing) {
+  std::string message(300, 'x');
+  Timeline timeline =
+      build_timeline({{0.5, "A", EventKind::error, {{"message", message}, {"amount", 30}, {"added", false}}}});
+  std::string svg = timeline_svg(timeline, SvgOptions{"lab", Lang::en, 400});
+  EXPECT_EQ(svg.find(message), std::string::npos);
+  EXPECT_NE(svg.find("xxx…"), std::string::npos);
+  std::size_t first_line = svg.find(R"(<text class="safe")");
+  ASSERT_NE(first_line, std::string::npos);
+  EXPECT_NE(svg.find(R"(<text class="safe")", first_line + 1), std::string::npos);  // a second line
+  EXPECT_NE(svg.find("said so)"), std::string::npos);
+}
+
 TEST(TimelineSvg, SpeaksKorean) {
   std::string svg = timeline_svg(lab1(), SvgOptions{"lab1", Lang::ko, 960});
   EXPECT_NE(svg.find("판정: 최종 잔액 130, 기대 잔액 180"), std::string::npos);
