@@ -14,7 +14,7 @@ namespace {
 struct TimelineOptions {
   std::string out;    // empty: timeline.svg in the lab directory
   std::string title;  // empty: the lab directory's name
-  int width = 960;
+  int width = SvgOptions{}.width;
 };
 
 void timeline(const TimelineOptions& options, const GlobalOptions& global) {
