@@ -13,3 +13,4 @@ wait_workers
 
 rlock showlog
 rlock verdict --expect 180
+lab_timeline

@@ -40,3 +40,4 @@ wait_workers
 
 rlock showlog
 rlock verdict --expect 180
+lab_timeline

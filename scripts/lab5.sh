@@ -65,3 +65,4 @@ wait_workers A
 
 rlock showlog
 rlock verdict --expect 180
+lab_timeline

@@ -2,6 +2,7 @@
 #   need_packages          installs the Debian packages rlock builds with, when missing
 #   build_rlock            configures and builds build/rlock (incrementally, the binary only)
 #   lab_begin NAME         build, services up, a fresh lab directory (RLOCK_DIR, default run/NAME)
+#   lab_timeline           draws the run as timeline.svg in the lab directory, titled NAME; prints its path
 #   start_worker NAME ARGS...   `rlock worker NAME ARGS` in the background
 #   wait_worker NAME       waits for one worker, returning its exit status
 #   wait_workers [NAME...] waits for all of them; fails when one fails, unless it is named
@@ -59,8 +60,13 @@ lab_begin() {
     build_rlock
     eval "$("$ROOT/scripts/services.sh" up)"
     export RLOCK_DIR=${RLOCK_DIR:-$ROOT/run/$1}
+    LAB_NAME=$1
     # A lab interrupted half-way must not leave a stopped worker or Redis behind.
     trap lab_end EXIT
+}
+
+lab_timeline() {
+    rlock timeline --title "$LAB_NAME"
 }
 
 lab_end() {

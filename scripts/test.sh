@@ -7,7 +7,7 @@ source "$(dirname "$0")/lib.sh"
 preset=${1:-default}
 case $preset in default | asan) ;; *) die "unknown preset '$preset': use default or asan" ;; esac
 
-need_packages "${BUILD_PACKAGES[@]}" perl docker-compose
+need_packages "${BUILD_PACKAGES[@]}" perl docker-compose libxml2-utils librsvg2-bin
 cd "$ROOT"
 cmake --preset "$preset" -DRLOCK_BUILD_TESTS=ON >/dev/null
 cmake --build --preset "$preset" -j "$(nproc)"

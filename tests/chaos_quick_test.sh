@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # rlock chaos --quick against the servers of scripts/test.sh: exit 0 (no anomaly where none is
 # expected), anomalies for ttl under pause, none for fenced-claim and pg-row-lock, a JSON table with
-# every cell, and each anomalous trial kept where `rlock showlog --dir` reads it; then the same for
-# a few redis-restart, failover and redlock trials.
+# every cell, and each anomalous trial kept where `rlock showlog --dir` reads it, with its timeline;
+# then the same for a few redis-restart, failover and redlock trials.
 set -uo pipefail
 rlock=$1
 : "${REDIS_URL:?REDIS_URL is not set: run the tests through scripts/test.sh}" "${DATABASE_URL:?DATABASE_URL is not set}"
@@ -30,6 +30,7 @@ check "pg-row-lock under pause shows none" test "$(cell pg-row-lock pause anomal
 kept=$(ls -d "$work"/chaos/trials/ttl-pause-* 2>/dev/null | head -n 1)
 check "an anomalous trial is kept" test -n "$kept"
 check "showlog reads a kept trial" bash -c "'$rlock' --dir '$kept' showlog | grep -q 'SIGSTOP to'"
+check "a kept trial has its timeline" xmllint --noout "$kept/timeline.svg"
 check "progress went to stderr" grep -q 'trials' "$work/err.txt"
 
 # fault_trials FAULT TRIALS LOG_TEXT: ttl and fenced-claim under FAULT: anomalies for ttl, none for

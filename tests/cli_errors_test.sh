@@ -53,6 +53,7 @@ expect 254 'claim-fence|fenced'       -- worker A 30 --claim-fence
 expect 254 'at least 3 servers'       -- worker A 30 --redlock redis://127.0.0.1:6461,redis://127.0.0.1:6462
 expect 254 'fenced|redlock'           -- worker A 30 --fenced --redlock redis://a,redis://b,redis://c
 expect 254 'redis://'                 -- worker A 30 --redlock redis://a,http://b,redis://c
+expect 254 'width'                    -- timeline --width 10
 
 # Servers that are not there: exit 1 naming the address, and never the password.
 expect 1 'Redis at 127\.0\.0\.1:1: .*refused'              -- --redis redis://:hunter2@127.0.0.1:1/0 reset
@@ -77,8 +78,14 @@ expect 1 'lab directory'           -- --dir "$work/file/lab" reset
 expect 1 'lab directory'           -- --dir /proc/rlock-lab reset
 "$rlock" reset --start-in 0 --account 9900 >/dev/null || { echo "FAIL: reset"; failed=$((failed + 1)); }
 expect 1 'no log in'               -- showlog
+expect 1 'no log in .*events\.jsonl does not exist' -- timeline
 : >"$RLOCK_DIR/events.jsonl"
 expect 1 'no events recorded'      -- showlog
+expect 1 'no events recorded'      -- timeline
+echo '{"t":0.1,"who":"A","event":"busy","retry_s":0.1}' >"$RLOCK_DIR/events.jsonl"
+expect 1 'cannot write /proc/x\.svg' -- timeline --out /proc/x.svg
+check "the timelines that failed wrote nothing" test ! -e "$RLOCK_DIR/timeline.svg"
+: >"$RLOCK_DIR/events.jsonl"
 expect 1 'worker Z has not run'    -- sig STOP Z
 sleep 30 & sleeper=$!               # alive, but not a worker: a reused pid
 echo "$sleeper" >"$RLOCK_DIR/.pid_S"

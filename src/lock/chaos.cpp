@@ -25,6 +25,7 @@
 #include "redis_connection.h"
 #include "redis_server.h"
 #include "run_log.h"
+#include "timeline_svg.h"
 
 namespace rlock {
 namespace {
@@ -318,6 +319,7 @@ TrialResult run_trial(const TrialSpec& spec, long account, Job& job) {
   result.ms = std::chrono::duration<double, std::milli>(Clock::now() - began).count();
   if (result.anomaly()) {
     write_history(dir.root() / "history.jsonl", history);
+    write_timeline(dir, dir.timeline(), SvgOptions{dir.root().filename().string()});
   } else {
     std::filesystem::remove_all(dir.root());
   }

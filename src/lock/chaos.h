@@ -5,7 +5,7 @@
 // Each trial has 2 to 4 workers adding random amounts to an account and lock of its own, so trials
 // run side by side (in `jobs` processes) on one Redis and one PostgreSQL. A trial is replayable
 // from the seed, its strategy, its fault and its number. A trial with an anomaly keeps its
-// directory (run.log, events.jsonl, history.jsonl) for `rlock showlog --dir`.
+// directory (run.log, events.jsonl, history.jsonl, timeline.svg) for `rlock showlog --dir`.
 // Runs in the calling process, which must have no other threads: trials fork.
 #pragma once
 

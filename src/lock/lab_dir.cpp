@@ -21,7 +21,8 @@ void LabDir::start_new_run(double start_epoch_seconds) const {
   if (ec) throw Error(fmt::format("cannot create lab directory {}: {}", root_.string(), ec.message()));
   for (const fs::directory_entry& entry : fs::directory_iterator(root_, ec)) {
     std::string name = entry.path().filename().string();
-    if (name == "run.log" || name == "events.jsonl" || name.starts_with(".read_") || name.starts_with(".pid_")) {
+    if (name == "run.log" || name == "events.jsonl" || name == "timeline.svg" || name.starts_with(".read_") ||
+        name.starts_with(".pid_")) {
       fs::remove(entry.path(), ec);
       if (ec) throw Error(fmt::format("cannot remove {}: {}", entry.path().string(), ec.message()));
     }

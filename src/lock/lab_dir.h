@@ -4,6 +4,7 @@
 //   events.jsonl   the same events as records, one JSON object per line
 //   .start         the run's start time (seconds since the epoch), written by `rlock reset`
 //   .pid_NAME      the pid of worker NAME;  .read_NAME  created once NAME has read the balance
+//   timeline.svg   the run drawn on a time axis (`rlock timeline`)
 //
 // A plain value type naming paths; thread-safe.
 #pragma once
@@ -22,13 +23,14 @@ class LabDir {
   std::filesystem::path run_log() const { return root_ / "run.log"; }
   std::filesystem::path events() const { return root_ / "events.jsonl"; }
   std::filesystem::path start_file() const { return root_ / ".start"; }
+  std::filesystem::path timeline() const { return root_ / "timeline.svg"; }
   std::filesystem::path pid_file(std::string_view worker) const { return root_ / (".pid_" + std::string(worker)); }
   std::filesystem::path read_marker(std::string_view worker) const {
     return root_ / (".read_" + std::string(worker));
   }
 
-  // Creates the directory when missing, removes the previous run's log, events, markers and pid
-  // files, and records the new start time. Throws rlock::Error when the directory cannot be written.
+  // Creates the directory when missing, removes the previous run's log, events, timeline, markers
+  // and pid files, and records the new start time. Throws rlock::Error when the directory cannot be written.
   void start_new_run(double start_epoch_seconds) const;
   // The start time `rlock reset` recorded. Throws rlock::Error when no run was started here.
   double start() const;

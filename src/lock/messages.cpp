@@ -7,13 +7,7 @@
 namespace rlock {
 namespace {
 
-// Each line's words in both languages; {name} stands for the event's field `name`.
-struct Wording {
-  std::string_view key;
-  std::string_view en;
-  std::string_view ko;
-};
-
+// Each event's line; {name} stands for the event's field `name`.
 constexpr Wording kWordings[] = {
     {"acquired", "lock acquired (TTL {ttl_ms}ms)", "락 획득 (TTL {ttl_ms}ms)"},
     {"acquired_fenced", "lock acquired (TTL {ttl_ms}ms, fencing token {fence})",
@@ -55,9 +49,9 @@ constexpr Wording kWordings[] = {
 };
 
 // A field as text, or "?" when a record lacks it (a hand-edited or truncated log stays readable).
-std::string field_text(const Event& event, std::string_view name) {
-  auto it = event.fields.find(std::string(name));
-  if (it == event.fields.end()) return "?";
+std::string field_text(const nlohmann::json& fields, std::string_view name) {
+  auto it = fields.find(std::string(name));
+  if (it == fields.end()) return "?";
   return it->is_string() ? it->get<std::string>() : it->dump();
 }
 
@@ -69,9 +63,9 @@ std::string_view wording_key(const Event& event) {
     case EventKind::read:
       return event.fields.contains("fence") ? "read_claimed" : "read";
     case EventKind::released:
-      return field_text(event, "result") == "-1" ? "released_unknown" : "released";
+      return field_text(event.fields, "result") == "-1" ? "released_unknown" : "released";
     case EventKind::checked:
-      return field_text(event, "held") == "true" ? "checked" : "checked_lost";
+      return field_text(event.fields, "held") == "true" ? "checked" : "checked_lost";
     case EventKind::watchdog_failed:
       return event.fields.contains("error") ? "watchdog_error" : "watchdog_failed";
     default:
@@ -79,22 +73,22 @@ std::string_view wording_key(const Event& event) {
   }
 }
 
-// Replaces each {name} in `wording` with the event's field.
-std::string fill(std::string_view wording, const Event& event) {
+}  // namespace
+
+std::string fill_wording(const Wording& words, Lang lang, const nlohmann::json& fields) {
+  std::string_view wording = lang == Lang::ko ? words.ko : words.en;
   std::string out;
   while (!wording.empty()) {
     auto open = wording.find('{');
     auto close = wording.find('}', open);
     if (open == std::string_view::npos || close == std::string_view::npos) break;
     out.append(wording.substr(0, open));
-    out.append(field_text(event, wording.substr(open + 1, close - open - 1)));
+    out.append(field_text(fields, wording.substr(open + 1, close - open - 1)));
     wording.remove_prefix(close + 1);
   }
   out.append(wording);
   return out;
 }
-
-}  // namespace
 
 Lang parse_lang(std::string_view name) {
   if (name == "en") return Lang::en;
@@ -105,7 +99,7 @@ Lang parse_lang(std::string_view name) {
 std::string render_message(const Event& event, Lang lang) {
   std::string_view key = wording_key(event);
   for (const Wording& wording : kWordings) {
-    if (wording.key == key) return fill(lang == Lang::ko ? wording.ko : wording.en, event);
+    if (wording.key == key) return fill_wording(wording, lang, event.fields);
   }
   return std::string(key);
 }

@@ -1,9 +1,23 @@
 #include "verdict.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 namespace rlock {
+namespace {
+
+constexpr Wording kHead{"head", "verdict: final balance {balance}, expected {expected}",
+                        "판정: 최종 잔액 {balance}, 기대 잔액 {expected}"};
+constexpr Wording kNoneLost{"none_lost", "no update lost", "잃어버린 갱신 없음"};
+constexpr Wording kFailed{"failed", "{who}'s {amount}", "{who}의 {amount}"};
+constexpr Wording kFailedWhy{"failed_why", "{failed} not added: the worker failed and said so",
+                             "{failed} 더해지지 않음: 작업자가 실패를 알림"};
+constexpr Wording kInDoubt{"in_doubt", "{amount} in doubt: the write's answer was lost",
+                           "{amount} 불확실: 쓰기의 응답을 잃음"};
+constexpr Wording kWrong{"wrong", "WRONG BALANCE ({amount} more than every amount once)",
+                         "잘못된 잔액 (모든 금액을 한 번씩 더한 것보다 {amount} 많음)"};
+constexpr Wording kLost{"lost", "LOST UPDATE ({amount} missing)", "갱신 손실 ({amount} 사라짐)"};
+
+}  // namespace
 
 Verdict judge(long long balance, long long expected, const std::vector<Event>& events) {
   Verdict verdict{balance, expected, 0, 0, {}};
@@ -14,7 +28,7 @@ Verdict judge(long long balance, long long expected, const std::vector<Event>& e
       verdict.in_doubt += amount;
     } else {
       verdict.not_acknowledged += amount;
-      verdict.failed.push_back(fmt::format("{}'s {}", event.who, amount));
+      verdict.failed.push_back({event.who, amount});
     }
   }
   return verdict;
@@ -28,16 +42,20 @@ long long Verdict::missing() const {
   return 0;
 }
 
-std::string Verdict::line() const {
-  std::string head = fmt::format("verdict: final balance {}, expected {}", balance, expected);
-  if (balance == expected) return head + ": no update lost";
+std::string Verdict::line(Lang lang) const {
+  std::string head = fill_wording(kHead, lang, {{"balance", balance}, {"expected", expected}}) + ": ";
+  if (balance == expected) return head + fill_wording(kNoneLost, lang, {});
   if (!lost_update()) {
-    std::string why = failed.empty() ? "" : fmt::format("{} not added: the worker failed and said so", fmt::join(failed, ", "));
-    if (in_doubt > 0) why += fmt::format("{}{} in doubt: the write's answer was lost", why.empty() ? "" : "; ", in_doubt);
-    return fmt::format("{}: no update lost ({})", head, why);
+    std::string who;
+    for (const Failed& f : failed) {
+      who += (who.empty() ? "" : ", ") + fill_wording(kFailed, lang, {{"who", f.who}, {"amount", f.amount}});
+    }
+    std::string why = who.empty() ? "" : fill_wording(kFailedWhy, lang, {{"failed", who}});
+    if (in_doubt > 0) why += (why.empty() ? "" : "; ") + fill_wording(kInDoubt, lang, {{"amount", in_doubt}});
+    return fmt::format("{}{} ({})", head, fill_wording(kNoneLost, lang, {}), why);
   }
-  if (missing() < 0) return fmt::format("{}: WRONG BALANCE ({} more than every amount once)", head, -missing());
-  return fmt::format("{}: LOST UPDATE ({} missing)", head, missing());
+  if (missing() < 0) return head + fill_wording(kWrong, lang, {{"amount", -missing()}});
+  return head + fill_wording(kLost, lang, {{"amount", missing()}});
 }
 
 }  // namespace rlock

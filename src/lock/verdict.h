@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "event.h"
+#include "messages.h"
 
 namespace rlock {
 
@@ -19,13 +20,17 @@ struct Verdict {
   long long expected = 0;          // every worker's amount applied
   long long not_acknowledged = 0;  // the amounts of workers that failed before adding them
   long long in_doubt = 0;          // the amounts whose write may or may not have landed
-  std::vector<std::string> failed; // "A's 30" for each worker that failed before adding
+  struct Failed {
+    std::string who;
+    long long amount = 0;
+  };
+  std::vector<Failed> failed;      // each worker that failed before adding its amount
 
   // How far the balance falls short of the least it may be (negative: above the most it may be).
   long long missing() const;
   bool lost_update() const { return missing() != 0; }
-  // "verdict: final balance 150, expected 180: ..." on one line.
-  std::string line() const;
+  // "verdict: final balance 150, expected 180: ..." on one line, in English or Korean.
+  std::string line(Lang lang = Lang::en) const;
 };
 
 Verdict judge(long long balance, long long expected, const std::vector<Event>& events);

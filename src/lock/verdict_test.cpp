@@ -58,5 +58,13 @@ TEST(Verdict, AnAmountAppliedTwiceIsAWrongBalance) {
             "verdict: final balance 230, expected 180: WRONG BALANCE (50 more than every amount once)");
 }
 
+TEST(Verdict, SpeaksKorean) {
+  EXPECT_EQ(judge(130, 180, {}).line(Lang::ko),
+            "판정: 최종 잔액 130, 기대 잔액 180: 갱신 손실 (50 사라짐)");
+  EXPECT_EQ(judge(150, 180, {failure("A", 30, false)}).line(Lang::ko),
+            "판정: 최종 잔액 150, 기대 잔액 180: "
+            "잃어버린 갱신 없음 (A의 30 더해지지 않음: 작업자가 실패를 알림)");
+}
+
 }  // namespace
 }  // namespace rlock
