@@ -254,30 +254,43 @@ void crash_one_redlock_server(LocalRedis& server, const LockKey& key, const RunL
   log.record("host", EventKind::redis_started, {{"server", name}, {"pttl", RedisLock(server.connection(), key).pttl()}});
 }
 
+// The job's Redlock servers (started for its first redlock trial), rid of `key`'s lock.
+std::vector<RedisAddress> redlock_servers_for(Job& job, const LockKey& key) {
+  if (job.redlock.empty()) {
+    std::filesystem::path logs = job.setup.dir / "trials" / ".redlock-servers";
+    std::filesystem::create_directories(logs);
+    job.redlock = start_redlock_servers(job.setup, job.number, logs);
+  }
+  std::vector<RedisAddress> addresses;
+  for (auto& server : job.redlock) {
+    server->connection().checked({"DEL", key.lock});
+    addresses.push_back(server->address());
+  }
+  return addresses;
+}
+
+// The host's fault of the trial on the Redis its workers use, or none for the workers' faults.
+// Redlock's servers take a restart and a failover alike: one of them comes back empty.
+std::function<void()> host_fault_for(const TrialSpec& spec, Job& job, std::optional<FailoverPair>& pair,
+                                     const LockKey& key, const RunLog& log) {
+  bool on_redis = spec.fault == Fault::redis_restart || spec.fault == Fault::failover;
+  if (!on_redis) return {};
+  if (spec.strategy == Strategy::redlock) return [&] { crash_one_redlock_server(*job.redlock.front(), key, log); };
+  if (pair) return [&] { pair->fail_over(key, log); };
+  return [&] { crash_redis(job.redis, key, log, /*start_again=*/true); };
+}
+
 TrialResult run_trial(const TrialSpec& spec, long account, Job& job) {
   const ChaosSetup& setup = job.setup;
-  RedisConnection& redis = job.redis;
-  AccountStore& store = job.store;
   TrialResult result{spec, {}, {}, {}, 0, 0, 0, {}};
   auto began = Clock::now();
   LabDir dir(setup.dir / "trials" / fmt::format("{}-{}-{}", to_string(spec.strategy), to_string(spec.fault), spec.number));
   Schedule schedule = schedule_for(spec, setup);
-  store.reset(account);
+  job.store.reset(account);
   LockKey key = LockKey::for_account(account);
-  redis.checked({"DEL", key.lock, key.fence_counter});
+  job.redis.checked({"DEL", key.lock, key.fence_counter});
   bool redlock = spec.strategy == Strategy::redlock;
-  std::vector<RedisAddress> redlock_addresses;
-  if (redlock) {
-    if (job.redlock.empty()) {
-      std::filesystem::path logs = setup.dir / "trials" / ".redlock-servers";
-      std::filesystem::create_directories(logs);
-      job.redlock = start_redlock_servers(setup, job.number, logs);
-    }
-    for (auto& server : job.redlock) {
-      server->connection().checked({"DEL", key.lock});
-      redlock_addresses.push_back(server->address());
-    }
-  }
+  std::vector<RedisAddress> redlock_addresses = redlock ? redlock_servers_for(job, key) : std::vector<RedisAddress>{};
   std::optional<FailoverPair> pair;
   if (spec.fault == Fault::failover && !redlock) {
     std::filesystem::create_directories(dir.root());  // for the servers' logs
@@ -287,14 +300,7 @@ TrialResult run_trial(const TrialSpec& spec, long account, Job& job) {
   dir.start_new_run(wall_seconds() + 0.05);  // the workers' clocks start once all are forked
   RunLog log(dir, Lang::en);
   LabSetup lab{pair ? pair->address() : setup.redis, setup.conninfo, dir, Lang::en};
-  std::function<void()> host_fault;
-  if (redlock && (spec.fault == Fault::redis_restart || spec.fault == Fault::failover)) {
-    host_fault = [&] { crash_one_redlock_server(*job.redlock.front(), key, log); };
-  } else if (spec.fault == Fault::redis_restart) {
-    host_fault = [&] { crash_redis(redis, key, log, /*start_again=*/true); };
-  } else if (spec.fault == Fault::failover) {
-    host_fault = [&] { pair->fail_over(key, log); };
-  }
+  std::function<void()> host_fault = host_fault_for(spec, job, pair, key, log);
 
   std::vector<WorkerPlan> plans;
   for (const WorkerSchedule& w : schedule.workers) {
@@ -306,7 +312,7 @@ TrialResult run_trial(const TrialSpec& spec, long account, Job& job) {
   pair.reset();
 
   std::vector<Event> events = read_events(dir);
-  long long final_balance = store.read_balance(account);
+  long long final_balance = job.store.read_balance(account);
   std::vector<Operation> history = history_from(events, exits);
   result.lost = guarded([&] { return check_lost_updates(AccountStore::kInitialBalance, final_balance, history); });
   result.overlaps = guarded([&] { return check_overlaps(history); });
