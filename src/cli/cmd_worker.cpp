@@ -1,6 +1,6 @@
 // rlock worker NAME AMOUNT [--ttl MS] [--delay S] [--pause S] [--watchdog] [--fenced] [--retry]
 // [--check-before-write] [--min-redis-uptime MS] [--wait-replicas N [--wait-timeout MS]]
-// [--claim-fence] [--pg atomic|row-lock|advisory] [--account N]: the article's worker (see lab_worker.h).
+// [--claim-fence] [--pg atomic|row-lock|advisory] [--wait poll|notify] [--account N]: the article's worker (see lab_worker.h).
 #include <map>
 #include <memory>
 
@@ -59,6 +59,11 @@ void register_worker(CLI::App& app, const GlobalOptions& global) {
       ->excludes(fenced)
       ->excludes("--watchdog")
       ->excludes("--check-before-write");
+  cmd->add_option("--wait", plan->wait,
+                  "how a refused worker waits: poll (default: every 0.1 s) or notify (woken by the release, 0.1 s at most)")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, WaitMode>{{"poll", WaitMode::poll},
+                                                                          {"notify", WaitMode::notify}}))
+      ->excludes("--pg");
   cmd->callback([plan, ttl_ms, min_uptime_ms, wait_timeout_ms, &global] {
     plan->ttl = std::chrono::milliseconds(*ttl_ms);
     plan->lock_options.min_redis_uptime = std::chrono::milliseconds(*min_uptime_ms);
