@@ -137,6 +137,16 @@ void AccountStore::reset(long account) {
 }
 
 
+void AccountStore::ping() {
+  run<pqxx::nontransaction>("SELECT 1", false, [](pqxx::nontransaction& t) { return t.exec("SELECT 1").size(); });
+}
+
+std::string AccountStore::server_version() {
+  return run<pqxx::nontransaction>("SHOW server_version", false, [](pqxx::nontransaction& t) {
+    return t.exec("SHOW server_version")[0][0].as<std::string>();
+  });
+}
+
 long long AccountStore::add_atomically(long account, long long amount) {
   return run<pqxx::nontransaction>("the atomic add", true, [&](pqxx::nontransaction& t) {
     pqxx::result rows =
