@@ -4,14 +4,7 @@
 # correct balance. A benchmark, not a timed test: no time is asserted.
 set -uo pipefail
 rlock=$1
-: "${REDIS_URL:?REDIS_URL is not set: run the tests through scripts/test.sh}" "${DATABASE_URL:?DATABASE_URL is not set}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-check() { # check NAME COMMAND...
-    local name=$1; shift
-    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name"; fi
-}
+source "$(dirname "$0")/checks.sh"
 json() { # json PERL-EXPRESSION: evaluated with $j the parsed JSON file
     E=$1 perl -MJSON::PP -0777 -ne '$j = decode_json($_); print eval $ENV{E}' "$work/bench.json"
 }
@@ -39,5 +32,4 @@ done
 check "startup reports peak memory" test "$(json '(grep { $_->{name} eq "startup" } @{$j->{cases}})[0]{peak_rss_kb_max} > 0 ? "yes" : "no"')" = yes
 check "the JSON has the environment" test "$(json 'exists $j->{env}{redis} && exists $j->{env}{build} ? "yes" : "no"')" = yes
 
-echo "$passed passed, $failed failed"
-((failed == 0))
+finish

@@ -5,14 +5,7 @@
 # a few redis-restart trials.
 set -uo pipefail
 rlock=$1
-: "${REDIS_URL:?REDIS_URL is not set: run the tests through scripts/test.sh}" "${DATABASE_URL:?DATABASE_URL is not set}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-check() { # check NAME COMMAND...
-    local name=$1; shift
-    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name"; fi
-}
+source "$(dirname "$0")/checks.sh"
 cell() { # cell STRATEGY FAULT FIELD: one number from the JSON table
     S=$1 F=$2 K=$3 perl -MJSON::PP -0777 -ne 'for my $c (@{decode_json($_)->{cells}}) {
         print $c->{$ENV{K}} if $c->{strategy} eq $ENV{S} && $c->{fault} eq $ENV{F} }' "$work/table.json"
@@ -43,5 +36,4 @@ check "ttl under redis-restart shows anomalies" test "$(cell ttl redis-restart a
 check "fenced-claim under redis-restart shows none" test "$(cell fenced-claim redis-restart anomalies)" -eq 0
 check "the restart is in a kept trial's log" bash -c "'$rlock' --dir \"\$(ls -d '$work'/chaos/trials/ttl-redis-restart-* | head -n 1)\" showlog | grep -q 'started again'"
 
-echo "$passed passed, $failed failed"
-((failed == 0))
+finish
