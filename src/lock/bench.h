@@ -1,10 +1,11 @@
 // rlock bench: how much a lock costs over the round trips it cannot avoid.
 //
 // Each case is timed many times and summarized (median, p99) against a floor measured in the same
-// run on the same connections: the round trips the case needs at the least. Cases:
-//   rtt-redis, rtt-pg     PING and SELECT 1: the floors themselves
-//   cycle                 SET NX PX, then RELEASE by SHA: floor 2 Redis RTT
-//   fenced-cycle          ACQUIRE_FENCED, read, fenced UPDATE, RELEASE: floor 2 Redis + 2 PostgreSQL RTT
+// run on the same connections: the round trips the case needs at the least, timed as a sequence of
+// their own (PING for a Redis command, SELECT 1 for a statement). Cases:
+//   rtt-redis, rtt-pg     PING and SELECT 1: one round trip each
+//   cycle                 SET NX PX, then RELEASE by SHA: floor PING, PING
+//   fenced-cycle          ACQUIRE_FENCED, read, fenced UPDATE, RELEASE: floor PING, SELECT 1 twice, PING
 //   handoff-poll/-notify  N processes contending for one lock: release to the next acquisition
 //   startup               `rlock worker` from spawn to its first Redis command, and its peak memory
 // The benchmark owns one account (its row and lock keys) for the run. Run it from a process with
@@ -53,13 +54,14 @@ struct BenchCase {
 // Build type, compiler, server versions, machine and its load: (label, value) in print order.
 std::vector<std::pair<std::string, std::string>> bench_environment(RedisConnection& redis, AccountStore& store);
 
-// rtt-redis, rtt-pg, cycle and fenced-cycle, one of each per round (so noise hits all alike), for
-// setup.seconds. Throws Error when the bench's lock is held by someone else or a write is rejected.
+// rtt-redis, rtt-pg, cycle and fenced-cycle with their floors, one of each per round (so noise
+// hits all alike), for setup.seconds. Throws Error when the bench's lock is held by someone else or a write is rejected.
 std::vector<BenchCase> measure_round_trips(const BenchSetup& setup, RedisConnection& redis, AccountStore& store);
 
 // setup.clients processes loop: acquire (waiting as `mode` says), read, work 0 to 100 ms, write
 // balance + 1, release, then wait as a refused client would (the back of the queue), for
-// setup.seconds. Samples: release to the next acquisition. extra: sections, throughput, Jain's
+// setup.seconds. Samples: release to the next acquisition; floor: 2 Redis RTT (the release
+// reaching Redis and the announcement leaving it, then the SET). extra: sections, throughput, Jain's
 // index of acquisitions per client, and whether the final balance is 100 + sections.
 BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_rtt_us);
 
