@@ -11,7 +11,6 @@
 #include <memory>
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include "bench.h"
 #include "commands.h"
