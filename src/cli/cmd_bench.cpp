@@ -15,6 +15,7 @@
 #include "bench.h"
 #include "commands.h"
 #include "error.h"
+#include "temp_dir.h"
 
 namespace rlock::cli {
 namespace {
@@ -63,13 +64,11 @@ nlohmann::json case_json(const BenchCase& c) {
 
 void bench(const BenchOptions& options, const GlobalOptions& global) {
   LabSetup lab = global.setup();
-  BenchSetup setup{lab.redis, lab.conninfo, lab.dir.root() / "bench", options.account,
+  TempDir scratch("rlock_bench");  // the clients' records and the startup runs' lab directory
+  BenchSetup setup{lab.redis, lab.conninfo, scratch.path(), options.account,
                    std::chrono::duration<double>(options.seconds), options.clients,
                    std::filesystem::read_symlink("/proc/self/exe"), {"--redis", global.redis_url, "--db", global.db}};
   if (!global.sentinel.empty()) setup.global_args.insert(setup.global_args.end(), {"--sentinel", global.sentinel, "--master", global.master});
-  std::error_code error;
-  std::filesystem::create_directories(setup.dir, error);
-  if (error) throw Error(fmt::format("cannot create {}: {}", setup.dir.string(), error.message()));
 
   std::vector<BenchCase> cases;
   nlohmann::json env = nlohmann::json::object();

@@ -18,6 +18,7 @@
 #include "append_file.h"
 #include "error.h"
 #include "lab_dir.h"
+#include "temp_dir.h"
 #include "test_env.h"
 
 namespace fs = std::filesystem;
@@ -27,26 +28,6 @@ namespace {
 
 using nlohmann::json;
 using test::error_message;
-
-// A fresh directory under /tmp, removed with everything in it.
-class TempDir {
- public:
-  TempDir() {
-    std::string name = "/tmp/rlock_test_XXXXXX";
-    if (::mkdtemp(name.data()) == nullptr) throw std::runtime_error(std::strerror(errno));
-    path_ = name;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 void write_text(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::trunc);
