@@ -50,8 +50,9 @@ std::string extra_text(const BenchCase& c) {
 }
 
 void print_case(const BenchCase& c) {
-  fmt::print("{:<15} {:>7} {:>10} {:>10} {:>10} {:>7.2f}  {}\n", c.name, c.samples, duration_text(c.median_us),
-             duration_text(c.p99_us), duration_text(c.floor_us), c.ratio(), extra_text(c));
+  std::string extra = extra_text(c);
+  fmt::print("{:<15} {:>7} {:>10} {:>10} {:>10} {:>7.2f}{}{}\n", c.name, c.samples, duration_text(c.median_us),
+             duration_text(c.p99_us), duration_text(c.floor_us), c.ratio(), extra.empty() ? "" : "  ", extra);
   std::fflush(stdout);  // before the next case forks its clients
 }
 
