@@ -1,6 +1,7 @@
 // rlock worker NAME AMOUNT [--ttl MS] [--delay S] [--pause S] [--watchdog] [--fenced] [--retry]
 // [--check-before-write] [--min-redis-uptime MS] [--wait-replicas N [--wait-timeout MS]]
-// [--claim-fence] [--pg atomic|row-lock|advisory] [--wait poll|notify] [--account N]: the article's worker (see lab_worker.h).
+// [--claim-fence] [--pg atomic|row-lock|advisory] [--wait poll|notify] [--account N]: the article's
+// worker (see lab_worker.h).
 #include <map>
 #include <memory>
 
@@ -60,7 +61,8 @@ void register_worker(CLI::App& app, const GlobalOptions& global) {
       ->excludes("--watchdog")
       ->excludes("--check-before-write");
   cmd->add_option("--wait", plan->wait,
-                  "how a refused worker waits: poll (default: every 0.1 s) or notify (woken by the release, 0.1 s at most)")
+                  "how a refused worker waits: poll (the default: 0.1 s) or notify (until the release is "
+                  "announced, 0.1 s at most)")
       ->transform(CLI::CheckedTransformer(std::map<std::string, WaitMode>{{"poll", WaitMode::poll},
                                                                           {"notify", WaitMode::notify}}))
       ->excludes("--pg");

@@ -159,10 +159,10 @@ class Worker {
     return rowcount;
   }
 
-  // Asks again after each wait (busy_retry, or a release announced) while the lock is refused,
-  // saying once for each reason why. A Redis
-  // that does not answer (restarting, failing over) is asked again for up to kUnreachableLimit:
-  // if a lost acquisition had succeeded, that lock only expires with its TTL; a new token is drawn.
+  // Asks again after each wait (busy_retry, or until a release is announced) while the lock is
+  // refused, saying once for each reason why. A Redis that does not answer (restarting, failing
+  // over) is asked again for up to kUnreachableLimit: if a lost acquisition had succeeded, that
+  // lock only expires with its TTL; a new token is drawn.
   Lease acquire() {
     std::set<Acquisition::Refusal> said;
     std::optional<std::chrono::steady_clock::time_point> unanswered_since;
