@@ -2,7 +2,7 @@
 # rlock chaos --quick against the servers of scripts/test.sh: exit 0 (no anomaly where none is
 # expected), anomalies for ttl under pause, none for fenced-claim and pg-row-lock, a JSON table with
 # every cell, and each anomalous trial kept where `rlock showlog --dir` reads it; then the same for
-# a few redis-restart trials.
+# a few redis-restart, failover and redlock trials.
 set -uo pipefail
 rlock=$1
 source "$(dirname "$0")/checks.sh"
@@ -25,15 +25,37 @@ check "an anomalous trial is kept" test -n "$kept"
 check "showlog reads a kept trial" bash -c "'$rlock' --dir '$kept' showlog | grep -q 'SIGSTOP to'"
 check "progress went to stderr" grep -q 'trials' "$work/err.txt"
 
+# fault_trials FAULT TRIALS LOG_TEXT: ttl and fenced-claim under FAULT: anomalies for ttl, none for
+# fenced-claim, and LOG_TEXT in the log of a kept ttl trial.
+fault_trials() {
+    local fault=$1 trials=$2 text=$3 rc
+    "$rlock" --dir "$work" chaos --strategies ttl,fenced-claim --faults "$fault" --trials "$trials" --seed 1 \
+        --json "$work/table.json" >"$work/out.txt" 2>"$work/err.txt"
+    rc=$?
+    cat "$work/out.txt"
+    check "chaos $fault exits 0 (got $rc)" test $rc -eq 0
+    check "ttl under $fault shows anomalies" test "$(cell ttl "$fault" anomalies)" -gt 0
+    check "fenced-claim under $fault shows none" test "$(cell fenced-claim "$fault" anomalies)" -eq 0
+    check "the $fault is in a kept trial's log" bash -c "'$rlock' --dir \"\$(ls -d '$work'/chaos/trials/ttl-$fault-* | head -n 1)\" showlog | grep -q '$text'"
+}
+
 # redis-restart: the shared Redis is crashed and started again once a trial's first holder has read
 # (this test runs alone). Without fencing the restart hands the lock to a second holder.
-"$rlock" --dir "$work" chaos --strategies ttl,fenced-claim --faults redis-restart --trials 5 --seed 1 \
+fault_trials redis-restart 5 'started again'
+# failover: each trial runs its own primary and replica (from port 6420); in about half the trials
+# the replica stopped replicating before the lock was taken.
+fault_trials failover 10 'promoted to primary, lock PTTL -2'
+check "no failover server is left running" bash -c "! pgrep -f 'redis-server 127.0.0.1:642[0-9]'"
+
+# redlock: three servers of each job's own (from port 6700). A pause outlives the lock on every
+# server at once; a restart strikes one server of three and starts it again empty.
+"$rlock" --dir "$work" chaos --strategies redlock --faults pause,redis-restart --trials 5 --seed 1 \
     --json "$work/table.json" >"$work/out.txt" 2>"$work/err.txt"
 rc=$?
 cat "$work/out.txt"
-check "chaos redis-restart exits 0 (got $rc)" test $rc -eq 0
-check "ttl under redis-restart shows anomalies" test "$(cell ttl redis-restart anomalies)" -gt 0
-check "fenced-claim under redis-restart shows none" test "$(cell fenced-claim redis-restart anomalies)" -eq 0
-check "the restart is in a kept trial's log" bash -c "'$rlock' --dir \"\$(ls -d '$work'/chaos/trials/ttl-redis-restart-* | head -n 1)\" showlog | grep -q 'started again'"
+check "chaos redlock exits 0 (got $rc)" test $rc -eq 0
+check "redlock under pause shows anomalies" test "$(cell redlock pause anomalies)" -gt 0
+check "redlock under redis-restart ran its trials" test "$(cell redlock redis-restart trials)" -eq 5
+check "no redlock server is left running" bash -c "! pgrep -f 'redis-server 127.0.0.1:67[0-9][0-9]'"
 
 finish

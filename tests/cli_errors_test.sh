@@ -54,6 +54,9 @@ expect 254 'wait'                     -- worker A 30 --wait sometimes
 expect 254 'seconds'                  -- bench --seconds 0
 expect 254 'clients'                  -- bench --clients 1
 expect 254 'seconds'                  -- bench --seconds abc
+expect 254 'at least 3 servers'       -- worker A 30 --redlock redis://127.0.0.1:6461,redis://127.0.0.1:6462
+expect 254 'fenced|redlock'           -- worker A 30 --fenced --redlock redis://a,redis://b,redis://c
+expect 254 'redis://'                 -- worker A 30 --redlock redis://a,http://b,redis://c
 
 # Servers that are not there: exit 1 naming the address, and never the password.
 expect 1 'Redis at 127\.0\.0\.1:1: .*refused'              -- --redis redis://:hunter2@127.0.0.1:1/0 reset

@@ -1,5 +1,5 @@
 // rlock chaos [--strategies LIST] [--faults LIST] [--trials N] [--seed S] [--jobs J] [--ttl MS]
-// [--quick] [--json FILE]: randomized trials of every strategy under every fault (chaos.h), a table
+// [--failover-port P] [--redlock-port P] [--quick] [--json FILE]: randomized trials of every strategy under every fault (chaos.h), a table
 // of anomaly rates on stdout, progress on stderr. Exits 1 when a strategy that is expected to be
 // safe showed an anomaly.
 #include <algorithm>
@@ -10,9 +10,11 @@
 
 #include <fmt/format.h>
 
+#include "account_store.h"
 #include "chaos.h"
 #include "commands.h"
 #include "error.h"
+#include "redis_connection.h"
 #include "stats.h"
 #include "token.h"
 
@@ -26,6 +28,8 @@ struct ChaosOptions {
   std::optional<std::uint64_t> seed;
   int jobs = 8;
   long ttl_ms = 200;
+  int failover_port = ChaosSetup{}.failover_port;
+  int redlock_port = ChaosSetup{}.redlock_port;
   bool quick = false;
   std::string json;
 };
@@ -75,7 +79,7 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   int trials = options.quick && options.trials == 200 ? 20 : options.trials;
 
   ChaosSetup setup{lab.redis, lab.conninfo, lab.dir.root() / "chaos", options.seed.value_or(random_seed()),
-                   std::chrono::milliseconds(options.ttl_ms), 100000};
+                   std::chrono::milliseconds(options.ttl_ms), 100000, options.failover_port, options.redlock_port};
   // Trials that restart Redis would crash each other's: they run one at a time, after the others.
   std::vector<TrialSpec> side_by_side, one_by_one;
   for (Strategy s : strategies) {
@@ -83,12 +87,17 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
       for (int n = 0; n < trials; ++n) (f == Fault::redis_restart ? one_by_one : side_by_side).push_back({s, f, n});
     }
   }
+  // Unreachable servers get one error here rather than one per job.
+  RedisConnection{setup.redis};
+  AccountStore{setup.conninfo};
   if (!one_by_one.empty()) check_restartable(setup.redis);
   std::size_t total = side_by_side.size() + one_by_one.size();
   fmt::print("rlock chaos: seed {}, {} trials a cell, TTL {}ms, {} jobs, {} strategies x {} faults\n", setup.seed,
              trials, options.ttl_ms, options.jobs, strategies.size(), faults.size());
   std::fflush(stdout);
   std::filesystem::remove_all(setup.dir / "trials");
+  check_own_servers(setup, options.jobs, std::find(faults.begin(), faults.end(), Fault::failover) != faults.end(),
+                    std::find(strategies.begin(), strategies.end(), Strategy::redlock) != strategies.end());
   std::size_t done_before = 0, anomalies_before = 0;
   auto progress = [&](std::size_t done, std::size_t anomalies) {
     fmt::print(stderr, "chaos: {}/{} trials, {} with an anomaly\n", done_before + done, total, anomalies_before + anomalies);
@@ -99,6 +108,11 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   std::vector<TrialResult> restarts = run_trials(one_by_one, setup, 1, progress);
   results.insert(results.end(), restarts.begin(), restarts.end());
 
+  auto not_run = std::count_if(results.begin(), results.end(), [](const TrialResult& r) { return !r.error.empty(); });
+  if (not_run > 0) {
+    auto first = std::find_if(results.begin(), results.end(), [](const TrialResult& r) { return !r.error.empty(); });
+    fmt::print(stderr, "chaos: {} trials could not run (counted as anomalies); the first: {}\n", not_run, first->error);
+  }
   std::vector<Cell> cells;
   for (Strategy s : strategies) {
     for (Fault f : faults) cells.push_back(Cell{s, f, 0, 0, 0, 0, 0, 0, 0, {}, {}});
@@ -165,6 +179,14 @@ void register_chaos(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--seed", options->seed, "replay the trials of this seed (default: a new one, printed)");
   cmd->add_option("--jobs", options->jobs, "trials run side by side")->check(CLI::Range(1, 64))->capture_default_str();
   cmd->add_option("--ttl", options->ttl_ms, "lock TTL in ms")->check(CLI::Range(20L, 60'000L))->capture_default_str();
+  cmd->add_option("--failover-port", options->failover_port,
+                  "failover trials run a primary and a replica of their own on 127.0.0.1 from this port, two a job")
+      ->check(CLI::Range(1024, 65000))
+      ->capture_default_str();
+  cmd->add_option("--redlock-port", options->redlock_port,
+                  "redlock trials run three Redis servers of their own on 127.0.0.1 from this port, three a job")
+      ->check(CLI::Range(1024, 65000))
+      ->capture_default_str();
   cmd->add_flag("--quick", options->quick, "ttl, fenced-retry, fenced-claim and pg-row-lock under none and pause, 20 trials a cell");
   cmd->add_option("--json", options->json, "also write the table as JSON to this file");
   cmd->callback([options, &global] { chaos(*options, global); });

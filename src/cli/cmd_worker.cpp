@@ -1,11 +1,16 @@
 // rlock worker NAME AMOUNT [--ttl MS] [--delay S] [--pause S] [--watchdog] [--fenced] [--retry]
 // [--check-before-write] [--min-redis-uptime MS] [--wait-replicas N [--wait-timeout MS]]
-// [--claim-fence] [--pg atomic|row-lock|advisory] [--wait poll|notify] [--account N]: the article's
-// worker (see lab_worker.h).
+// [--claim-fence] [--pg atomic|row-lock|advisory] [--redlock URL,URL,URL...] [--wait poll|notify]
+// [--account N]: the article's worker (see lab_worker.h).
 #include <map>
 #include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "commands.h"
+#include "error.h"
 #include "lab_worker.h"
 
 namespace rlock::cli {
@@ -66,7 +71,22 @@ void register_worker(CLI::App& app, const GlobalOptions& global) {
       ->transform(CLI::CheckedTransformer(std::map<std::string, WaitMode>{{"poll", WaitMode::poll},
                                                                           {"notify", WaitMode::notify}}))
       ->excludes("--pg");
-  cmd->callback([plan, ttl_ms, min_uptime_ms, wait_timeout_ms, &global] {
+  auto redlock_urls = std::make_shared<std::vector<std::string>>();
+  cmd->add_option("--redlock", *redlock_urls,
+                  "comma-separated URLs of 3 or more independent Redis servers: Redlock instead of --redis")
+      ->delimiter(',')
+      ->excludes(fenced)
+      ->excludes("--watchdog")
+      ->excludes("--check-before-write")
+      ->excludes("--pg")
+      ->excludes("--min-redis-uptime")
+      ->excludes(wait)
+      ->excludes("--wait");
+  cmd->callback([plan, ttl_ms, min_uptime_ms, wait_timeout_ms, redlock_urls, &global] {
+    for (const std::string& url : *redlock_urls) plan->redlock.push_back(RedisAddress::parse(url));
+    if (!plan->redlock.empty() && plan->redlock.size() < 3) {
+      throw UsageError(fmt::format("--redlock needs at least 3 servers, got {}", plan->redlock.size()));
+    }
     plan->ttl = std::chrono::milliseconds(*ttl_ms);
     plan->lock_options.min_redis_uptime = std::chrono::milliseconds(*min_uptime_ms);
     plan->lock_options.wait_timeout = std::chrono::milliseconds(*wait_timeout_ms);

@@ -19,7 +19,9 @@
 #include "append_file.h"
 #include "enum_names.h"
 #include "error.h"
+#include "failover_pair.h"
 #include "lab_worker.h"
+#include "local_redis.h"
 #include "redis_connection.h"
 #include "redis_server.h"
 #include "run_log.h"
@@ -30,10 +32,11 @@ namespace {
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-constexpr NameTable<Strategy, 9> kStrategies{{
+constexpr NameTable<Strategy, 10> kStrategies{{
     {Strategy::ttl, "ttl"},
     {Strategy::watchdog, "watchdog"},
     {Strategy::check_before_write, "check-before-write"},
+    {Strategy::redlock, "redlock"},
     {Strategy::fenced, "fenced"},
     {Strategy::fenced_retry, "fenced-retry"},
     {Strategy::fenced_claim, "fenced-claim"},
@@ -41,11 +44,12 @@ constexpr NameTable<Strategy, 9> kStrategies{{
     {Strategy::pg_row_lock, "pg-row-lock"},
     {Strategy::pg_advisory, "pg-advisory"},
 }};
-constexpr NameTable<Fault, 5> kFaults{{{Fault::none, "none"},
+constexpr NameTable<Fault, 6> kFaults{{{Fault::none, "none"},
                                        {Fault::pause, "pause"},
                                        {Fault::slow, "slow"},
                                        {Fault::kill, "kill"},
-                                       {Fault::redis_restart, "redis-restart"}}};
+                                       {Fault::redis_restart, "redis-restart"},
+                                       {Fault::failover, "failover"}}};
 
 constexpr auto kTrialLimit = 10s;  // a trial still running then is killed, its workers' outcomes unknown
 constexpr auto kBusyRetry = 10ms;
@@ -76,6 +80,7 @@ struct Schedule {
   std::vector<WorkerSchedule> workers;
   std::size_t target = 0;  // the worker the nemesis picks: the first to start, likely the first holder
   double pause_s = 0;
+  bool replica_lags = false;  // failover: the replica stopped replicating before the trial began
 };
 
 Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup) {
@@ -94,14 +99,20 @@ Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup) {
                                 [](const auto& a, const auto& b) { return a.delay_s < b.delay_s; });
   schedule.target = static_cast<std::size_t>(first - schedule.workers.begin());
   if (spec.fault == Fault::slow) schedule.workers[schedule.target].work_s = ttl_s * uniform(1.5, 3.0);
-  // A restart must find the holder mid-job: its work takes half its TTL or more, and still ends
-  // well inside it, so only the restart can take its lock away.
-  if (spec.fault == Fault::redis_restart) schedule.workers[schedule.target].work_s = ttl_s * uniform(0.5, 0.8);
+  // A restart or failover must find the holder mid-job: its work takes half its TTL or more, and
+  // still ends well inside it, so only the fault can take its lock away.
+  if (spec.fault == Fault::redis_restart || spec.fault == Fault::failover) {
+    schedule.workers[schedule.target].work_s = ttl_s * uniform(0.5, 0.8);
+  }
   schedule.pause_s = ttl_s * uniform(1.0, 2.5);
+  // Half the failovers lose the writes of the whole trial, the lock among them; the others lose
+  // nothing, so a failover alone is no anomaly.
+  if (spec.fault == Fault::failover) schedule.replica_lags = uniform(0, 1) < 0.5;
   return schedule;
 }
 
-WorkerPlan plan_for(Strategy strategy, const WorkerSchedule& w, long account, std::chrono::milliseconds ttl) {
+WorkerPlan plan_for(Strategy strategy, const WorkerSchedule& w, long account, std::chrono::milliseconds ttl,
+                    const std::vector<RedisAddress>& redlock) {
   WorkerPlan plan;
   plan.name = w.name;
   plan.amount = w.amount;
@@ -118,6 +129,7 @@ WorkerPlan plan_for(Strategy strategy, const WorkerSchedule& w, long account, st
   if (strategy == Strategy::pg_atomic) plan.pg = PgStrategy::atomic;
   if (strategy == Strategy::pg_row_lock) plan.pg = PgStrategy::row_lock;
   if (strategy == Strategy::pg_advisory) plan.pg = PgStrategy::advisory;
+  if (strategy == Strategy::redlock) plan.redlock = redlock;
   return plan;
 }
 
@@ -145,10 +157,10 @@ void signal_worker(const RunLog& log, pid_t pid, int number, const char* name, c
   }
 }
 
-// The nemesis and the reaper: applies the fault once the target has read, and waits (bounded) for
-// every worker. Returns how each one ended.
+// The nemesis and the reaper: applies the fault once the target has read (`host_fault` for the
+// faults of Redis's host), and waits (bounded) for every worker. Returns how each one ended.
 std::vector<WorkerExit> supervise(const TrialSpec& spec, const Schedule& schedule, const std::vector<pid_t>& pids,
-                                  const LabDir& dir, const RunLog& log, RedisConnection& redis, const LockKey& key) {
+                                  const LabDir& dir, const RunLog& log, const std::function<void()>& host_fault) {
   std::vector<WorkerExit> exits;
   for (const WorkerSchedule& w : schedule.workers) exits.push_back(WorkerExit{w.name, w.amount, false, 0});
   std::vector<bool> done(pids.size(), false);
@@ -170,8 +182,8 @@ std::vector<WorkerExit> supervise(const TrialSpec& spec, const Schedule& schedul
     if (!struck && spec.fault != Fault::none && spec.fault != Fault::slow && !done[schedule.target] &&
         std::filesystem::exists(dir.read_marker(target.name))) {
       struck = true;
-      if (spec.fault == Fault::redis_restart) {
-        crash_redis(redis, key, log, /*start_again=*/true);
+      if (host_fault) {
+        host_fault();
       } else if (spec.fault == Fault::kill) {
         signal_worker(log, target_pid, SIGKILL, "SIGKILL", target.name);
       } else {
@@ -210,8 +222,41 @@ void write_history(const std::filesystem::path& path, const std::vector<Operatio
   }
 }
 
-TrialResult run_trial(const TrialSpec& spec, long account, const ChaosSetup& setup, RedisConnection& redis,
-                      AccountStore& store) {
+int failover_port_of(const ChaosSetup& setup, int job) { return setup.failover_port + 2 * job; }
+
+using RedlockServers = std::vector<std::unique_ptr<LocalRedis>>;
+
+// Job `job`'s three Redlock servers, logging into `dir`.
+RedlockServers start_redlock_servers(const ChaosSetup& setup, int job, const std::filesystem::path& dir) {
+  RedlockServers servers;
+  for (int i = 0; i < 3; ++i) servers.push_back(std::make_unique<LocalRedis>(setup.redlock_port + 3 * job + i, dir));
+  return servers;
+}
+
+// What a job process holds for its trials, one after the other.
+struct Job {
+  int number;
+  const ChaosSetup& setup;
+  RedisConnection redis;
+  AccountStore store;
+  RedlockServers redlock;  // started for the job's first redlock trial
+};
+
+// A crash of one of Redlock's servers, logged as crash_redis logs the shared one's.
+void crash_one_redlock_server(LocalRedis& server, const LockKey& key, const RunLog& log) {
+  std::string name = server.address().display();
+  long long pttl = RedisLock(server.connection(), key).pttl();
+  double killed = wall_seconds();
+  server.kill();
+  log.record_at(killed, "host", EventKind::redis_killed, {{"server", name}, {"pttl", pttl}});
+  server.restart();
+  log.record("host", EventKind::redis_started, {{"server", name}, {"pttl", RedisLock(server.connection(), key).pttl()}});
+}
+
+TrialResult run_trial(const TrialSpec& spec, long account, Job& job) {
+  const ChaosSetup& setup = job.setup;
+  RedisConnection& redis = job.redis;
+  AccountStore& store = job.store;
   TrialResult result{spec, {}, {}, {}, 0, 0, 0, {}};
   auto began = Clock::now();
   LabDir dir(setup.dir / "trials" / fmt::format("{}-{}-{}", to_string(spec.strategy), to_string(spec.fault), spec.number));
@@ -219,15 +264,45 @@ TrialResult run_trial(const TrialSpec& spec, long account, const ChaosSetup& set
   store.reset(account);
   LockKey key = LockKey::for_account(account);
   redis.checked({"DEL", key.lock, key.fence_counter});
+  bool redlock = spec.strategy == Strategy::redlock;
+  std::vector<RedisAddress> redlock_addresses;
+  if (redlock) {
+    if (job.redlock.empty()) {
+      std::filesystem::path logs = setup.dir / "trials" / ".redlock-servers";
+      std::filesystem::create_directories(logs);
+      job.redlock = start_redlock_servers(setup, job.number, logs);
+    }
+    for (auto& server : job.redlock) {
+      server->connection().checked({"DEL", key.lock});
+      redlock_addresses.push_back(server->address());
+    }
+  }
+  std::optional<FailoverPair> pair;
+  if (spec.fault == Fault::failover && !redlock) {
+    std::filesystem::create_directories(dir.root());  // for the servers' logs
+    pair.emplace(failover_port_of(setup, job.number), dir.root());
+    if (schedule.replica_lags) pair->stop_replication();
+  }
   dir.start_new_run(wall_seconds() + 0.05);  // the workers' clocks start once all are forked
   RunLog log(dir, Lang::en);
-  LabSetup lab{setup.redis, setup.conninfo, dir, Lang::en};
+  LabSetup lab{pair ? pair->address() : setup.redis, setup.conninfo, dir, Lang::en};
+  std::function<void()> host_fault;
+  if (redlock && (spec.fault == Fault::redis_restart || spec.fault == Fault::failover)) {
+    host_fault = [&] { crash_one_redlock_server(*job.redlock.front(), key, log); };
+  } else if (spec.fault == Fault::redis_restart) {
+    host_fault = [&] { crash_redis(redis, key, log, /*start_again=*/true); };
+  } else if (spec.fault == Fault::failover) {
+    host_fault = [&] { pair->fail_over(key, log); };
+  }
 
   std::vector<WorkerPlan> plans;
-  for (const WorkerSchedule& w : schedule.workers) plans.push_back(plan_for(spec.strategy, w, account, setup.ttl));
+  for (const WorkerSchedule& w : schedule.workers) {
+    plans.push_back(plan_for(spec.strategy, w, account, setup.ttl, redlock_addresses));
+  }
   std::vector<pid_t> pids;
   for (const WorkerPlan& plan : plans) pids.push_back(spawn_worker(plan, lab));
-  std::vector<WorkerExit> exits = supervise(spec, schedule, pids, dir, log, redis, key);
+  std::vector<WorkerExit> exits = supervise(spec, schedule, pids, dir, log, host_fault);
+  pair.reset();
 
   std::vector<Event> events = read_events(dir);
   long long final_balance = store.read_balance(account);
@@ -274,12 +349,11 @@ TrialResult result_from(const nlohmann::json& line, const TrialSpec& spec) {
 void run_job(int job, int jobs, const std::vector<TrialSpec>& specs, const ChaosSetup& setup,
              const std::filesystem::path& results) {
   AppendFile out(results);
-  RedisConnection redis(setup.redis);
-  AccountStore store(setup.conninfo);
+  Job context{job, setup, RedisConnection(setup.redis), AccountStore(setup.conninfo), {}};
   for (std::size_t i = static_cast<std::size_t>(job); i < specs.size(); i += static_cast<std::size_t>(jobs)) {
     TrialResult r{specs[i], {}, {}, {}, 0, 0, 0, {}};
     try {
-      r = run_trial(specs[i], setup.first_account + static_cast<long>(i), setup, redis, store);
+      r = run_trial(specs[i], setup.first_account + static_cast<long>(i), context);
     } catch (const std::exception& e) {
       r.error = e.what();
     }
@@ -342,6 +416,16 @@ void check_restartable(const RedisAddress& address) {
   }
 }
 
+void check_own_servers(const ChaosSetup& setup, int jobs, bool failover, bool redlock) {
+  std::filesystem::path logs = setup.dir / "trials" / ".servers-check";
+  std::filesystem::create_directories(logs);
+  for (int job = 0; job < jobs; ++job) {
+    if (failover) FailoverPair pair(failover_port_of(setup, job), logs);
+    if (redlock) start_redlock_servers(setup, job, logs);
+  }
+  std::filesystem::remove_all(logs);
+}
+
 bool TrialResult::anomaly() const {
   return !error.empty() || lost.validity != Validity::valid || overlaps.validity != Validity::valid ||
          fences.validity != Validity::valid;
@@ -360,7 +444,8 @@ std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const C
       int code = 0;
       try {
         run_job(job, jobs, specs, setup, results_of(job));
-      } catch (...) {
+      } catch (const std::exception& e) {
+        fmt::print(stderr, "chaos: job {} stopped: {}\n", job, e.what());
         code = 1;  // its trials report nothing: they count as anomalies
       }
       ::_exit(code);

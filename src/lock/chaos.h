@@ -27,6 +27,7 @@ enum class Strategy {
   ttl,
   watchdog,
   check_before_write,
+  redlock,
   fenced,
   fenced_retry,
   fenced_claim,
@@ -34,7 +35,7 @@ enum class Strategy {
   pg_row_lock,
   pg_advisory
 };
-enum class Fault { none, pause, slow, kill, redis_restart };
+enum class Fault { none, pause, slow, kill, redis_restart, failover };
 
 std::string_view to_string(Strategy strategy);
 std::string_view to_string(Fault fault);
@@ -43,9 +44,12 @@ std::optional<Fault> fault_from(std::string_view name);
 const std::vector<Strategy>& all_strategies();
 const std::vector<Fault>& all_faults();
 
-// Whether the strategy promises no anomaly under the fault. fenced-claim and the PostgreSQL
-// strategies do under every fault here; they assume a database that checks fences or holds its
-// locks itself, and a fence counter that never goes back (a Redis failover breaks that: lab 5).
+// Whether the strategy promises no anomaly under the fault. For redlock, redis-restart and
+// failover strike one of its three servers, which starts again empty (a failover to a replica
+// that lagged loses the same keys). fenced-claim and the PostgreSQL
+// strategies do under every fault here: the database decides. fenced-claim's fences only pass a
+// read that claims a fence no one claimed before and a write whose claim is still the newest, so
+// even a failover that sends the fence counter back (lab 5) costs retries, not money.
 // The article's fenced and fenced-retry do not: a stale write that lands between a newer holder's
 // read and its write passes `fence < $token`, and the newer write then overwrites it.
 bool expected_safe(Strategy strategy, Fault fault);
@@ -63,6 +67,10 @@ struct ChaosSetup {
   std::uint64_t seed = 0;
   std::chrono::milliseconds ttl{200};
   long first_account = 100000;  // trial i uses account first_account + i
+  // A failover trial of job j runs its own primary on failover_port + 2j and a replica on the next.
+  int failover_port = 6420;
+  // Job j's redlock trials share three servers of its own, on redlock_port + 3j and the next two.
+  int redlock_port = 6700;
 };
 
 struct TrialResult {
@@ -83,6 +91,10 @@ struct TrialResult {
 // local and was started from a config file (check_restartable). Anomalous trials are kept in
 // setup.dir/trials, which the caller clears before a campaign.
 void check_restartable(const RedisAddress& redis);
+// Starts and stops the servers of their own that `jobs` jobs will run (a failover's primary and
+// replica, Redlock's three): throws Error when one cannot start (a port taken, no redis-server),
+// before any trial runs.
+void check_own_servers(const ChaosSetup& setup, int jobs, bool failover, bool redlock);
 std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const ChaosSetup& setup, int jobs,
                                     const std::function<void(std::size_t, std::size_t)>& progress);
 

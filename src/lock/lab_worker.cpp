@@ -10,6 +10,7 @@
 
 #include "account_store.h"
 #include "redis_lock.h"
+#include "redlock.h"
 #include "run_log.h"
 #include "watchdog.h"
 
@@ -220,6 +221,69 @@ class Worker {
   WriteState state_;
 };
 
+// Redlock's worker: the article's read-modify-write under a lock granted by a majority of
+// independent servers. No fence: what it writes, it writes unchecked.
+class RedlockWorker {
+ public:
+  RedlockWorker(const WorkerPlan& plan, const LabSetup& setup)
+      : plan_(plan),
+        setup_(setup),
+        log_(setup.dir, setup.lang),
+        store_(setup.conninfo),
+        lock_(plan.redlock, LockKey::for_account(plan.account)) {}
+
+  void run() {
+    run_logged(plan_, setup_, log_, state_, [this] {
+      Token token = acquire();
+      long long before = store_.read_balance(plan_.account);
+      log_.record(plan_.name, EventKind::read, {{"balance", before}});
+      setup_.dir.write_file(setup_.dir.read_marker(plan_.name), "");
+      pause_for(plan_.pause_seconds);
+      double sent_at = log_.elapsed();
+      state_.write([&] { return store_.write_balance(plan_.account, before + plan_.amount); });
+      state_.added = true;
+      log_.record(plan_.name, EventKind::wrote,
+                  {{"before", before}, {"amount", plan_.amount}, {"after", before + plan_.amount}, {"sent_at", sent_at}});
+      log_.record(plan_.name, EventKind::released, {{"result", lock_.release(token) >= lock_.quorum() ? 1 : 0}});
+    });
+  }
+
+ private:
+  // Asks again every busy_retry while a majority is busy; gives up when too few servers answered
+  // for kUnreachableLimit.
+  Token acquire() {
+    bool said_busy = false;
+    std::optional<std::chrono::steady_clock::time_point> unanswered_since;
+    for (;;) {
+      RedlockAttempt attempt = lock_.acquire(plan_.ttl);
+      if (attempt) {
+        log_.record(plan_.name, EventKind::acquired,
+                    {{"ttl_ms", plan_.ttl.count()}, {"granted", attempt.granted}, {"validity_ms", attempt.validity.count()}});
+        return *attempt.token;
+      }
+      auto now = std::chrono::steady_clock::now();
+      if (attempt.answered >= lock_.quorum()) {
+        unanswered_since.reset();
+      } else if (!unanswered_since) {
+        unanswered_since = now;
+      } else if (now - *unanswered_since > kUnreachableLimit) {
+        throw Error(fmt::format("Redlock: only {} of {} servers answered for {} s", attempt.answered, lock_.servers(),
+                                kUnreachableLimit.count()));
+      }
+      if (!said_busy) log_.record(plan_.name, EventKind::busy, {{"retry_s", std::chrono::duration<double>(plan_.busy_retry).count()}});
+      said_busy = true;
+      std::this_thread::sleep_for(plan_.busy_retry);
+    }
+  }
+
+  const WorkerPlan& plan_;
+  const LabSetup& setup_;
+  RunLog log_;
+  AccountStore store_;
+  Redlock lock_;
+  WriteState state_;
+};
+
 // The PostgreSQL-native baselines: no Redis, the database's own locks.
 class PgWorker {
  public:
@@ -274,6 +338,8 @@ class PgWorker {
 void run_worker(const WorkerPlan& plan, const LabSetup& setup) {
   if (plan.pg != PgStrategy::none) {
     PgWorker(plan, setup).run();
+  } else if (!plan.redlock.empty()) {
+    RedlockWorker(plan, setup).run();
   } else {
     Worker(plan, setup).run();
   }

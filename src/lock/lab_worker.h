@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include "error.h"
 #include "lab_dir.h"
@@ -47,6 +48,9 @@ struct WorkerPlan {
   // Not none: no Redis; add inside PostgreSQL (atomic UPDATE, or a transaction holding the row's
   // lock or the account's advisory lock across the read, the pause and the write).
   PgStrategy pg = PgStrategy::none;
+  // Not empty: Redlock over these independent servers (3 or more) instead of the one Redis; no
+  // fencing, no watchdog.
+  std::vector<RedisAddress> redlock;
 };
 
 // Where a worker's run happens: the servers, the lab directory, the language of run.log.

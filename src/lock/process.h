@@ -3,6 +3,8 @@
 
 #include <sys/types.h>
 
+#include <chrono>
+#include <functional>
 #include <string>
 
 namespace rlock {
@@ -12,5 +14,8 @@ bool process_alive(pid_t pid);
 
 // The whole of /proc/PID/FILE ("cmdline", "comm", ...), empty when it cannot be read.
 std::string proc_file(pid_t pid, const char* file);
+
+// Polls `done` every 20 ms for at most `limit`; true as soon as it is.
+bool wait_for(std::chrono::milliseconds limit, const std::function<bool()>& done);
 
 }  // namespace rlock

@@ -6,7 +6,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -22,16 +21,6 @@ namespace {
 using namespace std::chrono_literals;
 
 bool is_redis_server(pid_t pid) { return proc_file(pid, "comm").starts_with("redis-server"); }
-
-// Polls `done` every 20 ms for at most `limit`.
-template <typename Done>
-bool wait_for(std::chrono::milliseconds limit, Done&& done) {
-  for (auto until = std::chrono::steady_clock::now() + limit; std::chrono::steady_clock::now() < until;) {
-    if (done()) return true;
-    std::this_thread::sleep_for(20ms);
-  }
-  return done();
-}
 
 }  // namespace
 
@@ -54,16 +43,25 @@ void kill_redis(const RedisProcess& process, const RedisAddress& address) {
   }
 }
 
+pid_t spawn_redis_server(const std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+  pid_t pid = 0;
+  int rc = posix_spawnp(&pid, "redis-server", &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) throw Error(fmt::format("cannot run redis-server: {}", std::strerror(rc)));
+  return pid;
+}
+
 void start_redis(const std::string& config_file, const RedisAddress& address) {
   if (config_file.empty()) {
     throw Error(fmt::format("Redis at {} was started without a config file: cannot start it again", address.display()));
   }
-  std::string program = "redis-server";
-  char* argv[] = {program.data(), const_cast<char*>(config_file.c_str()), nullptr};
-  pid_t child = 0;
-  if (int rc = posix_spawnp(&child, "redis-server", nullptr, nullptr, argv, environ); rc != 0) {
-    throw Error(fmt::format("cannot run redis-server: {}", std::strerror(rc)));
-  }
+  pid_t child = spawn_redis_server({"redis-server", config_file});
   int status = 0;
   ::waitpid(child, &status, 0);  // with daemonize yes, the parent exits once the server forked
   bool answers = wait_for(10s, [&] {

@@ -1,0 +1,67 @@
+#include "redlock.h"
+
+#include <string>
+
+#include <fmt/format.h>
+
+#include "error.h"
+
+namespace rlock {
+
+Redlock::Redlock(const std::vector<RedisAddress>& servers, LockKey key, RedisTimeouts timeouts)
+    : key_(std::move(key)), timeouts_(timeouts) {
+  if (servers.size() < 3) {
+    throw UsageError(fmt::format("Redlock needs at least 3 independent Redis servers, got {}", servers.size()));
+  }
+  for (const RedisAddress& address : servers) members_.push_back(Member{address, nullptr, nullptr});
+}
+
+Redlock::~Redlock() = default;
+
+RedisLock* Redlock::lock_on(Member& member) {
+  if (member.lock) return member.lock.get();
+  try {
+    member.connection = std::make_unique<RedisConnection>(member.address, timeouts_);
+    member.lock = std::make_unique<RedisLock>(*member.connection, key_);
+  } catch (const Error&) {
+    member.connection.reset();
+  }
+  return member.lock.get();
+}
+
+RedlockAttempt Redlock::acquire(std::chrono::milliseconds ttl) {
+  using Clock = std::chrono::steady_clock;
+  Token token = make_token();
+  std::string px = std::to_string(ttl.count());
+  RedlockAttempt attempt;
+  auto began = Clock::now();
+  for (Member& member : members_) {
+    if (lock_on(member) == nullptr) continue;
+    try {
+      Reply reply = member.connection->command({"SET", key_.lock, token.hex, "NX", "PX", px});
+      ++attempt.answered;
+      if (!reply.is_error() && !reply.is_nil()) ++attempt.granted;
+    } catch (const Error&) {
+      // no answer: not granted, and the connection is made again next time
+    }
+  }
+  auto drift = ttl / 100 + std::chrono::milliseconds(2);
+  attempt.validity = ttl - std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - began) - drift;
+  if (attempt.granted >= quorum() && attempt.validity.count() > 0) {
+    attempt.token = token;
+  } else {
+    release(token);  // also where the answer was lost: the SET may have been applied
+  }
+  return attempt;
+}
+
+int Redlock::release(const Token& token) noexcept {
+  int released = 0;
+  for (Member& member : members_) {
+    RedisLock* lock = lock_on(member);
+    if (lock != nullptr && lock->release(token) == ReleaseResult::released) ++released;
+  }
+  return released;
+}
+
+}  // namespace rlock

@@ -1,0 +1,92 @@
+#include "redlock.h"
+
+#include <memory>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "error.h"
+#include "local_redis.h"
+#include "test_env.h"
+#include "test_temp_dir.h"
+
+namespace rlock {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr int kFirstPort = 6455;  // to 6457: ports of this test alone
+
+// Three independent servers of the test's own, and a Redlock over them.
+class RedlockTest : public ::testing::Test {
+ protected:
+  RedlockTest() {
+    for (int i = 0; i < 3; ++i) {
+      servers_.push_back(std::make_unique<LocalRedis>(kFirstPort + i, temp_.path()));
+      addresses_.push_back(servers_.back()->address());
+    }
+  }
+
+  Reply lock_value(int server) { return servers_[static_cast<std::size_t>(server)]->connection().checked({"GET", key_.lock}); }
+
+  test::TempDir temp_;
+  std::vector<std::unique_ptr<LocalRedis>> servers_;
+  std::vector<RedisAddress> addresses_;
+  LockKey key_ = LockKey::for_account(9700);
+};
+
+TEST_F(RedlockTest, MajorityGrantsAndOthersAreRefused) {
+  Redlock a(addresses_, key_), b(addresses_, key_);
+  RedlockAttempt held = a.acquire(1000ms);
+  ASSERT_TRUE(held);
+  EXPECT_EQ(held.granted, 3);
+  EXPECT_GT(held.validity.count(), 0);
+  EXPECT_LE(held.validity.count(), 1000 - 12) << "validity takes off the drift, ttl/100 + 2 ms";
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(lock_value(i).text(), held.token->hex);
+
+  RedlockAttempt refused = b.acquire(1000ms);
+  EXPECT_FALSE(refused);
+  EXPECT_EQ(refused.granted, 0);
+  EXPECT_EQ(refused.answered, 3);
+
+  EXPECT_EQ(b.release(make_token()), 0) << "a release with another token deletes nothing";
+  EXPECT_EQ(a.release(*held.token), 3);
+  EXPECT_TRUE(b.acquire(1000ms));
+}
+
+TEST_F(RedlockTest, OneServerDownStillMakesAMajority) {
+  servers_[1]->kill();
+  Redlock lock(addresses_, key_);
+  RedlockAttempt held = lock.acquire(1000ms);
+  ASSERT_TRUE(held);
+  EXPECT_EQ(held.granted, 2);
+  EXPECT_EQ(lock.release(*held.token), 2);
+}
+
+TEST_F(RedlockTest, WithoutAMajorityTheGrantedServersAreReleased) {
+  servers_[0]->kill();
+  servers_[1]->kill();
+  Redlock lock(addresses_, key_);
+  RedlockAttempt refused = lock.acquire(1000ms);
+  EXPECT_FALSE(refused);
+  EXPECT_EQ(refused.granted, 1);
+  EXPECT_EQ(refused.answered, 1);
+  EXPECT_TRUE(lock_value(2).is_nil()) << "the one server that granted it was released";
+}
+
+TEST_F(RedlockTest, ARestartedServerIsAskedAgain) {
+  Redlock lock(addresses_, key_);
+  servers_[2]->restart();
+  RedlockAttempt held = lock.acquire(1000ms);
+  ASSERT_TRUE(held);
+  EXPECT_EQ(held.granted, 3);
+}
+
+TEST(Redlock, NeedsThreeServers) {
+  std::vector<RedisAddress> two(2);
+  std::string message = test::error_message<UsageError>([&] { Redlock lock(two, LockKey::for_account(9700)); });
+  EXPECT_NE(message.find("at least 3"), std::string::npos) << message;
+}
+
+}  // namespace
+}  // namespace rlock
