@@ -5,14 +5,7 @@
 # then the same for a few redis-restart, failover and redlock trials.
 set -uo pipefail
 rlock=$1
-: "${REDIS_URL:?REDIS_URL is not set: run the tests through scripts/test.sh}" "${DATABASE_URL:?DATABASE_URL is not set}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-check() { # check NAME COMMAND...
-    local name=$1; shift
-    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name"; fi
-}
+source "$(dirname "$0")/checks.sh"
 cell() { # cell STRATEGY FAULT FIELD: one number from the JSON table
     S=$1 F=$2 K=$3 perl -MJSON::PP -0777 -ne 'for my $c (@{decode_json($_)->{cells}}) {
         print $c->{$ENV{K}} if $c->{strategy} eq $ENV{S} && $c->{fault} eq $ENV{F} }' "$work/table.json"
@@ -66,5 +59,4 @@ check "redlock under pause shows anomalies" test "$(cell redlock pause anomalies
 check "redlock under redis-restart ran its trials" test "$(cell redlock redis-restart trials)" -eq 5
 check "no redlock server is left running" bash -c "! pgrep -f 'redis-server 127.0.0.1:67[0-9][0-9]'"
 
-echo "$passed passed, $failed failed"
-((failed == 0))
+finish

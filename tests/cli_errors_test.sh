@@ -50,6 +50,10 @@ expect 254 'unknown strategy .redlok.' -- chaos --strategies ttl,redlok
 expect 254 'unknown fault .crash.'     -- chaos --faults crash
 expect 254 'trials'                   -- chaos --trials 0
 expect 254 'claim-fence|fenced'       -- worker A 30 --claim-fence
+expect 254 'wait'                     -- worker A 30 --wait sometimes
+expect 254 'seconds'                  -- bench --seconds 0
+expect 254 'clients'                  -- bench --clients 1
+expect 254 'seconds'                  -- bench --seconds abc
 expect 254 'at least 3 servers'       -- worker A 30 --redlock redis://127.0.0.1:6461,redis://127.0.0.1:6462
 expect 254 'fenced|redlock'           -- worker A 30 --fenced --redlock redis://a,redis://b,redis://c
 expect 254 'redis://'                 -- worker A 30 --redlock redis://a,http://b,redis://c
@@ -98,6 +102,7 @@ expect 1 'events.jsonl line 1'     -- showlog
 # Help is not an error.
 check "rlock --help lists the subcommands" bash -c "'$rlock' --help | grep -q worker"
 check "rlock worker --help shows --fenced" bash -c "'$rlock' worker --help | grep -q -- --fenced"
+check "rlock --help lists bench" bash -c "'$rlock' --help | grep -q bench"
 
 echo "cli errors: $passed passed, $failed failed"
 echo "$passed passed, $failed failed"

@@ -1,7 +1,7 @@
 // rlock worker NAME AMOUNT [--ttl MS] [--delay S] [--pause S] [--watchdog] [--fenced] [--retry]
 // [--check-before-write] [--min-redis-uptime MS] [--wait-replicas N [--wait-timeout MS]]
-// [--claim-fence] [--pg atomic|row-lock|advisory] [--redlock URL,URL,URL...] [--account N]: the
-// article's worker (see lab_worker.h).
+// [--claim-fence] [--pg atomic|row-lock|advisory] [--redlock URL,URL,URL...] [--wait poll|notify]
+// [--account N]: the article's worker (see lab_worker.h).
 #include <map>
 #include <memory>
 #include <string>
@@ -65,6 +65,12 @@ void register_worker(CLI::App& app, const GlobalOptions& global) {
       ->excludes(fenced)
       ->excludes("--watchdog")
       ->excludes("--check-before-write");
+  cmd->add_option("--wait", plan->wait,
+                  "how a refused worker waits: poll (the default: 0.1 s) or notify (until the release is "
+                  "announced, 0.1 s at most)")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, WaitMode>{{"poll", WaitMode::poll},
+                                                                          {"notify", WaitMode::notify}}))
+      ->excludes("--pg");
   auto redlock_urls = std::make_shared<std::vector<std::string>>();
   cmd->add_option("--redlock", *redlock_urls,
                   "comma-separated URLs of 3 or more independent Redis servers: Redlock instead of --redis")
@@ -74,7 +80,8 @@ void register_worker(CLI::App& app, const GlobalOptions& global) {
       ->excludes("--check-before-write")
       ->excludes("--pg")
       ->excludes("--min-redis-uptime")
-      ->excludes(wait);
+      ->excludes(wait)
+      ->excludes("--wait");
   cmd->callback([plan, ttl_ms, min_uptime_ms, wait_timeout_ms, redlock_urls, &global] {
     for (const std::string& url : *redlock_urls) plan->redlock.push_back(RedisAddress::parse(url));
     if (!plan->redlock.empty() && plan->redlock.size() < 3) {

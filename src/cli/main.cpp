@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   register_verdict(app, global);
   register_redis(app, global);
   register_chaos(app, global);
+  register_bench(app, global);
   register_timeline(app, global);
 
   try {

@@ -24,8 +24,22 @@ std::string cause_of(const std::exception& e) {
 
 }  // namespace
 
+// The statements every worker runs, prepared once per connection: parsing and planning them again
+// on every call costs about as much as a round trip on loopback.
+constexpr const char* kRead = "read";
+constexpr const char* kWrite = "write";
+constexpr const char* kFencedWrite = "fenced_write";
+constexpr const char* kClaimRead = "claim_read";
+constexpr const char* kClaimedWrite = "claimed_write";
+
 struct AccountStore::Connection {
-  explicit Connection(const std::string& conninfo) : pq(conninfo) {}
+  explicit Connection(const std::string& conninfo) : pq(conninfo) {
+    pq.prepare(kRead, "SELECT balance, fence FROM accounts WHERE id = $1");
+    pq.prepare(kWrite, "UPDATE accounts SET balance = $1 WHERE id = $2");
+    pq.prepare(kFencedWrite, "UPDATE accounts SET balance = $1, fence = $2 WHERE id = $3 AND fence < $2");
+    pq.prepare(kClaimRead, "UPDATE accounts SET fence = $2 WHERE id = $1 AND fence < $2 RETURNING balance");
+    pq.prepare(kClaimedWrite, "UPDATE accounts SET balance = $1 WHERE id = $3 AND fence = $2");
+  }
   pqxx::connection pq;
 };
 
@@ -86,7 +100,7 @@ auto AccountStore::run(const char* what, bool writes, Work&& work) {
 
 AccountRow AccountStore::read(long account) {
   return run<pqxx::nontransaction>("reading the balance", false, [&](pqxx::nontransaction& t) {
-    pqxx::result rows = t.exec_params("SELECT balance, fence FROM accounts WHERE id = $1", account);
+    pqxx::result rows = t.exec_prepared(kRead, account);
     if (rows.empty()) throw Error(fmt::format("PostgreSQL at {}: account {} does not exist", address_, account));
     return AccountRow{rows[0][0].as<long long>(), rows[0][1].as<long long>()};
   });
@@ -94,24 +108,20 @@ AccountRow AccountStore::read(long account) {
 
 void AccountStore::write_balance(long account, long long balance) {
   run<pqxx::nontransaction>("writing the balance", true, [&](pqxx::nontransaction& t) {
-    return t.exec_params("UPDATE accounts SET balance = $1 WHERE id = $2", balance, account).affected_rows();
+    return t.exec_prepared(kWrite, balance, account).affected_rows();
   });
 }
 
 long long AccountStore::fenced_write(long account, long long balance, Fence fence) {
   auto rows = run<pqxx::nontransaction>("the fenced write", true, [&](pqxx::nontransaction& t) {
-    return t
-        .exec_params("UPDATE accounts SET balance = $1, fence = $2 WHERE id = $3 AND fence < $2", balance,
-                     fence.value, account)
-        .affected_rows();
+    return t.exec_prepared(kFencedWrite, balance, fence.value, account).affected_rows();
   });
   return static_cast<long long>(rows);
 }
 
 std::optional<long long> AccountStore::claim_read(long account, Fence fence) {
   return run<pqxx::nontransaction>("the claiming read", true, [&](pqxx::nontransaction& t) -> std::optional<long long> {
-    pqxx::result rows = t.exec_params(
-        "UPDATE accounts SET fence = $2 WHERE id = $1 AND fence < $2 RETURNING balance", account, fence.value);
+    pqxx::result rows = t.exec_prepared(kClaimRead, account, fence.value);
     if (rows.empty()) return std::nullopt;
     return rows[0][0].as<long long>();
   });
@@ -119,8 +129,7 @@ std::optional<long long> AccountStore::claim_read(long account, Fence fence) {
 
 long long AccountStore::claimed_write(long account, long long balance, Fence fence) {
   auto rows = run<pqxx::nontransaction>("the claimed write", true, [&](pqxx::nontransaction& t) {
-    return t.exec_params("UPDATE accounts SET balance = $1 WHERE id = $3 AND fence = $2", balance, fence.value, account)
-        .affected_rows();
+    return t.exec_prepared(kClaimedWrite, balance, fence.value, account).affected_rows();
   });
   return static_cast<long long>(rows);
 }
@@ -136,6 +145,16 @@ void AccountStore::reset(long account) {
   });
 }
 
+
+void AccountStore::ping() {
+  run<pqxx::nontransaction>("SELECT 1", false, [](pqxx::nontransaction& t) { return t.exec("SELECT 1").size(); });
+}
+
+std::string AccountStore::server_version() {
+  return run<pqxx::nontransaction>("SHOW server_version", false, [](pqxx::nontransaction& t) {
+    return t.exec("SHOW server_version")[0][0].as<std::string>();
+  });
+}
 
 long long AccountStore::add_atomically(long account, long long amount) {
   return run<pqxx::nontransaction>("the atomic add", true, [&](pqxx::nontransaction& t) {

@@ -55,6 +55,11 @@ class AccountStore {
   enum class TxLock { row, advisory };
   long long locked_update(long account, TxLock lock, const std::function<long long(long long balance)>& decide);
 
+  // SELECT 1: one round trip and next to no work, the floor the benchmark compares against.
+  void ping();
+  // The server's version, as SHOW server_version reports it ("15.8 (Debian 15.8-0+deb12u1)").
+  std::string server_version();
+
   const std::string& address() const { return address_; }
 
  private:

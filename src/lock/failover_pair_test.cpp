@@ -8,14 +8,13 @@
 #include "lab_dir.h"
 #include "redis_lock.h"
 #include "run_log.h"
+#include "temp_dir.h"
 #include "test_env.h"
-#include "test_temp_dir.h"
 
 namespace rlock {
 namespace {
 
 using test::error_message;
-using test::TempDir;
 
 constexpr int kPort = 6450;  // and 6451: ports of this test alone
 

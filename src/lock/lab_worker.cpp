@@ -72,7 +72,8 @@ class Worker {
         log_(setup.dir, setup.lang),
         redis_(setup.redis),
         store_(setup.conninfo),
-        lock_(redis_, LockKey::for_account(plan.account), plan.lock_options) {}
+        lock_(redis_, LockKey::for_account(plan.account), plan.lock_options),
+        waiter_(plan.wait, setup.redis, lock_.key(), plan.busy_retry) {}
 
   void run() {
     run_logged(plan_, setup_, log_, state_, [this] {
@@ -159,9 +160,10 @@ class Worker {
     return rowcount;
   }
 
-  // Retries every busy_retry while the lock is refused, saying once for each reason why. A Redis
-  // that does not answer (restarting, failing over) is asked again for up to kUnreachableLimit:
-  // if a lost acquisition had succeeded, that lock only expires with its TTL; a new token is drawn.
+  // Asks again after each wait (busy_retry, or until a release is announced) while the lock is
+  // refused, saying once for each reason why. A Redis that does not answer (restarting, failing
+  // over) is asked again for up to kUnreachableLimit: if a lost acquisition had succeeded, that
+  // lock only expires with its TTL; a new token is drawn.
   Lease acquire() {
     std::set<Acquisition::Refusal> said;
     std::optional<std::chrono::steady_clock::time_point> unanswered_since;
@@ -176,7 +178,7 @@ class Worker {
         if (!unanswered_since) log_.record(plan_.name, EventKind::acquire_unanswered, {{"message", e.what()}});
         if (!unanswered_since) unanswered_since = now;
       }
-      std::this_thread::sleep_for(plan_.busy_retry);
+      waiter_.wait();
     }
   }
 
@@ -215,6 +217,7 @@ class Worker {
   RedisConnection redis_;
   AccountStore store_;
   RedisLock lock_;
+  ReleaseWaiter waiter_;
   WriteState state_;
 };
 

@@ -16,6 +16,7 @@
 #include "messages.h"
 #include "redis_address.h"
 #include "redis_lock.h"
+#include "release_waiter.h"
 
 namespace rlock {
 
@@ -30,6 +31,9 @@ struct WorkerPlan {
   double delay_seconds = 0;  // after the run's start
   double pause_seconds = 0;  // after the first read only: the simulated GC pause
   std::chrono::milliseconds busy_retry{100};  // how long to wait before asking again for a refused lock
+  // poll: sleep busy_retry between attempts (the article); notify: wake as soon as the lock's
+  // release is announced, and after busy_retry at the latest (release_waiter.h).
+  WaitMode wait = WaitMode::poll;
   bool watchdog = false;
   bool fenced = false;
   bool retry = false;

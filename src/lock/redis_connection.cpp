@@ -1,6 +1,7 @@
 #include "redis_connection.h"
 
 #include <hiredis/hiredis.h>
+#include <poll.h>
 
 #include <cerrno>
 #include <charconv>
@@ -47,6 +48,12 @@ RedisAddress ask_sentinel(const RedisAddress& address, RedisTimeouts timeouts) {
 }  // namespace
 
 void Reply::Free::operator()(redisReply* reply) const { freeReplyObject(reply); }
+
+Reply Reply::own(void* raw) {
+  std::shared_ptr<redisReply> owner(static_cast<redisReply*>(raw), Free{});
+  const redisReply* view = owner.get();
+  return Reply(std::move(owner), view);
+}
 
 bool Reply::is_error() const { return view_->type == REDIS_REPLY_ERROR; }
 bool Reply::is_nil() const { return view_->type == REDIS_REPLY_NIL; }
@@ -143,9 +150,25 @@ Reply RedisConnection::command(const std::vector<std::string_view>& args) {
     if (context_->err == REDIS_ERR_EOF) cause = "the server closed the connection";
     throw OutcomeUnknown(fmt::format("Redis at {} did not answer {}: {}", server_.display(), args.front(), cause));
   }
-  std::shared_ptr<redisReply> owner(static_cast<redisReply*>(raw), Reply::Free{});
-  const redisReply* view = owner.get();
-  return Reply(std::move(owner), view);
+  return Reply::own(raw);
+}
+
+std::optional<Reply> RedisConnection::receive(std::chrono::milliseconds timeout) {
+  if (broken_) reconnect();
+  void* raw = nullptr;
+  if (redisGetReplyFromReader(context_.get(), &raw) == REDIS_OK && raw == nullptr) {
+    pollfd readable{context_->fd, POLLIN, 0};
+    int ready = ::poll(&readable, 1, static_cast<int>(timeout.count()));
+    if (ready <= 0) return std::nullopt;  // 0: nothing came; -1: EINTR (a SIGSTOP and SIGCONT, say)
+    if (redisBufferRead(context_.get()) == REDIS_OK) redisGetReplyFromReader(context_.get(), &raw);
+  }
+  if (context_->err) {
+    broken_ = true;
+    std::string cause = context_->err == REDIS_ERR_EOF ? "the server closed the connection" : context_->errstr;
+    throw OutcomeUnknown(fmt::format("Redis at {}: connection lost while waiting for a message: {}", server_.display(), cause));
+  }
+  if (raw == nullptr) return std::nullopt;  // only part of a message has arrived yet
+  return Reply::own(raw);
 }
 
 // A new command on a lost connection gets a new connection; the command that saw the loss has

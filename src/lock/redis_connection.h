@@ -45,6 +45,7 @@ class Reply {
     void operator()(redisReply* reply) const;
   };
   Reply(std::shared_ptr<redisReply> owner, const redisReply* view) : owner_(std::move(owner)), view_(view) {}
+  static Reply own(void* raw);  // takes a reply that hiredis handed over
   std::shared_ptr<redisReply> owner_;
   const redisReply* view_;
 };
@@ -62,6 +63,12 @@ class RedisConnection {
   Reply command(const std::vector<std::string_view>& args);
   // Like command(), but an error reply throws Error with the server's message.
   Reply checked(const std::vector<std::string_view>& args);
+
+  // Waits up to `timeout` for one more reply that no command asked for: a message on a connection
+  // that sent SUBSCRIBE, a line of MONITOR. Empty when none came in time (or a signal cut the wait
+  // short). Throws OutcomeUnknown when the connection is lost; a subscription does not survive it
+  // (the next command reconnects, unsubscribed).
+  std::optional<Reply> receive(std::chrono::milliseconds timeout);
 
   // One field of INFO server, e.g. "uptime_in_seconds". Throws Error when the server lacks it.
   std::string server_info(std::string_view field);

@@ -9,9 +9,13 @@
 namespace rlock {
 namespace {
 
+// Deletes the lock while it holds ARGV[1] and announces it on the channel ARGV[2] (the message is
+// the released token, so a waiter can tell another holder's release from its own).
 constexpr std::string_view kRelease = R"lua(
 if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
+  redis.call('DEL', KEYS[1])
+  redis.call('PUBLISH', ARGV[2], ARGV[1])
+  return 1
 end
 return 0
 )lua";
@@ -117,9 +121,12 @@ Ownership RedisLock::holds(const Token& token) {
 ReleaseResult RedisLock::release(const Token& token) noexcept {
   try {
     long long deleted = once_more_if_lost([&] {
-      return redis_.server_version() >= std::pair{8, 4}
-                 ? redis_.checked({"DELEX", key_.lock, "IFEQ", token.hex}).integer()
-                 : release_.run(redis_, {key_.lock}, {token.hex}).integer();
+      if (redis_.server_version() < std::pair{8, 4}) {
+        return release_.run(redis_, {key_.lock}, {token.hex, key_.released_channel}).integer();
+      }
+      long long done = redis_.checked({"DELEX", key_.lock, "IFEQ", token.hex}).integer();
+      if (done == 1) redis_.checked({"PUBLISH", key_.released_channel, token.hex});
+      return done;
     });
     return deleted == 1 ? ReleaseResult::released : ReleaseResult::not_held;
   } catch (const std::exception& e) {

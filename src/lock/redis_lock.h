@@ -73,8 +73,9 @@ class RedisLock {
   // HOLDS: whether the key still holds this token, and its PTTL, in one round trip. The answer is
   // already old when it arrives: a check before a write does not make the write safe.
   Ownership holds(const Token& token);
-  // RELEASE: DEL only while the key still holds this token (DELEX IFEQ on Redis 8.4 and newer).
-  // Never throws: a failure is reported as unknown, and last_release_error() says why.
+  // RELEASE: DEL only while the key still holds this token (DELEX IFEQ on Redis 8.4 and newer),
+  // then PUBLISH of the token on the key's released_channel (in the script; after DELEX, one more
+  // command). Never throws: a failure is reported as unknown, and last_release_error() says why.
   ReleaseResult release(const Token& token) noexcept;
   const std::string& last_release_error() const { return last_release_error_; }
   // The lock key's PTTL: -2 when there is no lock.

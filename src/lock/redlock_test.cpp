@@ -7,8 +7,8 @@
 
 #include "error.h"
 #include "local_redis.h"
+#include "temp_dir.h"
 #include "test_env.h"
-#include "test_temp_dir.h"
 
 namespace rlock {
 namespace {
@@ -29,7 +29,7 @@ class RedlockTest : public ::testing::Test {
 
   Reply lock_value(int server) { return servers_[static_cast<std::size_t>(server)]->connection().checked({"GET", key_.lock}); }
 
-  test::TempDir temp_;
+  TempDir temp_;
   std::vector<std::unique_ptr<LocalRedis>> servers_;
   std::vector<RedisAddress> addresses_;
   LockKey key_ = LockKey::for_account(9700);

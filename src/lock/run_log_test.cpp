@@ -18,8 +18,8 @@
 #include "append_file.h"
 #include "error.h"
 #include "lab_dir.h"
+#include "temp_dir.h"
 #include "test_env.h"
-#include "test_temp_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -28,7 +28,6 @@ namespace {
 
 using nlohmann::json;
 using test::error_message;
-using test::TempDir;
 
 void write_text(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::trunc);

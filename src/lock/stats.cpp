@@ -23,4 +23,21 @@ double median(std::vector<double> values) {
   return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
 }
 
+double percentile(std::vector<double> values, double fraction) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  auto rank = static_cast<std::size_t>(std::ceil(fraction * static_cast<double>(values.size())));
+  return values[std::clamp<std::size_t>(rank, 1, values.size()) - 1];
+}
+
+double jain_index(const std::vector<double>& shares) {
+  double sum = 0, squares = 0;
+  for (double x : shares) {
+    sum += x;
+    squares += x * x;
+  }
+  if (squares == 0) return 0;
+  return sum * sum / (static_cast<double>(shares.size()) * squares);
+}
+
 }  // namespace rlock

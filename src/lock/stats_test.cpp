@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 namespace rlock {
 namespace {
 
@@ -24,6 +26,27 @@ TEST(Median, OddEvenAndEmpty) {
   EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2);
   EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);
   EXPECT_DOUBLE_EQ(median({}), 0);
+}
+
+TEST(Percentile, NearestRank) {
+  std::vector<double> hundred;
+  for (int i = 100; i >= 1; --i) hundred.push_back(i);  // unsorted on purpose
+  EXPECT_DOUBLE_EQ(percentile(hundred, 0.99), 99);
+  EXPECT_DOUBLE_EQ(percentile(hundred, 0.5), 50);
+  EXPECT_DOUBLE_EQ(percentile(hundred, 1.0), 100);
+  EXPECT_DOUBLE_EQ(percentile({7}, 0.99), 7);
+  EXPECT_DOUBLE_EQ(percentile({1, 2, 3}, 0.99), 3);  // fewer than 100 values: p99 is the largest
+  EXPECT_DOUBLE_EQ(percentile({}, 0.99), 0);
+}
+
+TEST(Jain, EqualSharesAreFair) { EXPECT_DOUBLE_EQ(jain_index({5, 5, 5, 5}), 1.0); }
+
+TEST(Jain, OneClientTakingAllIsOneOverN) { EXPECT_DOUBLE_EQ(jain_index({0, 0, 12, 0}), 0.25); }
+
+TEST(Jain, KnownMixAndEmpty) {
+  EXPECT_DOUBLE_EQ(jain_index({1, 3}), 16.0 / 20.0);  // (1+3)^2 / (2 * (1+9))
+  EXPECT_DOUBLE_EQ(jain_index({}), 0);
+  EXPECT_DOUBLE_EQ(jain_index({0, 0}), 0);
 }
 
 }  // namespace

@@ -24,9 +24,13 @@ Token make_token() {
     }
     filled += static_cast<std::size_t>(n);
   }
+  constexpr std::string_view kDigits = "0123456789abcdef";
   std::string hex;
   hex.reserve(2 * bytes.size());
-  for (unsigned char b : bytes) hex += fmt::format("{:02x}", b);
+  for (unsigned char b : bytes) {
+    hex += kDigits[b >> 4];
+    hex += kDigits[b & 0xf];
+  }
   return Token{hex};
 }
 

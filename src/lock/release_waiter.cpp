@@ -1,0 +1,53 @@
+#include "release_waiter.h"
+
+#include <thread>
+
+#include "error.h"
+
+namespace rlock {
+namespace {
+
+// A Pub/Sub message is ["message", channel, payload]; SUBSCRIBE confirmations and the like are not.
+bool announces_other_release(const Reply& reply, std::string_view own) {
+  return reply.size() == 3 && reply.element(0).text() == "message" && reply.element(2).text() != own;
+}
+
+}  // namespace
+
+ReleaseWaiter::ReleaseWaiter(WaitMode mode, const RedisAddress& address, const LockKey& key,
+                             std::chrono::milliseconds retry)
+    : mode_(mode), address_(address), channel_(key.released_channel), retry_(retry) {
+  if (mode_ == WaitMode::notify) subscribe();
+}
+
+bool ReleaseWaiter::subscribe() noexcept {
+  try {
+    if (!subscription_) subscription_.emplace(address_);
+    subscription_->checked({"SUBSCRIBE", channel_});
+    return true;
+  } catch (const std::exception&) {
+    subscription_.reset();
+    return false;
+  }
+}
+
+void ReleaseWaiter::wait(std::string_view own) {
+  auto deadline = std::chrono::steady_clock::now() + retry_;
+  if (mode_ == WaitMode::poll || (!subscription_ && !subscribe())) {
+    std::this_thread::sleep_until(deadline);
+    return;
+  }
+  try {
+    for (;;) {
+      auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return;
+      std::optional<Reply> reply = subscription_->receive(left);
+      if (reply && announces_other_release(*reply, own)) return;
+    }
+  } catch (const std::exception&) {
+    subscription_.reset();  // subscribed again at the next wait; this one sleeps out its interval
+    std::this_thread::sleep_until(deadline);
+  }
+}
+
+}  // namespace rlock

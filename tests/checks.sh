@@ -1,0 +1,14 @@
+# Sourced by the end-to-end test scripts: a scratch directory removed on exit ($work), and named
+# assertions counted and summed up. Usage: source checks.sh; check NAME COMMAND...; finish
+: "${REDIS_URL:?REDIS_URL is not set: run the tests through scripts/test.sh}" "${DATABASE_URL:?DATABASE_URL is not set}"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0
+check() { # check NAME COMMAND...: passes when COMMAND succeeds
+    local name=$1; shift
+    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name"; fi
+}
+finish() { # the summary line; exits non-zero when a check failed
+    echo "$passed passed, $failed failed"
+    ((failed == 0))
+}
