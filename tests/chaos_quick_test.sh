@@ -59,4 +59,12 @@ check "redlock under pause shows anomalies" test "$(cell redlock pause anomalies
 check "redlock under redis-restart ran its trials" test "$(cell redlock redis-restart trials)" -eq 5
 check "no redlock server is left running" bash -c "! pgrep -f 'redis-server 127.0.0.1:67[0-9][0-9]'"
 
+# --wait notify: refused workers wait for the release's announcement; the run says so.
+"$rlock" --dir "$work" chaos --strategies ttl,fenced-claim --faults none --trials 5 --seed 1 --wait notify \
+    --json "$work/table.json" >"$work/out.txt" 2>"$work/err.txt"
+rc=$?
+check "chaos --wait notify exits 0 (got $rc)" test $rc -eq 0
+check "the JSON table says notify" grep -q '"wait": "notify"' "$work/table.json"
+check "fenced-claim with notified waiters shows none" test "$(cell fenced-claim none anomalies)" -eq 0
+
 finish

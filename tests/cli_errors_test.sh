@@ -51,6 +51,7 @@ expect 254 'unknown fault .crash.'     -- chaos --faults crash
 expect 254 'trials'                   -- chaos --trials 0
 expect 254 'claim-fence|fenced'       -- worker A 30 --claim-fence
 expect 254 'wait'                     -- worker A 30 --wait sometimes
+expect 254 'wait'                     -- chaos --wait sometimes
 expect 254 'seconds'                  -- bench --seconds 0
 expect 254 'clients'                  -- bench --clients 1
 expect 254 'seconds'                  -- bench --seconds abc

@@ -1,10 +1,11 @@
 // rlock chaos [--strategies LIST] [--faults LIST] [--trials N] [--seed S] [--jobs J] [--ttl MS]
-// [--failover-port P] [--redlock-port P] [--quick] [--json FILE]: randomized trials of every strategy under every fault (chaos.h), a table
+// [--failover-port P] [--redlock-port P] [--wait poll|notify] [--quick] [--json FILE]: randomized trials of every strategy under every fault (chaos.h), a table
 // of anomaly rates on stdout, progress on stderr. Exits 1 when a strategy that is expected to be
 // safe showed an anomaly.
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <sstream>
 
@@ -30,6 +31,7 @@ struct ChaosOptions {
   long ttl_ms = 200;
   int failover_port = ChaosSetup{}.failover_port;
   int redlock_port = ChaosSetup{}.redlock_port;
+  WaitMode wait = WaitMode::poll;
   bool quick = false;
   std::string json;
 };
@@ -79,7 +81,8 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   int trials = options.quick && options.trials == 200 ? 20 : options.trials;
 
   ChaosSetup setup{lab.redis, lab.conninfo, lab.dir.root() / "chaos", options.seed.value_or(random_seed()),
-                   std::chrono::milliseconds(options.ttl_ms), 100000, options.failover_port, options.redlock_port};
+                   std::chrono::milliseconds(options.ttl_ms), 100000, options.failover_port, options.redlock_port,
+                   options.wait};
   // Trials that restart Redis would crash each other's: they run one at a time, after the others.
   std::vector<TrialSpec> side_by_side, one_by_one;
   for (Strategy s : strategies) {
@@ -92,8 +95,9 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   AccountStore{setup.conninfo};
   if (!one_by_one.empty()) check_restartable(setup.redis);
   std::size_t total = side_by_side.size() + one_by_one.size();
-  fmt::print("rlock chaos: seed {}, {} trials a cell, TTL {}ms, {} jobs, {} strategies x {} faults\n", setup.seed,
-             trials, options.ttl_ms, options.jobs, strategies.size(), faults.size());
+  fmt::print("rlock chaos: seed {}, {} trials a cell, TTL {}ms, {} jobs, {} strategies x {} faults{}\n", setup.seed,
+             trials, options.ttl_ms, options.jobs, strategies.size(), faults.size(),
+             options.wait == WaitMode::notify ? ", waiters notified" : "");
   std::fflush(stdout);
   std::filesystem::remove_all(setup.dir / "trials");
   check_own_servers(setup, options.jobs, std::find(faults.begin(), faults.end(), Fault::failover) != faults.end(),
@@ -153,6 +157,7 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   if (!options.json.empty()) {
     std::ofstream out(options.json);
     out << nlohmann::json{{"seed", setup.seed}, {"ttl_ms", options.ttl_ms}, {"trials_per_cell", trials},
+                          {"wait", options.wait == WaitMode::notify ? "notify" : "poll"},
                           {"cells", json_cells}}
                .dump(2)
         << "\n";
@@ -186,6 +191,12 @@ void register_chaos(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--redlock-port", options->redlock_port,
                   "redlock trials run three Redis servers of their own on 127.0.0.1 from this port, three a job")
       ->check(CLI::Range(1024, 65000))
+      ->capture_default_str();
+  cmd->add_option("--wait", options->wait,
+                  "how refused workers of the single-Redis strategies wait: poll (every 10 ms) or notify "
+                  "(until the release is announced, 10 ms at most)")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, WaitMode>{{"poll", WaitMode::poll},
+                                                                          {"notify", WaitMode::notify}}))
       ->capture_default_str();
   cmd->add_flag("--quick", options->quick, "ttl, fenced-retry, fenced-claim and pg-row-lock under none and pause, 20 trials a cell");
   cmd->add_option("--json", options->json, "also write the table as JSON to this file");

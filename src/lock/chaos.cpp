@@ -112,13 +112,13 @@ Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup) {
   return schedule;
 }
 
-WorkerPlan plan_for(Strategy strategy, const WorkerSchedule& w, long account, std::chrono::milliseconds ttl,
+WorkerPlan plan_for(Strategy strategy, const WorkerSchedule& w, long account, const ChaosSetup& setup,
                     const std::vector<RedisAddress>& redlock) {
   WorkerPlan plan;
   plan.name = w.name;
   plan.amount = w.amount;
   plan.account = account;
-  plan.ttl = ttl;
+  plan.ttl = setup.ttl;
   plan.delay_seconds = w.delay_s;
   plan.pause_seconds = w.work_s;
   plan.busy_retry = kBusyRetry;
@@ -131,6 +131,7 @@ WorkerPlan plan_for(Strategy strategy, const WorkerSchedule& w, long account, st
   if (strategy == Strategy::pg_row_lock) plan.pg = PgStrategy::row_lock;
   if (strategy == Strategy::pg_advisory) plan.pg = PgStrategy::advisory;
   if (strategy == Strategy::redlock) plan.redlock = redlock;
+  if (plan.pg == PgStrategy::none && plan.redlock.empty()) plan.wait = setup.wait;
   return plan;
 }
 
@@ -304,7 +305,7 @@ TrialResult run_trial(const TrialSpec& spec, long account, Job& job) {
 
   std::vector<WorkerPlan> plans;
   for (const WorkerSchedule& w : schedule.workers) {
-    plans.push_back(plan_for(spec.strategy, w, account, setup.ttl, redlock_addresses));
+    plans.push_back(plan_for(spec.strategy, w, account, setup, redlock_addresses));
   }
   std::vector<pid_t> pids;
   for (const WorkerPlan& plan : plans) pids.push_back(spawn_worker(plan, lab));

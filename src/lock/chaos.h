@@ -20,6 +20,7 @@
 
 #include "checkers.h"
 #include "redis_address.h"
+#include "release_waiter.h"
 
 namespace rlock {
 
@@ -71,6 +72,9 @@ struct ChaosSetup {
   int failover_port = 6420;
   // Job j's redlock trials share three servers of its own, on redlock_port + 3j and the next two.
   int redlock_port = 6700;
+  // How a refused worker of a single-Redis strategy waits: every 10 ms, or until the release is
+  // announced (10 ms at most: an expired lock announces nothing).
+  WaitMode wait = WaitMode::poll;
 };
 
 struct TrialResult {
