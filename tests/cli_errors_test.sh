@@ -65,6 +65,11 @@ expect 1 'Redis at 127\.0\.0\.1:1: .*refused'              -- --redis redis://:h
 check "the Redis password is never printed" bash -c "! grep -q hunter2 '$work/stderr'"
 expect 1 'PostgreSQL at 127\.0\.0\.1:1/bank: .*refused'    -- --db postgresql://u:hunter2@127.0.0.1:1/bank reset
 check "the PostgreSQL password is never printed" bash -c "! grep -q hunter2 '$work/stderr'"
+# Redlock with no server answering gives up after 5 s, naming each server and why.
+"$rlock" --dir "$work/redlock" reset --account 9801 >/dev/null
+expect 1 'Redlock: only 0 of 3 servers answered for 5 s .*127\.0\.0\.1:1: .*refused.*127\.0\.0\.1:3: .*refused' \
+    -- --dir "$work/redlock" worker A 1 --account 9801 --redlock redis://:hunter2@127.0.0.1:1,redis://127.0.0.1:2,redis://127.0.0.1:3
+check "a Redlock server's password is never printed" bash -c "! grep -q hunter2 '$work/stderr'"
 # A socket that accepts connections but never answers: both clients give up on their own.
 port_file=$work/port
 perl -MIO::Socket::INET -e '$s = IO::Socket::INET->new(Listen => 5, LocalAddr => "127.0.0.1", LocalPort => 0) or die;

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "account_store.h"
 #include "redis_lock.h"
@@ -267,8 +268,8 @@ class RedlockWorker {
       } else if (!unanswered_since) {
         unanswered_since = now;
       } else if (now - *unanswered_since > kUnreachableLimit) {
-        throw Error(fmt::format("Redlock: only {} of {} servers answered for {} s", attempt.answered, lock_.servers(),
-                                kUnreachableLimit.count()));
+        throw Error(fmt::format("Redlock: only {} of {} servers answered for {} s ({})", attempt.answered,
+                                lock_.servers(), kUnreachableLimit.count(), fmt::join(attempt.errors, "; ")));
       }
       if (!said_busy) log_.record(plan_.name, EventKind::busy, {{"retry_s", std::chrono::duration<double>(plan_.busy_retry).count()}});
       said_busy = true;

@@ -18,13 +18,14 @@ Redlock::Redlock(const std::vector<RedisAddress>& servers, LockKey key, RedisTim
 
 Redlock::~Redlock() = default;
 
-RedisLock* Redlock::lock_on(Member& member) {
+RedisLock* Redlock::lock_on(Member& member, std::string* error) {
   if (member.lock) return member.lock.get();
   try {
     member.connection = std::make_unique<RedisConnection>(member.address, timeouts_);
     member.lock = std::make_unique<RedisLock>(*member.connection, key_);
-  } catch (const Error&) {
+  } catch (const Error& e) {
     member.connection.reset();
+    if (error != nullptr) *error = e.what();
   }
   return member.lock.get();
 }
@@ -36,13 +37,17 @@ RedlockAttempt Redlock::acquire(std::chrono::milliseconds ttl) {
   RedlockAttempt attempt;
   auto began = Clock::now();
   for (Member& member : members_) {
-    if (lock_on(member) == nullptr) continue;
+    std::string error;
+    if (lock_on(member, &error) == nullptr) {
+      attempt.errors.push_back(error);
+      continue;
+    }
     try {
       Reply reply = member.connection->command({"SET", key_.lock, token.hex, "NX", "PX", px});
       ++attempt.answered;
       if (!reply.is_error() && !reply.is_nil()) ++attempt.granted;
-    } catch (const Error&) {
-      // no answer: not granted, and the connection is made again next time
+    } catch (const Error& e) {
+      attempt.errors.push_back(e.what());  // not granted; the next command connects again
     }
   }
   auto drift = ttl / 100 + std::chrono::milliseconds(2);

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "lock_key.h"
@@ -27,6 +28,7 @@ struct RedlockAttempt {
   std::optional<Token> token;
   int granted = 0;                        // servers that answered SET NX with OK
   int answered = 0;                       // servers that answered at all (OK, or nil when held)
+  std::vector<std::string> errors;        // why the others did not (each names its server)
   std::chrono::milliseconds validity{0};  // how long the lock can be trusted from the attempt's end
 
   explicit operator bool() const { return token.has_value(); }
@@ -55,8 +57,9 @@ class Redlock {
     std::unique_ptr<RedisConnection> connection;
     std::unique_ptr<RedisLock> lock;
   };
-  // The member's lock, connecting first when needed; nullptr when the server cannot be reached.
-  RedisLock* lock_on(Member& member);
+  // The member's lock, connecting first when needed; nullptr when the server cannot be reached,
+  // and `error` then says why.
+  RedisLock* lock_on(Member& member, std::string* error = nullptr);
 
   std::vector<Member> members_;
   LockKey key_;

@@ -71,6 +71,8 @@ TEST_F(RedlockTest, WithoutAMajorityTheGrantedServersAreReleased) {
   EXPECT_FALSE(refused);
   EXPECT_EQ(refused.granted, 1);
   EXPECT_EQ(refused.answered, 1);
+  ASSERT_EQ(refused.errors.size(), 2u);
+  EXPECT_NE(refused.errors[0].find(std::to_string(kFirstPort)), std::string::npos) << refused.errors[0];
   EXPECT_TRUE(lock_value(2).is_nil()) << "the one server that granted it was released";
 }
 
