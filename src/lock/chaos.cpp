@@ -244,17 +244,6 @@ struct Job {
   RedlockServers redlock;  // started for the job's first redlock trial
 };
 
-// A crash of one of Redlock's servers, logged as crash_redis logs the shared one's.
-void crash_one_redlock_server(LocalRedis& server, const LockKey& key, const RunLog& log) {
-  std::string name = server.address().display();
-  long long pttl = RedisLock(server.connection(), key).pttl();
-  double killed = wall_seconds();
-  server.kill();
-  log.record_at(killed, "host", EventKind::redis_killed, {{"server", name}, {"pttl", pttl}});
-  server.restart();
-  log.record("host", EventKind::redis_started, {{"server", name}, {"pttl", RedisLock(server.connection(), key).pttl()}});
-}
-
 // The job's Redlock servers (started for its first redlock trial), rid of `key`'s lock.
 std::vector<RedisAddress> redlock_servers_for(Job& job, const LockKey& key) {
   if (job.redlock.empty()) {
@@ -276,7 +265,12 @@ std::function<void()> host_fault_for(const TrialSpec& spec, Job& job, std::optio
                                      const LockKey& key, const RunLog& log) {
   bool on_redis = spec.fault == Fault::redis_restart || spec.fault == Fault::failover;
   if (!on_redis) return {};
-  if (spec.strategy == Strategy::redlock) return [&] { crash_one_redlock_server(*job.redlock.front(), key, log); };
+  if (spec.strategy == Strategy::redlock) {
+    return [&server = *job.redlock.front(), &key, &log] {
+      record_crash(server.connection(), key, log,
+                   {[&] { server.kill(); }, [&]() -> RedisConnection& { server.restart(); return server.connection(); }});
+    };
+  }
   if (pair) return [&] { pair->fail_over(key, log); };
   return [&] { crash_redis(job.redis, key, log, /*start_again=*/true); };
 }

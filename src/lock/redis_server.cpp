@@ -75,18 +75,29 @@ void start_redis(const std::string& config_file, const RedisAddress& address) {
   if (!answers) throw Error(fmt::format("Redis at {} did not answer within 10 s of its start", address.display()));
 }
 
-void crash_redis(RedisConnection& redis, const LockKey& key, const RunLog& log, bool start_again) {
-  RedisAddress address = redis.address();
-  std::string server = address.display();
-  RedisProcess process = local_redis_process(redis);
+void record_crash(RedisConnection& redis, const LockKey& key, const RunLog& log, const Crash& crash) {
+  std::string server = redis.address().display();
   long long pttl = RedisLock(redis, key).pttl();
   double killed = wall_seconds();
-  kill_redis(process, address);
+  crash.kill();
   log.record_at(killed, "host", EventKind::redis_killed, {{"server", server}, {"pttl", pttl}});
-  if (!start_again) return;
-  start_redis(process.config_file, address);
-  redis.reconnect();
-  log.record("host", EventKind::redis_started, {{"server", server}, {"pttl", RedisLock(redis, key).pttl()}});
+  if (!crash.start_again) return;
+  RedisConnection& restarted = crash.start_again();
+  log.record("host", EventKind::redis_started, {{"server", server}, {"pttl", RedisLock(restarted, key).pttl()}});
+}
+
+void crash_redis(RedisConnection& redis, const LockKey& key, const RunLog& log, bool start_again) {
+  RedisAddress address = redis.address();
+  RedisProcess process = local_redis_process(redis);
+  Crash crash{[&] { kill_redis(process, address); }, nullptr};
+  if (start_again) {
+    crash.start_again = [&]() -> RedisConnection& {
+      start_redis(process.config_file, address);
+      redis.reconnect();
+      return redis;
+    };
+  }
+  record_crash(redis, key, log, crash);
 }
 
 }  // namespace rlock

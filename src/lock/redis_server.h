@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,18 @@ pid_t spawn_redis_server(const std::vector<std::string>& args);
 
 // Starts redis-server with `config_file` (which daemonizes) and waits (bounded) until it answers.
 void start_redis(const std::string& config_file, const RedisAddress& address);
+
+// How a crash is carried out: `kill` takes the server down; `start_again`, when set, brings it
+// back and returns a connection to it.
+struct Crash {
+  std::function<void()> kill;
+  std::function<RedisConnection&()> start_again;
+};
+
+// The host's crash of the Redis behind `redis`, logged: the lock's PTTL just before, the kill
+// (stamped when it happened), and after a start again, the lock's PTTL then. `redis` is not used
+// after the kill, which may destroy it.
+void record_crash(RedisConnection& redis, const LockKey& key, const RunLog& log, const Crash& crash);
 
 // The host's crash of the local Redis behind `redis`, logged: the lock's PTTL just before, SIGKILL,
 // and with `start_again`, a start from the same config file and the lock's PTTL after it.

@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 
 #include "error.h"
+#include "lab_dir.h"
 #include "local_redis.h"
+#include "redis_server.h"
+#include "run_log.h"
 #include "temp_dir.h"
 #include "test_env.h"
 
@@ -82,6 +85,28 @@ TEST_F(RedlockTest, ARestartedServerIsAskedAgain) {
   RedlockAttempt held = lock.acquire(1000ms);
   ASSERT_TRUE(held);
   EXPECT_EQ(held.granted, 3);
+}
+
+// What chaos does to Redlock under redis-restart and failover: one server crashes and comes back
+// empty, and the crash is logged with the lock's PTTL before and after.
+TEST_F(RedlockTest, ACrashOfOneServerIsLoggedAndForgetsItsCopyOfTheLock) {
+  Redlock lock(addresses_, key_);
+  ASSERT_TRUE(lock.acquire(30000ms));
+  LabDir dir(temp_.path() / "run");
+  dir.start_new_run(wall_seconds());
+  LocalRedis& server = *servers_[0];
+  record_crash(server.connection(), key_, RunLog(dir, Lang::en),
+               {[&] { server.kill(); }, [&]() -> RedisConnection& { server.restart(); return server.connection(); }});
+
+  EXPECT_TRUE(lock_value(0).is_nil());
+  EXPECT_FALSE(lock_value(1).is_nil());
+  std::vector<Event> events = read_events(dir);
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0].kind, EventKind::redis_killed);
+  EXPECT_GT(events[0].fields.at("pttl").get<long long>(), 0);
+  EXPECT_EQ(events[1].kind, EventKind::redis_started);
+  EXPECT_EQ(events[1].fields.at("pttl").get<long long>(), -2);
+  EXPECT_EQ(events[1].fields.at("server"), server.address().display());
 }
 
 TEST(Redlock, NeedsThreeServers) {
