@@ -11,10 +11,17 @@ cell() { # cell STRATEGY FAULT FIELD: one number from the JSON table
         print $c->{$ENV{K}} if $c->{strategy} eq $ENV{S} && $c->{fault} eq $ENV{F} }' "$work/table.json"
 }
 
-"$rlock" --dir "$work" chaos --quick --seed 1 --json "$work/table.json" >"$work/out.txt" 2>"$work/err.txt"
-rc=$?
-cat "$work/out.txt"
-check "chaos --quick exits 0 (got $rc)" test $rc -eq 0
+# chaos NAME ARGS...: rlock chaos ARGS with seed 1, its table in $work/table.json, printed; it must
+# exit 0 (no anomaly where none is expected).
+chaos() {
+    local name=$1 rc; shift
+    "$rlock" --dir "$work" chaos --seed 1 --json "$work/table.json" "$@" >"$work/out.txt" 2>"$work/err.txt"
+    rc=$?
+    cat "$work/out.txt"
+    check "chaos $name exits 0 (got $rc)" test $rc -eq 0
+}
+
+chaos --quick --quick
 check "the JSON table has 8 cells" test "$(perl -MJSON::PP -0777 -ne 'print scalar @{decode_json($_)->{cells}}' "$work/table.json")" -eq 8
 check "ttl under pause shows anomalies" test "$(cell ttl pause anomalies)" -gt 0
 check "ttl under pause lost money" test "$(cell ttl pause lost_amount)" -gt 0
@@ -29,12 +36,8 @@ check "progress went to stderr" grep -q 'trials' "$work/err.txt"
 # fault_trials FAULT TRIALS LOG_TEXT: ttl and fenced-claim under FAULT: anomalies for ttl, none for
 # fenced-claim, and LOG_TEXT in the log of a kept ttl trial.
 fault_trials() {
-    local fault=$1 trials=$2 text=$3 rc
-    "$rlock" --dir "$work" chaos --strategies ttl,fenced-claim --faults "$fault" --trials "$trials" --seed 1 \
-        --json "$work/table.json" >"$work/out.txt" 2>"$work/err.txt"
-    rc=$?
-    cat "$work/out.txt"
-    check "chaos $fault exits 0 (got $rc)" test $rc -eq 0
+    local fault=$1 trials=$2 text=$3
+    chaos "$fault" --strategies ttl,fenced-claim --faults "$fault" --trials "$trials"
     check "ttl under $fault shows anomalies" test "$(cell ttl "$fault" anomalies)" -gt 0
     check "fenced-claim under $fault shows none" test "$(cell fenced-claim "$fault" anomalies)" -eq 0
     check "the $fault is in a kept trial's log" bash -c "'$rlock' --dir \"\$(ls -d '$work'/chaos/trials/ttl-$fault-* | head -n 1)\" showlog | grep -q '$text'"
@@ -50,20 +53,13 @@ check "no failover server is left running" bash -c "! pgrep -f 'redis-server 127
 
 # redlock: three servers of each job's own (from port 6700). A pause outlives the lock on every
 # server at once; a restart strikes one server of three and starts it again empty.
-"$rlock" --dir "$work" chaos --strategies redlock --faults pause,redis-restart --trials 5 --seed 1 \
-    --json "$work/table.json" >"$work/out.txt" 2>"$work/err.txt"
-rc=$?
-cat "$work/out.txt"
-check "chaos redlock exits 0 (got $rc)" test $rc -eq 0
+chaos redlock --strategies redlock --faults pause,redis-restart --trials 5
 check "redlock under pause shows anomalies" test "$(cell redlock pause anomalies)" -gt 0
 check "redlock under redis-restart ran its trials" test "$(cell redlock redis-restart trials)" -eq 5
 check "no redlock server is left running" bash -c "! pgrep -f 'redis-server 127.0.0.1:67[0-9][0-9]'"
 
 # --wait notify: refused workers wait for the release's announcement; the run says so.
-"$rlock" --dir "$work" chaos --strategies ttl,fenced-claim --faults none --trials 5 --seed 1 --wait notify \
-    --json "$work/table.json" >"$work/out.txt" 2>"$work/err.txt"
-rc=$?
-check "chaos --wait notify exits 0 (got $rc)" test $rc -eq 0
+chaos "--wait notify" --strategies ttl,fenced-claim --faults none --trials 5 --wait notify
 check "the JSON table says notify" grep -q '"wait": "notify"' "$work/table.json"
 check "fenced-claim with notified waiters shows none" test "$(cell fenced-claim none anomalies)" -eq 0
 
