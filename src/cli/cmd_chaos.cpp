@@ -157,7 +157,7 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   if (!options.json.empty()) {
     std::ofstream out(options.json);
     out << nlohmann::json{{"seed", setup.seed}, {"ttl_ms", options.ttl_ms}, {"trials_per_cell", trials},
-                          {"wait", options.wait == WaitMode::notify ? "notify" : "poll"},
+                          {"wait", wait_mode_name(options.wait)},
                           {"cells", json_cells}}
                .dump(2)
         << "\n";
@@ -195,8 +195,7 @@ void register_chaos(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--wait", options->wait,
                   "how refused workers of the single-Redis strategies wait: poll (every 10 ms) or notify "
                   "(until the release is announced, 10 ms at most)")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, WaitMode>{{"poll", WaitMode::poll},
-                                                                          {"notify", WaitMode::notify}}))
+      ->transform(CLI::CheckedTransformer(wait_modes_by_name()))
       ->capture_default_str();
   cmd->add_flag("--quick", options->quick, "ttl, fenced-retry, fenced-claim and pg-row-lock under none and pause, 20 trials a cell");
   cmd->add_option("--json", options->json, "also write the table as JSON to this file");

@@ -68,8 +68,7 @@ void register_worker(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--wait", plan->wait,
                   "how a refused worker waits: poll (the default: 0.1 s) or notify (until the release is "
                   "announced, 0.1 s at most)")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, WaitMode>{{"poll", WaitMode::poll},
-                                                                          {"notify", WaitMode::notify}}))
+      ->transform(CLI::CheckedTransformer(wait_modes_by_name()))
       ->excludes("--pg");
   auto redlock_urls = std::make_shared<std::vector<std::string>>();
   cmd->add_option("--redlock", *redlock_urls,

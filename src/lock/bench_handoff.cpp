@@ -38,7 +38,7 @@ long long nanoseconds(Clock::time_point t) {
 }
 
 std::filesystem::path records_of(const BenchSetup& setup, WaitMode mode, int client) {
-  return setup.dir / fmt::format("handoff-{}-{}.txt", mode == WaitMode::poll ? "poll" : "notify", client);
+  return setup.dir / fmt::format("handoff-{}-{}.txt", wait_mode_name(mode), client);
 }
 
 // One client: its own connections, then sections until `end`. Runs in a forked child.
@@ -129,7 +129,7 @@ BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_r
     if (i > 0) handoffs_us.push_back(static_cast<double>(sections[i].acquired_ns - sections[i - 1].releasing_ns) / 1e3);
   }
   BenchCase result =
-      BenchCase::from(mode == WaitMode::poll ? "handoff-poll" : "handoff-notify", handoffs_us, 2 * redis_rtt_us);
+      BenchCase::from(fmt::format("handoff-{}", wait_mode_name(mode)), handoffs_us, 2 * redis_rtt_us);
   long long expected = AccountStore::kInitialBalance + static_cast<long long>(sections.size());
   long long balance = store.read_balance(setup.account);
   double elapsed_s = sections.empty() ? 0 : static_cast<double>(sections.back().releasing_ns - sections.front().acquired_ns) / 1e9;

@@ -2,6 +2,7 @@
 
 #include <thread>
 
+#include "enum_names.h"
 #include "error.h"
 
 namespace rlock {
@@ -12,7 +13,17 @@ bool announces_other_release(const Reply& reply, std::string_view own) {
   return reply.size() == 3 && reply.element(0).text() == "message" && reply.element(2).text() != own;
 }
 
+constexpr NameTable<WaitMode, 2> kWaitModes{{{WaitMode::poll, "poll"}, {WaitMode::notify, "notify"}}};
+
 }  // namespace
+
+std::string_view wait_mode_name(WaitMode mode) { return name_in(kWaitModes, mode); }
+
+std::map<std::string, WaitMode> wait_modes_by_name() {
+  std::map<std::string, WaitMode> modes;
+  for (auto [mode, name] : kWaitModes) modes.emplace(name, mode);
+  return modes;
+}
 
 ReleaseWaiter::ReleaseWaiter(WaitMode mode, const RedisAddress& address, const LockKey& key,
                              std::chrono::milliseconds retry)

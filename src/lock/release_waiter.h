@@ -12,6 +12,10 @@
 #include <optional>
 #include <string_view>
 
+#include <map>
+#include <string>
+#include <string_view>
+
 #include "lock_key.h"
 #include "redis_address.h"
 #include "redis_connection.h"
@@ -19,6 +23,11 @@
 namespace rlock {
 
 enum class WaitMode { poll, notify };
+
+// "poll", "notify". Not to_string: CLI11 would take that for its own, for options of this type.
+std::string_view wait_mode_name(WaitMode mode);
+// Every mode by its name, for the command line.
+std::map<std::string, WaitMode> wait_modes_by_name();
 
 class ReleaseWaiter {
  public:
