@@ -4,7 +4,7 @@
 function(rlock_test name)
   cmake_parse_arguments(ARG "" "" "LABELS;LIBS" ${ARGN})
   add_executable(${name} ${name}.cpp)
-  target_link_libraries(${name} PRIVATE rlock_lock rlock_warnings GTest::gtest GTest::gtest_main ${ARG_LIBS})
+  target_link_libraries(${name} PRIVATE ${ARG_LIBS} rlock_testing rlock_warnings GTest::gtest GTest::gtest_main)
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES TIMEOUT 120)
   if(ARG_LABELS)

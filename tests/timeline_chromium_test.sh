@@ -10,7 +10,7 @@ browser=$(command -v chromium || command -v chromium-browser || true)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-"$rlock" timeline --dir "$here/../src/lock/testdata/lab1" --out "$work/lab1.svg" >/dev/null
+"$rlock" timeline --dir "$here/../src/timeline/testdata/lab1" --out "$work/lab1.svg" >/dev/null
 shoot() { # shoot URL PNG
     "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=960,400 \
         --screenshot="$2" "$1" >/dev/null 2>&1

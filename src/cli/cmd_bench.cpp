@@ -12,10 +12,10 @@
 
 #include <fmt/format.h>
 
-#include "bench.h"
-#include "commands.h"
-#include "error.h"
-#include "temp_dir.h"
+#include "bench/bench.h"
+#include "cli/commands.h"
+#include "rlock/error.h"
+#include "host/temp_dir.h"
 
 namespace rlock::cli {
 namespace {

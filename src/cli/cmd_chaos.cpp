@@ -11,13 +11,13 @@
 
 #include <fmt/format.h>
 
-#include "account_store.h"
-#include "chaos.h"
-#include "commands.h"
-#include "error.h"
-#include "redis_connection.h"
-#include "stats.h"
-#include "token.h"
+#include "bank/account_store.h"
+#include "chaos/chaos.h"
+#include "cli/commands.h"
+#include "rlock/error.h"
+#include "rlock/redis_connection.h"
+#include "util/stats.h"
+#include "rlock/token.h"
 
 namespace rlock::cli {
 namespace {

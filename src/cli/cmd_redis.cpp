@@ -11,12 +11,12 @@
 
 #include <fmt/format.h>
 
-#include "commands.h"
-#include "error.h"
-#include "lock_key.h"
-#include "redis_lock.h"
-#include "redis_server.h"
-#include "run_log.h"
+#include "cli/commands.h"
+#include "rlock/error.h"
+#include "rlock/lock_key.h"
+#include "rlock/redis_lock.h"
+#include "host/redis_server.h"
+#include "lab/run_log.h"
 
 namespace rlock::cli {
 namespace {

@@ -4,11 +4,11 @@
 
 #include <fmt/format.h>
 
-#include "account_store.h"
-#include "commands.h"
-#include "lock_key.h"
-#include "redis_connection.h"
-#include "run_log.h"
+#include "bank/account_store.h"
+#include "cli/commands.h"
+#include "rlock/lock_key.h"
+#include "rlock/redis_connection.h"
+#include "lab/run_log.h"
 
 namespace rlock::cli {
 namespace {

@@ -1,8 +1,8 @@
 // rlock showlog: the run's events sorted by time (ties keep their order), one article line each.
 #include <fmt/format.h>
 
-#include "commands.h"
-#include "run_log.h"
+#include "cli/commands.h"
+#include "lab/run_log.h"
 
 namespace rlock::cli {
 

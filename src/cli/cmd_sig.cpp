@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "commands.h"
-#include "run_log.h"
-#include "worker_process.h"
+#include "cli/commands.h"
+#include "lab/run_log.h"
+#include "lab/worker_process.h"
 
 namespace rlock::cli {
 namespace {

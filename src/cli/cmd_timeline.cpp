@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "commands.h"
-#include "timeline_svg.h"
+#include "cli/commands.h"
+#include "timeline/timeline_svg.h"
 
 namespace rlock::cli {
 namespace {

@@ -4,11 +4,11 @@
 
 #include <fmt/format.h>
 
-#include "account_store.h"
-#include "commands.h"
-#include "error.h"
-#include "run_log.h"
-#include "verdict.h"
+#include "bank/account_store.h"
+#include "cli/commands.h"
+#include "rlock/error.h"
+#include "lab/run_log.h"
+#include "lab/verdict.h"
 
 namespace rlock::cli {
 namespace {

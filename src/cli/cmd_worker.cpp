@@ -9,9 +9,9 @@
 
 #include <fmt/format.h>
 
-#include "commands.h"
-#include "error.h"
-#include "lab_worker.h"
+#include "cli/commands.h"
+#include "rlock/error.h"
+#include "lab/lab_worker.h"
 
 namespace rlock::cli {
 

@@ -4,7 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "global_options.h"
+#include "cli/global_options.h"
 
 namespace rlock::cli {
 

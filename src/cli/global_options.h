@@ -7,7 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "lab_worker.h"
+#include "lab/lab_worker.h"
 
 namespace rlock::cli {
 

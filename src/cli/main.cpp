@@ -5,11 +5,11 @@
 
 #include <CLI/CLI.hpp>
 
-#include "commands.h"
-#include "error.h"
-#include "exit_codes.h"
-#include "global_options.h"
-#include "lab_worker.h"
+#include "cli/commands.h"
+#include "rlock/error.h"
+#include "cli/exit_codes.h"
+#include "cli/global_options.h"
+#include "lab/lab_worker.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "lock_key.h"
+#include "rlock/lock_key.h"
 
 #include <fmt/format.h>
 

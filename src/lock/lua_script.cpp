@@ -1,8 +1,8 @@
-#include "lua_script.h"
+#include "rlock/lua_script.h"
 
 #include <fmt/format.h>
 
-#include "error.h"
+#include "rlock/error.h"
 
 namespace rlock {
 

@@ -1,10 +1,10 @@
-#include "redis_address.h"
+#include "rlock/redis_address.h"
 
 #include <charconv>
 
 #include <fmt/format.h>
 
-#include "error.h"
+#include "rlock/error.h"
 
 namespace rlock {
 namespace {

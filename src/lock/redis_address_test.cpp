@@ -1,11 +1,11 @@
-#include "redis_address.h"
+#include "rlock/redis_address.h"
 
 #include <string>
 
 #include <gtest/gtest.h>
 
-#include "error.h"
-#include "test_env.h"
+#include "rlock/error.h"
+#include "testing/test_env.h"
 
 namespace rlock {
 namespace {

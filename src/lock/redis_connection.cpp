@@ -1,4 +1,4 @@
-#include "redis_connection.h"
+#include "rlock/redis_connection.h"
 
 #include <hiredis/hiredis.h>
 #include <poll.h>
@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "error.h"
+#include "rlock/error.h"
 
 namespace rlock {
 namespace {

@@ -1,6 +1,6 @@
 // RedisConnection's failures, without a Redis server: a closed port, a server that never answers,
 // and one that answers the connection's PING and then falls silent.
-#include "redis_connection.h"
+#include "rlock/redis_connection.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -15,10 +15,10 @@
 
 #include <gtest/gtest.h>
 
-#include "error.h"
-#include "lock_key.h"
-#include "redis_lock.h"
-#include "test_env.h"
+#include "rlock/error.h"
+#include "rlock/lock_key.h"
+#include "rlock/redis_lock.h"
+#include "testing/test_env.h"
 
 namespace rlock {
 namespace {

@@ -1,10 +1,10 @@
-#include "redis_lock.h"
+#include "rlock/redis_lock.h"
 
 #include <string>
 
 #include <fmt/format.h>
 
-#include "error.h"
+#include "rlock/error.h"
 
 namespace rlock {
 namespace {

@@ -1,6 +1,6 @@
 // RedisLock against the real Redis at REDIS_URL. Each test owns the keys of one account (9001+),
 // deleted before and after it.
-#include "redis_lock.h"
+#include "rlock/redis_lock.h"
 
 #include <chrono>
 #include <optional>
@@ -8,10 +8,10 @@
 
 #include <gtest/gtest.h>
 
-#include "lock_key.h"
-#include "redis_connection.h"
-#include "test_env.h"
-#include "token.h"
+#include "rlock/lock_key.h"
+#include "rlock/redis_connection.h"
+#include "testing/test_env.h"
+#include "rlock/token.h"
 
 namespace rlock {
 namespace {

@@ -1,10 +1,10 @@
-#include "redlock.h"
+#include "rlock/patterns/redlock.h"
 
 #include <string>
 
 #include <fmt/format.h>
 
-#include "error.h"
+#include "rlock/error.h"
 
 namespace rlock {
 

@@ -1,17 +1,17 @@
-#include "redlock.h"
+#include "rlock/patterns/redlock.h"
 
 #include <memory>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "error.h"
-#include "lab_dir.h"
-#include "local_redis.h"
-#include "redis_server.h"
-#include "run_log.h"
-#include "temp_dir.h"
-#include "test_env.h"
+#include "rlock/error.h"
+#include "lab/lab_dir.h"
+#include "host/local_redis.h"
+#include "host/redis_server.h"
+#include "lab/run_log.h"
+#include "host/temp_dir.h"
+#include "testing/test_env.h"
 
 namespace rlock {
 namespace {

@@ -1,9 +1,9 @@
-#include "release_waiter.h"
+#include "rlock/release_waiter.h"
 
 #include <thread>
 
-#include "enum_names.h"
-#include "error.h"
+#include "util/enum_names.h"
+#include "rlock/error.h"
 
 namespace rlock {
 namespace {

@@ -1,15 +1,15 @@
 // The release announcement and ReleaseWaiter against the real Redis at REDIS_URL. Each test owns
 // the keys of one account (9301+). No test asserts a speed: a notified waiter must return long
 // before its (large) retry interval, an unnotified one not before it.
-#include "release_waiter.h"
+#include "rlock/release_waiter.h"
 
 #include <chrono>
 #include <thread>
 
 #include <gtest/gtest.h>
 
-#include "redis_connection.h"
-#include "test_env.h"
+#include "rlock/redis_connection.h"
+#include "testing/test_env.h"
 
 namespace rlock {
 namespace {

@@ -1,4 +1,4 @@
-#include "token.h"
+#include "rlock/token.h"
 
 #include <sys/random.h>
 
@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "error.h"
+#include "rlock/error.h"
 
 namespace rlock {
 

@@ -1,4 +1,4 @@
-#include "token.h"
+#include "rlock/token.h"
 
 #include <string>
 #include <unordered_set>

@@ -1,4 +1,4 @@
-#include "watchdog.h"
+#include "rlock/watchdog.h"
 
 #include <algorithm>
 

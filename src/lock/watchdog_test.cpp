@@ -1,6 +1,6 @@
 // Watchdog against the real Redis at REDIS_URL, with a 300 ms TTL (an extension every 100 ms).
 // Each test owns the keys of one account (9101+), deleted before and after it.
-#include "watchdog.h"
+#include "rlock/watchdog.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -12,11 +12,11 @@
 
 #include <gtest/gtest.h>
 
-#include "error.h"
-#include "lock_key.h"
-#include "redis_connection.h"
-#include "redis_lock.h"
-#include "test_env.h"
+#include "rlock/error.h"
+#include "rlock/lock_key.h"
+#include "rlock/redis_connection.h"
+#include "rlock/redis_lock.h"
+#include "testing/test_env.h"
 
 namespace rlock {
 namespace {

@@ -1,0 +1,103 @@
+// A lock on one Redis server, on one LockKey: SET NX PX to acquire, token-checked scripts to extend
+// and release.
+//
+// The scripts (RELEASE, EXTEND, ACQUIRE_FENCED, HOLDS) live here, run by SHA through LuaScript.
+// Two opt-in safeguards (LockOptions) refuse an acquisition that the server could lose: a Redis
+// that restarted too recently, and a lock that too few replicas acknowledged. The lock borrows the
+// connection, which must outlive it. Not thread-safe: a watchdog uses its own connection and lock.
+#pragma once
+
+#include <chrono>
+#include <optional>
+
+#include "rlock/lock_key.h"
+#include "rlock/lua_script.h"
+#include "rlock/redis_connection.h"
+#include "rlock/token.h"
+
+namespace rlock {
+
+struct LockOptions {
+  // Grant no lock until Redis has been up this long (0: off). A Redis without persistence forgets
+  // every lock when it restarts; waiting a little more than the longest TTL after its start lets
+  // every lock granted before the restart expire first. Read from INFO server before each acquisition.
+  std::chrono::milliseconds min_redis_uptime{0};
+  // After acquiring, WAIT until this many replicas acknowledged (0: off); when fewer did within
+  // wait_timeout, release and report the lock as not acquired.
+  int wait_replicas = 0;
+  std::chrono::milliseconds wait_timeout{100};
+};
+
+// What an acquisition hands back: the token proving ownership, and a fence when it was fenced.
+struct Lease {
+  Token token;
+  std::optional<Fence> fence;
+};
+
+// An acquisition's outcome: a lease, or why there is none.
+struct Acquisition {
+  enum class Refusal { none, busy, redis_too_young, under_replicated };
+
+  std::optional<Lease> lease;
+  Refusal refusal = Refusal::none;
+  long long redis_uptime_s = 0;  // redis_too_young: the server's uptime
+  long long replicas_acked = 0;  // under_replicated: how many replicas acknowledged
+
+  explicit operator bool() const { return lease.has_value(); }
+  const Lease* operator->() const { return &*lease; }
+};
+
+struct ExtendResult {
+  bool extended = false;
+  long long pttl_ms = 0;  // the key's PTTL right after: -2 when the key is gone
+};
+
+struct Ownership {
+  bool held = false;      // the key still holds this token
+  long long pttl_ms = 0;  // the key's PTTL: -2 when the key is gone
+};
+
+enum class ReleaseResult { released, not_held, unknown };
+
+class RedisLock {
+ public:
+  RedisLock(RedisConnection& redis, LockKey key, LockOptions options = {});
+
+  // SET key token NX PX ttl.
+  Acquisition acquire(std::chrono::milliseconds ttl);
+  // ACQUIRE_FENCED: SET NX PX and, only when that succeeded, INCR of the fence counter, in one
+  // script so lock order and fence order cannot disagree.
+  Acquisition acquire_fenced(std::chrono::milliseconds ttl);
+  // EXTEND: PEXPIRE only while the key still holds this token; reports the PTTL right after.
+  ExtendResult extend(const Token& token, std::chrono::milliseconds ttl);
+  // HOLDS: whether the key still holds this token, and its PTTL, in one round trip. The answer is
+  // already old when it arrives: a check before a write does not make the write safe.
+  Ownership holds(const Token& token);
+  // RELEASE: DEL only while the key still holds this token (DELEX IFEQ on Redis 8.4 and newer),
+  // then PUBLISH of the token on the key's released_channel (in the script; after DELEX, one more
+  // command). Never throws: a failure is reported as unknown, and last_release_error() says why.
+  ReleaseResult release(const Token& token) noexcept;
+  const std::string& last_release_error() const { return last_release_error_; }
+  // The lock key's PTTL: -2 when there is no lock.
+  long long pttl();
+
+  const LockKey& key() const { return key_; }
+
+ private:
+  template <typename Grant>
+  Acquisition acquire_with(Grant&& grant);
+
+  RedisConnection& redis_;
+  LockKey key_;
+  LockOptions options_;
+  LuaScript release_;
+  LuaScript extend_;
+  LuaScript acquire_fenced_;
+  LuaScript holds_;
+  std::string last_release_error_;
+};
+
+// The server's uptime in seconds, from INFO server.
+long long redis_uptime_seconds(RedisConnection& redis);
+
+}  // namespace rlock

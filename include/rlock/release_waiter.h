@@ -1,0 +1,52 @@
+// How a client that was refused a busy lock waits before it asks again.
+//
+// poll, the article's way: sleep the retry interval (0.1 s), whatever happens meanwhile. notify:
+// subscribe to the lock's released_channel (lock_key.h) before the first attempt, then wait until
+// another holder's release is announced there, and never longer than the retry interval, so a lost
+// message, a lost subscription or a lock that expires instead of being released cannot strand the
+// waiter. The subscription has a connection of its own (a subscribed connection takes no other
+// command). Not thread-safe: one per client.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string_view>
+
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "rlock/lock_key.h"
+#include "rlock/redis_address.h"
+#include "rlock/redis_connection.h"
+
+namespace rlock {
+
+enum class WaitMode { poll, notify };
+
+// "poll", "notify". Not to_string: CLI11 would take that for its own, for options of this type.
+std::string_view wait_mode_name(WaitMode mode);
+// Every mode by its name, for the command line.
+std::map<std::string, WaitMode> wait_modes_by_name();
+
+class ReleaseWaiter {
+ public:
+  // notify: subscribes now, so that no release after this point goes unseen. Never throws: when
+  // Redis does not answer, the waiter sleeps the interval and subscribes again at the next wait.
+  ReleaseWaiter(WaitMode mode, const RedisAddress& address, const LockKey& key, std::chrono::milliseconds retry);
+
+  // Waits until a release of a token other than `own` (a release of this client's own, whose
+  // announcement is no news to it) is announced, or `retry` has passed. Never throws.
+  void wait(std::string_view own = {});
+
+ private:
+  bool subscribe() noexcept;
+
+  WaitMode mode_;
+  RedisAddress address_;
+  std::string channel_;
+  std::chrono::milliseconds retry_;
+  std::optional<RedisConnection> subscription_;  // notify, while subscribed
+};
+
+}  // namespace rlock

@@ -1,0 +1,55 @@
+// A watchdog: a thread that keeps a held lock alive by extending it every ttl/3.
+//
+// It opens its own Redis connection (hiredis contexts are not thread-safe), reports every
+// extension through the callback, and stops on the first failure (the lock was lost or Redis did
+// not answer). The destructor stops and joins the thread. The callback runs on the watchdog's
+// thread and must be thread-safe.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "rlock/redis_address.h"
+#include "rlock/redis_lock.h"
+
+namespace rlock {
+
+struct WatchdogReport {
+  ExtendResult result;
+  std::optional<std::string> error;  // set when Redis failed rather than refused the extension
+};
+
+class Watchdog {
+ public:
+  using Callback = std::function<void(const WatchdogReport&)>;
+
+  // Throws Error when its connection cannot be opened; no thread is started then.
+  Watchdog(const RedisAddress& address, LockKey key, Token token, std::chrono::milliseconds ttl, Callback report);
+  ~Watchdog();
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+
+  // Stops extending and joins the thread; an extension that is already overdue runs first.
+  // Idempotent.
+  void stop();
+
+ private:
+  void run();
+
+  RedisConnection redis_;
+  RedisLock lock_;
+  Token token_;
+  std::chrono::milliseconds ttl_;
+  Callback report_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace rlock

@@ -1,0 +1,79 @@
+// The accounts table in PostgreSQL: accounts(id, balance, fence), one row per account.
+//
+// Owns one libpqxx connection. Every statement is parameterized and runs on its own (autocommit).
+// Failures become rlock errors naming the server (host:port/dbname, never the password):
+// Error when the statement surely did not apply, OutcomeUnknown when the connection was lost
+// while a write was in flight. Not thread-safe.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "rlock/lock_key.h"
+
+namespace rlock {
+
+struct AccountRow {
+  long long balance = 0;
+  long long fence = 0;
+};
+
+class AccountStore {
+ public:
+  static constexpr long long kInitialBalance = 100;
+
+  // conninfo: any libpq connection string or URL. Gives up connecting after a few seconds
+  // (PGCONNECT_TIMEOUT, 3 s unless set).
+  explicit AccountStore(const std::string& conninfo);
+  ~AccountStore();
+  AccountStore(const AccountStore&) = delete;
+  AccountStore& operator=(const AccountStore&) = delete;
+
+  AccountRow read(long account);
+  long long read_balance(long account) { return read(account).balance; }
+  void write_balance(long account, long long balance);
+  // UPDATE ... SET balance=$1, fence=$2 WHERE id=$3 AND fence < $2. Returns the rowcount: 0 means
+  // a write with this fence or a newer one already landed, and this one was rejected.
+  long long fenced_write(long account, long long balance, Fence fence);
+  // The fence claimed at the read: UPDATE ... SET fence=$2 WHERE id=$1 AND fence < $2 RETURNING
+  // balance. Empty when a newer fence was claimed already. Paired with claimed_write, a stale
+  // holder's write can no longer land between a newer holder's read and its write.
+  std::optional<long long> claim_read(long account, Fence fence);
+  // UPDATE ... SET balance=$1 WHERE id=$3 AND fence = $2: only while nobody claimed a newer fence.
+  long long claimed_write(long account, long long balance, Fence fence);
+  // Puts the row back to (kInitialBalance, fence 0), creating it when missing.
+  void reset(long account);
+
+  // The PostgreSQL-native ways to add to a balance, no Redis involved:
+  // UPDATE ... SET balance = balance + $1: one statement, the row lock held only inside it.
+  long long add_atomically(long account, long long amount);
+  // One transaction that locks first (the row: SELECT ... FOR UPDATE; or the account's advisory
+  // lock: pg_advisory_xact_lock), reads the balance, lets `decide` compute the new one (it may take
+  // its time: others wait on the lock), writes it and commits. Returns the balance written.
+  enum class TxLock { row, advisory };
+  long long locked_update(long account, TxLock lock, const std::function<long long(long long balance)>& decide);
+
+  // SELECT 1: one round trip and next to no work, the floor the benchmark compares against.
+  void ping();
+  // The server's version, as SHOW server_version reports it ("15.8 (Debian 15.8-0+deb12u1)").
+  std::string server_version();
+
+  const std::string& address() const { return address_; }
+
+ private:
+  template <typename Transaction, typename Work>
+  auto run(const char* what, bool writes, Work&& work);
+
+  struct Connection;  // libpqxx's connection, kept out of this header
+  std::string address_;
+  std::unique_ptr<Connection> connection_;
+};
+
+// host:port/dbname of a libpq conninfo or URL, for messages; the password is never included.
+// kUnparsable when libpq cannot parse it.
+inline constexpr const char* kUnparsable = "(unparsable connection string)";
+std::string describe_conninfo(const std::string& conninfo);
+
+}  // namespace rlock

@@ -1,0 +1,73 @@
+// rlock bench: how much a lock costs over the round trips it cannot avoid.
+//
+// Each case is timed many times and summarized (median, p99) against a floor measured in the same
+// run on the same connections: the round trips the case needs at the least, timed as a sequence of
+// their own (PING for a Redis command, SELECT 1 for a statement). Cases:
+//   rtt-redis, rtt-pg     PING and SELECT 1: one round trip each
+//   cycle                 SET NX PX, then RELEASE by SHA: floor PING, PING
+//   fenced-cycle          ACQUIRE_FENCED, read, fenced UPDATE, RELEASE: floor PING, SELECT 1 twice, PING
+//   handoff-poll/-notify  N processes contending for one lock: release to the next acquisition
+//   startup               `rlock worker` from spawn to its first Redis command, and its peak memory
+// The benchmark owns one account (its row and lock keys) for the run. Run it from a process with
+// no other threads: the handoff case forks its clients.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bank/account_store.h"
+#include "rlock/redis_address.h"
+#include "rlock/redis_connection.h"
+#include "rlock/release_waiter.h"
+
+namespace rlock {
+
+struct BenchSetup {
+  RedisAddress redis;
+  std::string conninfo;
+  std::filesystem::path dir;  // the clients' records and the startup runs' lab directory
+  long account = 7000;
+  std::chrono::duration<double> seconds{3};  // per case (the round-trip cases share theirs, interleaved)
+  int clients = 2;
+  std::filesystem::path rlock;            // the binary the startup case spawns
+  std::vector<std::string> global_args;   // --redis ... --db ... for it
+};
+
+// One line of the table.
+struct BenchCase {
+  std::string name;
+  std::size_t samples = 0;
+  double median_us = 0;
+  double p99_us = 0;
+  double floor_us = 0;
+  nlohmann::json extra = nlohmann::json::object();  // what the case measures besides time
+
+  double ratio() const { return floor_us > 0 ? median_us / floor_us : 0; }
+  static BenchCase from(std::string name, const std::vector<double>& samples_us, double floor_us);
+};
+
+// Build type, compiler, server versions, machine and its load: (label, value) in print order.
+std::vector<std::pair<std::string, std::string>> bench_environment(RedisConnection& redis, AccountStore& store);
+
+// rtt-redis, rtt-pg, cycle and fenced-cycle with their floors, one of each per round (so noise
+// hits all alike), for setup.seconds. Throws Error when the bench's lock is held by someone else or a write is rejected.
+std::vector<BenchCase> measure_round_trips(const BenchSetup& setup, RedisConnection& redis, AccountStore& store);
+
+// setup.clients processes loop: acquire (waiting as `mode` says), read, work 0 to 100 ms, write
+// balance + 1, release, then wait as a refused client would (the back of the queue), for
+// setup.seconds. Samples: release to the next acquisition; floor: 2 Redis RTT (the release
+// reaching Redis and the announcement leaving it, then the SET). extra: sections, throughput, Jain's
+// index of acquisitions per client, and whether the final balance is 100 + sections.
+BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_rtt_us);
+
+// Spawns `rlock worker` (one critical section on the bench's account) until setup.seconds have
+// passed (10 runs at least); the first command is seen through MONITOR. Floor: spawning /bin/true
+// and reaping it. extra: peak resident memory (median and largest, kB).
+BenchCase measure_startup(const BenchSetup& setup);
+
+}  // namespace rlock

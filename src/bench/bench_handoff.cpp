@@ -1,0 +1,146 @@
+// The contended case of rlock bench: client processes taking turns on one lock, polling or woken by
+// the release announcement. Each client writes its sections (acquired, releasing: steady-clock
+// nanoseconds, one clock for every process of the machine) to a file the parent merges.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "bench/bench.h"
+#include "rlock/error.h"
+#include "rlock/redis_lock.h"
+#include "util/stats.h"
+
+namespace rlock {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr std::chrono::milliseconds kTtl{2000};
+constexpr std::chrono::milliseconds kRetry{100};    // the article's polling interval
+constexpr std::chrono::milliseconds kMaxWork{100};  // a release falls anywhere in a poller's cycle
+constexpr std::chrono::milliseconds kConnectTime{500};
+
+struct Section {
+  long long acquired_ns = 0;
+  long long releasing_ns = 0;  // stamped before the release is sent
+  int client = 0;
+};
+
+long long nanoseconds(Clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+}
+
+std::filesystem::path records_of(const BenchSetup& setup, WaitMode mode, int client) {
+  return setup.dir / fmt::format("handoff-{}-{}.txt", wait_mode_name(mode), client);
+}
+
+// One client: its own connections, then sections until `end`. Runs in a forked child.
+void run_client(const BenchSetup& setup, WaitMode mode, int client, Clock::time_point start, Clock::time_point end) {
+  RedisConnection redis(setup.redis);
+  AccountStore store(setup.conninfo);
+  RedisLock lock(redis, LockKey::for_account(setup.account));
+  ReleaseWaiter waiter(mode, setup.redis, lock.key(), kRetry);
+  std::mt19937_64 rng(std::random_device{}());
+  std::uniform_int_distribution<long> work_us(0, std::chrono::microseconds(kMaxWork).count());
+  std::ofstream out(records_of(setup, mode, client));
+  std::string own;  // the token this client released last: its announcement wakes nobody here
+  std::this_thread::sleep_until(start);
+  while (Clock::now() < end) {
+    Acquisition acquisition = lock.acquire(kTtl);
+    if (!acquisition) {
+      waiter.wait(own);
+      continue;
+    }
+    auto acquired = Clock::now();
+    long long balance = store.read_balance(setup.account);
+    std::this_thread::sleep_for(std::chrono::microseconds(work_us(rng)));
+    store.write_balance(setup.account, balance + 1);
+    auto releasing = Clock::now();
+    if (lock.release(acquisition->token) != ReleaseResult::released) {
+      throw Error(fmt::format("client {}: the release failed: {}", client, lock.last_release_error()));
+    }
+    out << nanoseconds(acquired) << ' ' << nanoseconds(releasing) << '\n';
+    own = acquisition->token.hex;
+    waiter.wait(own);  // the back of the queue: the others go first
+  }
+  out.flush();
+  if (!out) throw Error(fmt::format("client {}: cannot write {}", client, records_of(setup, mode, client).string()));
+}
+
+pid_t spawn_client(const BenchSetup& setup, WaitMode mode, int client, Clock::time_point start, Clock::time_point end) {
+  pid_t pid = ::fork();
+  if (pid < 0) throw Error(fmt::format("rlock bench: fork failed: {}", std::strerror(errno)));
+  if (pid > 0) return pid;
+  int code = 0;
+  try {
+    run_client(setup, mode, client, start, end);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "rlock: error: bench client {}: {}\n", client, e.what());
+    code = 1;
+  }
+  ::_exit(code);  // no destructors: the parent's connections were inherited
+}
+
+std::vector<Section> read_sections(const BenchSetup& setup, WaitMode mode, int clients) {
+  std::vector<Section> sections;
+  for (int client = 0; client < clients; ++client) {
+    std::ifstream in(records_of(setup, mode, client));
+    Section s{0, 0, client};
+    while (in >> s.acquired_ns >> s.releasing_ns) sections.push_back(s);
+  }
+  std::sort(sections.begin(), sections.end(),
+            [](const Section& a, const Section& b) { return a.acquired_ns < b.acquired_ns; });
+  return sections;
+}
+
+}  // namespace
+
+BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_rtt_us) {
+  LockKey key = LockKey::for_account(setup.account);
+  RedisConnection(setup.redis).checked({"DEL", key.lock});
+  AccountStore store(setup.conninfo);
+  store.reset(setup.account);
+
+  auto start = Clock::now() + kConnectTime;
+  auto end = start + std::chrono::duration_cast<Clock::duration>(setup.seconds);
+  std::vector<pid_t> pids;
+  for (int client = 0; client < setup.clients; ++client) pids.push_back(spawn_client(setup, mode, client, start, end));
+  int failed = 0;
+  for (pid_t pid : pids) {
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) ++failed;
+  }
+  if (failed > 0) throw Error(fmt::format("rlock bench: {} of {} handoff clients failed", failed, setup.clients));
+
+  std::vector<Section> sections = read_sections(setup, mode, setup.clients);
+  std::vector<double> handoffs_us;
+  std::vector<double> per_client(static_cast<std::size_t>(setup.clients), 0);
+  for (std::size_t i = 0; i < sections.size(); ++i) {
+    per_client[static_cast<std::size_t>(sections[i].client)] += 1;
+    if (i > 0) handoffs_us.push_back(static_cast<double>(sections[i].acquired_ns - sections[i - 1].releasing_ns) / 1e3);
+  }
+  BenchCase result =
+      BenchCase::from(fmt::format("handoff-{}", wait_mode_name(mode)), handoffs_us, 2 * redis_rtt_us);
+  long long expected = AccountStore::kInitialBalance + static_cast<long long>(sections.size());
+  long long balance = store.read_balance(setup.account);
+  double elapsed_s = sections.empty() ? 0 : static_cast<double>(sections.back().releasing_ns - sections.front().acquired_ns) / 1e9;
+  result.extra = {{"clients", setup.clients},
+                  {"sections", sections.size()},
+                  {"throughput_per_s", elapsed_s > 0 ? static_cast<double>(sections.size()) / elapsed_s : 0},
+                  {"jain", jain_index(per_client)},
+                  {"final_balance", balance},
+                  {"expected_balance", expected},
+                  {"balance_ok", balance == expected}};
+  return result;
+}
+
+}  // namespace rlock

@@ -1,0 +1,105 @@
+// Randomized trials of locking strategies under faults, the Jepsen way: a generator (a seeded
+// schedule per trial), clients (worker processes running a strategy), a nemesis (the fault), a
+// history (events and exit statuses) and checkers (checkers.h).
+//
+// Each trial has 2 to 4 workers adding random amounts to an account and lock of its own, so trials
+// run side by side (in `jobs` processes) on one Redis and one PostgreSQL. A trial is replayable
+// from the seed, its strategy, its fault and its number. A trial with an anomaly keeps its
+// directory (run.log, events.jsonl, history.jsonl, timeline.svg) for `rlock showlog --dir`.
+// Runs in the calling process, which must have no other threads: trials fork.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "chaos/checkers.h"
+#include "rlock/redis_address.h"
+#include "rlock/release_waiter.h"
+
+namespace rlock {
+
+enum class Strategy {
+  ttl,
+  watchdog,
+  check_before_write,
+  redlock,
+  fenced,
+  fenced_retry,
+  fenced_claim,
+  pg_atomic,
+  pg_row_lock,
+  pg_advisory
+};
+enum class Fault { none, pause, slow, kill, redis_restart, failover };
+
+std::string_view to_string(Strategy strategy);
+std::string_view to_string(Fault fault);
+std::optional<Strategy> strategy_from(std::string_view name);
+std::optional<Fault> fault_from(std::string_view name);
+const std::vector<Strategy>& all_strategies();
+const std::vector<Fault>& all_faults();
+
+// Whether the strategy promises no anomaly under the fault. For redlock, redis-restart and
+// failover strike one of its three servers, which starts again empty (a failover to a replica
+// that lagged loses the same keys). fenced-claim and the PostgreSQL
+// strategies do under every fault here: the database decides. fenced-claim's fences only pass a
+// read that claims a fence no one claimed before and a write whose claim is still the newest, so
+// even a failover that sends the fence counter back (lab 5) costs retries, not money.
+// The article's fenced and fenced-retry do not: a stale write that lands between a newer holder's
+// read and its write passes `fence < $token`, and the newer write then overwrites it.
+bool expected_safe(Strategy strategy, Fault fault);
+
+struct TrialSpec {
+  Strategy strategy = Strategy::ttl;
+  Fault fault = Fault::none;
+  int number = 0;
+};
+
+struct ChaosSetup {
+  RedisAddress redis;
+  std::string conninfo;
+  std::filesystem::path dir;  // trials run in dir/trials/STRATEGY-FAULT-N
+  std::uint64_t seed = 0;
+  std::chrono::milliseconds ttl{200};
+  long first_account = 100000;  // trial i uses account first_account + i
+  // A failover trial of job j runs its own primary on failover_port + 2j and a replica on the next.
+  int failover_port = 6420;
+  // Job j's redlock trials share three servers of its own, on redlock_port + 3j and the next two.
+  int redlock_port = 6700;
+  // How a refused worker of a single-Redis strategy waits: every 10 ms, or until the release is
+  // announced (10 ms at most: an expired lock announces nothing).
+  WaitMode wait = WaitMode::poll;
+};
+
+struct TrialResult {
+  TrialSpec spec;
+  CheckResult lost;
+  CheckResult overlaps;
+  CheckResult fences;
+  int failed_ops = 0;            // increments that failed and said so (their amount not added)
+  long long failed_amount = 0;
+  double ms = 0;
+  std::string error;             // the trial itself could not run
+
+  bool anomaly() const;
+};
+
+// Runs every spec in `jobs` processes; `progress(done, anomalies)` is called now and then. A
+// redis-restart trial crashes the shared Redis: run those with one job, and on a Redis that is
+// local and was started from a config file (check_restartable). Anomalous trials are kept in
+// setup.dir/trials, which the caller clears before a campaign.
+void check_restartable(const RedisAddress& redis);
+// Starts and stops the servers of their own that `jobs` jobs will run (a failover's primary and
+// replica, Redlock's three): throws Error when one cannot start (a port taken, no redis-server),
+// before any trial runs.
+void check_own_servers(const ChaosSetup& setup, int jobs, bool failover, bool redlock);
+std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const ChaosSetup& setup, int jobs,
+                                    const std::function<void(std::size_t, std::size_t)>& progress);
+
+}  // namespace rlock

@@ -1,0 +1,65 @@
+#include "chaos/history.h"
+
+#include "util/enum_names.h"
+
+namespace rlock {
+namespace {
+
+constexpr NameTable<Outcome, 3> kOutcomes{{{Outcome::ok, "ok"}, {Outcome::fail, "fail"}, {Outcome::info, "info"}}};
+
+// What a worker's events say of its write: the error event, when there is one, decides.
+Outcome outcome_of(const WorkerExit& exit, const std::vector<const Event*>& errors, bool accepted_write) {
+  if (!exit.exited) return accepted_write ? Outcome::ok : Outcome::info;
+  if (exit.code == 0) return Outcome::ok;
+  for (const Event* error : errors) {
+    if (error->fields.value("added", false)) return Outcome::ok;
+    if (error->fields.value("in_doubt", false)) return Outcome::info;
+  }
+  return accepted_write ? Outcome::ok : Outcome::fail;
+}
+
+}  // namespace
+
+std::string_view to_string(Outcome outcome) { return name_in(kOutcomes, outcome); }
+
+std::vector<Operation> history_from(const std::vector<Event>& events, const std::vector<WorkerExit>& exits) {
+  std::vector<Operation> history;
+  for (const WorkerExit& exit : exits) {
+    Operation op{exit.worker, exit.amount, Outcome::info, {}};
+    std::vector<const Event*> errors;
+    double read_at = -1;  // -1: no read since the last write
+    bool accepted_write = false;
+    for (const Event& event : events) {
+      if (event.who != exit.worker) continue;
+      switch (event.kind) {
+        case EventKind::read:
+          read_at = event.t;
+          break;
+        case EventKind::wrote:
+        case EventKind::fenced_write: {
+          bool accepted = event.kind == EventKind::wrote || event.fields.value("rowcount", 0) > 0;
+          std::optional<long long> fence;
+          if (event.fields.contains("fence")) fence = event.fields["fence"].get<long long>();
+          double sent_at = event.fields.value("sent_at", event.t);
+          op.sections.push_back(Section{read_at < 0 ? sent_at : read_at, sent_at, accepted, fence});
+          accepted_write = accepted_write || accepted;
+          read_at = -1;
+          break;
+        }
+        case EventKind::pg_added:
+          accepted_write = true;  // one statement: no section of its own to overlap
+          break;
+        case EventKind::error:
+          errors.push_back(&event);
+          break;
+        default:
+          break;
+      }
+    }
+    op.outcome = outcome_of(exit, errors, accepted_write);
+    history.push_back(std::move(op));
+  }
+  return history;
+}
+
+}  // namespace rlock

@@ -1,0 +1,45 @@
+// A trial's history, the Jepsen way: for every worker, one increment operation that ends ok (its
+// amount is in the database), fail (surely not: rejected, or failed before writing) or info
+// (unknown: killed mid-way, or a write whose answer was lost), with the critical sections it ran
+// (read to write) and the fencing tokens the database accepted.
+//
+// Built from the run's events and the workers' exit statuses. Plain values; thread-safe.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lab/event.h"
+
+namespace rlock {
+
+enum class Outcome { ok, fail, info };
+std::string_view to_string(Outcome outcome);
+
+// One read-modify-write: read at `read_at`, its write sent at `wrote_at`, accepted or not.
+struct Section {
+  double read_at = 0;
+  double wrote_at = 0;
+  bool accepted = false;
+  std::optional<long long> fence;
+};
+
+struct Operation {
+  std::string worker;
+  long long amount = 0;
+  Outcome outcome = Outcome::info;
+  std::vector<Section> sections;
+};
+
+// How a worker process ended, as waitpid(2) told.
+struct WorkerExit {
+  std::string worker;
+  long long amount = 0;
+  bool exited = false;  // false: killed by a signal (or never reaped: timed out)
+  int code = 0;         // the exit code when exited
+};
+
+std::vector<Operation> history_from(const std::vector<Event>& events, const std::vector<WorkerExit>& exits);
+
+}  // namespace rlock

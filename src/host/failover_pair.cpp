@@ -1,0 +1,43 @@
+#include "host/failover_pair.h"
+
+#include <string>
+
+#include <fmt/format.h>
+
+#include "rlock/error.h"
+#include "host/process.h"
+#include "rlock/redis_lock.h"
+
+namespace rlock {
+
+using namespace std::chrono_literals;
+
+FailoverPair::FailoverPair(int primary_port, const std::filesystem::path& dir)
+    : primary_(primary_port, dir), replica_(primary_port + 1, dir, {"--replicaof", "127.0.0.1", std::to_string(primary_port)}) {
+  // The replica may say "connected" before the primary streams writes to it: only an
+  // acknowledged write proves that the next ones will reach it.
+  constexpr std::string_view kProbe = "rlock:failover:probe";
+  bool in_sync = wait_for(5s, [&] {
+    primary_.connection().checked({"SET", kProbe, "1"});
+    return primary_.connection().checked({"WAIT", "1", "200"}).integer() >= 1;
+  });
+  primary_.connection().checked({"DEL", kProbe});
+  if (!in_sync) throw Error(fmt::format("the replica on {} did not sync within 5 s", replica_.address().display()));
+}
+
+FailoverPair::~FailoverPair() = default;
+
+void FailoverPair::stop_replication() { replica_.connection().checked({"REPLICAOF", "NO", "ONE"}); }
+
+void FailoverPair::fail_over(const LockKey& key, const RunLog& log) {
+  long long pttl = RedisLock(primary_.connection(), key).pttl();
+  stop_replication();
+  double killed = wall_seconds();
+  primary_.kill();
+  replica_.connection().checked({"CONFIG", "SET", "port", std::to_string(primary_.address().port)});
+  log.record_at(killed, "host", EventKind::redis_killed, {{"server", primary_.address().display()}, {"pttl", pttl}});
+  log.record("host", EventKind::redis_promoted,
+             {{"server", replica_.address().display()}, {"pttl", RedisLock(replica_.connection(), key).pttl()}});
+}
+
+}  // namespace rlock

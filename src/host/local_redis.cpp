@@ -1,0 +1,87 @@
+#include "host/local_redis.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "rlock/error.h"
+#include "host/process.h"
+#include "host/redis_server.h"
+
+namespace rlock {
+namespace {
+
+using namespace std::chrono_literals;
+
+// The last line redis-server wrote to its log: why it did not start, usually.
+std::string last_line(const std::filesystem::path& log) {
+  std::ifstream in(log);
+  std::string line, last;
+  while (std::getline(in, line)) {
+    if (!line.empty()) last = line;
+  }
+  return last.empty() ? "no log" : last;
+}
+
+}  // namespace
+
+LocalRedis::LocalRedis(int port, const std::filesystem::path& dir, std::vector<std::string> extra_args)
+    : dir_(std::filesystem::absolute(dir)),  // redis-server changes into it
+      extra_args_(std::move(extra_args)) {
+  address_.port = port;
+  start();
+}
+
+LocalRedis::~LocalRedis() { kill(); }
+
+void LocalRedis::start() {
+  std::filesystem::path log = dir_ / fmt::format("redis-{}.log", address_.port);
+  std::vector<std::string> args{"redis-server", "--port", std::to_string(address_.port), "--bind", address_.host,
+                                "--save", "", "--appendonly", "no", "--dir", dir_.string(),
+                                "--logfile", log.string(),
+                                // A diskless sync streams writes only after the replica's first
+                                // ACK, a second later; an RDB file of an empty primary takes ms.
+                                "--repl-diskless-sync", "no"};
+  args.insert(args.end(), extra_args_.begin(), extra_args_.end());
+  pid_ = spawn_redis_server(args);
+  bool exited = false;
+  bool answers = wait_for(5s, [&] {
+    if (::waitpid(pid_, nullptr, WNOHANG) == pid_) exited = true;
+    if (exited) return true;
+    try {
+      connection_ = std::make_unique<RedisConnection>(address_, RedisTimeouts{200ms, 2000ms});
+      return true;
+    } catch (const Error&) {
+      return false;
+    }
+  });
+  if (exited || !answers) {
+    if (exited) pid_ = 0;
+    kill();
+    throw Error(fmt::format("redis-server on {} did not start: {}", address_.display(), last_line(log)));
+  }
+  // A server of someone else's on this port would answer too.
+  if (std::string owner = connection_->server_info("process_id"); std::stol(owner) != pid_) {
+    kill();
+    throw Error(fmt::format("redis-server on {} did not start: the port is taken by another Redis (pid {})",
+                            address_.display(), owner));
+  }
+}
+
+void LocalRedis::kill() {
+  connection_.reset();
+  if (pid_ == 0) return;
+  ::kill(pid_, SIGKILL);
+  ::waitpid(pid_, nullptr, 0);
+  pid_ = 0;
+}
+
+void LocalRedis::restart() {
+  kill();
+  start();
+}
+
+}  // namespace rlock

@@ -1,0 +1,58 @@
+// A Redis server running on this machine, as the host's faults see it: a process to kill, freeze,
+// continue or start again from its config file.
+//
+// The process is found through the server itself (INFO server: process_id, config_file), so it
+// works for any local Redis started from a config file, and refuses one that is not local.
+// Thread-safe: no state beyond the values returned.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "rlock/redis_address.h"
+#include "rlock/lock_key.h"
+#include "rlock/redis_connection.h"
+#include "lab/run_log.h"
+
+namespace rlock {
+
+struct RedisProcess {
+  pid_t pid = 0;
+  std::string config_file;
+};
+
+// Throws Error when the server's process is not on this machine.
+RedisProcess local_redis_process(RedisConnection& redis);
+
+// SIGKILL, then waits (bounded) until the process is gone. Throws Error when it does not go.
+void kill_redis(const RedisProcess& process, const RedisAddress& address);
+
+// Runs redis-server with `args` (argv[0] first) as a child that inherits no file of this process
+// but stdin, stdout and stderr: a server that outlives rlock must not hold its sockets or, say,
+// the lock file of a `flock` that started rlock. Returns its pid; throws Error when it cannot run.
+pid_t spawn_redis_server(const std::vector<std::string>& args);
+
+// Starts redis-server with `config_file` (which daemonizes) and waits (bounded) until it answers.
+void start_redis(const std::string& config_file, const RedisAddress& address);
+
+// How a crash is carried out: `kill` takes the server down; `start_again`, when set, brings it
+// back and returns a connection to it.
+struct Crash {
+  std::function<void()> kill;
+  std::function<RedisConnection&()> start_again;
+};
+
+// The host's crash of the Redis behind `redis`, logged: the lock's PTTL just before, the kill
+// (stamped when it happened), and after a start again, the lock's PTTL then. `redis` is not used
+// after the kill, which may destroy it.
+void record_crash(RedisConnection& redis, const LockKey& key, const RunLog& log, const Crash& crash);
+
+// The host's crash of the local Redis behind `redis`, logged: the lock's PTTL just before, SIGKILL,
+// and with `start_again`, a start from the same config file and the lock's PTTL after it.
+void crash_redis(RedisConnection& redis, const LockKey& key, const RunLog& log, bool start_again);
+
+}  // namespace rlock

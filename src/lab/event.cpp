@@ -1,0 +1,72 @@
+#include "lab/event.h"
+
+#include <array>
+#include <cmath>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "util/enum_names.h"
+#include "rlock/error.h"
+
+namespace rlock {
+namespace {
+
+constexpr NameTable<EventKind, 22> kNames{{
+    {EventKind::acquired, "acquired"},
+    {EventKind::busy, "busy"},
+    {EventKind::acquire_unanswered, "acquire_unanswered"},
+    {EventKind::read, "read"},
+    {EventKind::wrote, "wrote"},
+    {EventKind::fenced_write, "fenced_write"},
+    {EventKind::claim_rejected, "claim_rejected"},
+    {EventKind::released, "released"},
+    {EventKind::watchdog_extended, "watchdog_extended"},
+    {EventKind::watchdog_failed, "watchdog_failed"},
+    {EventKind::rejected_retry, "rejected_retry"},
+    {EventKind::checked, "checked"},
+    {EventKind::redis_too_young, "redis_too_young"},
+    {EventKind::under_replicated, "under_replicated"},
+    {EventKind::redis_killed, "redis_killed"},
+    {EventKind::redis_started, "redis_started"},
+    {EventKind::redis_signal, "redis_signal"},
+    {EventKind::redis_promoted, "redis_promoted"},
+    {EventKind::signal, "signal"},
+    {EventKind::pg_locked, "pg_locked"},
+    {EventKind::pg_added, "pg_added"},
+    {EventKind::error, "error"},
+}};
+
+}  // namespace
+
+std::string_view to_string(EventKind kind) { return name_in(kNames, kind); }
+
+std::optional<EventKind> event_kind_from(std::string_view name) { return value_in(kNames, name); }
+
+std::string Event::to_json_line() const {
+  nlohmann::ordered_json record;
+  record["t"] = std::round(t * 1e6) / 1e6;  // microseconds are plenty, and lines stay short
+  record["who"] = who;
+  record["event"] = to_string(kind);
+  for (const auto& [name, value] : fields.items()) {
+    if (!record.contains(name)) record[name] = value;  // a field never overrides t, who or event
+  }
+  return record.dump();
+}
+
+Event Event::from_json_line(std::string_view line) {
+  nlohmann::json record = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (!record.is_object() || !record.contains("t") || !record["t"].is_number() || !record.contains("who") ||
+      !record["who"].is_string() || !record.contains("event") || !record["event"].is_string()) {
+    throw Error("not an event record");
+  }
+  auto kind = event_kind_from(record["event"].get<std::string>());
+  if (!kind) throw Error(fmt::format("unknown event '{}'", record["event"].get<std::string>()));
+  Event event{record["t"].get<double>(), record["who"].get<std::string>(), *kind, nlohmann::json::object()};
+  for (const auto& [name, value] : record.items()) {
+    if (name != "t" && name != "who" && name != "event") event.fields[name] = value;
+  }
+  return event;
+}
+
+}  // namespace rlock

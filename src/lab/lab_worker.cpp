@@ -1,0 +1,349 @@
+#include "lab/lab_worker.h"
+
+#include <unistd.h>
+
+#include <optional>
+#include <set>
+#include <thread>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "bank/account_store.h"
+#include "rlock/redis_lock.h"
+#include "rlock/patterns/redlock.h"
+#include "lab/run_log.h"
+#include "rlock/watchdog.h"
+
+namespace rlock {
+namespace {
+
+
+void sleep_until_wall(double epoch_seconds) {
+  auto when = std::chrono::system_clock::time_point(
+      std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::duration<double>(epoch_seconds)));
+  std::this_thread::sleep_until(when);
+}
+
+// What a worker knows of its own write, for the error event a checker reads.
+struct WriteState {
+  bool added = false;     // the amount is in the database
+  bool in_doubt = false;  // a write was sent and its answer lost: it may be
+
+  template <typename Write>
+  auto write(Write&& write) {
+    try {
+      return write();
+    } catch (const OutcomeUnknown&) {
+      in_doubt = true;
+      throw;
+    }
+  }
+};
+
+// What every kind of worker does around its work: the pid file, the wait for its start, and an
+// error event when the work fails.
+template <typename Work>
+void run_logged(const WorkerPlan& plan, const LabSetup& setup, const RunLog& log, const WriteState& state,
+                Work&& work) {
+  setup.dir.write_file(setup.dir.pid_file(plan.name), fmt::format("{}\n", ::getpid()));
+  sleep_until_wall(log.start() + plan.delay_seconds);
+  try {
+    work();
+  } catch (const std::exception& e) {
+    log.record(plan.name, EventKind::error,
+               {{"message", e.what()}, {"amount", plan.amount}, {"added", state.added}, {"in_doubt", state.in_doubt}});
+    throw;
+  }
+}
+
+// How long a worker keeps asking a Redis that does not answer before it gives up.
+constexpr std::chrono::seconds kUnreachableLimit{5};
+
+void pause_for(double seconds) {
+  if (seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+}
+
+// The Redis-lock worker of the article.
+class Worker {
+ public:
+  Worker(const WorkerPlan& plan, const LabSetup& setup)
+      : plan_(plan),
+        setup_(setup),
+        log_(setup.dir, setup.lang),
+        redis_(setup.redis),
+        store_(setup.conninfo),
+        lock_(redis_, LockKey::for_account(plan.account), plan.lock_options),
+        waiter_(plan.wait, setup.redis, lock_.key(), plan.busy_retry) {}
+
+  void run() {
+    run_logged(plan_, setup_, log_, state_, [this] {
+      bool first = true;
+      while (!attempt(first)) first = false;
+    });
+  }
+
+ private:
+  // One pass from acquisition to release. False when it must start again: the fenced write was
+  // rejected and the plan asks to retry, or the check before the write found the lock lost.
+  bool attempt(bool first) {
+    Lease lease = acquire();
+    log_.record(plan_.name, EventKind::acquired,
+                lease.fence ? nlohmann::json{{"ttl_ms", plan_.ttl.count()}, {"fence", lease.fence->value}}
+                            : nlohmann::json{{"ttl_ms", plan_.ttl.count()}});
+    std::optional<Watchdog> watchdog;
+    if (plan_.watchdog) {
+      watchdog.emplace(setup_.redis, lock_.key(), lease.token, plan_.ttl,
+                       [this](const WatchdogReport& report) { record_watchdog(report); });
+    }
+
+    long long rowcount = read_modify_write(lease, first);
+    if (rowcount < 0) return false;  // the check before the write found the lock lost
+
+    if (watchdog) watchdog->stop();
+    ReleaseResult released = lock_.release(lease.token);
+    log_.record(plan_.name, EventKind::released,
+                {{"result", released == ReleaseResult::released ? 1 : released == ReleaseResult::not_held ? 0 : -1}});
+    if (released == ReleaseResult::unknown) {
+      throw Error(fmt::format("the release of {} got no answer ({}); the lock expires with its TTL",
+                              lock_.key().lock, lock_.last_release_error()));
+    }
+
+    if (rowcount > 0) return true;
+    if (plan_.retry) {
+      log_.record(plan_.name, EventKind::rejected_retry);
+      return false;
+    }
+    throw WriteRejected(fmt::format("worker {}: the fenced write was rejected (fencing token {} is stale); {} was not added",
+                                    plan_.name, lease.fence->value, plan_.amount));
+  }
+
+  // Read, (check), pause, write. Returns the write's rowcount: 0 when the database rejected a stale
+  // fence (at the write, or already at a claiming read), -1 when the check found the lock lost.
+  long long read_modify_write(const Lease& lease, bool first) {
+    long long balance = 0;
+    if (lease.fence && plan_.claim_fence) {
+      std::optional<long long> claimed = store_.claim_read(plan_.account, *lease.fence);
+      if (!claimed) {
+        log_.record(plan_.name, EventKind::claim_rejected, {{"fence", lease.fence->value}});
+        return 0;
+      }
+      balance = *claimed;
+      log_.record(plan_.name, EventKind::read, {{"balance", balance}, {"fence", lease.fence->value}});
+    } else {
+      balance = store_.read_balance(plan_.account);
+      log_.record(plan_.name, EventKind::read, {{"balance", balance}});
+    }
+    setup_.dir.write_file(setup_.dir.read_marker(plan_.name), "");
+    if (plan_.check_before_write) {
+      Ownership ownership = lock_.holds(lease.token);
+      log_.record(plan_.name, EventKind::checked, {{"held", ownership.held}, {"pttl", ownership.pttl_ms}});
+      if (!ownership.held) return -1;
+    }
+    if (first) pause_for(plan_.pause_seconds);
+
+    long long after = balance + plan_.amount;
+    double sent_at = log_.elapsed();  // a checker's section ends when the write left, not when it was confirmed
+    if (!lease.fence) {
+      state_.write([&] { store_.write_balance(plan_.account, after); return 0; });
+      state_.added = true;
+      log_.record(plan_.name, EventKind::wrote,
+                  {{"before", balance}, {"amount", plan_.amount}, {"after", after}, {"sent_at", sent_at}});
+      return 1;
+    }
+    long long rowcount = state_.write([&] {
+      return plan_.claim_fence ? store_.claimed_write(plan_.account, after, *lease.fence)
+                               : store_.fenced_write(plan_.account, after, *lease.fence);
+    });
+    state_.added = rowcount > 0;
+    log_.record(plan_.name, EventKind::fenced_write,
+                {{"balance", after}, {"fence", lease.fence->value}, {"rowcount", rowcount}, {"sent_at", sent_at}});
+    return rowcount;
+  }
+
+  // Asks again after each wait (busy_retry, or until a release is announced) while the lock is
+  // refused, saying once for each reason why. A Redis that does not answer (restarting, failing
+  // over) is asked again for up to kUnreachableLimit: if a lost acquisition had succeeded, that
+  // lock only expires with its TTL; a new token is drawn.
+  Lease acquire() {
+    std::set<Acquisition::Refusal> said;
+    std::optional<std::chrono::steady_clock::time_point> unanswered_since;
+    for (;;) {
+      try {
+        Acquisition acquisition = plan_.fenced ? lock_.acquire_fenced(plan_.ttl) : lock_.acquire(plan_.ttl);
+        if (acquisition) return *acquisition.lease;
+        if (said.insert(acquisition.refusal).second) record_refusal(acquisition);
+      } catch (const Error& e) {
+        auto now = std::chrono::steady_clock::now();
+        if (unanswered_since && now - *unanswered_since > kUnreachableLimit) throw;
+        if (!unanswered_since) log_.record(plan_.name, EventKind::acquire_unanswered, {{"message", e.what()}});
+        if (!unanswered_since) unanswered_since = now;
+      }
+      waiter_.wait();
+    }
+  }
+
+  void record_refusal(const Acquisition& refused) {
+    using Refusal = Acquisition::Refusal;
+    double retry_s = std::chrono::duration<double>(plan_.busy_retry).count();
+    switch (refused.refusal) {
+      case Refusal::redis_too_young:
+        log_.record(plan_.name, EventKind::redis_too_young,
+                    {{"uptime_s", refused.redis_uptime_s},
+                     {"min_ms", plan_.lock_options.min_redis_uptime.count()},
+                     {"retry_s", retry_s}});
+        return;
+      case Refusal::under_replicated:
+        log_.record(plan_.name, EventKind::under_replicated,
+                    {{"acked", refused.replicas_acked}, {"wanted", plan_.lock_options.wait_replicas}, {"retry_s", retry_s}});
+        return;
+      default:
+        log_.record(plan_.name, EventKind::busy, {{"retry_s", retry_s}});
+    }
+  }
+
+  void record_watchdog(const WatchdogReport& report) {
+    if (report.result.extended) {
+      log_.record(plan_.name, EventKind::watchdog_extended, {{"pttl", report.result.pttl_ms}});
+    } else if (report.error) {
+      log_.record(plan_.name, EventKind::watchdog_failed, {{"error", *report.error}});
+    } else {
+      log_.record(plan_.name, EventKind::watchdog_failed, {{"pttl", report.result.pttl_ms}});
+    }
+  }
+
+  const WorkerPlan& plan_;
+  const LabSetup& setup_;
+  RunLog log_;
+  RedisConnection redis_;
+  AccountStore store_;
+  RedisLock lock_;
+  ReleaseWaiter waiter_;
+  WriteState state_;
+};
+
+// Redlock's worker: the article's read-modify-write under a lock granted by a majority of
+// independent servers. No fence: what it writes, it writes unchecked.
+class RedlockWorker {
+ public:
+  RedlockWorker(const WorkerPlan& plan, const LabSetup& setup)
+      : plan_(plan),
+        setup_(setup),
+        log_(setup.dir, setup.lang),
+        store_(setup.conninfo),
+        lock_(plan.redlock, LockKey::for_account(plan.account)) {}
+
+  void run() {
+    run_logged(plan_, setup_, log_, state_, [this] {
+      Token token = acquire();
+      long long before = store_.read_balance(plan_.account);
+      log_.record(plan_.name, EventKind::read, {{"balance", before}});
+      setup_.dir.write_file(setup_.dir.read_marker(plan_.name), "");
+      pause_for(plan_.pause_seconds);
+      double sent_at = log_.elapsed();
+      state_.write([&] { return store_.write_balance(plan_.account, before + plan_.amount); });
+      state_.added = true;
+      log_.record(plan_.name, EventKind::wrote,
+                  {{"before", before}, {"amount", plan_.amount}, {"after", before + plan_.amount}, {"sent_at", sent_at}});
+      log_.record(plan_.name, EventKind::released, {{"result", lock_.release(token) >= lock_.quorum() ? 1 : 0}});
+    });
+  }
+
+ private:
+  // Asks again every busy_retry while a majority is busy; gives up when too few servers answered
+  // for kUnreachableLimit.
+  Token acquire() {
+    bool said_busy = false;
+    std::optional<std::chrono::steady_clock::time_point> unanswered_since;
+    for (;;) {
+      RedlockAttempt attempt = lock_.acquire(plan_.ttl);
+      if (attempt) {
+        log_.record(plan_.name, EventKind::acquired,
+                    {{"ttl_ms", plan_.ttl.count()}, {"granted", attempt.granted}, {"validity_ms", attempt.validity.count()}});
+        return *attempt.token;
+      }
+      auto now = std::chrono::steady_clock::now();
+      if (attempt.answered >= lock_.quorum()) {
+        unanswered_since.reset();
+      } else if (!unanswered_since) {
+        unanswered_since = now;
+      } else if (now - *unanswered_since > kUnreachableLimit) {
+        throw Error(fmt::format("Redlock: only {} of {} servers answered for {} s ({})", attempt.answered,
+                                lock_.servers(), kUnreachableLimit.count(), fmt::join(attempt.errors, "; ")));
+      }
+      if (!said_busy) log_.record(plan_.name, EventKind::busy, {{"retry_s", std::chrono::duration<double>(plan_.busy_retry).count()}});
+      said_busy = true;
+      std::this_thread::sleep_for(plan_.busy_retry);
+    }
+  }
+
+  const WorkerPlan& plan_;
+  const LabSetup& setup_;
+  RunLog log_;
+  AccountStore store_;
+  Redlock lock_;
+  WriteState state_;
+};
+
+// The PostgreSQL-native baselines: no Redis, the database's own locks.
+class PgWorker {
+ public:
+  PgWorker(const WorkerPlan& plan, const LabSetup& setup)
+      : plan_(plan), setup_(setup), log_(setup.dir, setup.lang), store_(setup.conninfo) {}
+
+  void run() {
+    run_logged(plan_, setup_, log_, state_, [this] {
+      if (plan_.pg == PgStrategy::atomic) {
+        ready_to_write();
+        long long after = state_.write([&] { return store_.add_atomically(plan_.account, plan_.amount); });
+        state_.added = true;
+        log_.record(plan_.name, EventKind::pg_added, {{"amount", plan_.amount}, {"after", after}});
+        return;
+      }
+      bool row = plan_.pg == PgStrategy::row_lock;
+      long long before = 0;
+      double sent_at = 0;
+      long long after = state_.write([&] {
+        return store_.locked_update(plan_.account, row ? AccountStore::TxLock::row : AccountStore::TxLock::advisory,
+                                    [&](long long balance) {
+                                      log_.record(plan_.name, EventKind::pg_locked, {{"lock", row ? "row" : "advisory"}});
+                                      log_.record(plan_.name, EventKind::read, {{"balance", balance}});
+                                      before = balance;
+                                      ready_to_write();
+                                      sent_at = log_.elapsed();  // the commit releases the lock later
+                                      return balance + plan_.amount;
+                                    });
+      });
+      state_.added = true;
+      log_.record(plan_.name, EventKind::wrote,
+                  {{"before", before}, {"amount", plan_.amount}, {"after", after}, {"sent_at", sent_at}});
+    });
+  }
+
+ private:
+  // The marker a host waits for to pause or kill a worker mid-work, then the work itself.
+  void ready_to_write() {
+    setup_.dir.write_file(setup_.dir.read_marker(plan_.name), "");
+    pause_for(plan_.pause_seconds);
+  }
+
+  const WorkerPlan& plan_;
+  const LabSetup& setup_;
+  RunLog log_;
+  AccountStore store_;
+  WriteState state_;
+};
+
+}  // namespace
+
+void run_worker(const WorkerPlan& plan, const LabSetup& setup) {
+  if (plan.pg != PgStrategy::none) {
+    PgWorker(plan, setup).run();
+  } else if (!plan.redlock.empty()) {
+    RedlockWorker(plan, setup).run();
+  } else {
+    Worker(plan, setup).run();
+  }
+}
+
+}  // namespace rlock

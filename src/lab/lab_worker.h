@@ -1,0 +1,74 @@
+// The article's worker: acquire the account's lock, read the balance, (pause), write balance +
+// amount, release; with --fenced the write is the fenced UPDATE, with --retry a rejected write
+// starts again from the acquisition, with --check-before-write the worker checks it still holds
+// the lock before it pauses and writes.
+//
+// Every step is recorded in the run's log. Runs on the calling thread (plus the watchdog's thread
+// when asked for); one worker per process, as in the article.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "rlock/error.h"
+#include "lab/lab_dir.h"
+#include "lab/messages.h"
+#include "rlock/redis_address.h"
+#include "rlock/redis_lock.h"
+#include "rlock/release_waiter.h"
+
+namespace rlock {
+
+// The PostgreSQL-native ways to add, which need no Redis lock at all (the chaos baselines).
+enum class PgStrategy { none, atomic, row_lock, advisory };
+
+struct WorkerPlan {
+  std::string name;
+  long long amount = 0;
+  long account = 1;
+  std::chrono::milliseconds ttl{2000};
+  double delay_seconds = 0;  // after the run's start
+  double pause_seconds = 0;  // after the first read only: the simulated GC pause
+  std::chrono::milliseconds busy_retry{100};  // how long to wait before asking again for a refused lock
+  // poll: sleep busy_retry between attempts (the article); notify: wake as soon as the lock's
+  // release is announced, and after busy_retry at the latest (release_waiter.h).
+  WaitMode wait = WaitMode::poll;
+  bool watchdog = false;
+  bool fenced = false;
+  bool retry = false;
+  // With fenced: claim the fence at the read (the row's fence is set to ours), write only while it
+  // is still ours. Without it, a stale holder's write that lands between a newer holder's read and
+  // write passes `fence < $token` and is then overwritten: its amount lost.
+  bool claim_fence = false;
+  // Check that the lock is still held right after the read, before the pause and the write; when
+  // it is not, start again from the acquisition. It passes, and the write is still unsafe.
+  bool check_before_write = false;
+  LockOptions lock_options;  // the restart guard and WAIT, both off unless asked for
+  // Not none: no Redis; add inside PostgreSQL (atomic UPDATE, or a transaction holding the row's
+  // lock or the account's advisory lock across the read, the pause and the write).
+  PgStrategy pg = PgStrategy::none;
+  // Not empty: Redlock over these independent servers (3 or more) instead of the one Redis; no
+  // fencing, no watchdog.
+  std::vector<RedisAddress> redlock;
+};
+
+// Where a worker's run happens: the servers, the lab directory, the language of run.log.
+struct LabSetup {
+  RedisAddress redis;
+  std::string conninfo;
+  LabDir dir;
+  Lang lang = Lang::en;
+};
+
+// The fenced write was rejected and the plan did not ask to retry: the amount was not added.
+class WriteRejected : public Error {
+ public:
+  using Error::Error;
+};
+
+// Throws Error (connection, lock or database failures, also recorded in the log as an error
+// event saying whether the amount was added, was not, or may have been) or WriteRejected.
+void run_worker(const WorkerPlan& plan, const LabSetup& setup);
+
+}  // namespace rlock

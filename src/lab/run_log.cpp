@@ -1,0 +1,70 @@
+#include "lab/run_log.h"
+
+#include <signal.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "rlock/error.h"
+
+namespace rlock {
+
+double wall_seconds() {
+  using namespace std::chrono;
+  return duration<double>(system_clock::now().time_since_epoch()).count();
+}
+
+RunLog::RunLog(const LabDir& dir, Lang lang)
+    : start_(dir.start()), lang_(lang), events_(dir.events()), lines_(dir.run_log()) {}
+
+Event RunLog::record(std::string_view who, EventKind kind, nlohmann::json fields) const {
+  return record_at(wall_seconds(), who, kind, std::move(fields));
+}
+
+double RunLog::elapsed() const { return wall_seconds() - start_; }
+
+Event RunLog::record_at(double when, std::string_view who, EventKind kind, nlohmann::json fields) const {
+  Event event{when - start_, std::string(who), kind, std::move(fields)};
+  events_.append_line(event.to_json_line());
+  lines_.append_line(format_line(event, lang_));
+  return event;
+}
+
+void signal_and_record(const RunLog& log, pid_t pid, int number, std::string_view target, EventKind kind,
+                       nlohmann::json fields) {
+  double sent = wall_seconds();
+  if (::kill(pid, number) != 0) {
+    throw Error(fmt::format("cannot signal {} (pid {}): {}", target, pid, std::strerror(errno)));
+  }
+  log.record_at(sent, "host", kind, std::move(fields));
+}
+
+std::vector<Event> read_events(const LabDir& dir) {
+  std::ifstream in(dir.events());
+  if (!in) throw Error(fmt::format("no log in {}: {} does not exist", dir.root().string(), dir.events().string()));
+  std::vector<Event> events;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.empty()) continue;
+    try {
+      events.push_back(Event::from_json_line(line));
+    } catch (const Error& e) {
+      throw Error(fmt::format("{} line {}: {}", dir.events().string(), number, e.what()));
+    }
+  }
+  if (events.empty()) throw Error(fmt::format("no events recorded in {} yet", dir.events().string()));
+  return events;
+}
+
+void sort_by_time(std::vector<Event>& events) {
+  std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) { return a.t < b.t; });
+}
+
+}  // namespace rlock

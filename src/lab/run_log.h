@@ -1,0 +1,55 @@
+// A run's log: records events to the lab directory, and reads them back.
+//
+// record() stamps an event with the seconds since the run's start, appends its JSON record to
+// events.jsonl and its rendered line to run.log (each one write(2), see AppendFile). Thread-safe:
+// a worker's main thread and its watchdog record through one RunLog.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string_view>
+#include <vector>
+
+#include "lab/append_file.h"
+#include "lab/event.h"
+#include "lab/lab_dir.h"
+#include "lab/messages.h"
+
+namespace rlock {
+
+// Seconds since the epoch, from the wall clock: the only clock that separate processes share.
+double wall_seconds();
+
+class RunLog {
+ public:
+  // Throws rlock::Error when no run was started in `dir` or its files cannot be opened.
+  RunLog(const LabDir& dir, Lang lang);
+
+  Event record(std::string_view who, EventKind kind, nlohmann::json fields = nlohmann::json::object()) const;
+  // The same, for an event that happened at `when` (wall_seconds()) and is recorded only now.
+  Event record_at(double when, std::string_view who, EventKind kind, nlohmann::json fields) const;
+  double start() const { return start_; }
+  // Seconds since the run's start, as record() would stamp an event now.
+  double elapsed() const;
+
+ private:
+  double start_;
+  Lang lang_;
+  AppendFile events_;
+  AppendFile lines_;
+};
+
+// Sends signal `number` to `pid` and records `kind` with `fields`, as the host, stamped just before
+// the signal left: a continued process may log before this one does. Throws rlock::Error naming
+// `target` and the cause when kill(2) fails.
+void signal_and_record(const RunLog& log, pid_t pid, int number, std::string_view target, EventKind kind,
+                       nlohmann::json fields);
+
+// Every event of the run in `dir`, in file order. Throws rlock::Error when there is no log, it is
+// empty, or a line is not an event record (naming the line).
+std::vector<Event> read_events(const LabDir& dir);
+
+// Sorts by time; events with equal times keep their order in the file.
+void sort_by_time(std::vector<Event>& events);
+
+}  // namespace rlock

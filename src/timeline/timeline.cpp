@@ -1,0 +1,182 @@
+#include "timeline/timeline.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <optional>
+
+#include "bank/account_store.h"
+#include "rlock/error.h"
+#include "lab/run_log.h"
+
+namespace rlock {
+namespace {
+
+constexpr double kNever = std::numeric_limits<double>::infinity();
+
+bool is_host(const Event& event) { return event.who == "host"; }
+
+// How an event went, for its mark.
+MarkResult result_of(const Event& event) {
+  switch (event.kind) {
+    case EventKind::acquired:
+    case EventKind::wrote:
+    case EventKind::pg_added:
+    case EventKind::watchdog_extended:
+      return MarkResult::ok;
+    case EventKind::fenced_write:
+      return event.fields.value("rowcount", 0) > 0 ? MarkResult::ok : MarkResult::rejected;
+    case EventKind::claim_rejected:
+      return MarkResult::rejected;
+    case EventKind::released:
+      return event.fields.value("result", -1) == 1 ? MarkResult::ok : MarkResult::failed;
+    case EventKind::checked:
+      return event.fields.value("held", false) ? MarkResult::ok : MarkResult::failed;
+    case EventKind::watchdog_failed:
+    case EventKind::error:
+      return MarkResult::failed;
+    default:
+      return MarkResult::neutral;
+  }
+}
+
+// The times at which Redis came back without any lock: a restart without persistence, a failover
+// to a replica that never got it.
+std::vector<double> lock_losses(const std::vector<Event>& events) {
+  std::vector<double> losses;
+  for (const Event& event : events) {
+    bool came_back = event.kind == EventKind::redis_started || event.kind == EventKind::redis_promoted;
+    if (came_back && event.fields.value("pttl", 0LL) < 0) losses.push_back(event.t);
+  }
+  return losses;
+}
+
+// The first time after `t` in `times`, or kNever.
+double first_after(const std::vector<double>& times, double t) {
+  for (double time : times) {
+    if (time > t) return time;
+  }
+  return kNever;
+}
+
+// One acquisition of worker `lane`: the lock really held, then the time it acted without it.
+// `begin` is the acquired event; the acquisition lasts until its release, the worker's next
+// acquisition, or the worker's last event.
+void add_acquisition(Lane& lane, const std::vector<Event>& events, std::size_t begin, const std::vector<double>& losses,
+                     const std::vector<double>& others_acquired) {
+  const Event& acquired = events[begin];
+  double expiry = acquired.t + acquired.fields.value("ttl_ms", 0.0) / 1000;
+  double acting_until = acquired.t;
+  std::optional<double> released_by_us;
+  for (std::size_t i = begin + 1; i < events.size(); ++i) {
+    const Event& event = events[i];
+    if (event.who != lane.name) continue;
+    if (event.kind == EventKind::acquired) break;
+    acting_until = event.t;
+    if (event.kind == EventKind::watchdog_extended) expiry = event.t + event.fields.value("pttl", 0.0) / 1000;
+    if (event.kind == EventKind::released) {
+      if (event.fields.value("result", -1) == 1) released_by_us = event.t;
+      break;
+    }
+  }
+  if (released_by_us) {
+    lane.held.push_back({acquired.t, *released_by_us});
+    return;
+  }
+  double gone = std::min({expiry, first_after(losses, acquired.t), first_after(others_acquired, acquired.t)});
+  lane.held.push_back({acquired.t, gone});
+  if (acting_until > gone) lane.stale.push_back({gone, acting_until});
+}
+
+// Pauses from host SIGSTOP to SIGCONT (or SIGKILL, or the end) of the worker named by `target`.
+std::map<std::string, std::vector<Interval>> pauses(const std::vector<Event>& events, double end) {
+  std::map<std::string, std::vector<Interval>> paused;
+  std::map<std::string, double> stopped_at;
+  for (const Event& event : events) {
+    if (event.kind != EventKind::signal) continue;
+    std::string target = event.fields.value("target", "");
+    std::string signal = event.fields.value("signal", "");
+    if (signal == "SIGSTOP") {
+      stopped_at.try_emplace(target, event.t);
+    } else if (auto it = stopped_at.find(target); it != stopped_at.end()) {
+      paused[target].push_back({it->second, event.t});
+      stopped_at.erase(it);
+    }
+  }
+  for (const auto& [target, at] : stopped_at) paused[target].push_back({at, end});
+  return paused;
+}
+
+// Each worker's amount, as its events tell it: a write's or a failure's amount, or a fenced
+// write's balance less the balance it read.
+long long expected_balance(const std::vector<Event>& events) {
+  std::map<std::string, long long> amounts;
+  std::map<std::string, long long> last_read;
+  for (const Event& event : events) {
+    if (event.kind == EventKind::read) last_read[event.who] = event.fields.value("balance", 0LL);
+    if (amounts.contains(event.who)) continue;
+    if (event.kind == EventKind::wrote || event.kind == EventKind::pg_added || event.kind == EventKind::error) {
+      if (event.fields.contains("amount")) amounts[event.who] = event.fields.value("amount", 0LL);
+    } else if (event.kind == EventKind::fenced_write && last_read.contains(event.who)) {
+      amounts[event.who] = event.fields.value("balance", 0LL) - last_read[event.who];
+    }
+  }
+  long long expected = AccountStore::kInitialBalance;
+  for (const auto& [who, amount] : amounts) expected += amount;
+  return expected;
+}
+
+// The balance the last accepted write left, or the initial one when nothing was written.
+long long final_balance(const std::vector<Event>& events) {
+  long long balance = AccountStore::kInitialBalance;
+  for (const Event& event : events) {
+    if (event.kind == EventKind::wrote || event.kind == EventKind::pg_added) {
+      balance = event.fields.value("after", balance);
+    }
+    if (event.kind == EventKind::fenced_write && event.fields.value("rowcount", 0) > 0) {
+      balance = event.fields.value("balance", balance);
+    }
+  }
+  return balance;
+}
+
+}  // namespace
+
+Timeline build_timeline(std::vector<Event> events) {
+  if (events.empty()) throw Error("no events to draw");
+  sort_by_time(events);
+  Timeline timeline;
+  timeline.host.name = "host";
+  std::map<std::string, std::size_t> lane_of;
+  for (const Event& event : events) {
+    timeline.end = std::max(timeline.end, event.t);
+    if (is_host(event)) {
+      timeline.host.marks.push_back({event, result_of(event)});
+      continue;
+    }
+    auto [it, added] = lane_of.try_emplace(event.who, timeline.workers.size());
+    if (added) timeline.workers.push_back(Lane{event.who, {}, {}, {}, {}});
+    timeline.workers[it->second].marks.push_back({event, result_of(event)});
+  }
+
+  std::vector<double> losses = lock_losses(events);
+  for (Lane& lane : timeline.workers) {
+    std::vector<double> others_acquired;
+    for (const Event& event : events) {
+      if (event.kind == EventKind::acquired && event.who != lane.name) others_acquired.push_back(event.t);
+    }
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      if (events[i].who == lane.name && events[i].kind == EventKind::acquired) {
+        add_acquisition(lane, events, i, losses, others_acquired);
+      }
+    }
+    for (const Interval& held : lane.held) timeline.end = std::max(timeline.end, held.to);
+  }
+  auto paused = pauses(events, timeline.end);
+  for (Lane& lane : timeline.workers) lane.paused = paused[lane.name];
+
+  timeline.verdict = judge(final_balance(events), expected_balance(events), events);
+  return timeline;
+}
+
+}  // namespace rlock

@@ -1,0 +1,43 @@
+#include "util/stats.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rlock {
+
+std::pair<double, double> wilson_interval(long successes, long trials) {
+  if (trials <= 0) return {0, 0};
+  constexpr double z = 1.959963984540054;
+  double n = static_cast<double>(trials);
+  double p = static_cast<double>(successes) / n;
+  double denominator = 1 + z * z / n;
+  double center = (p + z * z / (2 * n)) / denominator;
+  double half = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator;
+  return {std::max(0.0, center - half), std::min(1.0, center + half)};
+}
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  std::size_t mid = values.size() / 2;
+  return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+double percentile(std::vector<double> values, double fraction) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  auto rank = static_cast<std::size_t>(std::ceil(fraction * static_cast<double>(values.size())));
+  return values[std::clamp<std::size_t>(rank, 1, values.size()) - 1];
+}
+
+double jain_index(const std::vector<double>& shares) {
+  double sum = 0, squares = 0;
+  for (double x : shares) {
+    sum += x;
+    squares += x * x;
+  }
+  if (squares == 0) return 0;
+  return sum * sum / (static_cast<double>(shares.size()) * squares);
+}
+
+}  // namespace rlock

@@ -1,0 +1,53 @@
+// The statistics on known inputs.
+#include "util/stats.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace rlock {
+namespace {
+
+TEST(Wilson, KnownIntervals) {
+  auto [low, high] = wilson_interval(0, 20);
+  EXPECT_DOUBLE_EQ(low, 0.0);
+  EXPECT_NEAR(high, 0.1611, 1e-4);
+  std::tie(low, high) = wilson_interval(20, 20);
+  EXPECT_NEAR(low, 0.8389, 1e-4);
+  EXPECT_DOUBLE_EQ(high, 1.0);
+  std::tie(low, high) = wilson_interval(10, 20);
+  EXPECT_NEAR(low, 0.2993, 1e-4);
+  EXPECT_NEAR(high, 0.7007, 1e-4);
+}
+
+TEST(Wilson, NoTrialsIsEmpty) { EXPECT_EQ(wilson_interval(0, 0), std::make_pair(0.0, 0.0)); }
+
+TEST(Median, OddEvenAndEmpty) {
+  EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2);
+  EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);
+  EXPECT_DOUBLE_EQ(median({}), 0);
+}
+
+TEST(Percentile, NearestRank) {
+  std::vector<double> hundred;
+  for (int i = 100; i >= 1; --i) hundred.push_back(i);  // unsorted on purpose
+  EXPECT_DOUBLE_EQ(percentile(hundred, 0.99), 99);
+  EXPECT_DOUBLE_EQ(percentile(hundred, 0.5), 50);
+  EXPECT_DOUBLE_EQ(percentile(hundred, 1.0), 100);
+  EXPECT_DOUBLE_EQ(percentile({7}, 0.99), 7);
+  EXPECT_DOUBLE_EQ(percentile({1, 2, 3}, 0.99), 3);  // fewer than 100 values: p99 is the largest
+  EXPECT_DOUBLE_EQ(percentile({}, 0.99), 0);
+}
+
+TEST(Jain, EqualSharesAreFair) { EXPECT_DOUBLE_EQ(jain_index({5, 5, 5, 5}), 1.0); }
+
+TEST(Jain, OneClientTakingAllIsOneOverN) { EXPECT_DOUBLE_EQ(jain_index({0, 0, 12, 0}), 0.25); }
+
+TEST(Jain, KnownMixAndEmpty) {
+  EXPECT_DOUBLE_EQ(jain_index({1, 3}), 16.0 / 20.0);  // (1+3)^2 / (2 * (1+9))
+  EXPECT_DOUBLE_EQ(jain_index({}), 0);
+  EXPECT_DOUBLE_EQ(jain_index({0, 0}), 0);
+}
+
+}  // namespace
+}  // namespace rlock
