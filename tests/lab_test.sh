@@ -4,7 +4,7 @@
 # and the text of error events (it names the call that failed) taken off, to expected/NAME.txt: the events in the expected order, the final row and the verdict.
 # The timeline the lab drew (the path it printed last, left out of the comparison) must be
 # well-formed XML (xmllint) and render (rsvg-convert) at its width, 960 px; so must the same run
-# drawn 640 px wide in Korean.
+# drawn 640 px wide in Korean, whose Hangul rsvg-convert must draw as glyphs, not boxes.
 # Needs RLOCK_BIN, REDIS_URL and DATABASE_URL (scripts/test.sh sets them).
 #
 # In expected/NAME.txt, '#' starts a comment line, and a block of lines marked '* ' happened at one
@@ -14,6 +14,7 @@ set -euo pipefail
 expected=$1 lab=${2:-$1}
 shift $(($# > 1 ? 2 : 1))
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/hangul.sh"
 : "${RLOCK_BIN:?set RLOCK_BIN to the rlock binary}" "${REDIS_URL:?REDIS_URL is not set: run the tests through scripts/test.sh}" \
   "${DATABASE_URL:?DATABASE_URL is not set: run the tests through scripts/test.sh}"
 
@@ -69,5 +70,7 @@ svg=$(tail -n 1 "$RLOCK_DIR/out.txt")
 check_svg "$svg" 960
 "$RLOCK_BIN" timeline --lang ko --width 640 --out "$RLOCK_DIR/narrow.svg" >/dev/null
 check_svg "$RLOCK_DIR/narrow.svg" 640
+rsvg() { rsvg-convert "$1" -o "$2"; }
+hangul_glyphs_differ "$RLOCK_DIR/narrow.svg" "$RLOCK_DIR" rsvg rsvg-convert
 
 echo "$expected: $(grep '^verdict: ' "$RLOCK_DIR/out.txt"), timeline $(stat -c %s "$svg") bytes"
