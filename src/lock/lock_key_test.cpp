@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "rlock/error.h"
+
 namespace rlock {
 namespace {
 
@@ -26,6 +28,38 @@ TEST(LockKey, FenceCounterHashesToTheLockKeysSlot) {
     EXPECT_EQ(hashed_part(key.fence_counter), hashed_part(key.lock)) << key.fence_counter;
   }
 }
+
+TEST(LockKey, NamedDerivesTheFenceAndChannelFromTheName) {
+  LockKey key = LockKey::named("orders:42");
+  EXPECT_EQ(key.lock, "orders:42");
+  EXPECT_EQ(key.fence_counter, "{orders:42}:fence");
+  EXPECT_EQ(key.released_channel, "orders:42:released");
+  EXPECT_EQ(hashed_part(key.fence_counter), hashed_part(key.lock));
+}
+
+TEST(LockKey, ForAccountIsTheNameLockAccountN) {
+  LockKey account = LockKey::for_account(7);
+  LockKey named = LockKey::named("lock:account:7");
+  EXPECT_EQ(account.lock, named.lock);
+  EXPECT_EQ(account.fence_counter, "{lock:account:7}:fence");
+  EXPECT_EQ(account.released_channel, "lock:account:7:released");
+  EXPECT_EQ(account.fence_counter, named.fence_counter);
+  EXPECT_EQ(account.released_channel, named.released_channel);
+}
+
+TEST(LockKey, ANameWithAHashTagKeepsItForTheFence) {
+  LockKey key = LockKey::named("{user:7}:cart");
+  EXPECT_EQ(key.fence_counter, "{user:7}:cart:fence");
+  EXPECT_EQ(hashed_part(key.fence_counter), "user:7");
+  EXPECT_EQ(hashed_part(key.lock), "user:7");
+}
+
+TEST(LockKey, ACloseBraceOutsideAHashTagIsAUsageError) {
+  EXPECT_THROW(LockKey::named("a}b"), UsageError) << "{a}b}:fence would hash `a`, not `a}b`";
+  EXPECT_THROW(LockKey::named("{}x"), UsageError) << "an empty {} is no hash tag";
+}
+
+TEST(LockKey, AnEmptyNameIsAUsageError) { EXPECT_THROW(LockKey::named(""), UsageError); }
 
 }  // namespace
 }  // namespace rlock
