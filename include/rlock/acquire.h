@@ -3,7 +3,8 @@
 // While the lock is refused (busy, or one of LockOptions' safeguards), it asks again after each
 // wait: `retry`, or with WaitMode::notify until another holder's release is announced and `retry` at
 // the latest (release_waiter.h). A Redis that does not answer (restarting, failing over) is asked
-// again for up to `unanswered_limit`, counted from the first attempt it left unanswered; if a lost
+// again for up to `unanswered_limit`, counted from the first attempt it left unanswered since its
+// last answer (a refusal starts the count again); if a lost
 // acquisition was in fact granted, that lock only expires with its TTL (every attempt draws a new
 // token). An optional deadline bounds the whole call. The observer hears each refusal reason the
 // first time it is given, and the first attempt left unanswered, on the calling thread.

@@ -27,6 +27,7 @@ Acquisition Acquirer::keep_asking(Attempt&& attempt) {
     try {
       Acquisition acquisition = attempt();
       if (acquisition) return acquisition;
+      patience.answered();
       unsigned reason = 1u << static_cast<unsigned>(acquisition.refusal);
       if ((said & reason) == 0 && observer_.refused) observer_.refused(acquisition);
       said |= reason;

@@ -91,5 +91,33 @@ TEST(Acquirer, UnansweringRedisIsGivenUpAfterTheLimit) {
   EXPECT_EQ(heard.unanswered.size(), 1u) << "the first unanswered attempt is reported, once";
 }
 
+// Regression: the clock of an unanswering Redis ran from its first silence ever, so a Redis that
+// had missed one answer long ago was given up at its next silence, at once.
+TEST(Acquirer, ARefusalRestartsTheUnansweredClock) {
+  TempDir dir;
+  LocalRedis server(kPort, dir.path());
+  RedisConnection redis(server.address(), RedisTimeouts{200ms, 200ms});
+  // A Redis that has just started refuses every acquisition: its answers are refusals.
+  RedisLock lock(redis, LockKey::named("acquire_test:clock"), LockOptions{.min_redis_uptime = 1h});
+  Heard heard;
+  Acquirer acquirer(lock, server.address(), AcquirePolicy{.retry = 50ms, .unanswered_limit = 500ms},
+                    heard.observer());
+  server.kill();
+  Clock::time_point silent_again;
+  std::thread nemesis([&] {
+    std::this_thread::sleep_for(200ms);
+    server.restart();
+    std::this_thread::sleep_for(800ms);  // refusals, for longer than the limit
+    silent_again = Clock::now();
+    server.kill();
+  });
+  EXPECT_THROW(acquirer.acquire(30s), Error);
+  auto gave_up = Clock::now();
+  nemesis.join();
+  EXPECT_GE(gave_up - silent_again, 500ms) << "the limit counts from the silence after the last answer";
+  EXPECT_EQ(heard.refusals, std::vector{Acquisition::Refusal::redis_too_young});
+  EXPECT_EQ(heard.unanswered.size(), 1u) << "the first silence is reported, once";
+}
+
 }  // namespace
 }  // namespace rlock
