@@ -58,7 +58,9 @@ void run_logged(const WorkerPlan& plan, const LabSetup& setup, const RunLog& log
 
 // How a worker asks for its lock: again after busy_retry (or a release, with notify) while it is
 // refused, for up to 5 s while Redis does not answer, with no deadline.
-AcquirePolicy acquire_policy(const WorkerPlan& plan) { return AcquirePolicy{.retry = plan.busy_retry, .wait = plan.wait}; }
+AcquirePolicy acquire_policy(const WorkerPlan& plan) {
+  return AcquirePolicy{.retry = plan.busy_retry, .wait = plan.wait, .deadline = std::nullopt};
+}
 
 void pause_for(double seconds) {
   if (seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(seconds));

@@ -41,8 +41,8 @@ TEST(Acquirer, BusyThenReleasedAcquiresAndSaysBusyOnce) {
   RedisConnection redis(test::servers().redis);
   RedisLock lock(redis, holder.key);
   Heard heard;
-  Acquirer acquirer(lock, test::servers().redis, AcquirePolicy{.retry = 50ms, .wait = WaitMode::notify},
-                    heard.observer());
+  AcquirePolicy policy{.retry = 50ms, .wait = WaitMode::notify, .deadline = std::nullopt};
+  Acquirer acquirer(lock, test::servers().redis, policy, heard.observer());
   std::thread release([&] {
     std::this_thread::sleep_for(300ms);
     holder.lock.release(held->token);
@@ -80,8 +80,8 @@ TEST(Acquirer, UnansweringRedisIsGivenUpAfterTheLimit) {
   RedisConnection redis(server.address(), RedisTimeouts{200ms, 200ms});
   RedisLock lock(redis, LockKey::named("acquire_test:unanswered"));
   Heard heard;
-  Acquirer acquirer(lock, server.address(), AcquirePolicy{.retry = 50ms, .unanswered_limit = 500ms},
-                    heard.observer());
+  AcquirePolicy policy{.retry = 50ms, .unanswered_limit = 500ms, .deadline = std::nullopt};
+  Acquirer acquirer(lock, server.address(), policy, heard.observer());
   server.kill();
   auto began = Clock::now();
   EXPECT_THROW(acquirer.acquire(30s), Error);
@@ -100,8 +100,8 @@ TEST(Acquirer, ARefusalRestartsTheUnansweredClock) {
   // A Redis that has just started refuses every acquisition: its answers are refusals.
   RedisLock lock(redis, LockKey::named("acquire_test:clock"), LockOptions{.min_redis_uptime = 1h});
   Heard heard;
-  Acquirer acquirer(lock, server.address(), AcquirePolicy{.retry = 50ms, .unanswered_limit = 500ms},
-                    heard.observer());
+  AcquirePolicy policy{.retry = 50ms, .unanswered_limit = 500ms, .deadline = std::nullopt};
+  Acquirer acquirer(lock, server.address(), policy, heard.observer());
   server.kill();
   Clock::time_point silent_again;
   std::thread nemesis([&] {

@@ -114,7 +114,8 @@ TEST_F(RedlockTest, AcquirerWaitsForTheHolderAndSaysRefusedOnce) {
   RedlockAttempt held = holder.acquire(500ms);
   ASSERT_TRUE(held);
   int refusals = 0;
-  RedlockAcquirer acquirer(waiter, AcquirePolicy{.retry = 50ms}, [&](const RedlockAttempt&) { ++refusals; });
+  AcquirePolicy policy{.retry = 50ms, .deadline = std::nullopt};
+  RedlockAcquirer acquirer(waiter, policy, [&](const RedlockAttempt&) { ++refusals; });
   RedlockAttempt got = acquirer.acquire(1000ms);
   ASSERT_TRUE(got) << "the holder's lock expired with its TTL";
   EXPECT_EQ(refusals, 1);
@@ -133,8 +134,8 @@ TEST_F(RedlockTest, AcquirerGivesUpWhenTooFewServersAnswerForTheLimit) {
   servers_[1]->kill();
   Redlock lock(addresses_, key_);
   auto began = std::chrono::steady_clock::now();
-  std::string message = test::error_message<Error>(
-      [&] { RedlockAcquirer(lock, AcquirePolicy{.retry = 50ms, .unanswered_limit = 300ms}).acquire(1000ms); });
+  AcquirePolicy policy{.retry = 50ms, .unanswered_limit = 300ms, .deadline = std::nullopt};
+  std::string message = test::error_message<Error>([&] { RedlockAcquirer(lock, policy).acquire(1000ms); });
   EXPECT_GE(std::chrono::steady_clock::now() - began, 300ms);
   EXPECT_NE(message.find("Redlock: only 1 of 3 servers answered for 0.3 s ("), std::string::npos) << message;
   EXPECT_NE(message.find(std::to_string(kFirstPort)), std::string::npos) << "it names the servers: " << message;
