@@ -34,15 +34,21 @@ struct Heard {
   }
 };
 
+// Another client of the holder's lock, on a connection of its own.
+struct Contender {
+  explicit Contender(const LockKey& key) : lock(redis, key) {}
+  RedisConnection redis{test::servers().redis};
+  RedisLock lock;
+};
+
 TEST(Acquirer, BusyThenReleasedAcquiresAndSaysBusyOnce) {
   TestLock holder(9801);
   Acquisition held = holder.lock.acquire(30s);
   ASSERT_TRUE(held);
-  RedisConnection redis(test::servers().redis);
-  RedisLock lock(redis, holder.key);
+  Contender contender(holder.key);
   Heard heard;
   AcquirePolicy policy{.retry = 50ms, .wait = WaitMode::notify, .deadline = std::nullopt};
-  Acquirer acquirer(lock, test::servers().redis, policy, heard.observer());
+  Acquirer acquirer(contender.lock, test::servers().redis, policy, heard.observer());
   std::thread release([&] {
     std::this_thread::sleep_for(300ms);
     holder.lock.release(held->token);
@@ -61,9 +67,8 @@ TEST(Acquirer, DeadlinePassedReturnsTheLastRefusal) {
   TestLock holder(9802);
   Acquisition held = holder.lock.acquire(30s);
   ASSERT_TRUE(held);
-  RedisConnection redis(test::servers().redis);
-  RedisLock lock(redis, holder.key);
-  Acquirer acquirer(lock, test::servers().redis, AcquirePolicy{.retry = 100ms, .deadline = 350ms});
+  Contender contender(holder.key);
+  Acquirer acquirer(contender.lock, test::servers().redis, AcquirePolicy{.retry = 100ms, .deadline = 350ms});
   auto began = Clock::now();
   Acquisition got = acquirer.acquire_fenced(30s);
   auto took = Clock::now() - began;
