@@ -1,10 +1,12 @@
-// The Redis keys of one account's lock.
+// The Redis keys of one lock, derived from one name.
 //
-// The lock is `lock:account:N`; its fence counter is `{lock:account:N}:fence`. The counter's hash tag
-// is the lock key's whole name, so both keys hash to one slot and the fenced acquisition script can
-// touch both on a Redis Cluster too. Every release is announced on the Pub/Sub channel
-// `lock:account:N:released` (the released token as the message), for waiters that would rather be
-// told than poll. A plain value type; thread-safe.
+// LockKey::named("orders:42") locks the key `orders:42`; its fence counter is `{orders:42}:fence`
+// and every release is announced on the Pub/Sub channel `orders:42:released` (the released token
+// as the message), for waiters that would rather be told than poll. The counter's hash tag is the
+// lock key's whole name, so both keys hash to one slot and the fenced acquisition script can touch
+// both on a Redis Cluster too; a name that already carries a hash tag (`{user:7}:cart`) keeps it,
+// and the counter is `{user:7}:cart:fence`. An account's lock is the name `lock:account:N`.
+// A plain value type; thread-safe.
 #pragma once
 
 #include <string>
@@ -16,6 +18,10 @@ struct LockKey {
   std::string fence_counter;
   std::string released_channel;
 
+  // Throws rlock::UsageError for an empty name, and for a `}` outside a hash tag (no other key
+  // could share the name's slot).
+  static LockKey named(const std::string& name);
+  // named("lock:account:N")
   static LockKey for_account(long account);
 };
 

@@ -1,7 +1,8 @@
 // A lock on one Redis server, on one LockKey: SET NX PX to acquire, token-checked scripts to extend
 // and release.
 //
-// The scripts (RELEASE, EXTEND, ACQUIRE_FENCED, HOLDS) live here, run by SHA through LuaScript.
+// The scripts (RELEASE, EXTEND, ACQUIRE_FENCED, HOLDS) live in src/lock/lock_scripts.cpp, run by
+// SHA through LuaScript.
 // Two opt-in safeguards (LockOptions) refuse an acquisition that the server could lose: a Redis
 // that restarted too recently, and a lock that too few replicas acknowledged. The lock borrows the
 // connection, which must outlive it. Not thread-safe: a watchdog uses its own connection and lock.

@@ -36,8 +36,10 @@ class ReleaseWaiter {
   ReleaseWaiter(WaitMode mode, const RedisAddress& address, const LockKey& key, std::chrono::milliseconds retry);
 
   // Waits until a release of a token other than `own` (a release of this client's own, whose
-  // announcement is no news to it) is announced, or `retry` has passed. Never throws.
-  void wait(std::string_view own = {});
+  // announcement is no news to it) is announced, or `retry` has passed, or `latest` has come.
+  // Never throws.
+  void wait(std::string_view own = {},
+            std::chrono::steady_clock::time_point latest = std::chrono::steady_clock::time_point::max());
 
  private:
   bool subscribe() noexcept;

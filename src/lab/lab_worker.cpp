@@ -3,13 +3,12 @@
 #include <unistd.h>
 
 #include <optional>
-#include <set>
 #include <thread>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "bank/account_store.h"
+#include "rlock/acquire.h"
 #include "rlock/redis_lock.h"
 #include "rlock/patterns/redlock.h"
 #include "lab/run_log.h"
@@ -57,8 +56,11 @@ void run_logged(const WorkerPlan& plan, const LabSetup& setup, const RunLog& log
   }
 }
 
-// How long a worker keeps asking a Redis that does not answer before it gives up.
-constexpr std::chrono::seconds kUnreachableLimit{5};
+// How a worker asks for its lock: again after busy_retry (or a release, with notify) while it is
+// refused, for up to 5 s while Redis does not answer, with no deadline.
+AcquirePolicy acquire_policy(const WorkerPlan& plan) {
+  return AcquirePolicy{.retry = plan.busy_retry, .wait = plan.wait, .deadline = std::nullopt};
+}
 
 void pause_for(double seconds) {
   if (seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
@@ -74,7 +76,11 @@ class Worker {
         redis_(setup.redis),
         store_(setup.conninfo),
         lock_(redis_, LockKey::for_account(plan.account), plan.lock_options),
-        waiter_(plan.wait, setup.redis, lock_.key(), plan.busy_retry) {}
+        acquirer_(lock_, setup.redis, acquire_policy(plan),
+                  AcquireObserver{[this](const Acquisition& refused) { record_refusal(refused); },
+                                  [this](const Error& e) {
+                                    log_.record(plan_.name, EventKind::acquire_unanswered, {{"message", e.what()}});
+                                  }}) {}
 
   void run() {
     run_logged(plan_, setup_, log_, state_, [this] {
@@ -161,26 +167,9 @@ class Worker {
     return rowcount;
   }
 
-  // Asks again after each wait (busy_retry, or until a release is announced) while the lock is
-  // refused, saying once for each reason why. A Redis that does not answer (restarting, failing
-  // over) is asked again for up to kUnreachableLimit: if a lost acquisition had succeeded, that
-  // lock only expires with its TTL; a new token is drawn.
+  // The library's policy (acquire.h), which says each refusal once through record_refusal.
   Lease acquire() {
-    std::set<Acquisition::Refusal> said;
-    std::optional<std::chrono::steady_clock::time_point> unanswered_since;
-    for (;;) {
-      try {
-        Acquisition acquisition = plan_.fenced ? lock_.acquire_fenced(plan_.ttl) : lock_.acquire(plan_.ttl);
-        if (acquisition) return *acquisition.lease;
-        if (said.insert(acquisition.refusal).second) record_refusal(acquisition);
-      } catch (const Error& e) {
-        auto now = std::chrono::steady_clock::now();
-        if (unanswered_since && now - *unanswered_since > kUnreachableLimit) throw;
-        if (!unanswered_since) log_.record(plan_.name, EventKind::acquire_unanswered, {{"message", e.what()}});
-        if (!unanswered_since) unanswered_since = now;
-      }
-      waiter_.wait();
-    }
+    return *(plan_.fenced ? acquirer_.acquire_fenced(plan_.ttl) : acquirer_.acquire(plan_.ttl)).lease;
   }
 
   void record_refusal(const Acquisition& refused) {
@@ -218,7 +207,7 @@ class Worker {
   RedisConnection redis_;
   AccountStore store_;
   RedisLock lock_;
-  ReleaseWaiter waiter_;
+  Acquirer acquirer_;
   WriteState state_;
 };
 
@@ -250,31 +239,14 @@ class RedlockWorker {
   }
 
  private:
-  // Asks again every busy_retry while a majority is busy; gives up when too few servers answered
-  // for kUnreachableLimit.
   Token acquire() {
-    bool said_busy = false;
-    std::optional<std::chrono::steady_clock::time_point> unanswered_since;
-    for (;;) {
-      RedlockAttempt attempt = lock_.acquire(plan_.ttl);
-      if (attempt) {
-        log_.record(plan_.name, EventKind::acquired,
-                    {{"ttl_ms", plan_.ttl.count()}, {"granted", attempt.granted}, {"validity_ms", attempt.validity.count()}});
-        return *attempt.token;
-      }
-      auto now = std::chrono::steady_clock::now();
-      if (attempt.answered >= lock_.quorum()) {
-        unanswered_since.reset();
-      } else if (!unanswered_since) {
-        unanswered_since = now;
-      } else if (now - *unanswered_since > kUnreachableLimit) {
-        throw Error(fmt::format("Redlock: only {} of {} servers answered for {} s ({})", attempt.answered,
-                                lock_.servers(), kUnreachableLimit.count(), fmt::join(attempt.errors, "; ")));
-      }
-      if (!said_busy) log_.record(plan_.name, EventKind::busy, {{"retry_s", std::chrono::duration<double>(plan_.busy_retry).count()}});
-      said_busy = true;
-      std::this_thread::sleep_for(plan_.busy_retry);
-    }
+    RedlockAcquirer acquirer(lock_, acquire_policy(plan_), [this](const RedlockAttempt&) {
+      log_.record(plan_.name, EventKind::busy, {{"retry_s", std::chrono::duration<double>(plan_.busy_retry).count()}});
+    });
+    RedlockAttempt attempt = acquirer.acquire(plan_.ttl);
+    log_.record(plan_.name, EventKind::acquired,
+                {{"ttl_ms", plan_.ttl.count()}, {"granted", attempt.granted}, {"validity_ms", attempt.validity.count()}});
+    return *attempt.token;
   }
 
   const WorkerPlan& plan_;

@@ -1,9 +1,13 @@
 #include "rlock/patterns/redlock.h"
 
+#include <algorithm>
 #include <string>
+#include <thread>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "lock/patience.h"
 #include "rlock/error.h"
 
 namespace rlock {
@@ -67,6 +71,29 @@ int Redlock::release(const Token& token) noexcept {
     if (lock != nullptr && lock->release(token) == ReleaseResult::released) ++released;
   }
   return released;
+}
+
+RedlockAcquirer::RedlockAcquirer(Redlock& lock, AcquirePolicy policy, Refused refused)
+    : lock_(lock), policy_(policy), refused_(std::move(refused)) {}
+
+RedlockAttempt RedlockAcquirer::acquire(std::chrono::milliseconds ttl) {
+  Patience patience(policy_);
+  bool said = false;
+  for (;;) {
+    RedlockAttempt attempt = lock_.acquire(ttl);
+    if (attempt) return attempt;
+    if (attempt.answered >= lock_.quorum()) {
+      patience.answered();
+    } else if (patience.unanswered()) {
+      throw Error(fmt::format("Redlock: only {} of {} servers answered for {} s ({})", attempt.answered,
+                              lock_.servers(), std::chrono::duration<double>(policy_.unanswered_limit).count(),
+                              fmt::join(attempt.errors, "; ")));
+    }
+    if (!said && refused_) refused_(attempt);
+    said = true;
+    if (patience.past_deadline()) return attempt;
+    std::this_thread::sleep_until(std::min(Patience::Clock::now() + policy_.retry, patience.deadline()));
+  }
 }
 
 }  // namespace rlock

@@ -109,6 +109,38 @@ TEST_F(RedlockTest, ACrashOfOneServerIsLoggedAndForgetsItsCopyOfTheLock) {
   EXPECT_EQ(events[1].fields.at("server"), server.address().display());
 }
 
+TEST_F(RedlockTest, AcquirerWaitsForTheHolderAndSaysRefusedOnce) {
+  Redlock holder(addresses_, key_), waiter(addresses_, key_);
+  RedlockAttempt held = holder.acquire(500ms);
+  ASSERT_TRUE(held);
+  int refusals = 0;
+  AcquirePolicy policy{.retry = 50ms, .deadline = std::nullopt};
+  RedlockAcquirer acquirer(waiter, policy, [&](const RedlockAttempt&) { ++refusals; });
+  RedlockAttempt got = acquirer.acquire(1000ms);
+  ASSERT_TRUE(got) << "the holder's lock expired with its TTL";
+  EXPECT_EQ(refusals, 1);
+}
+
+TEST_F(RedlockTest, AcquirerReturnsTheLastRefusalAtTheDeadline) {
+  Redlock holder(addresses_, key_), waiter(addresses_, key_);
+  ASSERT_TRUE(holder.acquire(30000ms));
+  RedlockAttempt got = RedlockAcquirer(waiter, AcquirePolicy{.retry = 50ms, .deadline = 300ms}).acquire(1000ms);
+  EXPECT_FALSE(got);
+  EXPECT_EQ(got.answered, 3);
+}
+
+TEST_F(RedlockTest, AcquirerGivesUpWhenTooFewServersAnswerForTheLimit) {
+  servers_[0]->kill();
+  servers_[1]->kill();
+  Redlock lock(addresses_, key_);
+  auto began = std::chrono::steady_clock::now();
+  AcquirePolicy policy{.retry = 50ms, .unanswered_limit = 300ms, .deadline = std::nullopt};
+  std::string message = test::error_message<Error>([&] { RedlockAcquirer(lock, policy).acquire(1000ms); });
+  EXPECT_GE(std::chrono::steady_clock::now() - began, 300ms);
+  EXPECT_NE(message.find("Redlock: only 1 of 3 servers answered for 0.3 s ("), std::string::npos) << message;
+  EXPECT_NE(message.find(std::to_string(kFirstPort)), std::string::npos) << "it names the servers: " << message;
+}
+
 TEST(Redlock, NeedsThreeServers) {
   std::vector<RedisAddress> two(2);
   std::string message = test::error_message<UsageError>([&] { Redlock lock(two, LockKey::for_account(9700)); });

@@ -1,5 +1,6 @@
 #include "rlock/release_waiter.h"
 
+#include <algorithm>
 #include <thread>
 
 #include "util/enum_names.h"
@@ -42,8 +43,8 @@ bool ReleaseWaiter::subscribe() noexcept {
   }
 }
 
-void ReleaseWaiter::wait(std::string_view own) {
-  auto deadline = std::chrono::steady_clock::now() + retry_;
+void ReleaseWaiter::wait(std::string_view own, std::chrono::steady_clock::time_point latest) {
+  auto deadline = std::min(std::chrono::steady_clock::now() + retry_, latest);
   if (mode_ == WaitMode::poll || (!subscription_ && !subscribe())) {
     std::this_thread::sleep_until(deadline);
     return;

@@ -10,11 +10,13 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "rlock/acquire.h"
 #include "rlock/lock_key.h"
 #include "rlock/redis_address.h"
 #include "rlock/redis_connection.h"
@@ -64,6 +66,26 @@ class Redlock {
   std::vector<Member> members_;
   LockKey key_;
   RedisTimeouts timeouts_;
+};
+
+// The acquisition policy (acquire.h) for Redlock: asks again every policy.retry while the lock is
+// refused (policy.wait is not used: there is no one server whose announcement to wait for). The
+// servers count as unanswering while fewer than a quorum answer. `refused` hears the first attempt
+// that was not granted. Borrows the Redlock, which must outlive it. Not thread-safe.
+class RedlockAcquirer {
+ public:
+  using Refused = std::function<void(const RedlockAttempt& refused)>;
+
+  RedlockAcquirer(Redlock& lock, AcquirePolicy policy = {}, Refused refused = {});
+
+  // A granted attempt; or, when the deadline came first, the last refused one. Throws Error naming
+  // the servers that did not answer when fewer than a quorum answered for unanswered_limit.
+  RedlockAttempt acquire(std::chrono::milliseconds ttl);
+
+ private:
+  Redlock& lock_;
+  AcquirePolicy policy_;
+  Refused refused_;
 };
 
 }  // namespace rlock
