@@ -12,9 +12,10 @@
 // Owns its listening socket, every connection and one thread that serves them all (a poll loop over
 // non-blocking sockets). Commands are thread-safe and synchronous: when one returns, the proxy's
 // thread has applied it (reset()'s connections are closed, hold()'s next byte is held). Buffers are
-// unbounded but for back-pressure: a direction with more than a few MB queued stops reading from its
-// source until it drains, so a held or slow direction slows its sender instead of growing forever.
-// Destruction stops the thread and closes everything, delivering nothing more.
+// unbounded but for back-pressure: a direction with 4 MB or more queued on a connection stops reading
+// from its source until it drains, so a held or slow direction slows its sender instead of growing
+// for ever. Destruction (once no command is under way) stops the thread and closes everything,
+// delivering nothing more.
 #pragma once
 
 #include <atomic>
