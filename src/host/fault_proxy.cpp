@@ -181,11 +181,6 @@ struct FaultProxy::Loop {
     if (direction != Direction::to_server) down = fault;
   }
 
-  void reset_all() {
-    for (Link& link : links) link.abort();
-    links.clear();
-  }
-
   void accept_all() {
     while (true) {
       int fd = ::accept4(listener.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
@@ -201,6 +196,12 @@ struct FaultProxy::Loop {
         link.abort();
       }
     }
+  }
+
+  void reset_all() {
+    accept_all();  // a connection waiting in the backlog is a current one too
+    for (Link& link : links) link.abort();
+    links.clear();
   }
 
   // The poll entries of one link: client then server.
