@@ -1,0 +1,378 @@
+#include "host/fault_proxy.h"
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <deque>
+#include <optional>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "rlock/error.h"
+
+namespace rlock {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::size_t kReadSize = 64 * 1024;
+constexpr std::size_t kQueueLimit = 4 * 1024 * 1024;  // bytes queued in one direction before it stops reading
+
+struct Fault {
+  enum class Kind { pass, delay, hold, black_hole };
+  Kind kind = Kind::pass;
+  std::chrono::milliseconds delay{0};
+};
+
+// A socket, closed when its owner goes.
+class Fd {
+ public:
+  Fd() = default;
+  explicit Fd(int fd) : fd_(fd) {}
+  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  Fd& operator=(Fd&& other) noexcept {
+    if (this != &other) {
+      close();
+      fd_ = std::exchange(other.fd_, -1);
+    }
+    return *this;
+  }
+  ~Fd() { close(); }
+  int get() const { return fd_; }
+  void close() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+  // Closes with a TCP RST instead of a FIN.
+  void abort() {
+    if (fd_ < 0) return;
+    linger hard{1, 0};
+    ::setsockopt(fd_, SOL_SOCKET, SO_LINGER, &hard, sizeof hard);
+    close();
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+void set_nodelay(int fd) {
+  int on = 1;
+  ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+}
+
+bool would_block() { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR; }
+
+struct Chunk {
+  Clock::time_point arrived;
+  std::string bytes;
+  bool eof = false;
+};
+
+bool due(const Chunk& chunk, const Fault& fault, Clock::time_point now) {
+  switch (fault.kind) {
+    case Fault::Kind::pass:
+      return true;
+    case Fault::Kind::delay:
+      return chunk.arrived + fault.delay <= now;
+    case Fault::Kind::hold:
+    case Fault::Kind::black_hole:
+      return false;
+  }
+  return false;
+}
+
+// One direction of one connection: what was read from its source and not yet written to its
+// destination, in order.
+struct Flow {
+  std::deque<Chunk> queue;
+  std::size_t queued = 0;    // bytes in queue
+  std::size_t written = 0;   // bytes of the front chunk already written
+  bool source_done = false;  // EOF read
+  bool shut = false;         // EOF delivered
+
+  bool wants_to_read() const { return !source_done && queued < kQueueLimit; }
+  bool has_due(const Fault& fault, Clock::time_point now) const {
+    return !queue.empty() && due(queue.front(), fault, now);
+  }
+  // When the front chunk falls due under a delay; nothing when it never does or already did.
+  std::optional<Clock::time_point> next_due(const Fault& fault) const {
+    if (queue.empty() || fault.kind != Fault::Kind::delay) return std::nullopt;
+    return queue.front().arrived + fault.delay;
+  }
+
+  // Reads once from `from`. False when the source failed (reset).
+  bool read(int from, const Fault& fault, Clock::time_point now) {
+    if (source_done) return true;
+    static thread_local char buffer[kReadSize];
+    ssize_t n = ::recv(from, buffer, sizeof buffer, 0);
+    if (n < 0) return would_block();
+    if (n == 0) {
+      source_done = true;
+      queue.push_back(Chunk{now, {}, true});
+    } else if (fault.kind != Fault::Kind::black_hole) {
+      auto size = static_cast<std::size_t>(n);
+      queue.push_back(Chunk{now, std::string(buffer, size), false});
+      queued += size;
+    }
+    return true;
+  }
+
+  // Writes to `to` what is due, in order, as far as the socket takes it. False when `to` failed.
+  bool pump(int to, const Fault& fault, Clock::time_point now) {
+    while (has_due(fault, now)) {
+      Chunk& front = queue.front();
+      if (front.eof) {
+        ::shutdown(to, SHUT_WR);
+        shut = true;
+        queue.pop_front();
+        continue;
+      }
+      ssize_t n = ::send(to, front.bytes.data() + written, front.bytes.size() - written, MSG_NOSIGNAL);
+      if (n < 0) return would_block();
+      written += static_cast<std::size_t>(n);
+      if (written < front.bytes.size()) return true;
+      queued -= front.bytes.size();
+      written = 0;
+      queue.pop_front();
+    }
+    return true;
+  }
+};
+
+// One client connection and its own upstream connection.
+struct Link {
+  Fd client;
+  Fd server;
+  bool connecting = true;  // the upstream connect() is under way
+  bool dead = false;
+  Flow up;    // client to server
+  Flow down;  // server to client
+
+  void abort() {
+    client.abort();
+    server.abort();
+    dead = true;
+  }
+};
+
+}  // namespace
+
+struct FaultProxy::Loop {
+  Fd listener;
+  sockaddr_storage upstream{};
+  socklen_t upstream_length = 0;
+  Fault up;
+  Fault down;
+  std::deque<Link> links;
+  std::atomic<std::uint64_t>* accepted = nullptr;
+
+  void set(Direction direction, Fault fault) {
+    if (direction != Direction::to_client) up = fault;
+    if (direction != Direction::to_server) down = fault;
+  }
+
+  void accept_all() {
+    while (true) {
+      int fd = ::accept4(listener.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+      if (fd < 0) return;
+      accepted->fetch_add(1);
+      Link& link = links.emplace_back();
+      link.client = Fd(fd);
+      set_nodelay(fd);
+      link.server = Fd(::socket(upstream.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+      if (link.server.get() < 0 ||
+          (::connect(link.server.get(), reinterpret_cast<const sockaddr*>(&upstream), upstream_length) != 0 &&
+           errno != EINPROGRESS)) {
+        link.abort();
+      }
+    }
+  }
+
+  void reset_all() {
+    accept_all();  // a connection waiting in the backlog is a current one too
+    for (Link& link : links) link.abort();
+    links.clear();
+  }
+
+  // The poll entries of one link: client then server.
+  void want(const Link& link, Clock::time_point now, pollfd* entries) const {
+    short client = 0, server = 0;
+    if (link.up.wants_to_read()) client |= POLLIN;
+    if (link.down.has_due(down, now)) client |= POLLOUT;
+    if (link.connecting) {
+      server = POLLOUT;
+    } else {
+      if (link.down.wants_to_read()) server |= POLLIN;
+      if (link.up.has_due(up, now)) server |= POLLOUT;
+    }
+    // An fd with nothing wanted is left out: poll would report its hang-up over and over.
+    entries[0] = pollfd{client != 0 ? link.client.get() : -1, client, 0};
+    entries[1] = pollfd{server != 0 ? link.server.get() : -1, server, 0};
+  }
+
+  void handle(Link& link, const pollfd* entries, Clock::time_point now) {
+    constexpr short kReady = POLLIN | POLLERR | POLLHUP;
+    if (link.connecting && entries[1].revents != 0) {
+      int error = 0;
+      socklen_t length = sizeof error;
+      ::getsockopt(link.server.get(), SOL_SOCKET, SO_ERROR, &error, &length);
+      if (error != 0) return link.abort();
+      link.connecting = false;
+      set_nodelay(link.server.get());
+    } else if ((entries[1].revents & kReady) != 0 && !link.down.read(link.server.get(), down, now)) {
+      return link.abort();
+    }
+    if ((entries[0].revents & kReady) != 0 && !link.up.read(link.client.get(), up, now)) link.abort();
+  }
+
+  void pump(Link& link, Clock::time_point now) {
+    if (link.dead) return;
+    if (!link.connecting && !link.up.pump(link.server.get(), up, now)) return link.abort();
+    if (!link.down.pump(link.client.get(), down, now)) return link.abort();
+    if (link.up.shut && link.down.shut) {
+      link.client.close();
+      link.server.close();
+      link.dead = true;
+    }
+  }
+
+  // How long poll may sleep: until the first delayed byte falls due, or for ever.
+  int timeout(Clock::time_point now) const {
+    std::optional<Clock::time_point> first;
+    for (const Link& link : links) {
+      for (auto next : {link.connecting ? std::nullopt : link.up.next_due(up), link.down.next_due(down)}) {
+        // A byte already due waits for POLLOUT, not for the clock.
+        if (next && *next > now && (!first || *next < *first)) first = next;
+      }
+    }
+    if (!first) return -1;
+    auto wait = std::chrono::ceil<std::chrono::milliseconds>(*first - now).count();
+    return static_cast<int>(std::max<decltype(wait)>(wait, 0));
+  }
+};
+
+FaultProxy::FaultProxy(const std::string& upstream_host, int upstream_port, int listen_port)
+    : loop_(std::make_unique<Loop>()) {
+  loop_->accepted = &accepted_;
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  int status = ::getaddrinfo(upstream_host.c_str(), std::to_string(upstream_port).c_str(), &hints, &found);
+  if (status != 0 || found == nullptr) {
+    throw Error(fmt::format("fault proxy: cannot resolve upstream {}:{}: {}", upstream_host, upstream_port,
+                            ::gai_strerror(status)));
+  }
+  std::memcpy(&loop_->upstream, found->ai_addr, found->ai_addrlen);
+  loop_->upstream_length = found->ai_addrlen;
+  ::freeaddrinfo(found);
+
+  loop_->listener = Fd(::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  int on = 1;
+  ::setsockopt(loop_->listener.get(), SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<std::uint16_t>(listen_port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  if (loop_->listener.get() < 0 ||
+      ::bind(loop_->listener.get(), reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+      ::listen(loop_->listener.get(), SOMAXCONN) != 0 ||
+      ::getsockname(loop_->listener.get(), reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+    throw Error(fmt::format("fault proxy cannot listen on 127.0.0.1:{}: {}", listen_port, std::strerror(errno)));
+  }
+  port_ = ntohs(address.sin_port);
+  wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (wake_fd_ < 0) throw Error(fmt::format("fault proxy: eventfd: {}", std::strerror(errno)));
+  thread_ = std::thread([this] { run(); });
+}
+
+FaultProxy::~FaultProxy() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  std::uint64_t one = 1;
+  [[maybe_unused]] ssize_t ignored = ::write(wake_fd_, &one, sizeof one);
+  thread_.join();
+  ::close(wake_fd_);
+}
+
+void FaultProxy::pass(Direction direction) {
+  apply([direction](Loop& loop) { loop.set(direction, Fault{}); });
+}
+
+void FaultProxy::delay(std::chrono::milliseconds ms, Direction direction) {
+  apply([direction, ms](Loop& loop) { loop.set(direction, Fault{Fault::Kind::delay, ms}); });
+}
+
+void FaultProxy::hold(Direction direction) {
+  apply([direction](Loop& loop) { loop.set(direction, Fault{Fault::Kind::hold, {}}); });
+}
+
+void FaultProxy::black_hole(Direction direction) {
+  apply([direction](Loop& loop) { loop.set(direction, Fault{Fault::Kind::black_hole, {}}); });
+}
+
+void FaultProxy::reset() {
+  apply([](Loop& loop) { loop.reset_all(); });
+}
+
+void FaultProxy::apply(std::function<void(Loop&)> change) {
+  std::unique_lock lock(mutex_);
+  pending_.push_back(std::move(change));
+  std::uint64_t mine = ++posted_;
+  std::uint64_t one = 1;
+  [[maybe_unused]] ssize_t ignored = ::write(wake_fd_, &one, sizeof one);
+  applied_cv_.wait(lock, [&] { return applied_ >= mine; });
+}
+
+void FaultProxy::run() {
+  Loop& loop = *loop_;
+  std::vector<pollfd> entries;
+  int timeout = -1;
+  while (true) {
+    Clock::time_point now = Clock::now();
+    entries.assign(2 + 2 * loop.links.size(), pollfd{});
+    entries[0] = pollfd{wake_fd_, POLLIN, 0};
+    entries[1] = pollfd{loop.listener.get(), POLLIN, 0};
+    for (std::size_t i = 0; i < loop.links.size(); ++i) loop.want(loop.links[i], now, &entries[2 + 2 * i]);
+    ::poll(entries.data(), entries.size(), timeout);
+
+    now = Clock::now();
+    for (std::size_t i = 0; i < loop.links.size(); ++i) loop.handle(loop.links[i], &entries[2 + 2 * i], now);
+    if ((entries[1].revents & POLLIN) != 0) loop.accept_all();
+
+    std::uint64_t drained = 0;  // before taking the commands: one posted after them wakes the next poll
+    [[maybe_unused]] ssize_t ignored = ::read(wake_fd_, &drained, sizeof drained);
+    std::vector<std::function<void(Loop&)>> changes;
+    {
+      std::lock_guard lock(mutex_);
+      if (stopping_) return;
+      changes.swap(pending_);
+    }
+    for (auto& change : changes) change(loop);
+
+    now = Clock::now();
+    for (Link& link : loop.links) loop.pump(link, now);
+    std::erase_if(loop.links, [](const Link& link) { return link.dead; });
+    timeout = loop.timeout(now);
+    if (!changes.empty()) {
+      std::lock_guard lock(mutex_);
+      applied_ += changes.size();
+      applied_cv_.notify_all();
+    }
+  }
+}
+
+}  // namespace rlock

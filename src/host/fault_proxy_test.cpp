@@ -1,0 +1,305 @@
+#include "host/fault_proxy.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <random>
+#include <stdexcept>
+#include <string_view>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "host/process.h"
+#include "rlock/error.h"
+#include "rlock/redis_connection.h"
+#include "testing/test_env.h"
+
+namespace rlock {
+namespace {
+
+using namespace std::chrono_literals;
+using test::error_message;
+using test::servers;
+
+sockaddr_in loopback(int port) {
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<std::uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  return address;
+}
+
+// Writes all of `bytes` to a blocking socket; false when it fails.
+bool send_all(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    ssize_t n = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    if (n <= 0) return false;
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+// A blocking TCP connection to 127.0.0.1:port, closed when it goes.
+class Socket {
+ public:
+  explicit Socket(int port) : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
+    sockaddr_in address = loopback(port);
+    if (::connect(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+      throw std::runtime_error("cannot connect to port " + std::to_string(port));
+    }
+  }
+  ~Socket() { ::close(fd_); }
+  Socket(const Socket&) = delete;
+  Socket& operator=(const Socket&) = delete;
+
+  void send(std::string_view bytes) {
+    if (!send_all(fd_, bytes)) throw std::runtime_error("send failed");
+  }
+  void finish_sending() { ::shutdown(fd_, SHUT_WR); }
+  // Everything until EOF; stops early at a reset.
+  std::string receive_all() {
+    std::string bytes;
+    char buffer[65536];
+    ssize_t n;
+    while ((n = ::recv(fd_, buffer, sizeof buffer, 0)) > 0) bytes.append(buffer, static_cast<std::size_t>(n));
+    return bytes;
+  }
+
+ private:
+  int fd_;
+};
+
+// A server of the test's own on 127.0.0.1 that sends back every byte it gets, one thread per
+// connection, and closes its side after the client's EOF.
+class EchoServer {
+ public:
+  EchoServer() : listener_(::socket(AF_INET, SOCK_STREAM, 0)) {
+    sockaddr_in address = loopback(0);
+    socklen_t length = sizeof address;
+    if (::bind(listener_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || ::listen(listener_, 16) != 0 ||
+        ::getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+      throw std::runtime_error("echo server cannot listen");
+    }
+    port_ = ntohs(address.sin_port);
+    acceptor_ = std::thread([this] {
+      int fd;
+      while ((fd = ::accept(listener_, nullptr, nullptr)) >= 0) echoes_.emplace_back([fd] { echo(fd); });
+    });
+  }
+  ~EchoServer() {
+    ::shutdown(listener_, SHUT_RDWR);  // ends accept()
+    acceptor_.join();
+    for (std::thread& echo : echoes_) echo.join();
+    ::close(listener_);
+  }
+  EchoServer(const EchoServer&) = delete;
+  EchoServer& operator=(const EchoServer&) = delete;
+
+  int port() const { return port_; }
+
+ private:
+  static void echo(int fd) {
+    char buffer[65536];
+    ssize_t n;
+    while ((n = ::recv(fd, buffer, sizeof buffer, 0)) > 0) {
+      if (!send_all(fd, std::string_view(buffer, static_cast<std::size_t>(n)))) break;
+    }
+    ::close(fd);
+  }
+
+  int listener_;
+  int port_ = 0;
+  std::thread acceptor_;
+  std::vector<std::thread> echoes_;
+};
+
+std::string random_bytes(std::size_t size, std::mt19937& random) {
+  std::string bytes(size, '\0');
+  for (char& byte : bytes) byte = static_cast<char>(random());
+  return bytes;
+}
+
+// Where two byte strings first differ; npos when they are equal.
+std::size_t first_difference(const std::string& a, const std::string& b) {
+  auto [at, other] = std::mismatch(a.begin(), a.end(), b.begin(), b.end());
+  if (at == a.end() && other == b.end()) return std::string::npos;
+  return static_cast<std::size_t>(at - a.begin());
+}
+
+// Sends `bytes` through `port` in writes of random sizes, calling `between_writes` after each, and
+// reads back what the echo returns, until EOF.
+std::string echo_through(int port, const std::string& bytes, unsigned seed,
+                         const std::function<void(std::mt19937&)>& between_writes) {
+  Socket socket(port);
+  std::string received;
+  std::thread reader([&] { received = socket.receive_all(); });
+  std::mt19937 random(seed);
+  for (std::size_t at = 0; at < bytes.size();) {
+    std::size_t size = std::min<std::size_t>(1 + random() % 16384, bytes.size() - at);
+    socket.send(std::string_view(bytes).substr(at, size));
+    at += size;
+    between_writes(random);
+  }
+  socket.finish_sending();
+  reader.join();
+  return received;
+}
+
+void no_fault(std::mt19937&) {}
+
+// Now and then, a new fault for a random direction: pass, a delay of 1 to 5 ms, or a hold of up to
+// 10 ms; then a pause.
+void change_fault(FaultProxy& proxy, std::mt19937& random) {
+  if (random() % 8 != 0) return;
+  const Direction directions[] = {Direction::to_server, Direction::to_client, Direction::both};
+  Direction direction = directions[random() % 3];
+  switch (random() % 3) {
+    case 0:
+      proxy.pass(direction);
+      break;
+    case 1:
+      proxy.delay(std::chrono::milliseconds(1 + random() % 5), direction);
+      break;
+    default:
+      proxy.hold(direction);
+      std::this_thread::sleep_for(std::chrono::milliseconds(random() % 10));
+      proxy.pass(direction);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(random() % 3));
+}
+
+TEST(FaultProxy, DeliversEveryByteOnceAndInOrderWhileItsFaultsChange) {
+  EchoServer echo;
+  FaultProxy proxy("127.0.0.1", echo.port());
+  std::mt19937 random(15);
+  const std::vector<std::string> sent{random_bytes(3 << 20, random), random_bytes(2 << 20, random)};
+  std::vector<std::string> received(sent.size());
+  std::vector<std::thread> clients;
+  for (std::size_t i = 0; i < sent.size(); ++i) {
+    clients.emplace_back([&, i] {
+      auto faults = [&](std::mt19937& r) { change_fault(proxy, r); };
+      received[i] = echo_through(proxy.port(), sent[i], static_cast<unsigned>(i), faults);
+    });
+  }
+  for (std::thread& client : clients) client.join();
+  for (std::size_t i = 0; i < sent.size(); ++i) {
+    EXPECT_EQ(received[i].size(), sent[i].size()) << "connection " << i;
+    EXPECT_EQ(first_difference(received[i], sent[i]), std::string::npos) << "connection " << i;
+  }
+}
+
+TEST(FaultProxy, HeldBytesBeyondItsQueueLimitAllArriveAfterPass) {
+  EchoServer echo;
+  FaultProxy proxy("127.0.0.1", echo.port());
+  std::mt19937 random(16);
+  const std::string sent = random_bytes(12 << 20, random);
+  proxy.hold(Direction::to_client);
+  std::string received;
+  std::thread client([&] { received = echo_through(proxy.port(), sent, 1, no_fault); });
+  std::this_thread::sleep_for(300ms);  // the sender fills the queue and the sockets, then waits
+  proxy.pass();
+  client.join();
+  EXPECT_EQ(received.size(), sent.size());
+  EXPECT_EQ(first_difference(received, sent), std::string::npos);
+}
+
+TEST(FaultProxy, APortAlreadyTakenIsAnErrorNamingIt) {
+  FaultProxy first("127.0.0.1", test::closed_port());
+  std::string message = error_message<Error>([&] { FaultProxy second("127.0.0.1", test::closed_port(), first.port()); });
+  EXPECT_NE(message.find(std::to_string(first.port())), std::string::npos) << message;
+}
+
+TEST(FaultProxy, AClientOfAnUnreachableUpstreamIsCutOff) {
+  FaultProxy proxy("127.0.0.1", test::closed_port());
+  Socket client(proxy.port());
+  EXPECT_EQ(client.receive_all(), "");
+}
+
+// The test's Redis, reached through a proxy, with short command timeouts; and a key of this test.
+struct RedisBehindProxy {
+  RedisBehindProxy() : proxy(servers().redis.host, servers().redis.port), direct(servers().redis) {
+    direct.checked({"DEL", kKey});
+  }
+  ~RedisBehindProxy() {
+    try {
+      direct.checked({"DEL", kKey});
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "cannot delete " << kKey << ": " << e.what();
+    }
+  }
+
+  // A connection through the proxy whose commands time out after `patience`.
+  RedisConnection connect(std::chrono::milliseconds patience = 300ms) {
+    RedisAddress address = servers().redis;
+    address.host = "127.0.0.1";
+    address.port = proxy.port();
+    return RedisConnection(address, RedisTimeouts{2000ms, patience});
+  }
+  std::string value() { return direct.checked({"GET", kKey}).text(); }
+
+  static constexpr const char* kKey = "rlock:test:fault_proxy";
+  FaultProxy proxy;
+  RedisConnection direct;
+};
+
+TEST(FaultProxy, RedisAnswersThroughItWhenItPasses) {
+  RedisBehindProxy redis;
+  RedisConnection through = redis.connect();
+  EXPECT_EQ(through.checked({"PING"}).text(), "PONG");
+  EXPECT_EQ(redis.proxy.accepted(), 1u);
+}
+
+TEST(FaultProxy, AHeldCommandTimesOutAndIsAppliedOnceAfterPass) {
+  RedisBehindProxy redis;
+  RedisConnection through = redis.connect();
+  redis.proxy.hold();
+  EXPECT_THROW(through.command({"INCR", RedisBehindProxy::kKey}), OutcomeUnknown);
+  EXPECT_EQ(redis.value(), "(nil)") << "held, not yet delivered";
+  redis.proxy.pass();
+  EXPECT_TRUE(wait_for(2s, [&] { return redis.value() == "1"; })) << "delivered after pass: " << redis.value();
+  EXPECT_EQ(through.checked({"GET", RedisBehindProxy::kKey}).text(), "1") << "applied once";
+}
+
+TEST(FaultProxy, ABlackHoledCommandTimesOutAndIsNeverApplied) {
+  RedisBehindProxy redis;
+  RedisConnection through = redis.connect();
+  redis.proxy.black_hole();
+  EXPECT_THROW(through.command({"INCR", RedisBehindProxy::kKey}), OutcomeUnknown);
+  redis.proxy.pass();
+  EXPECT_EQ(through.checked({"PING"}).text(), "PONG") << "a new connection passes";
+  EXPECT_EQ(redis.value(), "(nil)");
+}
+
+TEST(FaultProxy, ResetFailsTheNextCommandAndTheOneAfterReconnects) {
+  RedisBehindProxy redis;
+  RedisConnection through = redis.connect();
+  redis.proxy.reset();
+  EXPECT_THROW(through.command({"PING"}), OutcomeUnknown);
+  EXPECT_EQ(through.checked({"PING"}).text(), "PONG");
+  EXPECT_EQ(redis.proxy.accepted(), 2u);
+}
+
+TEST(FaultProxy, ADelayedPingTakesAtLeastTheDelayEachWay) {
+  RedisBehindProxy redis;
+  RedisConnection through = redis.connect(5000ms);
+  auto timed_ping = [&] {
+    auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(through.checked({"PING"}).text(), "PONG");
+    return std::chrono::steady_clock::now() - start;
+  };
+  redis.proxy.delay(50ms, Direction::to_server);
+  EXPECT_GE(timed_ping(), 50ms);
+  redis.proxy.delay(50ms);
+  EXPECT_GE(timed_ping(), 100ms);
+}
+
+}  // namespace
+}  // namespace rlock
