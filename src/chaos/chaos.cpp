@@ -20,6 +20,7 @@
 #include "util/enum_names.h"
 #include "rlock/error.h"
 #include "host/failover_pair.h"
+#include "lab/host_events.h"
 #include "lab/lab_worker.h"
 #include "host/local_redis.h"
 #include "rlock/redis_connection.h"
@@ -267,12 +268,12 @@ std::function<void()> host_fault_for(const TrialSpec& spec, Job& job, std::optio
   if (!on_redis) return {};
   if (spec.strategy == Strategy::redlock) {
     return [&server = *job.redlock.front(), &key, &log] {
-      record_crash(server.connection(), key, log,
-                   {[&] { server.kill(); }, [&]() -> RedisConnection& { server.restart(); return server.connection(); }});
+      record_crash(log, crash_server(server.connection(), key,
+                                     {[&] { server.kill(); }, [&]() -> RedisConnection& { server.restart(); return server.connection(); }}));
     };
   }
-  if (pair) return [&] { pair->fail_over(key, log); };
-  return [&] { crash_redis(job.redis, key, log, /*start_again=*/true); };
+  if (pair) return [&] { record_crash(log, pair->fail_over(key)); };
+  return [&] { record_crash(log, crash_redis(job.redis, key, /*start_again=*/true)); };
 }
 
 TrialResult run_trial(const TrialSpec& spec, long account, Job& job) {

@@ -75,18 +75,16 @@ void start_redis(const std::string& config_file, const RedisAddress& address) {
   if (!answers) throw Error(fmt::format("Redis at {} did not answer within 10 s of its start", address.display()));
 }
 
-void record_crash(RedisConnection& redis, const LockKey& key, const RunLog& log, const Crash& crash) {
-  std::string server = redis.address().display();
-  long long pttl = RedisLock(redis, key).pttl();
-  double killed = wall_seconds();
+CrashReport crash_server(RedisConnection& redis, const LockKey& key, const Crash& crash) {
+  CrashReport report{redis.address().display(), RedisLock(redis, key).pttl(), std::chrono::system_clock::now(), {}};
   crash.kill();
-  log.record_at(killed, "host", EventKind::redis_killed, {{"server", server}, {"pttl", pttl}});
-  if (!crash.start_again) return;
+  if (!crash.start_again) return report;
   RedisConnection& restarted = crash.start_again();
-  log.record("host", EventKind::redis_started, {{"server", server}, {"pttl", RedisLock(restarted, key).pttl()}});
+  report.successor = CrashReport::Successor{report.server, false, RedisLock(restarted, key).pttl()};
+  return report;
 }
 
-void crash_redis(RedisConnection& redis, const LockKey& key, const RunLog& log, bool start_again) {
+CrashReport crash_redis(RedisConnection& redis, const LockKey& key, bool start_again) {
   RedisAddress address = redis.address();
   RedisProcess process = local_redis_process(redis);
   Crash crash{[&] { kill_redis(process, address); }, nullptr};
@@ -97,7 +95,7 @@ void crash_redis(RedisConnection& redis, const LockKey& key, const RunLog& log, 
       return redis;
     };
   }
-  record_crash(redis, key, log, crash);
+  return crash_server(redis, key, crash);
 }
 
 }  // namespace rlock
