@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "rlock/error.h"
+#include "host/child.h"
 #include "host/process.h"
 #include "host/redis_server.h"
 

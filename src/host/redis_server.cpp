@@ -1,7 +1,6 @@
 #include "host/redis_server.h"
 
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 
 #include <cerrno>
@@ -10,10 +9,9 @@
 #include <fmt/format.h>
 
 #include "rlock/error.h"
+#include "host/child.h"
 #include "host/process.h"
 #include "rlock/redis_lock.h"
-
-extern char** environ;
 
 namespace rlock {
 namespace {
@@ -41,20 +39,6 @@ void kill_redis(const RedisProcess& process, const RedisAddress& address) {
   if (!wait_for(5s, [&] { return !process_alive(process.pid); })) {
     throw Error(fmt::format("Redis at {} (pid {}) did not die within 5 s", address.display(), process.pid));
   }
-}
-
-pid_t spawn_redis_server(const std::vector<std::string>& args) {
-  std::vector<char*> argv;
-  for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-  pid_t pid = 0;
-  int rc = posix_spawnp(&pid, "redis-server", &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw Error(fmt::format("cannot run redis-server: {}", std::strerror(rc)));
-  return pid;
 }
 
 void start_redis(const std::string& config_file, const RedisAddress& address) {

@@ -31,11 +31,6 @@ RedisProcess local_redis_process(RedisConnection& redis);
 // SIGKILL, then waits (bounded) until the process is gone. Throws Error when it does not go.
 void kill_redis(const RedisProcess& process, const RedisAddress& address);
 
-// Runs redis-server with `args` (argv[0] first) as a child that inherits no file of this process
-// but stdin, stdout and stderr: a server that outlives rlock must not hold its sockets or, say,
-// the lock file of a `flock` that started rlock. Returns its pid; throws Error when it cannot run.
-pid_t spawn_redis_server(const std::vector<std::string>& args);
-
 // Starts redis-server with `config_file` (which daemonizes) and waits (bounded) until it answers.
 void start_redis(const std::string& config_file, const RedisAddress& address);
 
