@@ -1,8 +1,5 @@
 #include "host/local_redis.h"
 
-#include <signal.h>
-#include <sys/wait.h>
-
 #include <fstream>
 
 #include <fmt/format.h>
@@ -47,10 +44,10 @@ void LocalRedis::start() {
                                 // ACK, a second later; an RDB file of an empty primary takes ms.
                                 "--repl-diskless-sync", "no"};
   args.insert(args.end(), extra_args_.begin(), extra_args_.end());
-  pid_ = spawn_redis_server(args);
+  pid_ = spawn_child(args);
   bool exited = false;
   bool answers = wait_for(5s, [&] {
-    if (::waitpid(pid_, nullptr, WNOHANG) == pid_) exited = true;
+    if (try_reap(pid_)) exited = true;
     if (exited) return true;
     try {
       connection_ = std::make_unique<RedisConnection>(address_, RedisTimeouts{200ms, 2000ms});
@@ -75,8 +72,7 @@ void LocalRedis::start() {
 void LocalRedis::kill() {
   connection_.reset();
   if (pid_ == 0) return;
-  ::kill(pid_, SIGKILL);
-  ::waitpid(pid_, nullptr, 0);
+  kill_and_reap(pid_);
   pid_ = 0;
 }
 

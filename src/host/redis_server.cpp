@@ -1,7 +1,6 @@
 #include "host/redis_server.h"
 
 #include <signal.h>
-#include <sys/wait.h>
 
 #include <cerrno>
 #include <cstring>
@@ -45,9 +44,7 @@ void start_redis(const std::string& config_file, const RedisAddress& address) {
   if (config_file.empty()) {
     throw Error(fmt::format("Redis at {} was started without a config file: cannot start it again", address.display()));
   }
-  pid_t child = spawn_redis_server({"redis-server", config_file});
-  int status = 0;
-  ::waitpid(child, &status, 0);  // with daemonize yes, the parent exits once the server forked
+  reap(spawn_child({"redis-server", config_file}));  // with daemonize yes, the parent exits once the server forked
   bool answers = wait_for(10s, [&] {
     try {
       RedisConnection probe(address, RedisTimeouts{200ms, 200ms});
