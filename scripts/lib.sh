@@ -1,5 +1,5 @@
-# Shared by the lab scripts and test.sh (sourced, not run).
-#   need_packages          installs the Debian packages rlock builds with, when missing
+# Shared by the lab scripts, services.sh and test.sh (sourced, not run).
+#   need_packages PACKAGE...   installs those of the Debian packages that are missing
 #   build_rlock            configures and builds build/rlock (incrementally, the binary only)
 #   lab_begin NAME         build, services up, a fresh lab directory (RLOCK_DIR, default run/NAME)
 #   lab_timeline           draws the run as timeline.svg in the lab directory, titled NAME; prints its path
@@ -23,7 +23,9 @@ die() { say "$*"; exit 1; }
 
 rlock() { "$RLOCK" "$@"; }
 
-# Installs what is missing from the given Debian packages (as root, or through sudo).
+# Installs what is missing from the given Debian packages (as root, or through sudo). apt-get's
+# output goes to APT_LOG when it is set (and stays there), otherwise to a temporary file shown only
+# when apt-get fails.
 need_packages() {
     local missing=() sudo=() p
     for p in "$@"; do
@@ -34,12 +36,13 @@ need_packages() {
         command -v sudo >/dev/null || die "missing Debian packages: ${missing[*]} (install them as root)"
         sudo=(sudo)
     fi
-    say "installing ${missing[*]}"
-    local log; log=$(mktemp)
+    say "installing ${missing[*]}${APT_LOG:+ (log: $APT_LOG)}"
+    local log=${APT_LOG:-}
+    [[ -n $log ]] || log=$(mktemp)
     { "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
       "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
     } >"$log" 2>&1 || { tail -n 20 "$log" >&2; die "apt-get failed for: ${missing[*]}"; }
-    rm -f "$log"
+    [[ -n ${APT_LOG:-} ]] || rm -f "$log"
 }
 
 build_rlock() {

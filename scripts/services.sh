@@ -5,8 +5,8 @@
 # Progress goes to stderr and the exports to stdout, so `eval "$(... up)"` works too.
 # If REDIS_URL and DATABASE_URL are both set already, those servers are used as is.
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 REDIS_PORT=${RLOCK_REDIS_PORT:-6391}
 PG_PORT=${RLOCK_PG_PORT:-5441}
 STATE=${RLOCK_STATE_DIR:-/tmp/rlock-services}
@@ -17,8 +17,6 @@ PG_DIR=$STATE/pg            # owned by postgres when run as root
 PG_DATA=$PG_DIR/data
 PG_LOG=$PG_DIR/postgres.log # the unix socket lives in $PG_DIR too
 
-say() { echo "services.sh: $*" >&2; }
-die() { say "$*"; exit 1; }
 # Hide the password of a URL: scheme://user:***@host/...
 mask() { sed -E 's#(://[^:/@]*:)[^/]*@#\1***@#; s#(password=)[^&]*#\1***#' <<<"$1"; }
 is_root() { [[ $EUID -eq 0 ]]; }
@@ -41,21 +39,6 @@ psql_() { PGOPTIONS="-c client_min_messages=warning" "$(pg_bin)/psql" -X -q -v O
 print_env() {
     echo "export REDIS_URL=redis://127.0.0.1:$REDIS_PORT/0"
     echo "export DATABASE_URL=postgresql://postgres@127.0.0.1:$PG_PORT/bank"
-}
-
-install_missing() {
-    local need=() sudo=()
-    command -v redis-server >/dev/null || need+=(redis-server)
-    compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || need+=(postgresql)
-    ((${#need[@]})) || return 0
-    if ! is_root; then
-        command -v sudo >/dev/null || die "missing packages: ${need[*]} (run as root or install them)"
-        sudo=(sudo)
-    fi
-    say "installing ${need[*]} (log: $STATE/apt.log)"
-    { "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
-      "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}"
-    } >"$STATE/apt.log" 2>&1 || { tail_log "$STATE/apt.log"; die "apt-get failed for: ${need[*]}"; }
 }
 
 start_redis() {
@@ -167,7 +150,7 @@ fi
 case $cmd in
 up)
     [[ -d $STATE ]] || { mkdir -p "$STATE"; chmod 0755 "$STATE"; }
-    install_missing
+    APT_LOG=$STATE/apt.log need_packages redis-server postgresql
     start_redis
     start_pg
     print_env
