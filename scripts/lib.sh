@@ -7,6 +7,7 @@
 #   wait_worker NAME       waits for one worker, returning its exit status
 #   wait_workers [NAME...] waits for all of them; fails when one fails, unless it is named
 #   wait_for_file PATH [S] waits (at most S seconds, default 10) for a marker file a worker creates
+#   throwaway_redis_conf DIR PORT [CONFIG-LINE...]   writes DIR/redis.conf of a throwaway Redis on PORT
 #   lab_redis NAME PORT [CONFIG-LINE...]   a Redis of the lab's own (labs 4 and 5 crash it)
 #   lab_sentinel NAME PORT MASTER-PORT     a Sentinel watching that Redis as master NAME
 #   wait_until S WHAT COMMAND...           polls COMMAND until it succeeds, for at most S seconds
@@ -78,17 +79,26 @@ lab_end() {
     for port in "${LAB_REDIS_PORTS[@]}"; do stop_lab_redis "$port"; done
 }
 
-# lab_redis NAME PORT [CONFIG-LINE...]: starts a fresh Redis for this lab on 127.0.0.1:PORT from a
-# config file of its own (no RDB, no AOF unless the lines say so), so that crashing, freezing or
-# promoting it leaves the shared one alone. It is stopped when the lab ends.
+# throwaway_redis_conf DIR PORT [CONFIG-LINE...]: writes DIR/redis.conf for a Redis on 127.0.0.1:PORT
+# with the throwaway settings (scripts/throwaway-redis.conf: no RDB, no AOF), daemonized, its pid
+# file, log and data in DIR, then the lines given (which override those settings).
+throwaway_redis_conf() {
+    local dir=$1 port=$2; shift 2
+    { cat "$ROOT/scripts/throwaway-redis.conf"
+      printf '%s\n' "port $port" "daemonize yes" "pidfile $dir/redis.pid" "logfile $dir/redis.log" "dir $dir" "$@"
+    } >"$dir/redis.conf"
+}
+
+# lab_redis NAME PORT [CONFIG-LINE...]: starts a fresh throwaway Redis for this lab on 127.0.0.1:PORT
+# from a config file of its own (no RDB, no AOF unless the lines say so), so that crashing, freezing
+# or promoting it leaves the shared one alone. It is stopped when the lab ends.
 lab_redis() {
     local name=$1 port=$2; shift 2
     local dir=${RLOCK_STATE_DIR:-/tmp/rlock-services}/lab-$name
     need_packages redis-server
     stop_lab_redis "$port"
     rm -rf "$dir" && mkdir -p "$dir"
-    printf '%s\n' "bind 127.0.0.1" "port $port" 'save ""' "appendonly no" "daemonize yes" \
-        "pidfile $dir/redis.pid" "logfile $dir/redis.log" "dir $dir" "$@" >"$dir/redis.conf"
+    throwaway_redis_conf "$dir" "$port" "$@"
     redis-server "$dir/redis.conf" >/dev/null || die "redis-server failed to start (see $dir/redis.log)"
     LAB_REDIS_PORTS+=("$port")
     local i

@@ -43,17 +43,8 @@ print_env() {
 
 start_redis() {
     mkdir -p "$REDIS_DIR"
-    # No RDB snapshots and no AOF: a restarted Redis must come back empty (lock-loss scenarios).
-    cat >"$REDIS_CONF" <<EOF
-bind 127.0.0.1
-port $REDIS_PORT
-save ""
-appendonly no
-daemonize yes
-pidfile $REDIS_DIR/redis.pid
-logfile $REDIS_DIR/redis.log
-dir $REDIS_DIR
-EOF
+    # A restarted Redis must come back empty (lock-loss scenarios): no RDB snapshots and no AOF.
+    throwaway_redis_conf "$REDIS_DIR" "$REDIS_PORT"
     if redis_up; then say "redis already running on 127.0.0.1:$REDIS_PORT"; return; fi
     redis-server "$REDIS_CONF" || { tail_log "$REDIS_DIR/redis.log"; die "redis-server failed to start"; }
     for _ in $(seq 50); do redis_up && { say "redis started on 127.0.0.1:$REDIS_PORT"; return; }; sleep 0.2; done

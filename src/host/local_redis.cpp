@@ -8,6 +8,7 @@
 #include "host/child.h"
 #include "host/process.h"
 #include "host/redis_server.h"
+#include "host/throwaway_redis_conf.h"
 
 namespace rlock {
 namespace {
@@ -37,12 +38,10 @@ LocalRedis::~LocalRedis() { kill(); }
 
 void LocalRedis::start() {
   std::filesystem::path log = dir_ / fmt::format("redis-{}.log", address_.port);
-  std::vector<std::string> args{"redis-server", "--port", std::to_string(address_.port), "--bind", address_.host,
-                                "--save", "", "--appendonly", "no", "--dir", dir_.string(),
-                                "--logfile", log.string(),
-                                // A diskless sync streams writes only after the replica's first
-                                // ACK, a second later; an RDB file of an empty primary takes ms.
-                                "--repl-diskless-sync", "no"};
+  std::filesystem::path conf = dir_ / fmt::format("redis-{}.conf", address_.port);
+  if (!(std::ofstream(conf) << kThrowawayRedisConf)) throw Error(fmt::format("cannot write {}", conf.string()));
+  std::vector<std::string> args{"redis-server", conf.string(), "--port", std::to_string(address_.port),
+                                "--dir", dir_.string(), "--logfile", log.string()};
   args.insert(args.end(), extra_args_.begin(), extra_args_.end());
   pid_ = spawn_child(args);
   bool exited = false;
