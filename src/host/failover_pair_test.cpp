@@ -21,15 +21,21 @@ long long lock_pttl_at(const RedisAddress& address, const LockKey& key) {
   return RedisLock(redis, key).pttl();
 }
 
-void take_lock(const RedisAddress& address, const LockKey& key) {
-  RedisConnection(address).checked({"SET", key.lock, "holder", "PX", "30000"});
+// Sets the lock on the primary; with `replicated`, returns once the replica has it too (replication
+// is asynchronous: a failover right after the SET may otherwise beat it).
+void take_lock(const RedisAddress& address, const LockKey& key, bool replicated) {
+  RedisConnection redis(address);
+  redis.checked({"SET", key.lock, "holder", "PX", "30000"});
+  if (replicated) {
+    ASSERT_EQ(redis.checked({"WAIT", "1", "1000"}).integer(), 1);
+  }
 }
 
 TEST(FailoverPair, ReplicaInSyncTakesOverWithTheLock) {
   TempDir temp;
   LockKey key = LockKey::for_account(1);
   FailoverPair pair(kPort, temp.path());
-  take_lock(pair.address(), key);
+  take_lock(pair.address(), key, /*replicated=*/true);
   CrashReport failover = pair.fail_over(key);
 
   EXPECT_EQ(pair.address().port, kPort);
@@ -48,7 +54,7 @@ TEST(FailoverPair, LaggingReplicaTakesOverWithoutTheLock) {
   LockKey key = LockKey::for_account(1);
   FailoverPair pair(kPort, temp.path());
   pair.stop_replication();
-  take_lock(pair.address(), key);
+  take_lock(pair.address(), key, /*replicated=*/false);
   CrashReport failover = pair.fail_over(key);
 
   EXPECT_EQ(lock_pttl_at(pair.address(), key), -2) << "the write the replica never received is gone";
