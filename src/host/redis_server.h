@@ -36,8 +36,8 @@ void start_redis(const std::string& config_file, const RedisAddress& address);
 
 // What a crash of a Redis did to a lock, as the host saw it: the caller logs it (lab/host_events.h).
 struct CrashReport {
-  std::string server;       // the server killed
-  long long pttl_before = 0;  // the lock's PTTL on it just before the kill
+  std::string server;                               // the server killed
+  long long pttl_before = 0;                        // the lock's PTTL on it just before the kill
   std::chrono::system_clock::time_point killed_at;  // when the SIGKILL left
   // The server that answers in its place afterwards, when one does: the same one started again
   // (empty, without persistence), or its replica promoted.
