@@ -11,31 +11,22 @@
 #                      still valid when it writes; only the restart takes it away).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-mode="" ttl=30000 pause=3
-while (($#)); do
-    case $1 in
-    --aof | --delayed-restart) mode=$1 ;;
-    --ttl) ttl=$2; shift ;;
-    --pause) pause=$2; shift ;;
-    *) die "usage: $0 [--aof | --delayed-restart] [--ttl MS] [--pause S]" ;;
-    esac
-    shift
-done
-lab_begin "lab4${mode:+-${mode#--}}"
+lab_options --aof --delayed-restart -- "$@"
+lab_begin "lab4${MODE:+-${MODE#--}}"
 
 config=() guard=()
-case $mode in
+case $MODE in
 --aof) config=("appendonly yes" "appendfsync always") ;;
---delayed-restart) guard=(--min-redis-uptime $((ttl + 1000))) ;;
+--delayed-restart) guard=(--min-redis-uptime $((TTL + 1000))) ;;
 esac
 lab_redis lab4 6393 "${config[@]}"
 export REDIS_URL=redis://127.0.0.1:6393/0
 
 rlock reset
-start_worker A 30 --ttl "$ttl" --pause "$pause" "${guard[@]}"
-wait_for_file "$RLOCK_DIR/.read_A" $((ttl / 1000 + 15))
+start_worker A 30 --ttl "$TTL" --pause "${PAUSE:-3}" "${guard[@]}"
+wait_for_file "$RLOCK_DIR/.read_A" $((TTL / 1000 + 15))
 rlock redis restart
-start_worker B 50 --ttl "$ttl" "${guard[@]}"
+start_worker B 50 --ttl "$TTL" "${guard[@]}"
 wait_workers
 
 rlock showlog

@@ -16,51 +16,36 @@
 #   --ttl MS (30000), --pause S (3; 10 with --sentinel, which needs a few seconds to fail over)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-mode="" ttl=30000 pause=""
-while (($#)); do
-    case $1 in
-    --sentinel | --wait | --fenced) mode=$1 ;;
-    --ttl) ttl=$2; shift ;;
-    --pause) pause=$2; shift ;;
-    *) die "usage: $0 [--sentinel | --wait | --fenced] [--ttl MS] [--pause S]" ;;
-    esac
-    shift
-done
-[[ -n $pause ]] || pause=$([[ $mode == --sentinel ]] && echo 10 || echo 3)
-lab_begin "lab5${mode:+-${mode#--}}"
+lab_options --sentinel --wait --fenced -- "$@"
+[[ -n $PAUSE ]] || PAUSE=$([[ $MODE == --sentinel ]] && echo 10 || echo 3)
+lab_begin "lab5${MODE:+-${MODE#--}}"
 
 primary=redis://127.0.0.1:6394/0 replica=redis://127.0.0.1:6395/0
-lab_redis lab5-primary 6394 "repl-timeout 2"
-lab_redis lab5-replica 6395 "replicaof 127.0.0.1 6394"
-wait_until 10 "the replica to sync" redis_field 6395 master_link_status up
-find_redis=(--redis "$primary") after_failover=(--redis "$replica") options=()
-case $mode in
---sentinel)
-    lab_sentinel lab5 26394 6394
-    find_redis=(--sentinel 127.0.0.1:26394 --master lab5) after_failover=("${find_redis[@]}") ;;
---wait) options=(--wait-replicas 1 --wait-timeout 100) ;;
+lab_replicated_redis lab5 6394 6395
+export REDIS_URL=$primary
+find=(--redis "$primary") after=(--redis "$replica") options=() ready=(wait_for_file "$RLOCK_DIR/.read_A")
+case $MODE in
+--sentinel) lab_sentinel lab5 26394 6394
+            find=(--sentinel 127.0.0.1:26394 --master lab5) after=("${find[@]}") ;;
+--wait) options=(--wait-replicas 1 --wait-timeout 100) ready=(wait_for_event A under_replicated) ;;
 --fenced) options=(--fenced --retry) ;;
 esac
-export REDIS_URL=$primary
 
-rlock "${find_redis[@]}" reset --start-in 0
+rlock "${find[@]}" reset --start-in 0
 redis-cli -p 6394 WAIT 1 1000 >/dev/null # the reset reached the replica
 REDIS_URL=$replica rlock redis stop
-wait_until 10 "the primary to drop its frozen replica" redis_field 6394 connected_slaves 0
-start_worker A 30 --ttl "$ttl" --pause "$pause" "${find_redis[@]}" "${options[@]}"
-if [[ $mode == --wait ]]; then
-    wait_until 10 "A's first WAIT" grep -q '"who":"A","event":"under_replicated"' "$RLOCK_DIR/events.jsonl"
-    rlock redis kill
+wait_replica_dropped 6394
+start_worker A 30 --ttl "$TTL" --pause "$PAUSE" "${find[@]}" "${options[@]}"
+"${ready[@]}"
+rlock redis kill
+if [[ $MODE == --wait ]]; then
     wait_worker A || true # A gives up: its primary is gone
     options=()            # the new primary has no replica to WAIT for
-else
-    wait_for_file "$RLOCK_DIR/.read_A"
-    rlock redis kill
 fi
 REDIS_URL=$replica rlock redis cont
-[[ $mode != --sentinel ]] || wait_until 30 "Sentinel's failover" sentinel_names_master 26394 lab5 6395
+[[ $MODE != --sentinel ]] || wait_until 30 "Sentinel's failover" sentinel_names_master 26394 lab5 6395
 REDIS_URL=$replica rlock redis promote
-start_worker B 50 --ttl "$ttl" "${after_failover[@]}" "${options[@]}"
+start_worker B 50 --ttl "$TTL" "${after[@]}" "${options[@]}"
 wait_workers A
 
 rlock showlog

@@ -1,13 +1,18 @@
-# Shared by the lab scripts and test.sh (sourced, not run).
-#   need_packages          installs the Debian packages rlock builds with, when missing
+# Shared by the lab scripts, services.sh and test.sh (sourced, not run).
+#   need_packages PACKAGE...   installs those of the Debian packages that are missing
 #   build_rlock            configures and builds build/rlock (incrementally, the binary only)
+#   lab_options MODE... -- ARGS...   a lab's arguments: one of the MODEs (MODE), --ttl MS (TTL), --pause S (PAUSE)
 #   lab_begin NAME         build, services up, a fresh lab directory (RLOCK_DIR, default run/NAME)
 #   lab_timeline           draws the run as timeline.svg in the lab directory, titled NAME; prints its path
 #   start_worker NAME ARGS...   `rlock worker NAME ARGS` in the background
 #   wait_worker NAME       waits for one worker, returning its exit status
 #   wait_workers [NAME...] waits for all of them; fails when one fails, unless it is named
 #   wait_for_file PATH [S] waits (at most S seconds, default 10) for a marker file a worker creates
+#   wait_for_event WHO EVENT               waits (at most 10 s) until WHO has logged EVENT
+#   throwaway_redis_conf DIR PORT [CONFIG-LINE...]   writes DIR/redis.conf of a throwaway Redis on PORT
 #   lab_redis NAME PORT [CONFIG-LINE...]   a Redis of the lab's own (labs 4 and 5 crash it)
+#   lab_replicated_redis NAME PRIMARY-PORT REPLICA-PORT   two lab Redis servers, the second a replica in sync
+#   wait_replica_dropped PRIMARY-PORT      waits until the primary has no replica left
 #   lab_sentinel NAME PORT MASTER-PORT     a Sentinel watching that Redis as master NAME
 #   wait_until S WHAT COMMAND...           polls COMMAND until it succeeds, for at most S seconds
 #   redis_field PORT FIELD VALUE           true when INFO of the Redis on PORT has FIELD:VALUE
@@ -23,7 +28,9 @@ die() { say "$*"; exit 1; }
 
 rlock() { "$RLOCK" "$@"; }
 
-# Installs what is missing from the given Debian packages (as root, or through sudo).
+# Installs what is missing from the given Debian packages (as root, or through sudo). apt-get's
+# output goes to APT_LOG when it is set (and stays there), otherwise to a temporary file shown only
+# when apt-get fails.
 need_packages() {
     local missing=() sudo=() p
     for p in "$@"; do
@@ -34,12 +41,13 @@ need_packages() {
         command -v sudo >/dev/null || die "missing Debian packages: ${missing[*]} (install them as root)"
         sudo=(sudo)
     fi
-    say "installing ${missing[*]}"
-    local log; log=$(mktemp)
+    say "installing ${missing[*]}${APT_LOG:+ (log: $APT_LOG)}"
+    local log=${APT_LOG:-}
+    [[ -n $log ]] || log=$(mktemp)
     { "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
       "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
     } >"$log" 2>&1 || { tail -n 20 "$log" >&2; die "apt-get failed for: ${missing[*]}"; }
-    rm -f "$log"
+    [[ -n ${APT_LOG:-} ]] || rm -f "$log"
 }
 
 build_rlock() {
@@ -55,6 +63,26 @@ build_rlock() {
 
 declare -A WORKERS=() # name -> pid
 LAB_REDIS_PORTS=()
+
+# lab_options MODE... -- ARGS...: reads a lab's ARGS: at most one of the MODEs (in MODE, empty
+# without one), --ttl MS (in TTL, 30000 unless given) and --pause S (in PAUSE, empty unless given).
+# Anything else ends the lab with its usage.
+lab_options() {
+    local modes=() usage
+    while [[ $1 != -- ]]; do modes+=("$1"); shift; done
+    shift
+    usage=$(printf ' | %s' "${modes[@]}")
+    MODE="" TTL=30000 PAUSE=""
+    while (($#)); do
+        case $1 in
+        --ttl) TTL=$2; shift ;;
+        --pause) PAUSE=$2; shift ;;
+        *) [[ " ${modes[*]} " == *" $1 "* ]] || die "usage: $0 [${usage# | }] [--ttl MS] [--pause S]"
+           MODE=$1 ;;
+        esac
+        shift
+    done
+}
 
 lab_begin() {
     build_rlock
@@ -75,17 +103,26 @@ lab_end() {
     for port in "${LAB_REDIS_PORTS[@]}"; do stop_lab_redis "$port"; done
 }
 
-# lab_redis NAME PORT [CONFIG-LINE...]: starts a fresh Redis for this lab on 127.0.0.1:PORT from a
-# config file of its own (no RDB, no AOF unless the lines say so), so that crashing, freezing or
-# promoting it leaves the shared one alone. It is stopped when the lab ends.
+# throwaway_redis_conf DIR PORT [CONFIG-LINE...]: writes DIR/redis.conf for a Redis on 127.0.0.1:PORT
+# with the throwaway settings (scripts/throwaway-redis.conf: no RDB, no AOF), daemonized, its pid
+# file, log and data in DIR, then the lines given (which override those settings).
+throwaway_redis_conf() {
+    local dir=$1 port=$2; shift 2
+    { cat "$ROOT/scripts/throwaway-redis.conf"
+      printf '%s\n' "port $port" "daemonize yes" "pidfile $dir/redis.pid" "logfile $dir/redis.log" "dir $dir" "$@"
+    } >"$dir/redis.conf"
+}
+
+# lab_redis NAME PORT [CONFIG-LINE...]: starts a fresh throwaway Redis for this lab on 127.0.0.1:PORT
+# from a config file of its own (no RDB, no AOF unless the lines say so), so that crashing, freezing
+# or promoting it leaves the shared one alone. It is stopped when the lab ends.
 lab_redis() {
     local name=$1 port=$2; shift 2
     local dir=${RLOCK_STATE_DIR:-/tmp/rlock-services}/lab-$name
     need_packages redis-server
     stop_lab_redis "$port"
     rm -rf "$dir" && mkdir -p "$dir"
-    printf '%s\n' "bind 127.0.0.1" "port $port" 'save ""' "appendonly no" "daemonize yes" \
-        "pidfile $dir/redis.pid" "logfile $dir/redis.log" "dir $dir" "$@" >"$dir/redis.conf"
+    throwaway_redis_conf "$dir" "$port" "$@"
     redis-server "$dir/redis.conf" >/dev/null || die "redis-server failed to start (see $dir/redis.log)"
     LAB_REDIS_PORTS+=("$port")
     local i
@@ -94,6 +131,18 @@ lab_redis() {
         sleep 0.1
     done
     die "the lab's Redis on 127.0.0.1:$port did not answer within 10 s (see $dir/redis.log)"
+}
+
+# lab_replicated_redis NAME PRIMARY-PORT REPLICA-PORT: a lab Redis (NAME-primary) that gives up on a
+# silent replica after 2 s, and its replica (NAME-replica), once in sync.
+lab_replicated_redis() {
+    lab_redis "$1-primary" "$2" "repl-timeout 2"
+    lab_redis "$1-replica" "$3" "replicaof 127.0.0.1 $2"
+    wait_until 10 "the replica to sync" redis_field "$3" master_link_status up
+}
+
+wait_replica_dropped() {
+    wait_until 10 "the primary to drop its frozen replica" redis_field "$1" connected_slaves 0
 }
 
 lab_sentinel() {
@@ -166,6 +215,10 @@ wait_workers() {
         wait_worker "$name" || [[ " $* " == *" $name "* ]] || failed+=("$name")
     done
     ((${#failed[@]} == 0)) || die "worker ${failed[*]} failed (see its error above)"
+}
+
+wait_for_event() {
+    wait_until 10 "$1's $2" grep -q "\"who\":\"$1\",\"event\":\"$2\"" "$RLOCK_DIR/events.jsonl"
 }
 
 wait_for_file() {

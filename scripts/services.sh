@@ -5,8 +5,8 @@
 # Progress goes to stderr and the exports to stdout, so `eval "$(... up)"` works too.
 # If REDIS_URL and DATABASE_URL are both set already, those servers are used as is.
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 REDIS_PORT=${RLOCK_REDIS_PORT:-6391}
 PG_PORT=${RLOCK_PG_PORT:-5441}
 STATE=${RLOCK_STATE_DIR:-/tmp/rlock-services}
@@ -17,8 +17,6 @@ PG_DIR=$STATE/pg            # owned by postgres when run as root
 PG_DATA=$PG_DIR/data
 PG_LOG=$PG_DIR/postgres.log # the unix socket lives in $PG_DIR too
 
-say() { echo "services.sh: $*" >&2; }
-die() { say "$*"; exit 1; }
 # Hide the password of a URL: scheme://user:***@host/...
 mask() { sed -E 's#(://[^:/@]*:)[^/]*@#\1***@#; s#(password=)[^&]*#\1***#' <<<"$1"; }
 is_root() { [[ $EUID -eq 0 ]]; }
@@ -43,34 +41,10 @@ print_env() {
     echo "export DATABASE_URL=postgresql://postgres@127.0.0.1:$PG_PORT/bank"
 }
 
-install_missing() {
-    local need=() sudo=()
-    command -v redis-server >/dev/null || need+=(redis-server)
-    compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || need+=(postgresql)
-    ((${#need[@]})) || return 0
-    if ! is_root; then
-        command -v sudo >/dev/null || die "missing packages: ${need[*]} (run as root or install them)"
-        sudo=(sudo)
-    fi
-    say "installing ${need[*]} (log: $STATE/apt.log)"
-    { "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
-      "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}"
-    } >"$STATE/apt.log" 2>&1 || { tail_log "$STATE/apt.log"; die "apt-get failed for: ${need[*]}"; }
-}
-
 start_redis() {
     mkdir -p "$REDIS_DIR"
-    # No RDB snapshots and no AOF: a restarted Redis must come back empty (lock-loss scenarios).
-    cat >"$REDIS_CONF" <<EOF
-bind 127.0.0.1
-port $REDIS_PORT
-save ""
-appendonly no
-daemonize yes
-pidfile $REDIS_DIR/redis.pid
-logfile $REDIS_DIR/redis.log
-dir $REDIS_DIR
-EOF
+    # A restarted Redis must come back empty (lock-loss scenarios): no RDB snapshots and no AOF.
+    throwaway_redis_conf "$REDIS_DIR" "$REDIS_PORT"
     if redis_up; then say "redis already running on 127.0.0.1:$REDIS_PORT"; return; fi
     redis-server "$REDIS_CONF" || { tail_log "$REDIS_DIR/redis.log"; die "redis-server failed to start"; }
     for _ in $(seq 50); do redis_up && { say "redis started on 127.0.0.1:$REDIS_PORT"; return; }; sleep 0.2; done
@@ -167,7 +141,7 @@ fi
 case $cmd in
 up)
     [[ -d $STATE ]] || { mkdir -p "$STATE"; chmod 0755 "$STATE"; }
-    install_missing
+    APT_LOG=$STATE/apt.log need_packages redis-server postgresql
     start_redis
     start_pg
     print_env

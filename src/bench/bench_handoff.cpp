@@ -1,12 +1,8 @@
 // The contended case of rlock bench: client processes taking turns on one lock, polling or woken by
 // the release announcement. Each client writes its sections (acquired, releasing: steady-clock
 // nanoseconds, one clock for every process of the machine) to a file the parent merges.
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <fstream>
 #include <random>
 #include <thread>
@@ -14,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "bench/bench.h"
+#include "host/child.h"
 #include "rlock/error.h"
 #include "rlock/redis_lock.h"
 #include "util/stats.h"
@@ -74,18 +71,17 @@ void run_client(const BenchSetup& setup, WaitMode mode, int client, Clock::time_
   if (!out) throw Error(fmt::format("client {}: cannot write {}", client, records_of(setup, mode, client).string()));
 }
 
+// No destructors run in the client (fork_child): the parent's connections were inherited.
 pid_t spawn_client(const BenchSetup& setup, WaitMode mode, int client, Clock::time_point start, Clock::time_point end) {
-  pid_t pid = ::fork();
-  if (pid < 0) throw Error(fmt::format("rlock bench: fork failed: {}", std::strerror(errno)));
-  if (pid > 0) return pid;
-  int code = 0;
-  try {
-    run_client(setup, mode, client, start, end);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "rlock: error: bench client {}: {}\n", client, e.what());
-    code = 1;
-  }
-  ::_exit(code);  // no destructors: the parent's connections were inherited
+  return fork_child([&] {
+    try {
+      run_client(setup, mode, client, start, end);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "rlock: error: bench client {}: {}\n", client, e.what());
+      return 1;
+    }
+    return 0;
+  });
 }
 
 std::vector<Section> read_sections(const BenchSetup& setup, WaitMode mode, int clients) {
@@ -114,10 +110,7 @@ BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_r
   for (int client = 0; client < setup.clients; ++client) pids.push_back(spawn_client(setup, mode, client, start, end));
   int failed = 0;
   for (pid_t pid : pids) {
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) ++failed;
+    if (!reap(pid).succeeded()) ++failed;
   }
   if (failed > 0) throw Error(fmt::format("rlock bench: {} of {} handoff clients failed", failed, setup.clients));
 

@@ -1,19 +1,16 @@
 // The startup case of rlock bench: how long `rlock worker` takes from its spawn to its first Redis
 // command (seen by a MONITOR connection, stamped by the server's clock, which is this machine's),
 // and how much memory it peaks at. Runs in a process with no other threads (it forks).
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <charconv>
-#include <cstring>
 #include <fstream>
 
 #include <fmt/format.h>
 
 #include "bench/bench.h"
+#include "host/child.h"
 #include "rlock/error.h"
 #include "lab/lab_dir.h"
 #include "util/stats.h"
@@ -43,11 +40,6 @@ long long monitor_stamp_us(const std::string& line) {
   return seconds * 1'000'000 + micros;
 }
 
-struct Exit {
-  int status = 0;
-  long peak_kb = 0;
-};
-
 // Starts argv with stdout and stderr going to `output`, and returns its pid. fork, not vfork or
 // posix_spawn: Linux counts the memory a process had before its exec in its peak (ru_maxrss), and a
 // vfork child's is all of this process's; a forked child's is only what it copied (the anonymous
@@ -56,25 +48,15 @@ pid_t spawn(const std::vector<std::string>& args, const std::filesystem::path& o
   std::vector<char*> argv;
   for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
-  pid_t pid = ::fork();
-  if (pid < 0) throw Error(fmt::format("rlock bench: fork failed: {}", std::strerror(errno)));
-  if (pid > 0) return pid;
-  int fd = ::open(output.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd >= 0) {
-    ::dup2(fd, 1);
-    ::dup2(fd, 2);
-  }
-  ::execve(argv[0], argv.data(), environ);
-  ::_exit(127);
-}
-
-Exit reap(pid_t pid) {
-  Exit exit;
-  rusage usage{};
-  while (::wait4(pid, &exit.status, 0, &usage) < 0 && errno == EINTR) {
-  }
-  exit.peak_kb = usage.ru_maxrss;
-  return exit;
+  return fork_child([&] {
+    int fd = ::open(output.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) {
+      ::dup2(fd, 1);
+      ::dup2(fd, 2);
+    }
+    ::execve(argv[0], argv.data(), environ);
+    return 127;
+  });
 }
 
 std::string first_line(const std::filesystem::path& path) {
@@ -114,12 +96,12 @@ BenchCase measure_startup(const BenchSetup& setup) {
       if (!line) throw Error(fmt::format("rlock bench: rlock worker sent no command within {} s", kFirstCommandLimit.count()));
       if (long long stamp = monitor_stamp_us(line->text()); stamp >= spawned) first = stamp;
     }
-    Exit exit = reap(pid);
-    if (!WIFEXITED(exit.status) || WEXITSTATUS(exit.status) != 0) {
+    ChildExit exit = reap(pid);
+    if (!exit.succeeded()) {
       throw Error(fmt::format("rlock bench: rlock worker failed: {}", first_line(output)));
     }
     startup_us.push_back(static_cast<double>(first - spawned));
-    peak_kb.push_back(static_cast<double>(exit.peak_kb));
+    peak_kb.push_back(static_cast<double>(exit.peak_rss_kb));
   }
   BenchCase result = BenchCase::from("startup", startup_us, median(exec_floor_us));
   result.extra = {{"peak_rss_kb_median", median(peak_kb)}, {"peak_rss_kb_max", percentile(peak_kb, 1.0)}};

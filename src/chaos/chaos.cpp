@@ -1,12 +1,8 @@
 #include "chaos/chaos.h"
 
 #include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <array>
 #include <fstream>
 #include <map>
@@ -19,7 +15,9 @@
 #include "lab/append_file.h"
 #include "util/enum_names.h"
 #include "rlock/error.h"
+#include "host/child.h"
 #include "host/failover_pair.h"
+#include "lab/host_events.h"
 #include "lab/lab_worker.h"
 #include "host/local_redis.h"
 #include "rlock/redis_connection.h"
@@ -137,18 +135,14 @@ WorkerPlan plan_for(Strategy strategy, const WorkerSchedule& w, long account, co
 
 // The client: a worker process. Exit codes as rlock's: 0, 1 failed, 3 write rejected.
 pid_t spawn_worker(const WorkerPlan& plan, const LabSetup& setup) {
-  pid_t pid = ::fork();
-  if (pid < 0) throw Error(fmt::format("fork failed: {}", std::strerror(errno)));
-  if (pid > 0) return pid;
-  int code = 0;
-  try {
-    run_worker(plan, setup);
-  } catch (const WriteRejected&) {
-    code = 3;
-  } catch (...) {
-    code = 1;
-  }
-  ::_exit(code);
+  return fork_child([&] {
+    try {
+      run_worker(plan, setup);
+    } catch (const WriteRejected&) {
+      return 3;
+    }
+    return 0;
+  });
 }
 
 void signal_worker(const RunLog& log, pid_t pid, int number, const char* name, const std::string& worker) {
@@ -166,6 +160,11 @@ std::vector<WorkerExit> supervise(const TrialSpec& spec, const Schedule& schedul
   std::vector<WorkerExit> exits;
   for (const WorkerSchedule& w : schedule.workers) exits.push_back(WorkerExit{w.name, w.amount, false, 0});
   std::vector<bool> done(pids.size(), false);
+  auto ended = [&](std::size_t i, const ChildExit& exit) {
+    done[i] = true;
+    exits[i].exited = exit.exited();
+    exits[i].code = exit.code();
+  };
   const WorkerSchedule& target = schedule.workers[schedule.target];
   pid_t target_pid = pids[schedule.target];
   bool struck = false, paused = false;
@@ -174,11 +173,8 @@ std::vector<WorkerExit> supervise(const TrialSpec& spec, const Schedule& schedul
 
   for (;;) {
     for (std::size_t i = 0; i < pids.size(); ++i) {
-      int status = 0;
-      if (done[i] || ::waitpid(pids[i], &status, WNOHANG) != pids[i]) continue;
-      done[i] = true;
-      exits[i].exited = WIFEXITED(status);
-      exits[i].code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+      if (done[i]) continue;
+      if (std::optional<ChildExit> exit = try_reap(pids[i])) ended(i, *exit);
     }
     if (std::all_of(done.begin(), done.end(), [](bool d) { return d; })) return exits;
     if (!struck && spec.fault != Fault::none && spec.fault != Fault::slow && !done[schedule.target] &&
@@ -200,9 +196,7 @@ std::vector<WorkerExit> supervise(const TrialSpec& spec, const Schedule& schedul
     }
     if (Clock::now() > deadline) {
       for (std::size_t i = 0; i < pids.size(); ++i) {
-        if (done[i]) continue;
-        ::kill(pids[i], SIGCONT);
-        ::kill(pids[i], SIGKILL);
+        if (!done[i]) ended(i, kill_and_reap(pids[i]));
       }
     }
     std::this_thread::sleep_for(2ms);
@@ -267,12 +261,12 @@ std::function<void()> host_fault_for(const TrialSpec& spec, Job& job, std::optio
   if (!on_redis) return {};
   if (spec.strategy == Strategy::redlock) {
     return [&server = *job.redlock.front(), &key, &log] {
-      record_crash(server.connection(), key, log,
-                   {[&] { server.kill(); }, [&]() -> RedisConnection& { server.restart(); return server.connection(); }});
+      record_crash(log, crash_server(server.connection(), key,
+                                     {[&] { server.kill(); }, [&]() -> RedisConnection& { server.restart(); return server.connection(); }}));
     };
   }
-  if (pair) return [&] { pair->fail_over(key, log); };
-  return [&] { crash_redis(job.redis, key, log, /*start_again=*/true); };
+  if (pair) return [&] { record_crash(log, pair->fail_over(key)); };
+  return [&] { record_crash(log, crash_redis(job.redis, key, /*start_again=*/true)); };
 }
 
 TrialResult run_trial(const TrialSpec& spec, long account, Job& job) {
@@ -441,19 +435,15 @@ std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const C
   auto results_of = [&](int job) { return setup.dir / "trials" / fmt::format(".results-{}.jsonl", job); };
   std::vector<pid_t> pids;
   for (int job = 0; job < jobs; ++job) {
-    pid_t pid = ::fork();
-    if (pid < 0) throw Error(fmt::format("fork failed: {}", std::strerror(errno)));
-    if (pid == 0) {
-      int code = 0;
+    pids.push_back(fork_child([&] {
       try {
         run_job(job, jobs, specs, setup, results_of(job));
       } catch (const std::exception& e) {
         fmt::print(stderr, "chaos: job {} stopped: {}\n", job, e.what());
-        code = 1;  // its trials report nothing: they count as anomalies
+        return 1;  // its trials report nothing: they count as anomalies
       }
-      ::_exit(code);
-    }
-    pids.push_back(pid);
+      return 0;
+    }));
   }
 
   std::map<std::size_t, TrialResult> reported;
@@ -470,8 +460,7 @@ std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const C
   while (running > 0) {
     std::this_thread::sleep_for(1s);
     for (pid_t& pid : pids) {
-      int status = 0;
-      if (pid > 0 && ::waitpid(pid, &status, WNOHANG) == pid) pid = 0, --running;
+      if (pid > 0 && try_reap(pid)) pid = 0, --running;
     }
     collect();
     progress(reported.size(), static_cast<std::size_t>(std::count_if(

@@ -16,6 +16,7 @@
 #include "rlock/lock_key.h"
 #include "rlock/redis_lock.h"
 #include "host/redis_server.h"
+#include "lab/host_events.h"
 #include "lab/run_log.h"
 
 namespace rlock::cli {
@@ -62,7 +63,7 @@ void act(const RedisOptions& options, const GlobalOptions& global) {
                       {{"server", server}, {"signal", "SIGSTOP"}});
     return;
   }
-  crash_redis(redis, key, log, /*start_again=*/options.action == "restart");
+  record_crash(log, crash_redis(redis, key, /*start_again=*/options.action == "restart"));
 }
 
 }  // namespace

@@ -29,15 +29,15 @@ FailoverPair::~FailoverPair() = default;
 
 void FailoverPair::stop_replication() { replica_.connection().checked({"REPLICAOF", "NO", "ONE"}); }
 
-void FailoverPair::fail_over(const LockKey& key, const RunLog& log) {
-  long long pttl = RedisLock(primary_.connection(), key).pttl();
+CrashReport FailoverPair::fail_over(const LockKey& key) {
+  CrashReport report{primary_.address().display(), RedisLock(primary_.connection(), key).pttl(), {}, {}};
   stop_replication();
-  double killed = wall_seconds();
+  report.killed_at = std::chrono::system_clock::now();
   primary_.kill();
   replica_.connection().checked({"CONFIG", "SET", "port", std::to_string(primary_.address().port)});
-  log.record_at(killed, "host", EventKind::redis_killed, {{"server", primary_.address().display()}, {"pttl", pttl}});
-  log.record("host", EventKind::redis_promoted,
-             {{"server", replica_.address().display()}, {"pttl", RedisLock(replica_.connection(), key).pttl()}});
+  report.successor =
+      CrashReport::Successor{replica_.address().display(), true, RedisLock(replica_.connection(), key).pttl()};
+  return report;
 }
 
 }  // namespace rlock

@@ -10,9 +10,9 @@
 #include <filesystem>
 
 #include "host/local_redis.h"
+#include "host/redis_server.h"
 #include "rlock/lock_key.h"
 #include "rlock/redis_address.h"
-#include "lab/run_log.h"
 
 namespace rlock {
 
@@ -32,9 +32,9 @@ class FailoverPair {
   // The replica stops receiving writes: what is written from now on is lost in the failover.
   void stop_replication();
 
-  // The failover, logged as host events with the lock's PTTL: SIGKILL the primary, promote the
-  // replica and move it to the primary's port.
-  void fail_over(const LockKey& key, const RunLog& log);
+  // The failover: SIGKILL the primary, promote the replica and move it to the primary's port.
+  // Returns the lock's PTTL on the primary before and on the promoted replica after.
+  CrashReport fail_over(const LockKey& key);
 
  private:
   LocalRedis primary_;

@@ -1,15 +1,14 @@
 #include "host/local_redis.h"
 
-#include <signal.h>
-#include <sys/wait.h>
-
 #include <fstream>
 
 #include <fmt/format.h>
 
 #include "rlock/error.h"
+#include "host/child.h"
 #include "host/process.h"
 #include "host/redis_server.h"
+#include "host/throwaway_redis_conf.h"
 
 namespace rlock {
 namespace {
@@ -39,17 +38,15 @@ LocalRedis::~LocalRedis() { kill(); }
 
 void LocalRedis::start() {
   std::filesystem::path log = dir_ / fmt::format("redis-{}.log", address_.port);
-  std::vector<std::string> args{"redis-server", "--port", std::to_string(address_.port), "--bind", address_.host,
-                                "--save", "", "--appendonly", "no", "--dir", dir_.string(),
-                                "--logfile", log.string(),
-                                // A diskless sync streams writes only after the replica's first
-                                // ACK, a second later; an RDB file of an empty primary takes ms.
-                                "--repl-diskless-sync", "no"};
+  std::filesystem::path conf = dir_ / fmt::format("redis-{}.conf", address_.port);
+  if (!(std::ofstream(conf) << kThrowawayRedisConf)) throw Error(fmt::format("cannot write {}", conf.string()));
+  std::vector<std::string> args{"redis-server", conf.string(), "--port", std::to_string(address_.port),
+                                "--dir", dir_.string(), "--logfile", log.string()};
   args.insert(args.end(), extra_args_.begin(), extra_args_.end());
-  pid_ = spawn_redis_server(args);
+  pid_ = spawn_child(args);
   bool exited = false;
   bool answers = wait_for(5s, [&] {
-    if (::waitpid(pid_, nullptr, WNOHANG) == pid_) exited = true;
+    if (try_reap(pid_)) exited = true;
     if (exited) return true;
     try {
       connection_ = std::make_unique<RedisConnection>(address_, RedisTimeouts{200ms, 2000ms});
@@ -74,8 +71,7 @@ void LocalRedis::start() {
 void LocalRedis::kill() {
   connection_.reset();
   if (pid_ == 0) return;
-  ::kill(pid_, SIGKILL);
-  ::waitpid(pid_, nullptr, 0);
+  kill_and_reap(pid_);
   pid_ = 0;
 }
 

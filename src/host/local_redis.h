@@ -1,5 +1,6 @@
-// A redis-server process of rlock's own on 127.0.0.1, without persistence, for the chaos trials
-// that need servers of their own (a failover's primary and replica, Redlock's independent servers).
+// A redis-server process of rlock's own on 127.0.0.1, a throwaway one (throwaway_redis_conf.h: no
+// persistence), for the chaos trials that need servers of their own (a failover's primary and
+// replica, Redlock's independent servers).
 //
 // Owns the process: started and answering once constructed, killed and reaped when destroyed.
 // Holds one connection to it. Not thread-safe.
@@ -19,9 +20,10 @@ namespace rlock {
 
 class LocalRedis {
  public:
-  // Starts redis-server on `port`, logging to dir/redis-PORT.log, with `extra_args` (such as
-  // --replicaof HOST PORT), and waits (bounded) until it answers. Throws Error naming the address
-  // and the cause: the port taken by another server, no redis-server, its log's last line.
+  // Starts redis-server on `port` from dir/redis-PORT.conf (the throwaway settings), logging to
+  // dir/redis-PORT.log, with `extra_args` (such as --replicaof HOST PORT), and waits (bounded)
+  // until it answers. Throws Error naming the address and the cause: the port taken by another
+  // server, no redis-server, its log's last line.
   LocalRedis(int port, const std::filesystem::path& dir, std::vector<std::string> extra_args = {});
   ~LocalRedis();
   LocalRedis(const LocalRedis&) = delete;

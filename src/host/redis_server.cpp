@@ -1,8 +1,6 @@
 #include "host/redis_server.h"
 
 #include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 
 #include <cerrno>
 #include <cstring>
@@ -10,10 +8,9 @@
 #include <fmt/format.h>
 
 #include "rlock/error.h"
+#include "host/child.h"
 #include "host/process.h"
 #include "rlock/redis_lock.h"
-
-extern char** environ;
 
 namespace rlock {
 namespace {
@@ -43,27 +40,11 @@ void kill_redis(const RedisProcess& process, const RedisAddress& address) {
   }
 }
 
-pid_t spawn_redis_server(const std::vector<std::string>& args) {
-  std::vector<char*> argv;
-  for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-  pid_t pid = 0;
-  int rc = posix_spawnp(&pid, "redis-server", &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw Error(fmt::format("cannot run redis-server: {}", std::strerror(rc)));
-  return pid;
-}
-
 void start_redis(const std::string& config_file, const RedisAddress& address) {
   if (config_file.empty()) {
     throw Error(fmt::format("Redis at {} was started without a config file: cannot start it again", address.display()));
   }
-  pid_t child = spawn_redis_server({"redis-server", config_file});
-  int status = 0;
-  ::waitpid(child, &status, 0);  // with daemonize yes, the parent exits once the server forked
+  reap(spawn_child({"redis-server", config_file}));  // with daemonize yes, the parent exits once the server forked
   bool answers = wait_for(10s, [&] {
     try {
       RedisConnection probe(address, RedisTimeouts{200ms, 200ms});
@@ -75,18 +56,16 @@ void start_redis(const std::string& config_file, const RedisAddress& address) {
   if (!answers) throw Error(fmt::format("Redis at {} did not answer within 10 s of its start", address.display()));
 }
 
-void record_crash(RedisConnection& redis, const LockKey& key, const RunLog& log, const Crash& crash) {
-  std::string server = redis.address().display();
-  long long pttl = RedisLock(redis, key).pttl();
-  double killed = wall_seconds();
+CrashReport crash_server(RedisConnection& redis, const LockKey& key, const Crash& crash) {
+  CrashReport report{redis.address().display(), RedisLock(redis, key).pttl(), std::chrono::system_clock::now(), {}};
   crash.kill();
-  log.record_at(killed, "host", EventKind::redis_killed, {{"server", server}, {"pttl", pttl}});
-  if (!crash.start_again) return;
+  if (!crash.start_again) return report;
   RedisConnection& restarted = crash.start_again();
-  log.record("host", EventKind::redis_started, {{"server", server}, {"pttl", RedisLock(restarted, key).pttl()}});
+  report.successor = CrashReport::Successor{report.server, false, RedisLock(restarted, key).pttl()};
+  return report;
 }
 
-void crash_redis(RedisConnection& redis, const LockKey& key, const RunLog& log, bool start_again) {
+CrashReport crash_redis(RedisConnection& redis, const LockKey& key, bool start_again) {
   RedisAddress address = redis.address();
   RedisProcess process = local_redis_process(redis);
   Crash crash{[&] { kill_redis(process, address); }, nullptr};
@@ -97,7 +76,7 @@ void crash_redis(RedisConnection& redis, const LockKey& key, const RunLog& log, 
       return redis;
     };
   }
-  record_crash(redis, key, log, crash);
+  return crash_server(redis, key, crash);
 }
 
 }  // namespace rlock

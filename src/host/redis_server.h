@@ -10,13 +10,13 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "rlock/redis_address.h"
 #include "rlock/lock_key.h"
 #include "rlock/redis_connection.h"
-#include "lab/run_log.h"
 
 namespace rlock {
 
@@ -31,13 +31,23 @@ RedisProcess local_redis_process(RedisConnection& redis);
 // SIGKILL, then waits (bounded) until the process is gone. Throws Error when it does not go.
 void kill_redis(const RedisProcess& process, const RedisAddress& address);
 
-// Runs redis-server with `args` (argv[0] first) as a child that inherits no file of this process
-// but stdin, stdout and stderr: a server that outlives rlock must not hold its sockets or, say,
-// the lock file of a `flock` that started rlock. Returns its pid; throws Error when it cannot run.
-pid_t spawn_redis_server(const std::vector<std::string>& args);
-
 // Starts redis-server with `config_file` (which daemonizes) and waits (bounded) until it answers.
 void start_redis(const std::string& config_file, const RedisAddress& address);
+
+// What a crash of a Redis did to a lock, as the host saw it: the caller logs it (lab/host_events.h).
+struct CrashReport {
+  std::string server;                               // the server killed
+  long long pttl_before = 0;                        // the lock's PTTL on it just before the kill
+  std::chrono::system_clock::time_point killed_at;  // when the SIGKILL left
+  // The server that answers in its place afterwards, when one does: the same one started again
+  // (empty, without persistence), or its replica promoted.
+  struct Successor {
+    std::string server;
+    bool promoted = false;
+    long long pttl = 0;  // the lock's PTTL on it then
+  };
+  std::optional<Successor> successor;
+};
 
 // How a crash is carried out: `kill` takes the server down; `start_again`, when set, brings it
 // back and returns a connection to it.
@@ -46,13 +56,13 @@ struct Crash {
   std::function<RedisConnection&()> start_again;
 };
 
-// The host's crash of the Redis behind `redis`, logged: the lock's PTTL just before, the kill
-// (stamped when it happened), and after a start again, the lock's PTTL then. `redis` is not used
-// after the kill, which may destroy it.
-void record_crash(RedisConnection& redis, const LockKey& key, const RunLog& log, const Crash& crash);
+// The host's crash of the Redis behind `redis`: the lock's PTTL just before, the kill (stamped
+// when it happened), and after a start again, the lock's PTTL then. `redis` is not used after the
+// kill, which may destroy it.
+CrashReport crash_server(RedisConnection& redis, const LockKey& key, const Crash& crash);
 
-// The host's crash of the local Redis behind `redis`, logged: the lock's PTTL just before, SIGKILL,
-// and with `start_again`, a start from the same config file and the lock's PTTL after it.
-void crash_redis(RedisConnection& redis, const LockKey& key, const RunLog& log, bool start_again);
+// The host's crash of the local Redis behind `redis`: the lock's PTTL just before, SIGKILL, and
+// with `start_again`, a start from the same config file and the lock's PTTL after it.
+CrashReport crash_redis(RedisConnection& redis, const LockKey& key, bool start_again);
 
 }  // namespace rlock

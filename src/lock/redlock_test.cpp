@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "rlock/error.h"
+#include "lab/host_events.h"
 #include "lab/lab_dir.h"
 #include "host/local_redis.h"
 #include "host/redis_server.h"
@@ -95,8 +96,9 @@ TEST_F(RedlockTest, ACrashOfOneServerIsLoggedAndForgetsItsCopyOfTheLock) {
   LabDir dir(temp_.path() / "run");
   dir.start_new_run(wall_seconds());
   LocalRedis& server = *servers_[0];
-  record_crash(server.connection(), key_, RunLog(dir, Lang::en),
-               {[&] { server.kill(); }, [&]() -> RedisConnection& { server.restart(); return server.connection(); }});
+  record_crash(RunLog(dir, Lang::en),
+               crash_server(server.connection(), key_,
+                            {[&] { server.kill(); }, [&]() -> RedisConnection& { server.restart(); return server.connection(); }}));
 
   EXPECT_TRUE(lock_value(0).is_nil());
   EXPECT_FALSE(lock_value(1).is_nil());

@@ -1,0 +1,15 @@
+#include "lab/host_events.h"
+
+#include <chrono>
+
+namespace rlock {
+
+void record_crash(const RunLog& log, const CrashReport& crash) {
+  double killed = std::chrono::duration<double>(crash.killed_at.time_since_epoch()).count();
+  log.record_at(killed, "host", EventKind::redis_killed, {{"server", crash.server}, {"pttl", crash.pttl_before}});
+  if (!crash.successor) return;
+  log.record("host", crash.successor->promoted ? EventKind::redis_promoted : EventKind::redis_started,
+             {{"server", crash.successor->server}, {"pttl", crash.successor->pttl}});
+}
+
+}  // namespace rlock

@@ -1,0 +1,16 @@
+// The host's actions on Redis, as events of a run: what src/host/ returns, logged by the lab.
+//
+// Stateless; thread-safe as the RunLog it records through.
+#pragma once
+
+#include "host/redis_server.h"
+#include "lab/run_log.h"
+
+namespace rlock {
+
+// Records a crash as host events: redis_killed with the lock's PTTL before, stamped when the kill
+// left; then, when a server took the clients back, redis_started or redis_promoted with the lock's
+// PTTL on it, stamped now.
+void record_crash(const RunLog& log, const CrashReport& crash);
+
+}  // namespace rlock
