@@ -1,5 +1,8 @@
 #include "chaos/history.h"
 
+#include <nlohmann/json.hpp>
+
+#include "lab/append_file.h"
 #include "util/enum_names.h"
 
 namespace rlock {
@@ -60,6 +63,21 @@ std::vector<Operation> history_from(const std::vector<Event>& events, const std:
     history.push_back(std::move(op));
   }
   return history;
+}
+
+void write_history(const std::filesystem::path& path, const std::vector<Operation>& history) {
+  AppendFile file(path);
+  for (const Operation& op : history) {
+    nlohmann::json sections = nlohmann::json::array();
+    for (const Section& s : op.sections) {
+      nlohmann::json section{{"read_at", s.read_at}, {"wrote_at", s.wrote_at}, {"accepted", s.accepted}};
+      if (s.fence) section["fence"] = *s.fence;
+      sections.push_back(section);
+    }
+    file.append_line(nlohmann::json{{"worker", op.worker}, {"f", "add"}, {"value", op.amount},
+                                    {"type", to_string(op.outcome)}, {"sections", sections}}
+                         .dump());
+  }
 }
 
 }  // namespace rlock

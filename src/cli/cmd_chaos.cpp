@@ -12,7 +12,9 @@
 #include <fmt/format.h>
 
 #include "bank/account_store.h"
+#include "chaos/campaign.h"
 #include "chaos/chaos.h"
+#include "chaos/job.h"
 #include "cli/commands.h"
 #include "rlock/error.h"
 #include "rlock/redis_connection.h"
