@@ -5,18 +5,6 @@
 namespace rlock {
 namespace {
 
-constexpr NameTable<Strategy, 10> kStrategies{{
-    {Strategy::ttl, "ttl"},
-    {Strategy::watchdog, "watchdog"},
-    {Strategy::check_before_write, "check-before-write"},
-    {Strategy::redlock, "redlock"},
-    {Strategy::fenced, "fenced"},
-    {Strategy::fenced_retry, "fenced-retry"},
-    {Strategy::fenced_claim, "fenced-claim"},
-    {Strategy::pg_atomic, "pg-atomic"},
-    {Strategy::pg_row_lock, "pg-row-lock"},
-    {Strategy::pg_advisory, "pg-advisory"},
-}};
 constexpr NameTable<Fault, 6> kFaults{{{Fault::none, "none"},
                                        {Fault::pause, "pause"},
                                        {Fault::slow, "slow"},
@@ -26,15 +14,8 @@ constexpr NameTable<Fault, 6> kFaults{{{Fault::none, "none"},
 
 }  // namespace
 
-std::string_view to_string(Strategy strategy) { return name_in(kStrategies, strategy); }
 std::string_view to_string(Fault fault) { return name_in(kFaults, fault); }
-std::optional<Strategy> strategy_from(std::string_view name) { return value_in(kStrategies, name); }
 std::optional<Fault> fault_from(std::string_view name) { return value_in(kFaults, name); }
-
-const std::vector<Strategy>& all_strategies() {
-  static const std::vector<Strategy> all = values_in(kStrategies);
-  return all;
-}
 
 const std::vector<Fault>& all_faults() {
   static const std::vector<Fault> all = values_in(kFaults);

@@ -3,10 +3,10 @@
 // nemesis (the fault, nemesis.h), a history (events and exit statuses, history.h), checkers
 // (checkers.h), and the campaign that runs trials in jobs (campaign.h, job.h).
 //
-// This header is their vocabulary: the strategies and faults by name, which strategy is expected
-// to be safe under which fault, and a trial's spec, setup and result. Each trial has 2 to 4
-// workers adding random amounts to an account and lock of its own, so trials run side by side on
-// one Redis and one PostgreSQL. A trial is replayable from the seed, its strategy, its fault and
+// This header is their vocabulary: the faults by name (the strategies are the lab's, strategy.h),
+// which strategy is expected to be safe under which fault, and a trial's spec, setup and result.
+// Each trial has 2 to 4 workers adding random amounts to an account and lock of its own, so trials
+// run side by side on one Redis and one PostgreSQL. A trial is replayable from the seed, its strategy, its fault and
 // its number. Plain values and pure functions; thread-safe.
 #pragma once
 
@@ -19,30 +19,16 @@
 #include <vector>
 
 #include "chaos/checkers.h"
+#include "lab/strategy.h"
 #include "rlock/redis_address.h"
 #include "rlock/release_waiter.h"
 
 namespace rlock {
 
-enum class Strategy {
-  ttl,
-  watchdog,
-  check_before_write,
-  redlock,
-  fenced,
-  fenced_retry,
-  fenced_claim,
-  pg_atomic,
-  pg_row_lock,
-  pg_advisory
-};
 enum class Fault { none, pause, slow, kill, redis_restart, failover };
 
-std::string_view to_string(Strategy strategy);
 std::string_view to_string(Fault fault);
-std::optional<Strategy> strategy_from(std::string_view name);
 std::optional<Fault> fault_from(std::string_view name);
-const std::vector<Strategy>& all_strategies();
 const std::vector<Fault>& all_faults();
 
 // Whether the strategy promises no anomaly under the fault. For redlock, redis-restart and
