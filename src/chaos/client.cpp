@@ -29,16 +29,9 @@ WorkerPlan plan_for(Strategy strategy, const WorkerSchedule& w, long account, co
   plan.delay_seconds = w.delay_s;
   plan.pause_seconds = w.work_s;
   plan.busy_retry = kBusyRetry;
-  plan.watchdog = strategy == Strategy::watchdog;
-  plan.check_before_write = strategy == Strategy::check_before_write;
-  plan.fenced = strategy == Strategy::fenced || strategy == Strategy::fenced_retry || strategy == Strategy::fenced_claim;
-  plan.retry = strategy == Strategy::fenced_retry || strategy == Strategy::fenced_claim;
-  plan.claim_fence = strategy == Strategy::fenced_claim;
-  if (strategy == Strategy::pg_atomic) plan.pg = PgStrategy::atomic;
-  if (strategy == Strategy::pg_row_lock) plan.pg = PgStrategy::row_lock;
-  if (strategy == Strategy::pg_advisory) plan.pg = PgStrategy::advisory;
+  plan.strategy = strategy;
   if (strategy == Strategy::redlock) plan.redlock = redlock;
-  if (plan.pg == PgStrategy::none && plan.redlock.empty()) plan.wait = setup.wait;
+  if (!in_postgres(strategy) && strategy != Strategy::redlock) plan.wait = setup.wait;
   return plan;
 }
 

@@ -28,4 +28,16 @@ const std::vector<Strategy>& all_strategies() {
   return all;
 }
 
+bool takes_fence(Strategy strategy) {
+  return strategy == Strategy::fenced || strategy == Strategy::fenced_retry || strategy == Strategy::fenced_claim;
+}
+
+bool retries_rejected_write(Strategy strategy) {
+  return strategy == Strategy::fenced_retry || strategy == Strategy::fenced_claim;
+}
+
+bool in_postgres(Strategy strategy) {
+  return strategy == Strategy::pg_atomic || strategy == Strategy::pg_row_lock || strategy == Strategy::pg_advisory;
+}
+
 }  // namespace rlock

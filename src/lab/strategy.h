@@ -30,4 +30,11 @@ std::string_view to_string(Strategy strategy);
 std::optional<Strategy> strategy_from(std::string_view name);
 const std::vector<Strategy>& all_strategies();
 
+// fenced, fenced-retry, fenced-claim: the lock hands out a fencing token and the write is fenced.
+bool takes_fence(Strategy strategy);
+// fenced-retry, fenced-claim: a rejected fenced write starts again from the acquisition.
+bool retries_rejected_write(Strategy strategy);
+// pg-atomic, pg-row-lock, pg-advisory: no Redis; the amount is added inside PostgreSQL.
+bool in_postgres(Strategy strategy);
+
 }  // namespace rlock
