@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -25,6 +26,7 @@
 #include "lab/lab_dir.h"
 #include "lab/run_log.h"
 #include "rlock/error.h"
+#include "rlock/redis_connection.h"
 #include "timeline/timeline_svg.h"
 
 namespace rlock {
@@ -194,6 +196,43 @@ std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const C
                           : TrialResult{specs[i], {}, {}, {}, 0, 0, 0, "the trial reported no result (its job process died)"});
   }
   for (int job = 0; job < jobs; ++job) std::filesystem::remove(results_of(job));
+  return results;
+}
+
+std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup& setup) {
+  std::vector<TrialSpec> side_by_side, one_by_one;
+  for (Strategy s : campaign.strategies) {
+    for (Fault f : campaign.faults) {
+      for (int n = 0; n < campaign.trials; ++n) (f == Fault::redis_restart ? one_by_one : side_by_side).push_back({s, f, n});
+    }
+  }
+  // Unreachable servers get one error here rather than one per job.
+  RedisConnection{setup.redis};
+  AccountStore{setup.conninfo};
+  if (!one_by_one.empty()) check_restartable(setup.redis);
+  std::size_t total = side_by_side.size() + one_by_one.size();
+  fmt::print("rlock chaos: seed {}, {} trials a cell, TTL {}ms, {} jobs, {} strategies x {} faults{}\n", setup.seed,
+             campaign.trials, setup.ttl.count(), campaign.jobs, campaign.strategies.size(), campaign.faults.size(),
+             setup.wait == WaitMode::notify ? ", waiters notified" : "");
+  std::fflush(stdout);
+  std::filesystem::remove_all(setup.dir / "trials");
+  auto has = [](const auto& list, auto value) { return std::find(list.begin(), list.end(), value) != list.end(); };
+  check_own_servers(setup, campaign.jobs, has(campaign.faults, Fault::failover), has(campaign.strategies, Strategy::redlock));
+  std::size_t done_before = 0, anomalies_before = 0;
+  auto progress = [&](std::size_t done, std::size_t anomalies) {
+    fmt::print(stderr, "chaos: {}/{} trials, {} with an anomaly\n", done_before + done, total, anomalies_before + anomalies);
+  };
+  std::vector<TrialResult> results = run_trials(side_by_side, setup, campaign.jobs, progress);
+  done_before = results.size();
+  anomalies_before = static_cast<std::size_t>(std::count_if(results.begin(), results.end(), [](const TrialResult& r) { return r.anomaly(); }));
+  std::vector<TrialResult> restarts = run_trials(one_by_one, setup, 1, progress);
+  results.insert(results.end(), restarts.begin(), restarts.end());
+
+  auto not_run = std::count_if(results.begin(), results.end(), [](const TrialResult& r) { return !r.error.empty(); });
+  if (not_run > 0) {
+    auto first = std::find_if(results.begin(), results.end(), [](const TrialResult& r) { return !r.error.empty(); });
+    fmt::print(stderr, "chaos: {} trials could not run (counted as anomalies); the first: {}\n", not_run, first->error);
+  }
   return results;
 }
 

@@ -21,4 +21,19 @@ namespace rlock {
 std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const ChaosSetup& setup, int jobs,
                                     const std::function<void(std::size_t, std::size_t)>& progress);
 
+// What a campaign runs: every strategy under every fault, `trials` times each, in `jobs` processes.
+struct Campaign {
+  std::vector<Strategy> strategies;
+  std::vector<Fault> faults;
+  int trials = 200;
+  int jobs = 8;
+};
+
+// Runs `campaign` on `setup`'s servers: checks that they answer (and that Redis can be restarted
+// when a fault restarts it) and that the job's own servers start, prints the campaign's first line
+// on stdout and its progress on stderr, runs the trials side by side and then the redis-restart
+// ones one at a time (they would crash each other's Redis). Clears setup.dir/trials first.
+// Returns every trial's result, in the order run.
+std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup& setup);
+
 }  // namespace rlock
