@@ -34,12 +34,15 @@ Verdict judge(long long balance, long long expected, const std::vector<Event>& e
   return verdict;
 }
 
-long long Verdict::missing() const {
-  long long most = expected - not_acknowledged;
-  long long least = most - in_doubt;
+long long BalanceBounds::missing(long long balance) const {
   if (balance < least) return least - balance;
   if (balance > most) return most - balance;
   return 0;
+}
+
+long long Verdict::missing() const {
+  long long most = expected - not_acknowledged;
+  return BalanceBounds{most - in_doubt, most}.missing(balance);
 }
 
 std::string Verdict::line(Lang lang) const {
