@@ -22,9 +22,9 @@ constexpr Wording kLost{"lost", "LOST UPDATE ({amount} missing)", "갱신 손실
 Verdict judge(long long balance, long long expected, const std::vector<Event>& events) {
   Verdict verdict{balance, expected, 0, 0, {}};
   for (const Event& event : events) {
-    if (event.kind != EventKind::error || event.fields.value("added", true)) continue;
-    long long amount = event.fields.value("amount", 0LL);
-    if (event.fields.value("in_doubt", false)) {
+    if (event.kind != EventKind::error || event.added().value_or(true)) continue;
+    long long amount = event.amount().value_or(0);
+    if (event.in_doubt().value_or(false)) {
       verdict.in_doubt += amount;
     } else {
       verdict.not_acknowledged += amount;
