@@ -1,48 +1,34 @@
 // Randomized trials of locking strategies under faults, the Jepsen way: a generator (a seeded
-// schedule per trial), clients (worker processes running a strategy), a nemesis (the fault), a
-// history (events and exit statuses) and checkers (checkers.h).
+// schedule per trial, schedule.h), clients (worker processes running a strategy, client.h), a
+// nemesis (the fault, nemesis.h), a history (events and exit statuses, history.h), checkers
+// (checkers.h), and the campaign that runs trials in jobs (campaign.h, job.h).
 //
+// This header is their vocabulary: the faults by name (the strategies are the lab's, strategy.h),
+// which strategy is expected to be safe under which fault, and a trial's spec, setup and result.
 // Each trial has 2 to 4 workers adding random amounts to an account and lock of its own, so trials
-// run side by side (in `jobs` processes) on one Redis and one PostgreSQL. A trial is replayable
-// from the seed, its strategy, its fault and its number. A trial with an anomaly keeps its
-// directory (run.log, events.jsonl, history.jsonl, timeline.svg) for `rlock showlog --dir`.
-// Runs in the calling process, which must have no other threads: trials fork.
+// run side by side on one Redis and one PostgreSQL. A trial is replayable from the seed, its strategy, its fault and
+// its number. Plain values and pure functions; thread-safe.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "chaos/checkers.h"
+#include "lab/strategy.h"
 #include "rlock/redis_address.h"
 #include "rlock/release_waiter.h"
 
 namespace rlock {
 
-enum class Strategy {
-  ttl,
-  watchdog,
-  check_before_write,
-  redlock,
-  fenced,
-  fenced_retry,
-  fenced_claim,
-  pg_atomic,
-  pg_row_lock,
-  pg_advisory
-};
 enum class Fault { none, pause, slow, kill, redis_restart, failover };
 
-std::string_view to_string(Strategy strategy);
 std::string_view to_string(Fault fault);
-std::optional<Strategy> strategy_from(std::string_view name);
 std::optional<Fault> fault_from(std::string_view name);
-const std::vector<Strategy>& all_strategies();
 const std::vector<Fault>& all_faults();
 
 // Whether the strategy promises no anomaly under the fault. For redlock, redis-restart and
@@ -89,17 +75,5 @@ struct TrialResult {
 
   bool anomaly() const;
 };
-
-// Runs every spec in `jobs` processes; `progress(done, anomalies)` is called now and then. A
-// redis-restart trial crashes the shared Redis: run those with one job, and on a Redis that is
-// local and was started from a config file (check_restartable). Anomalous trials are kept in
-// setup.dir/trials, which the caller clears before a campaign.
-void check_restartable(const RedisAddress& redis);
-// Starts and stops the servers of their own that `jobs` jobs will run (a failover's primary and
-// replica, Redlock's three): throws Error when one cannot start (a port taken, no redis-server),
-// before any trial runs.
-void check_own_servers(const ChaosSetup& setup, int jobs, bool failover, bool redlock);
-std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const ChaosSetup& setup, int jobs,
-                                    const std::function<void(std::size_t, std::size_t)>& progress);
 
 }  // namespace rlock

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "lab/verdict.h"
 #include "util/enum_names.h"
 
 namespace rlock {
@@ -25,14 +26,14 @@ CheckResult check_lost_updates(long long initial, long long final_balance, const
     if (op.outcome == Outcome::ok) least += op.amount, most += op.amount;
     if (op.outcome == Outcome::info) most += op.amount;
   }
-  if (final_balance < least) {
-    return {Validity::invalid, fmt::format("final {} < {}: {} of acknowledged increments lost", final_balance, least,
-                                           least - final_balance),
-            least - final_balance, 0};
+  long long missing = BalanceBounds{least, most}.missing(final_balance);
+  if (missing > 0) {
+    return {Validity::invalid,
+            fmt::format("final {} < {}: {} of acknowledged increments lost", final_balance, least, missing), missing, 0};
   }
-  if (final_balance > most) {
+  if (missing < 0) {
     return {Validity::invalid, fmt::format("final {} > {}: more than every increment once", final_balance, most),
-            most - final_balance, 0};
+            missing, 0};
   }
   return {Validity::valid, fmt::format("final {} within [{}, {}]", final_balance, least, most), 0, 0};
 }

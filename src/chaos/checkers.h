@@ -2,7 +2,8 @@
 // gives unknown, never valid.
 //
 //   lost updates   the final balance lies between the initial one plus every ok amount and that
-//                  plus every info amount (an unknown increment may or may not have applied)
+//                  plus every info amount (an unknown increment may or may not have applied):
+//                  the bounds and the sum missing of rlock verdict (BalanceBounds, verdict.h)
 //   overlaps       two workers whose read-to-write sections overlapped in time and both wrote
 //   fences         the database never accepted a write with a smaller token after a larger one
 //

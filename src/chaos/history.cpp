@@ -1,5 +1,8 @@
 #include "chaos/history.h"
 
+#include <nlohmann/json.hpp>
+
+#include "lab/append_file.h"
 #include "util/enum_names.h"
 
 namespace rlock {
@@ -12,8 +15,8 @@ Outcome outcome_of(const WorkerExit& exit, const std::vector<const Event*>& erro
   if (!exit.exited) return accepted_write ? Outcome::ok : Outcome::info;
   if (exit.code == 0) return Outcome::ok;
   for (const Event* error : errors) {
-    if (error->fields.value("added", false)) return Outcome::ok;
-    if (error->fields.value("in_doubt", false)) return Outcome::info;
+    if (error->added().value_or(false)) return Outcome::ok;
+    if (error->in_doubt().value_or(false)) return Outcome::info;
   }
   return accepted_write ? Outcome::ok : Outcome::fail;
 }
@@ -37,10 +40,9 @@ std::vector<Operation> history_from(const std::vector<Event>& events, const std:
           break;
         case EventKind::wrote:
         case EventKind::fenced_write: {
-          bool accepted = event.kind == EventKind::wrote || event.fields.value("rowcount", 0) > 0;
-          std::optional<long long> fence;
-          if (event.fields.contains("fence")) fence = event.fields["fence"].get<long long>();
-          double sent_at = event.fields.value("sent_at", event.t);
+          bool accepted = event.kind == EventKind::wrote || event.rowcount().value_or(0) > 0;
+          std::optional<long long> fence = event.fence();
+          double sent_at = event.sent_at().value_or(event.t);
           op.sections.push_back(Section{read_at < 0 ? sent_at : read_at, sent_at, accepted, fence});
           accepted_write = accepted_write || accepted;
           read_at = -1;
@@ -60,6 +62,21 @@ std::vector<Operation> history_from(const std::vector<Event>& events, const std:
     history.push_back(std::move(op));
   }
   return history;
+}
+
+void write_history(const std::filesystem::path& path, const std::vector<Operation>& history) {
+  AppendFile file(path);
+  for (const Operation& op : history) {
+    nlohmann::json sections = nlohmann::json::array();
+    for (const Section& s : op.sections) {
+      nlohmann::json section{{"read_at", s.read_at}, {"wrote_at", s.wrote_at}, {"accepted", s.accepted}};
+      if (s.fence) section["fence"] = *s.fence;
+      sections.push_back(section);
+    }
+    file.append_line(nlohmann::json{{"worker", op.worker}, {"f", "add"}, {"value", op.amount},
+                                    {"type", to_string(op.outcome)}, {"sections", sections}}
+                         .dump());
+  }
 }
 
 }  // namespace rlock

@@ -3,9 +3,11 @@
 // (unknown: killed mid-way, or a write whose answer was lost), with the critical sections it ran
 // (read to write) and the fencing tokens the database accepted.
 //
-// Built from the run's events and the workers' exit statuses. Plain values; thread-safe.
+// Built from the run's events and the workers' exit statuses; written as history.jsonl when the
+// trial is kept. Plain values; thread-safe.
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,5 +43,8 @@ struct WorkerExit {
 };
 
 std::vector<Operation> history_from(const std::vector<Event>& events, const std::vector<WorkerExit>& exits);
+
+// Writes `history` to `path`, one operation a line (history.jsonl of a kept trial).
+void write_history(const std::filesystem::path& path, const std::vector<Operation>& history);
 
 }  // namespace rlock

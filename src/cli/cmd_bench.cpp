@@ -63,6 +63,23 @@ nlohmann::json case_json(const BenchCase& c) {
   return out;
 }
 
+void write_json(const std::string& path, const std::vector<BenchCase>& cases, const nlohmann::json& env) {
+  nlohmann::json out{{"cases", nlohmann::json::array()}, {"env", env}};
+  for (const BenchCase& c : cases) out["cases"].push_back(case_json(c));
+  std::ofstream file(path);
+  file << out.dump(2) << '\n';
+  if (!file) throw Error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+}
+
+// Throws Error when a case's final balance says an update was lost under the lock.
+void check_balances(const std::vector<BenchCase>& cases) {
+  for (const BenchCase& c : cases) {
+    if (c.extra.contains("balance_ok") && !c.extra["balance_ok"].get<bool>()) {
+      throw Error(fmt::format("{}: the final balance is wrong: an update was lost under the lock", c.name));
+    }
+  }
+}
+
 void bench(const BenchOptions& options, const GlobalOptions& global) {
   LabSetup lab = global.setup();
   TempDir scratch("rlock_bench");  // the clients' records and the startup runs' lab directory
@@ -96,18 +113,8 @@ void bench(const BenchOptions& options, const GlobalOptions& global) {
   cases.push_back(measure_startup(setup));
   print_case(cases.back());
 
-  if (!options.json.empty()) {
-    nlohmann::json out{{"cases", nlohmann::json::array()}, {"env", env}};
-    for (const BenchCase& c : cases) out["cases"].push_back(case_json(c));
-    std::ofstream file(options.json);
-    file << out.dump(2) << '\n';
-    if (!file) throw Error(fmt::format("cannot write {}: {}", options.json, std::strerror(errno)));
-  }
-  for (const BenchCase& c : cases) {
-    if (c.extra.contains("balance_ok") && !c.extra["balance_ok"].get<bool>()) {
-      throw Error(fmt::format("{}: the final balance is wrong: an update was lost under the lock", c.name));
-    }
-  }
+  if (!options.json.empty()) write_json(options.json, cases, env);
+  check_balances(cases);
 }
 
 }  // namespace

@@ -19,16 +19,11 @@ void log_errors_to_stderr() {
   spdlog::set_default_logger(logger);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// Every subcommand, one file each (commands.h), and the global options they share.
+void register_all(CLI::App& app, rlock::cli::GlobalOptions& global) {
   using namespace rlock::cli;
-  log_errors_to_stderr();
-
-  CLI::App app{"rlock: is a Redis distributed lock really safe? Replays the article's labs on real servers.", "rlock"};
   app.require_subcommand(1);
   app.fallthrough();  // global options may come after the subcommand too
-  GlobalOptions global;
   register_global_options(app, global);
   register_reset(app, global);
   register_worker(app, global);
@@ -39,6 +34,17 @@ int main(int argc, char** argv) {
   register_chaos(app, global);
   register_bench(app, global);
   register_timeline(app, global);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace rlock::cli;
+  log_errors_to_stderr();
+
+  CLI::App app{"rlock: is a Redis distributed lock really safe? Replays the article's labs on real servers.", "rlock"};
+  GlobalOptions global;
+  register_all(app, global);
 
   try {
     app.parse(argc, argv);

@@ -37,7 +37,34 @@ constexpr NameTable<EventKind, 22> kNames{{
     {EventKind::error, "error"},
 }};
 
+template <typename T>
+std::optional<T> field(const nlohmann::json& fields, const char* name) {
+  auto it = fields.find(name);
+  if (it == fields.end()) return std::nullopt;
+  try {
+    return it->get<T>();
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(fmt::format("event field '{}': {}", name, e.what()));
+  }
+}
+
 }  // namespace
+
+std::optional<long long> Event::ttl_ms() const { return field<long long>(fields, "ttl_ms"); }
+std::optional<long long> Event::fence() const { return field<long long>(fields, "fence"); }
+std::optional<long long> Event::balance() const { return field<long long>(fields, "balance"); }
+std::optional<long long> Event::amount() const { return field<long long>(fields, "amount"); }
+std::optional<long long> Event::after() const { return field<long long>(fields, "after"); }
+std::optional<double> Event::sent_at() const { return field<double>(fields, "sent_at"); }
+std::optional<long long> Event::rowcount() const { return field<long long>(fields, "rowcount"); }
+std::optional<int> Event::release_result() const { return field<int>(fields, "result"); }
+std::optional<long long> Event::pttl() const { return field<long long>(fields, "pttl"); }
+std::optional<bool> Event::held() const { return field<bool>(fields, "held"); }
+std::optional<bool> Event::added() const { return field<bool>(fields, "added"); }
+std::optional<bool> Event::in_doubt() const { return field<bool>(fields, "in_doubt"); }
+std::optional<std::string> Event::signal() const { return field<std::string>(fields, "signal"); }
+std::optional<std::string> Event::target() const { return field<std::string>(fields, "target"); }
+std::optional<std::string> Event::error_text() const { return field<std::string>(fields, "error"); }
 
 std::string_view to_string(EventKind kind) { return name_in(kNames, kind); }
 

@@ -45,7 +45,25 @@ struct Event {
   double t = 0;  // seconds since the run's start
   std::string who;
   EventKind kind = EventKind::error;
-  nlohmann::json fields = nlohmann::json::object();
+  nlohmann::json fields = nlohmann::json::object();  // what writers record; readers use the accessors
+
+  // The fields by name (which event carries which: see EventKind), typed: empty when the record
+  // lacks the field, rlock::Error when it holds another type. A misspelt field does not compile.
+  std::optional<long long> ttl_ms() const;
+  std::optional<long long> fence() const;
+  std::optional<long long> balance() const;
+  std::optional<long long> amount() const;
+  std::optional<long long> after() const;
+  std::optional<double> sent_at() const;
+  std::optional<long long> rowcount() const;
+  std::optional<int> release_result() const;  // "result": 1 released, 0 not held, -1 unknown
+  std::optional<long long> pttl() const;
+  std::optional<bool> held() const;
+  std::optional<bool> added() const;
+  std::optional<bool> in_doubt() const;
+  std::optional<std::string> signal() const;
+  std::optional<std::string> target() const;
+  std::optional<std::string> error_text() const;  // "error": why the watchdog's Redis failed
 
   // {"t":2.041,"who":"B","event":"acquired","ttl_ms":2000,...} on one line, no newline.
   std::string to_json_line() const;

@@ -98,7 +98,7 @@ class Worker {
                 lease.fence ? nlohmann::json{{"ttl_ms", plan_.ttl.count()}, {"fence", lease.fence->value}}
                             : nlohmann::json{{"ttl_ms", plan_.ttl.count()}});
     std::optional<Watchdog> watchdog;
-    if (plan_.watchdog) {
+    if (plan_.strategy == Strategy::watchdog) {
       watchdog.emplace(setup_.redis, lock_.key(), lease.token, plan_.ttl,
                        [this](const WatchdogReport& report) { record_watchdog(report); });
     }
@@ -116,7 +116,7 @@ class Worker {
     }
 
     if (rowcount > 0) return true;
-    if (plan_.retry) {
+    if (retries_rejected_write(plan_.strategy)) {
       log_.record(plan_.name, EventKind::rejected_retry);
       return false;
     }
@@ -128,7 +128,7 @@ class Worker {
   // fence (at the write, or already at a claiming read), -1 when the check found the lock lost.
   long long read_modify_write(const Lease& lease, bool first) {
     long long balance = 0;
-    if (lease.fence && plan_.claim_fence) {
+    if (lease.fence && plan_.strategy == Strategy::fenced_claim) {
       std::optional<long long> claimed = store_.claim_read(plan_.account, *lease.fence);
       if (!claimed) {
         log_.record(plan_.name, EventKind::claim_rejected, {{"fence", lease.fence->value}});
@@ -141,7 +141,7 @@ class Worker {
       log_.record(plan_.name, EventKind::read, {{"balance", balance}});
     }
     setup_.dir.write_file(setup_.dir.read_marker(plan_.name), "");
-    if (plan_.check_before_write) {
+    if (plan_.strategy == Strategy::check_before_write) {
       Ownership ownership = lock_.holds(lease.token);
       log_.record(plan_.name, EventKind::checked, {{"held", ownership.held}, {"pttl", ownership.pttl_ms}});
       if (!ownership.held) return -1;
@@ -158,7 +158,7 @@ class Worker {
       return 1;
     }
     long long rowcount = state_.write([&] {
-      return plan_.claim_fence ? store_.claimed_write(plan_.account, after, *lease.fence)
+      return plan_.strategy == Strategy::fenced_claim ? store_.claimed_write(plan_.account, after, *lease.fence)
                                : store_.fenced_write(plan_.account, after, *lease.fence);
     });
     state_.added = rowcount > 0;
@@ -169,7 +169,7 @@ class Worker {
 
   // The library's policy (acquire.h), which says each refusal once through record_refusal.
   Lease acquire() {
-    return *(plan_.fenced ? acquirer_.acquire_fenced(plan_.ttl) : acquirer_.acquire(plan_.ttl)).lease;
+    return *(takes_fence(plan_.strategy) ? acquirer_.acquire_fenced(plan_.ttl) : acquirer_.acquire(plan_.ttl)).lease;
   }
 
   void record_refusal(const Acquisition& refused) {
@@ -265,14 +265,14 @@ class PgWorker {
 
   void run() {
     run_logged(plan_, setup_, log_, state_, [this] {
-      if (plan_.pg == PgStrategy::atomic) {
+      if (plan_.strategy == Strategy::pg_atomic) {
         ready_to_write();
         long long after = state_.write([&] { return store_.add_atomically(plan_.account, plan_.amount); });
         state_.added = true;
         log_.record(plan_.name, EventKind::pg_added, {{"amount", plan_.amount}, {"after", after}});
         return;
       }
-      bool row = plan_.pg == PgStrategy::row_lock;
+      bool row = plan_.strategy == Strategy::pg_row_lock;
       long long before = 0;
       double sent_at = 0;
       long long after = state_.write([&] {
@@ -309,9 +309,9 @@ class PgWorker {
 }  // namespace
 
 void run_worker(const WorkerPlan& plan, const LabSetup& setup) {
-  if (plan.pg != PgStrategy::none) {
+  if (in_postgres(plan.strategy)) {
     PgWorker(plan, setup).run();
-  } else if (!plan.redlock.empty()) {
+  } else if (plan.strategy == Strategy::redlock) {
     RedlockWorker(plan, setup).run();
   } else {
     Worker(plan, setup).run();

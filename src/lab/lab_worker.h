@@ -1,7 +1,7 @@
 // The article's worker: acquire the account's lock, read the balance, (pause), write balance +
-// amount, release; with --fenced the write is the fenced UPDATE, with --retry a rejected write
-// starts again from the acquisition, with --check-before-write the worker checks it still holds
-// the lock before it pauses and writes.
+// amount, release; its strategy (strategy.h) says how it locks and writes: fenced, the write is
+// the fenced UPDATE; fenced-retry, a rejected write starts again from the acquisition;
+// check-before-write, the worker checks it still holds the lock before it pauses and writes.
 //
 // Every step is recorded in the run's log. Runs on the calling thread (plus the watchdog's thread
 // when asked for); one worker per process, as in the article.
@@ -14,14 +14,12 @@
 #include "rlock/error.h"
 #include "lab/lab_dir.h"
 #include "lab/messages.h"
+#include "lab/strategy.h"
 #include "rlock/redis_address.h"
 #include "rlock/redis_lock.h"
 #include "rlock/release_waiter.h"
 
 namespace rlock {
-
-// The PostgreSQL-native ways to add, which need no Redis lock at all (the chaos baselines).
-enum class PgStrategy { none, atomic, row_lock, advisory };
 
 struct WorkerPlan {
   std::string name;
@@ -34,22 +32,16 @@ struct WorkerPlan {
   // poll: sleep busy_retry between attempts (the article); notify: wake as soon as the lock's
   // release is announced, and after busy_retry at the latest (release_waiter.h).
   WaitMode wait = WaitMode::poll;
-  bool watchdog = false;
-  bool fenced = false;
-  bool retry = false;
-  // With fenced: claim the fence at the read (the row's fence is set to ours), write only while it
-  // is still ours. Without it, a stale holder's write that lands between a newer holder's read and
-  // write passes `fence < $token` and is then overwritten: its amount lost.
-  bool claim_fence = false;
-  // Check that the lock is still held right after the read, before the pause and the write; when
-  // it is not, start again from the acquisition. It passes, and the write is still unsafe.
-  bool check_before_write = false;
+  // ttl: the article's lock; watchdog: extended every TTL/3 from a thread; check-before-write:
+  // check the lock is still held right after the read (it passes, and the write is still unsafe);
+  // fenced: a fencing token and the fenced UPDATE; fenced-retry: a rejected write starts again from
+  // the acquisition; fenced-claim: retries too, and claims the fence at the read (the row's fence
+  // set to ours), writing only while it is still ours; redlock: a majority of `redlock`; pg-*: no
+  // Redis, added inside PostgreSQL (an atomic UPDATE, or a transaction holding the row's lock or
+  // the account's advisory lock across the read, the pause and the write).
+  Strategy strategy = Strategy::ttl;
   LockOptions lock_options;  // the restart guard and WAIT, both off unless asked for
-  // Not none: no Redis; add inside PostgreSQL (atomic UPDATE, or a transaction holding the row's
-  // lock or the account's advisory lock across the read, the pause and the write).
-  PgStrategy pg = PgStrategy::none;
-  // Not empty: Redlock over these independent servers (3 or more) instead of the one Redis; no
-  // fencing, no watchdog.
+  // The redlock strategy's independent servers (3 or more), used instead of the one Redis.
   std::vector<RedisAddress> redlock;
 };
 

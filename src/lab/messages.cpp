@@ -59,15 +59,15 @@ std::string field_text(const nlohmann::json& fields, std::string_view name) {
 std::string_view wording_key(const Event& event) {
   switch (event.kind) {
     case EventKind::acquired:
-      return event.fields.contains("fence") ? "acquired_fenced" : "acquired";
+      return event.fence() ? "acquired_fenced" : "acquired";
     case EventKind::read:
-      return event.fields.contains("fence") ? "read_claimed" : "read";
+      return event.fence() ? "read_claimed" : "read";
     case EventKind::released:
-      return field_text(event.fields, "result") == "-1" ? "released_unknown" : "released";
+      return event.release_result() == -1 ? "released_unknown" : "released";
     case EventKind::checked:
-      return field_text(event.fields, "held") == "true" ? "checked" : "checked_lost";
+      return event.held().value_or(false) ? "checked" : "checked_lost";
     case EventKind::watchdog_failed:
-      return event.fields.contains("error") ? "watchdog_error" : "watchdog_failed";
+      return event.error_text() ? "watchdog_error" : "watchdog_failed";
     default:
       return to_string(event.kind);
   }

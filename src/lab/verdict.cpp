@@ -22,9 +22,9 @@ constexpr Wording kLost{"lost", "LOST UPDATE ({amount} missing)", "갱신 손실
 Verdict judge(long long balance, long long expected, const std::vector<Event>& events) {
   Verdict verdict{balance, expected, 0, 0, {}};
   for (const Event& event : events) {
-    if (event.kind != EventKind::error || event.fields.value("added", true)) continue;
-    long long amount = event.fields.value("amount", 0LL);
-    if (event.fields.value("in_doubt", false)) {
+    if (event.kind != EventKind::error || event.added().value_or(true)) continue;
+    long long amount = event.amount().value_or(0);
+    if (event.in_doubt().value_or(false)) {
       verdict.in_doubt += amount;
     } else {
       verdict.not_acknowledged += amount;
@@ -34,12 +34,15 @@ Verdict judge(long long balance, long long expected, const std::vector<Event>& e
   return verdict;
 }
 
-long long Verdict::missing() const {
-  long long most = expected - not_acknowledged;
-  long long least = most - in_doubt;
+long long BalanceBounds::missing(long long balance) const {
   if (balance < least) return least - balance;
   if (balance > most) return most - balance;
   return 0;
+}
+
+long long Verdict::missing() const {
+  long long most = expected - not_acknowledged;
+  return BalanceBounds{most - in_doubt, most}.missing(balance);
 }
 
 std::string Verdict::line(Lang lang) const {

@@ -15,6 +15,16 @@
 
 namespace rlock {
 
+// The balances a run may end with when no update is lost: `least` when every increment in doubt
+// was lost with its answer, `most` when each one landed.
+struct BalanceBounds {
+  long long least = 0;
+  long long most = 0;
+
+  // How far `balance` falls short of least (negative: how far it lies above most); 0 inside.
+  long long missing(long long balance) const;
+};
+
 struct Verdict {
   long long balance = 0;
   long long expected = 0;          // every worker's amount applied

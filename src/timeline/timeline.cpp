@@ -25,13 +25,13 @@ MarkResult result_of(const Event& event) {
     case EventKind::watchdog_extended:
       return MarkResult::ok;
     case EventKind::fenced_write:
-      return event.fields.value("rowcount", 0) > 0 ? MarkResult::ok : MarkResult::rejected;
+      return event.rowcount().value_or(0) > 0 ? MarkResult::ok : MarkResult::rejected;
     case EventKind::claim_rejected:
       return MarkResult::rejected;
     case EventKind::released:
-      return event.fields.value("result", -1) == 1 ? MarkResult::ok : MarkResult::failed;
+      return event.release_result().value_or(-1) == 1 ? MarkResult::ok : MarkResult::failed;
     case EventKind::checked:
-      return event.fields.value("held", false) ? MarkResult::ok : MarkResult::failed;
+      return event.held().value_or(false) ? MarkResult::ok : MarkResult::failed;
     case EventKind::watchdog_failed:
     case EventKind::error:
       return MarkResult::failed;
@@ -46,7 +46,7 @@ std::vector<double> lock_losses(const std::vector<Event>& events) {
   std::vector<double> losses;
   for (const Event& event : events) {
     bool came_back = event.kind == EventKind::redis_started || event.kind == EventKind::redis_promoted;
-    if (came_back && event.fields.value("pttl", 0LL) < 0) losses.push_back(event.t);
+    if (came_back && event.pttl().value_or(0) < 0) losses.push_back(event.t);
   }
   return losses;
 }
@@ -65,7 +65,7 @@ double first_after(const std::vector<double>& times, double t) {
 void add_acquisition(Lane& lane, const std::vector<Event>& events, std::size_t begin, const std::vector<double>& losses,
                      const std::vector<double>& others_acquired) {
   const Event& acquired = events[begin];
-  double expiry = acquired.t + acquired.fields.value("ttl_ms", 0.0) / 1000;
+  double expiry = acquired.t + static_cast<double>(acquired.ttl_ms().value_or(0)) / 1000;
   double acting_until = acquired.t;
   std::optional<double> released_by_us;
   for (std::size_t i = begin + 1; i < events.size(); ++i) {
@@ -73,9 +73,9 @@ void add_acquisition(Lane& lane, const std::vector<Event>& events, std::size_t b
     if (event.who != lane.name) continue;
     if (event.kind == EventKind::acquired) break;
     acting_until = event.t;
-    if (event.kind == EventKind::watchdog_extended) expiry = event.t + event.fields.value("pttl", 0.0) / 1000;
+    if (event.kind == EventKind::watchdog_extended) expiry = event.t + static_cast<double>(event.pttl().value_or(0)) / 1000;
     if (event.kind == EventKind::released) {
-      if (event.fields.value("result", -1) == 1) released_by_us = event.t;
+      if (event.release_result().value_or(-1) == 1) released_by_us = event.t;
       break;
     }
   }
@@ -94,8 +94,8 @@ std::map<std::string, std::vector<Interval>> pauses(const std::vector<Event>& ev
   std::map<std::string, double> stopped_at;
   for (const Event& event : events) {
     if (event.kind != EventKind::signal) continue;
-    std::string target = event.fields.value("target", "");
-    std::string signal = event.fields.value("signal", "");
+    std::string target = event.target().value_or("");
+    std::string signal = event.signal().value_or("");
     if (signal == "SIGSTOP") {
       stopped_at.try_emplace(target, event.t);
     } else if (auto it = stopped_at.find(target); it != stopped_at.end()) {
@@ -113,12 +113,12 @@ long long expected_balance(const std::vector<Event>& events) {
   std::map<std::string, long long> amounts;
   std::map<std::string, long long> last_read;
   for (const Event& event : events) {
-    if (event.kind == EventKind::read) last_read[event.who] = event.fields.value("balance", 0LL);
+    if (event.kind == EventKind::read) last_read[event.who] = event.balance().value_or(0);
     if (amounts.contains(event.who)) continue;
     if (event.kind == EventKind::wrote || event.kind == EventKind::pg_added || event.kind == EventKind::error) {
-      if (event.fields.contains("amount")) amounts[event.who] = event.fields.value("amount", 0LL);
+      if (auto amount = event.amount()) amounts[event.who] = *amount;
     } else if (event.kind == EventKind::fenced_write && last_read.contains(event.who)) {
-      amounts[event.who] = event.fields.value("balance", 0LL) - last_read[event.who];
+      amounts[event.who] = event.balance().value_or(0) - last_read[event.who];
     }
   }
   long long expected = AccountStore::kInitialBalance;
@@ -131,10 +131,10 @@ long long final_balance(const std::vector<Event>& events) {
   long long balance = AccountStore::kInitialBalance;
   for (const Event& event : events) {
     if (event.kind == EventKind::wrote || event.kind == EventKind::pg_added) {
-      balance = event.fields.value("after", balance);
+      balance = event.after().value_or(balance);
     }
-    if (event.kind == EventKind::fenced_write && event.fields.value("rowcount", 0) > 0) {
-      balance = event.fields.value("balance", balance);
+    if (event.kind == EventKind::fenced_write && event.rowcount().value_or(0) > 0) {
+      balance = event.balance().value_or(balance);
     }
   }
   return balance;

@@ -1,0 +1,230 @@
+#include "chaos/campaign.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "chaos/client.h"
+#include "chaos/history.h"
+#include "chaos/job.h"
+#include "chaos/nemesis.h"
+#include "chaos/schedule.h"
+#include "host/child.h"
+#include "host/failover_pair.h"
+#include "lab/append_file.h"
+#include "lab/lab_dir.h"
+#include "lab/run_log.h"
+#include "rlock/error.h"
+#include "rlock/redis_connection.h"
+#include "timeline/timeline_svg.h"
+
+namespace rlock {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+TrialResult run_trial(const TrialSpec& spec, long account, Job& job) {
+  const ChaosSetup& setup = job.setup;
+  TrialResult result{spec, {}, {}, {}, 0, 0, 0, {}};
+  auto began = Clock::now();
+  LabDir dir(setup.dir / "trials" / fmt::format("{}-{}-{}", to_string(spec.strategy), to_string(spec.fault), spec.number));
+  Schedule schedule = schedule_for(spec, setup);
+  job.store.reset(account);
+  LockKey key = LockKey::for_account(account);
+  job.redis.checked({"DEL", key.lock, key.fence_counter});
+  bool redlock = spec.strategy == Strategy::redlock;
+  std::vector<RedisAddress> redlock_addresses = redlock ? redlock_servers_for(job, key) : std::vector<RedisAddress>{};
+  std::optional<FailoverPair> pair;
+  if (spec.fault == Fault::failover && !redlock) {
+    std::filesystem::create_directories(dir.root());  // for the servers' logs
+    pair.emplace(failover_port_of(setup, job.number), dir.root());
+    if (schedule.replica_lags) pair->stop_replication();
+  }
+  dir.start_new_run(wall_seconds() + 0.05);  // the workers' clocks start once all are forked
+  RunLog log(dir, Lang::en);
+  LabSetup lab{pair ? pair->address() : setup.redis, setup.conninfo, dir, Lang::en};
+  std::function<void()> host_fault = host_fault_for(spec, job, pair, key, log);
+
+  std::vector<WorkerPlan> plans;
+  for (const WorkerSchedule& w : schedule.workers) {
+    plans.push_back(plan_for(spec.strategy, w, account, setup, redlock_addresses));
+  }
+  std::vector<pid_t> pids;
+  for (const WorkerPlan& plan : plans) pids.push_back(spawn_worker(plan, lab));
+  std::vector<WorkerExit> exits = supervise(spec, schedule, pids, dir, log, host_fault);
+  pair.reset();
+
+  std::vector<Event> events = read_events(dir);
+  long long final_balance = job.store.read_balance(account);
+  std::vector<Operation> history = history_from(events, exits);
+  result.lost = guarded([&] { return check_lost_updates(AccountStore::kInitialBalance, final_balance, history); });
+  result.overlaps = guarded([&] { return check_overlaps(history); });
+  result.fences = guarded([&] { return check_fences(history); });
+  for (const Operation& op : history) {
+    if (op.outcome != Outcome::fail) continue;
+    ++result.failed_ops;
+    result.failed_amount += op.amount;
+  }
+  result.ms = std::chrono::duration<double, std::milli>(Clock::now() - began).count();
+  if (result.anomaly()) {
+    write_history(dir.root() / "history.jsonl", history);
+    write_timeline(dir, dir.timeline(), SvgOptions{dir.root().filename().string()});
+  } else {
+    std::filesystem::remove_all(dir.root());
+  }
+  return result;
+}
+
+nlohmann::json check_json(const CheckResult& c) {
+  return {{"validity", to_string(c.validity)}, {"detail", c.detail}, {"amount", c.amount}, {"count", c.count}};
+}
+
+CheckResult check_from(const nlohmann::json& j) {
+  return {validity_from(j.value("validity", "unknown")), j.value("detail", ""), j.value("amount", 0LL),
+          j.value("count", 0)};
+}
+
+// A result line of a job process (see run_job) back as the TrialResult of `spec`.
+TrialResult result_from(const nlohmann::json& line, const TrialSpec& spec) {
+  return TrialResult{spec,
+                     check_from(line.value("lost", nlohmann::json::object())),
+                     check_from(line.value("overlaps", nlohmann::json::object())),
+                     check_from(line.value("fences", nlohmann::json::object())),
+                     line.value("failed_ops", 0),
+                     line.value("failed_amount", 0LL),
+                     line.value("ms", 0.0),
+                     line.value("error", "")};
+}
+
+// One job process: every jobs-th trial, one after the other, each result one line in `results`.
+void run_job(int job, int jobs, const std::vector<TrialSpec>& specs, const ChaosSetup& setup,
+             const std::filesystem::path& results) {
+  AppendFile out(results);
+  Job context{job, setup, RedisConnection(setup.redis), AccountStore(setup.conninfo), {}};
+  for (std::size_t i = static_cast<std::size_t>(job); i < specs.size(); i += static_cast<std::size_t>(jobs)) {
+    TrialResult r{specs[i], {}, {}, {}, 0, 0, 0, {}};
+    try {
+      r = run_trial(specs[i], setup.first_account + static_cast<long>(i), context);
+    } catch (const std::exception& e) {
+      r.error = e.what();
+    }
+    out.append_line(nlohmann::json{{"i", i},
+                                   {"lost", check_json(r.lost)},
+                                   {"overlaps", check_json(r.overlaps)},
+                                   {"fences", check_json(r.fences)},
+                                   {"failed_ops", r.failed_ops},
+                                   {"failed_amount", r.failed_amount},
+                                   {"ms", r.ms},
+                                   {"error", r.error}}
+                        .dump());
+  }
+}
+
+std::vector<nlohmann::json> read_lines(const std::filesystem::path& path) {
+  std::vector<nlohmann::json> lines;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_object()) lines.push_back(std::move(j));
+  }
+  return lines;
+}
+
+}  // namespace
+
+std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const ChaosSetup& setup, int jobs,
+                                    const std::function<void(std::size_t, std::size_t)>& progress) {
+  if (specs.empty()) return {};
+  std::filesystem::create_directories(setup.dir / "trials");
+  auto results_of = [&](int job) { return setup.dir / "trials" / fmt::format(".results-{}.jsonl", job); };
+  std::vector<pid_t> pids;
+  for (int job = 0; job < jobs; ++job) {
+    pids.push_back(fork_child([&] {
+      try {
+        run_job(job, jobs, specs, setup, results_of(job));
+      } catch (const std::exception& e) {
+        fmt::print(stderr, "chaos: job {} stopped: {}\n", job, e.what());
+        return 1;  // its trials report nothing: they count as anomalies
+      }
+      return 0;
+    }));
+  }
+
+  std::map<std::size_t, TrialResult> reported;
+  auto collect = [&] {
+    reported.clear();
+    for (int job = 0; job < jobs; ++job) {
+      for (const auto& line : read_lines(results_of(job))) {
+        std::size_t i = line.value("i", specs.size());
+        if (i < specs.size()) reported.insert_or_assign(i, result_from(line, specs[i]));
+      }
+    }
+  };
+  std::size_t running = pids.size();
+  while (running > 0) {
+    std::this_thread::sleep_for(1s);
+    for (pid_t& pid : pids) {
+      if (pid > 0 && try_reap(pid)) pid = 0, --running;
+    }
+    collect();
+    progress(reported.size(), static_cast<std::size_t>(std::count_if(
+                                  reported.begin(), reported.end(), [](const auto& r) { return r.second.anomaly(); })));
+  }
+
+  std::vector<TrialResult> results;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    auto it = reported.find(i);
+    results.push_back(it != reported.end()
+                          ? it->second
+                          : TrialResult{specs[i], {}, {}, {}, 0, 0, 0, "the trial reported no result (its job process died)"});
+  }
+  for (int job = 0; job < jobs; ++job) std::filesystem::remove(results_of(job));
+  return results;
+}
+
+std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup& setup) {
+  std::vector<TrialSpec> side_by_side, one_by_one;
+  for (Strategy s : campaign.strategies) {
+    for (Fault f : campaign.faults) {
+      for (int n = 0; n < campaign.trials; ++n) (f == Fault::redis_restart ? one_by_one : side_by_side).push_back({s, f, n});
+    }
+  }
+  // Unreachable servers get one error here rather than one per job.
+  RedisConnection{setup.redis};
+  AccountStore{setup.conninfo};
+  if (!one_by_one.empty()) check_restartable(setup.redis);
+  std::size_t total = side_by_side.size() + one_by_one.size();
+  fmt::print("rlock chaos: seed {}, {} trials a cell, TTL {}ms, {} jobs, {} strategies x {} faults{}\n", setup.seed,
+             campaign.trials, setup.ttl.count(), campaign.jobs, campaign.strategies.size(), campaign.faults.size(),
+             setup.wait == WaitMode::notify ? ", waiters notified" : "");
+  std::fflush(stdout);
+  std::filesystem::remove_all(setup.dir / "trials");
+  auto has = [](const auto& list, auto value) { return std::find(list.begin(), list.end(), value) != list.end(); };
+  check_own_servers(setup, campaign.jobs, has(campaign.faults, Fault::failover), has(campaign.strategies, Strategy::redlock));
+  std::size_t done_before = 0, anomalies_before = 0;
+  auto progress = [&](std::size_t done, std::size_t anomalies) {
+    fmt::print(stderr, "chaos: {}/{} trials, {} with an anomaly\n", done_before + done, total, anomalies_before + anomalies);
+  };
+  std::vector<TrialResult> results = run_trials(side_by_side, setup, campaign.jobs, progress);
+  done_before = results.size();
+  anomalies_before = static_cast<std::size_t>(std::count_if(results.begin(), results.end(), [](const TrialResult& r) { return r.anomaly(); }));
+  std::vector<TrialResult> restarts = run_trials(one_by_one, setup, 1, progress);
+  results.insert(results.end(), restarts.begin(), restarts.end());
+
+  auto not_run = std::count_if(results.begin(), results.end(), [](const TrialResult& r) { return !r.error.empty(); });
+  if (not_run > 0) {
+    auto first = std::find_if(results.begin(), results.end(), [](const TrialResult& r) { return !r.error.empty(); });
+    fmt::print(stderr, "chaos: {} trials could not run (counted as anomalies); the first: {}\n", not_run, first->error);
+  }
+  return results;
+}
+
+}  // namespace rlock

@@ -1,0 +1,39 @@
+// A chaos campaign: trials run in `jobs` processes side by side (job.h), each trial the Jepsen
+// way: its schedule (schedule.h), its clients (client.h), its nemesis (nemesis.h), its history
+// (history.h) and the checkers' verdicts on it (checkers.h). A trial with an anomaly keeps its
+// directory (run.log, events.jsonl, history.jsonl, timeline.svg) for `rlock showlog --dir`.
+//
+// Runs in the calling process, which must have no other threads: jobs and trials fork.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "chaos/chaos.h"
+
+namespace rlock {
+
+// Runs every spec in `jobs` processes; `progress(done, anomalies)` is called now and then. A
+// redis-restart trial crashes the shared Redis: run those with one job, and on a Redis that is
+// local and was started from a config file (check_restartable). Anomalous trials are kept in
+// setup.dir/trials, which the caller clears before a campaign.
+std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const ChaosSetup& setup, int jobs,
+                                    const std::function<void(std::size_t, std::size_t)>& progress);
+
+// What a campaign runs: every strategy under every fault, `trials` times each, in `jobs` processes.
+struct Campaign {
+  std::vector<Strategy> strategies;
+  std::vector<Fault> faults;
+  int trials = 200;
+  int jobs = 8;
+};
+
+// Runs `campaign` on `setup`'s servers: checks that they answer (and that Redis can be restarted
+// when a fault restarts it) and that the job's own servers start, prints the campaign's first line
+// on stdout and its progress on stderr, runs the trials side by side and then the redis-restart
+// ones one at a time (they would crash each other's Redis). Clears setup.dir/trials first.
+// Returns every trial's result, in the order run.
+std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup& setup);
+
+}  // namespace rlock

@@ -1,0 +1,26 @@
+// The client of a chaos trial: a worker process (lab_worker.h) running the trial's strategy on
+// one worker's schedule. The campaign's process forks it and reaps it (nemesis.h); the worker's
+// exit code says how it ended, as rlock's: 0, 1 failed, 3 write rejected.
+//
+// plan_for is a pure function. spawn_worker forks: call it from a process with no other threads.
+#pragma once
+
+#include <sys/types.h>
+
+#include <vector>
+
+#include "chaos/chaos.h"
+#include "chaos/schedule.h"
+#include "lab/lab_worker.h"
+#include "rlock/redis_address.h"
+
+namespace rlock {
+
+// The worker `w` of a trial of `strategy` on `account`; `redlock` are the servers of a redlock trial.
+WorkerPlan plan_for(Strategy strategy, const WorkerSchedule& w, long account, const ChaosSetup& setup,
+                    const std::vector<RedisAddress>& redlock);
+
+// The client: a worker process. Exit codes as rlock's: 0, 1 failed, 3 write rejected.
+pid_t spawn_worker(const WorkerPlan& plan, const LabSetup& setup);
+
+}  // namespace rlock

@@ -1,0 +1,53 @@
+#include "chaos/job.h"
+
+#include <fmt/format.h>
+
+#include "host/failover_pair.h"
+#include "host/redis_server.h"
+#include "rlock/error.h"
+
+namespace rlock {
+
+int failover_port_of(const ChaosSetup& setup, int job) { return setup.failover_port + 2 * job; }
+
+// Job `job`'s three Redlock servers, logging into `dir`.
+RedlockServers start_redlock_servers(const ChaosSetup& setup, int job, const std::filesystem::path& dir) {
+  RedlockServers servers;
+  for (int i = 0; i < 3; ++i) servers.push_back(std::make_unique<LocalRedis>(setup.redlock_port + 3 * job + i, dir));
+  return servers;
+}
+
+// The job's Redlock servers (started for its first redlock trial), rid of `key`'s lock.
+std::vector<RedisAddress> redlock_servers_for(Job& job, const LockKey& key) {
+  if (job.redlock.empty()) {
+    std::filesystem::path logs = job.setup.dir / "trials" / ".redlock-servers";
+    std::filesystem::create_directories(logs);
+    job.redlock = start_redlock_servers(job.setup, job.number, logs);
+  }
+  std::vector<RedisAddress> addresses;
+  for (auto& server : job.redlock) {
+    server->connection().checked({"DEL", key.lock});
+    addresses.push_back(server->address());
+  }
+  return addresses;
+}
+
+void check_restartable(const RedisAddress& address) {
+  RedisConnection redis(address);
+  if (local_redis_process(redis).config_file.empty()) {
+    throw UsageError(fmt::format("fault redis-restart needs a Redis started from a config file; {} was not",
+                                 address.display()));
+  }
+}
+
+void check_own_servers(const ChaosSetup& setup, int jobs, bool failover, bool redlock) {
+  std::filesystem::path logs = setup.dir / "trials" / ".servers-check";
+  std::filesystem::create_directories(logs);
+  for (int job = 0; job < jobs; ++job) {
+    if (failover) FailoverPair pair(failover_port_of(setup, job), logs);
+    if (redlock) start_redlock_servers(setup, job, logs);
+  }
+  std::filesystem::remove_all(logs);
+}
+
+}  // namespace rlock

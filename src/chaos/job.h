@@ -1,0 +1,51 @@
+// A job of a chaos campaign: one process that runs every jobs-th trial, one after the other, and
+// what it holds for them (its Redis and PostgreSQL connections, and the servers of its own: a
+// failover trial's primary and replica, Redlock's three servers). Jobs run side by side, each on
+// ports of its own, so their servers never meet.
+//
+// A Job belongs to its process; not thread-safe. The checks below run in the campaign's process,
+// before any job starts.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include "bank/account_store.h"
+#include "chaos/chaos.h"
+#include "host/local_redis.h"
+#include "rlock/lock_key.h"
+#include "rlock/redis_address.h"
+#include "rlock/redis_connection.h"
+
+namespace rlock {
+
+// Job `job`'s failover port: its primary listens there and its replica on the next port.
+int failover_port_of(const ChaosSetup& setup, int job);
+
+using RedlockServers = std::vector<std::unique_ptr<LocalRedis>>;
+
+// Job `job`'s three Redlock servers, logging into `dir`.
+RedlockServers start_redlock_servers(const ChaosSetup& setup, int job, const std::filesystem::path& dir);
+
+// What a job process holds for its trials, one after the other.
+struct Job {
+  int number;
+  const ChaosSetup& setup;
+  RedisConnection redis;
+  AccountStore store;
+  RedlockServers redlock;  // started for the job's first redlock trial
+};
+
+// The job's Redlock servers (started for its first redlock trial), rid of `key`'s lock.
+std::vector<RedisAddress> redlock_servers_for(Job& job, const LockKey& key);
+
+// A redis-restart trial crashes the shared Redis: it must be local and started from a config file.
+// Throws UsageError when it is not.
+void check_restartable(const RedisAddress& redis);
+// Starts and stops the servers of their own that `jobs` jobs will run (a failover's primary and
+// replica, Redlock's three): throws Error when one cannot start (a port taken, no redis-server),
+// before any trial runs.
+void check_own_servers(const ChaosSetup& setup, int jobs, bool failover, bool redlock);
+
+}  // namespace rlock

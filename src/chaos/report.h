@@ -1,0 +1,38 @@
+// A campaign's report: its trials tallied per cell (a strategy under a fault), the table printed
+// on stdout, the same as JSON, and the judgement: a campaign fails when a cell that is expected to
+// be safe (expected_safe) showed an anomaly.
+//
+// Plain values and functions; thread-safe except that printing shares stdout.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "chaos/campaign.h"
+#include "chaos/chaos.h"
+
+namespace rlock {
+
+struct Cell {
+  Strategy strategy;
+  Fault fault;
+  long trials = 0, lost = 0, overlaps = 0, failed = 0, anomalies = 0;
+  long long lost_amount = 0, failed_amount = 0;
+  std::vector<double> ms;
+  std::vector<std::string> kept;  // trial numbers of the anomalies
+
+  double rate() const;  // of trials with an anomaly
+};
+
+// One cell per strategy and fault of `campaign`, in its order, with `results` tallied in.
+std::vector<Cell> tabulate(const Campaign& campaign, const std::vector<TrialResult>& results);
+// The table on stdout, and where the anomalous trials are kept.
+void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup);
+// The table as JSON in `path`, with the seed, the TTL, the trials a cell and the wait mode.
+// Throws Error when the file cannot be written.
+void write_json(const std::string& path, const std::vector<Cell>& cells, const Campaign& campaign,
+                const ChaosSetup& setup);
+// Throws Error naming every cell that is expected to be safe and showed an anomaly.
+void check_expected_safe(const std::vector<Cell>& cells);
+
+}  // namespace rlock

@@ -1,0 +1,55 @@
+#include "chaos/schedule.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <string_view>
+
+namespace rlock {
+namespace {
+
+// FNV-1a: a hash of a name that is the same on every machine and build.
+std::uint64_t fnv1a(std::string_view text) {
+  std::uint64_t hash = 14695981039346656037ULL;
+  for (char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  return hash;
+}
+
+std::uint64_t splitmix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup) {
+  std::mt19937_64 rng(splitmix(setup.seed ^ splitmix(fnv1a(to_string(spec.strategy)) ^
+                                                      splitmix(fnv1a(to_string(spec.fault)) + static_cast<std::uint64_t>(spec.number)))));
+  auto uniform = [&](double low, double high) { return std::uniform_real_distribution<double>(low, high)(rng); };
+  double ttl_s = std::chrono::duration<double>(setup.ttl).count();
+  Schedule schedule;
+  int count = std::uniform_int_distribution<int>(2, 4)(rng);
+  for (int i = 0; i < count; ++i) {
+    schedule.workers.push_back(WorkerSchedule{std::string(1, static_cast<char>('A' + i)),
+                                              std::uniform_int_distribution<long long>(1, 100)(rng),
+                                              uniform(0, 0.05), uniform(0.005, 0.03)});
+  }
+  auto first = std::min_element(schedule.workers.begin(), schedule.workers.end(),
+                                [](const auto& a, const auto& b) { return a.delay_s < b.delay_s; });
+  schedule.target = static_cast<std::size_t>(first - schedule.workers.begin());
+  if (spec.fault == Fault::slow) schedule.workers[schedule.target].work_s = ttl_s * uniform(1.5, 3.0);
+  // A restart or failover must find the holder mid-job: its work takes half its TTL or more, and
+  // still ends well inside it, so only the fault can take its lock away.
+  if (spec.fault == Fault::redis_restart || spec.fault == Fault::failover) {
+    schedule.workers[schedule.target].work_s = ttl_s * uniform(0.5, 0.8);
+  }
+  schedule.pause_s = ttl_s * uniform(1.0, 2.5);
+  // Half the failovers lose the writes of the whole trial, the lock among them; the others lose
+  // nothing, so a failover alone is no anomaly.
+  if (spec.fault == Fault::failover) schedule.replica_lags = uniform(0, 1) < 0.5;
+  return schedule;
+}
+
+}  // namespace rlock

@@ -1,0 +1,33 @@
+// The generator of a chaos trial: its schedule, drawn from the campaign's seed and the trial's
+// strategy, fault and number, so that a trial can be replayed alone. It says who starts when, adds
+// what and works how long, which worker the nemesis strikes, and how long a pause lasts.
+//
+// Plain values and a pure function; thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "chaos/chaos.h"
+
+namespace rlock {
+
+struct WorkerSchedule {
+  std::string name;
+  long long amount = 0;
+  double delay_s = 0;
+  double work_s = 0;
+};
+
+// The generator: who starts when, adds what, works how long, and the fault's victim and length.
+struct Schedule {
+  std::vector<WorkerSchedule> workers;
+  std::size_t target = 0;  // the worker the nemesis picks: the first to start, likely the first holder
+  double pause_s = 0;
+  bool replica_lags = false;  // failover: the replica stopped replicating before the trial began
+};
+
+Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup);
+
+}  // namespace rlock

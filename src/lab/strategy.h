@@ -1,0 +1,40 @@
+// The strategies a worker can run, by name: how it takes the lock (a Redis lock with a TTL, with a
+// watchdog, Redlock over three servers, or none: PostgreSQL alone) and how it writes (unchecked,
+// after checking the lock, or fenced: `fence < $token`, retried, or with the fence claimed at the
+// read). The lab's worker runs one; chaos runs each under faults. Names are the command line's
+// and the chaos table's ("fenced-retry", "pg-row-lock").
+//
+// Pure functions over a plain enum; thread-safe.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace rlock {
+
+enum class Strategy {
+  ttl,
+  watchdog,
+  check_before_write,
+  redlock,
+  fenced,
+  fenced_retry,
+  fenced_claim,
+  pg_atomic,
+  pg_row_lock,
+  pg_advisory
+};
+
+std::string_view to_string(Strategy strategy);
+std::optional<Strategy> strategy_from(std::string_view name);
+const std::vector<Strategy>& all_strategies();
+
+// fenced, fenced-retry, fenced-claim: the lock hands out a fencing token and the write is fenced.
+bool takes_fence(Strategy strategy);
+// fenced-retry, fenced-claim: a rejected fenced write starts again from the acquisition.
+bool retries_rejected_write(Strategy strategy);
+// pg-atomic, pg-row-lock, pg-advisory: no Redis; the amount is added inside PostgreSQL.
+bool in_postgres(Strategy strategy);
+
+}  // namespace rlock
