@@ -40,6 +40,7 @@ RedisAddress ask_sentinel(const RedisAddress& address, RedisTimeouts timeouts) {
   }
   RedisAddress master = address;
   master.sentinel.reset();
+  master.socket.clear();
   master.host = reply.element(0).text();
   master.port = std::stoi(reply.element(1).text());
   return master;
@@ -123,8 +124,10 @@ void RedisConnection::connect() {
   broken_ = true;
   context_.reset();
   server_ = address_.sentinel ? ask_sentinel(address_, timeouts_) : address_;
+  timeval timeout = to_timeval(timeouts_.connect);
   errno = 0;
-  context_.reset(redisConnectWithTimeout(server_.host.c_str(), server_.port, to_timeval(timeouts_.connect)));
+  context_.reset(server_.socket.empty() ? redisConnectWithTimeout(server_.host.c_str(), server_.port, timeout)
+                                        : redisConnectUnixWithTimeout(server_.socket.c_str(), timeout));
   int error_number = errno;
   if (!context_) throw Error(fmt::format("cannot connect to Redis at {}: out of memory", server_.display()));
   if (context_->err) {

@@ -1,9 +1,11 @@
-// RedisConnection against a Redis of the test's own (port 6552), for what the shared test Redis
-// cannot show without being changed: passwords and ACL users, database indexes.
+// RedisConnection against a Redis of the test's own (port 6552, also on ::1 and a Unix socket), for
+// what the shared test Redis cannot show without being changed: passwords and ACL users, database
+// indexes, IPv6 and Unix socket addresses.
 #include "rlock/redis_connection.h"
 
 #include <string>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "host/local_redis.h"
@@ -30,7 +32,8 @@ class OwnRedisTest : public ::testing::Test {
   RedisConnection& admin() { return server_.connection(); }
 
   TempDir dir_;
-  LocalRedis server_{kPort, dir_.path()};
+  std::string socket_ = (dir_.path() / "redis.sock").string();
+  LocalRedis server_{kPort, dir_.path(), {"--bind", "127.0.0.1", "::1", "--unixsocket", socket_}};
 };
 
 TEST_F(OwnRedisTest, AWrongPasswordThrowsErrorWithoutShowingIt) {
@@ -66,6 +69,31 @@ TEST_F(OwnRedisTest, ADatabaseOutOfRangeThrowsErrorNamingIt) {
   std::string message = error_message<Error>([&] { RedisConnection redis(address); });
   EXPECT_NE(message.find("database 99"), std::string::npos) << message;
   EXPECT_NE(message.find(server_.address().display()), std::string::npos) << message;
+}
+
+TEST_F(OwnRedisTest, ConnectsOverIpv6Loopback) {
+  RedisConnection redis(RedisAddress::parse(fmt::format("redis://[::1]:{}/0", kPort)));
+  EXPECT_EQ(redis.address().display(), fmt::format("[::1]:{}", kPort));
+  redis.checked({"SET", "over", "ipv6"});
+  EXPECT_EQ(admin().checked({"GET", "over"}).text(), "ipv6");
+  EXPECT_NE(redis.checked({"CLIENT", "INFO"}).text().find(fmt::format("laddr=[::1]:{}", kPort)), std::string::npos);
+}
+
+TEST_F(OwnRedisTest, ConnectsOverAUnixSocketToItsDb) {
+  RedisConnection redis(RedisAddress::parse(fmt::format("unix://{}?db=2", socket_)));
+  EXPECT_EQ(redis.address().display(), socket_);
+  redis.checked({"SET", "over", "unix"});
+  RedisAddress db2 = server_.address();
+  db2.db = 2;
+  EXPECT_EQ(RedisConnection(db2).checked({"GET", "over"}).text(), "unix");
+  EXPECT_TRUE(admin().checked({"GET", "over"}).is_nil()) << "not in db 0";
+}
+
+TEST_F(OwnRedisTest, AMissingSocketThrowsErrorNamingItsPath) {
+  std::string missing = (dir_.path() / "missing.sock").string();
+  std::string message = error_message<Error>([&] { RedisConnection redis(RedisAddress::parse("unix://" + missing)); });
+  EXPECT_NE(message.find("cannot connect to Redis at " + missing + ": No such file or directory"), std::string::npos)
+      << message;
 }
 
 }  // namespace
