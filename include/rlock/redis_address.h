@@ -1,7 +1,13 @@
-// Where a Redis server is, parsed from a URL: redis://[[user]:password@]host[:port][/db], or, with
-// a Sentinel, which master to ask it for (the URL then gives the password and db only).
+// Where a Redis server is, parsed from a URL in the forms redis-py accepts:
+//   redis://[[user]:password@]host[:port][/db][?db=N&password=P&username=U]
+//   unix://[[user]:password@]/path/to/redis.sock[?db=N&password=P&username=U]
+// The host may be an IPv6 literal in brackets (redis://[::1]:6391/0). User, password, socket path
+// and query values may be percent-encoded (p%40ss is p@ss). As in redis-py, the query's db wins
+// over the path's, and the password before the @ over the query's. With a Sentinel, the address
+// says which master to ask it for (the URL then gives the password and db only).
 //
-// display() is what error messages and logs show: host and port, never the password.
+// display() is what error messages and logs show: host and port ([::1]:6391 for IPv6), or the
+// socket's path; never the password.
 // A plain value type; thread-safe.
 #pragma once
 
@@ -20,6 +26,7 @@ struct SentinelTarget {
 struct RedisAddress {
   std::string host = "127.0.0.1";
   int port = 6379;
+  std::string socket;  // a Unix socket's path: when set, host and port are not used
   std::string user;
   std::string password;
   int db = 0;

@@ -4,7 +4,9 @@
 // server's address and the cause: rlock::Error when connecting fails or the server answers with an
 // error, rlock::OutcomeUnknown when a command was sent and no answer came back (timeout, connection
 // lost). The next command after a lost connection reconnects first (and throws Error when it
-// cannot): the lost command's outcome stays unknown, but a restarted Redis is reachable again.
+// cannot): the lost command's outcome stays unknown, but a restarted Redis is reachable again. A
+// connection counts as made only once AUTH, SELECT and PING all succeeded: a command never runs on
+// one that failed them (unauthenticated, or in another database); it tries to connect again.
 // With a Sentinel in the address, every connect and reconnect asks it for the current master, so a
 // connection follows a failover. Not thread-safe: one connection per thread (the watchdog opens its own).
 #pragma once
@@ -53,7 +55,8 @@ class Reply {
 class RedisConnection {
  public:
   // Connects, then AUTH and SELECT as the address asks, then PING. Throws Error naming the address
-  // (OutcomeUnknown when the server accepted the connection but did not answer).
+  // and the cause (a refused password or database, the connect timeout, a refused connection), or
+  // OutcomeUnknown when the server accepted the connection but did not answer.
   explicit RedisConnection(RedisAddress address, RedisTimeouts timeouts = {});
   ~RedisConnection();
   RedisConnection(const RedisConnection&) = delete;
@@ -87,6 +90,10 @@ class RedisConnection {
     void operator()(redisContext* context) const;
   };
   void connect();
+  // Sends one command on the context as it is, without connecting first.
+  Reply send(const std::vector<std::string_view>& args);
+  // `reply`, unless it is an error reply: then throws Error naming the command and the server.
+  Reply refuse_error(const std::vector<std::string_view>& args, Reply reply) const;
 
   RedisAddress address_;  // as given: may name a Sentinel
   RedisAddress server_;   // as connected

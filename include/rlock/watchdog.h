@@ -3,7 +3,9 @@
 // It opens its own Redis connection (hiredis contexts are not thread-safe), reports every
 // extension through the callback, and stops on the first failure (the lock was lost or Redis did
 // not answer). The destructor stops and joins the thread. The callback runs on the watchdog's
-// thread and must be thread-safe.
+// thread and must be thread-safe. An exception thrown by the callback is caught on that thread: the
+// watchdog stops extending (the lock then expires with its TTL) and failure() says what was thrown;
+// being a library, it logs nothing itself. failure() may be called from any thread.
 #pragma once
 
 #include <chrono>
@@ -38,17 +40,23 @@ class Watchdog {
   // Idempotent.
   void stop();
 
+  // What the callback threw, when it threw: the watchdog stopped then. Empty otherwise.
+  std::optional<std::string> failure() const;
+
  private:
   void run();
+  // Calls the callback with `report`; false, with failure_ set, when it threw.
+  bool deliver(const WatchdogReport& report);
 
   RedisConnection redis_;
   RedisLock lock_;
   Token token_;
   std::chrono::milliseconds ttl_;
   Callback report_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;
+  std::optional<std::string> failure_;
   std::thread thread_;
 };
 

@@ -41,6 +41,20 @@ struct Contender {
   RedisLock lock;
 };
 
+// A Redis of the test's own, a lock on it, and an Acquirer that gives up after 500 ms of silence.
+struct OwnRedis {
+  explicit OwnRedis(const std::string& name, LockOptions options = {})
+      : lock(redis, LockKey::named(name), options),
+        acquirer(lock, server.address(), AcquirePolicy{.retry = 50ms, .unanswered_limit = 500ms, .deadline = std::nullopt},
+                 heard.observer()) {}
+  TempDir dir;
+  LocalRedis server{kPort, dir.path()};
+  RedisConnection redis{server.address(), RedisTimeouts{200ms, 200ms}};
+  RedisLock lock;
+  Heard heard;
+  Acquirer acquirer;
+};
+
 TEST(Acquirer, BusyThenReleasedAcquiresAndSaysBusyOnce) {
   TestLock holder(9801);
   Acquisition held = holder.lock.acquire(30s);
@@ -80,48 +94,57 @@ TEST(Acquirer, DeadlinePassedReturnsTheLastRefusal) {
 }
 
 TEST(Acquirer, UnansweringRedisIsGivenUpAfterTheLimit) {
-  TempDir dir;
-  LocalRedis server(kPort, dir.path());
-  RedisConnection redis(server.address(), RedisTimeouts{200ms, 200ms});
-  RedisLock lock(redis, LockKey::named("acquire_test:unanswered"));
-  Heard heard;
-  AcquirePolicy policy{.retry = 50ms, .unanswered_limit = 500ms, .deadline = std::nullopt};
-  Acquirer acquirer(lock, server.address(), policy, heard.observer());
-  server.kill();
+  OwnRedis own("acquire_test:unanswered");
+  own.server.kill();
   auto began = Clock::now();
-  EXPECT_THROW(acquirer.acquire(30s), Error);
+  EXPECT_THROW(own.acquirer.acquire(30s), Error);
   auto took = Clock::now() - began;
   EXPECT_GE(took, 500ms);
   EXPECT_LT(took, 2s);
-  EXPECT_EQ(heard.unanswered.size(), 1u) << "the first unanswered attempt is reported, once";
+  EXPECT_EQ(own.heard.unanswered.size(), 1u) << "the first unanswered attempt is reported, once";
+}
+
+// A silence shorter than the limit ends in a grant; the grant ends the call, and the next call
+// counts its own silence afresh, however long the first one lasted.
+TEST(Acquirer, AGrantAfterASilenceLeavesTheNextCallTheWholeLimit) {
+  OwnRedis own("acquire_test:grant");
+  own.server.kill();
+  std::thread nemesis([&] {
+    std::this_thread::sleep_for(250ms);
+    own.server.restart();
+  });
+  Acquisition got = own.acquirer.acquire(30s);
+  nemesis.join();
+  ASSERT_TRUE(got) << "the Redis answered again within the limit";
+  EXPECT_EQ(own.lock.release(got->token), ReleaseResult::released);
+
+  own.server.kill();
+  auto began = Clock::now();
+  EXPECT_THROW(own.acquirer.acquire(30s), Error);
+  EXPECT_GE(Clock::now() - began, 500ms) << "the first call's silence does not count in the second";
+  EXPECT_EQ(own.heard.unanswered.size(), 2u) << "each call reports its first silence";
 }
 
 // Regression: the clock of an unanswering Redis ran from its first silence ever, so a Redis that
 // had missed one answer long ago was given up at its next silence, at once.
 TEST(Acquirer, ARefusalRestartsTheUnansweredClock) {
-  TempDir dir;
-  LocalRedis server(kPort, dir.path());
-  RedisConnection redis(server.address(), RedisTimeouts{200ms, 200ms});
   // A Redis that has just started refuses every acquisition: its answers are refusals.
-  RedisLock lock(redis, LockKey::named("acquire_test:clock"), LockOptions{.min_redis_uptime = 1h});
-  Heard heard;
-  AcquirePolicy policy{.retry = 50ms, .unanswered_limit = 500ms, .deadline = std::nullopt};
-  Acquirer acquirer(lock, server.address(), policy, heard.observer());
-  server.kill();
+  OwnRedis own("acquire_test:clock", LockOptions{.min_redis_uptime = 1h});
+  own.server.kill();
   Clock::time_point silent_again;
   std::thread nemesis([&] {
     std::this_thread::sleep_for(200ms);
-    server.restart();
+    own.server.restart();
     std::this_thread::sleep_for(800ms);  // refusals, for longer than the limit
     silent_again = Clock::now();
-    server.kill();
+    own.server.kill();
   });
-  EXPECT_THROW(acquirer.acquire(30s), Error);
+  EXPECT_THROW(own.acquirer.acquire(30s), Error);
   auto gave_up = Clock::now();
   nemesis.join();
   EXPECT_GE(gave_up - silent_again, 500ms) << "the limit counts from the silence after the last answer";
-  EXPECT_EQ(heard.refusals, std::vector{Acquisition::Refusal::redis_too_young});
-  EXPECT_EQ(heard.unanswered.size(), 1u) << "the first silence is reported, once";
+  EXPECT_EQ(own.heard.refusals, std::vector{Acquisition::Refusal::redis_too_young});
+  EXPECT_EQ(own.heard.unanswered.size(), 1u) << "the first silence is reported, once";
 }
 
 }  // namespace

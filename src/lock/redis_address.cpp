@@ -1,8 +1,11 @@
 #include "rlock/redis_address.h"
 
 #include <charconv>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "rlock/error.h"
 
@@ -19,40 +22,122 @@ int parse_number(std::string_view text, int min, int max, std::string_view what,
   return value;
 }
 
+// `text` with every %XX replaced by the byte it stands for. A % without two hex digits after it
+// stays as it is, as with Python's urllib.parse.unquote, which redis-py applies.
+std::string percent_decoded(std::string_view text) {
+  std::string decoded;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    unsigned char byte = 0;
+    const char* digits = text.data() + i + 1;
+    if (text[i] == '%' && i + 2 < text.size() && std::from_chars(digits, digits + 2, byte, 16).ptr == digits + 2) {
+      decoded.push_back(static_cast<char>(byte));
+      i += 2;
+    } else {
+      decoded.push_back(text[i]);
+    }
+  }
+  return decoded;
+}
+
+// Splits `text` at the first `separator`: {before, after}; {text, ""} when there is none.
+std::pair<std::string_view, std::string_view> split(std::string_view text, char separator) {
+  auto at = text.find(separator);
+  if (at == std::string_view::npos) return {text, {}};
+  return {text.substr(0, at), text.substr(at + 1)};
+}
+
+// The query's parameters, name and (still encoded) value, in order.
+std::vector<std::pair<std::string_view, std::string_view>> parameters(std::string_view query) {
+  std::vector<std::pair<std::string_view, std::string_view>> found;
+  while (!query.empty()) {
+    auto [parameter, rest] = split(query, '&');
+    if (!parameter.empty()) found.push_back(split(parameter, '='));
+    query = rest;
+  }
+  return found;
+}
+
+// host[:port] or [IPv6 literal][:port] into `address`.
+void parse_host_port(std::string_view hostport, RedisAddress& address, std::string_view shown) {
+  if (hostport.starts_with('[')) {
+    auto close = hostport.find(']');
+    if (close == std::string_view::npos) {
+      throw UsageError(fmt::format("bad Redis URL '{}': an IPv6 address without its closing ]", shown));
+    }
+    address.host = hostport.substr(1, close - 1);
+    hostport = hostport.substr(close + 1);
+    if (!hostport.empty() && !hostport.starts_with(':')) {
+      throw UsageError(fmt::format("bad Redis URL '{}': '{}' after the IPv6 address", shown, hostport));
+    }
+    if (!hostport.empty()) address.port = parse_number(hostport.substr(1), 1, 65535, "port", shown);
+  } else {
+    auto colon = hostport.rfind(':');
+    if (colon != hostport.find(':')) {
+      throw UsageError(fmt::format("bad Redis URL '{}': an IPv6 address goes in brackets, as in redis://[::1]:6379", shown));
+    }
+    if (colon != std::string_view::npos) address.port = parse_number(hostport.substr(colon + 1), 1, 65535, "port", shown);
+    address.host = hostport.substr(0, colon);
+  }
+  if (address.host.empty()) throw UsageError(fmt::format("bad Redis URL '{}': no host", shown));
+}
+
 }  // namespace
 
 RedisAddress RedisAddress::parse(std::string_view url) {
-  constexpr std::string_view scheme = "redis://";
-  if (!url.starts_with(scheme)) {
-    throw UsageError(fmt::format("bad Redis URL: it must start with redis:// (TLS is not supported)"));
+  const bool unix_socket = url.starts_with("unix://");
+  if (!unix_socket && !url.starts_with("redis://")) {
+    throw UsageError("bad Redis URL: it must start with redis:// or unix:// (TLS is not supported)");
   }
+  std::string_view scheme = unix_socket ? "unix://" : "redis://";
   RedisAddress address;
   std::string_view rest = url.substr(scheme.size());
 
-  if (auto at = rest.rfind('@'); at != std::string_view::npos) {
-    std::string_view userinfo = rest.substr(0, at);
+  // The user information ends at the last @: a password may hold an unencoded @ or /. Before a
+  // socket's path, only the part before the path's first / can hold it.
+  std::string_view userinfo;
+  auto at = unix_socket ? rest.substr(0, rest.find('/')).rfind('@') : rest.rfind('@');
+  if (at != std::string_view::npos) {
+    userinfo = rest.substr(0, at);
     rest = rest.substr(at + 1);
     if (auto colon = userinfo.find(':'); colon != std::string_view::npos) {
-      address.user = userinfo.substr(0, colon);
-      address.password = userinfo.substr(colon + 1);
+      address.user = percent_decoded(userinfo.substr(0, colon));
+      address.password = percent_decoded(userinfo.substr(colon + 1));
     } else {
-      address.password = userinfo;  // redis://secret@host: the classic form has only a password
+      address.password = percent_decoded(userinfo);  // redis://secret@host: the classic form has only a password
     }
   }
-  std::string shown = fmt::format("redis://{}{}", address.password.empty() ? "" : "***@", rest);
+  auto [location, query] = split(rest, '?');
+  auto given = parameters(query);
+  std::vector<std::string> shown_parameters;
+  for (auto [name, value] : given) {
+    shown_parameters.push_back(fmt::format("{}={}", name, name == "password" ? "***" : value));
+  }
+  std::string shown = fmt::format("{}{}{}{}{}", scheme, userinfo.empty() ? "" : "***@", location,
+                                  query.empty() ? "" : "?", fmt::join(shown_parameters, "&"));
 
-  std::string_view hostport = rest;
-  if (auto slash = rest.find('/'); slash != std::string_view::npos) {
-    hostport = rest.substr(0, slash);
-    std::string_view db = rest.substr(slash + 1);
+  if (unix_socket) {
+    if (location.size() < 2 || !location.starts_with('/')) {
+      throw UsageError(fmt::format("bad Redis URL '{}': no socket path, as in unix:///run/redis.sock", shown));
+    }
+    address.socket = percent_decoded(location);
+  } else {
+    auto [hostport, db] = split(location, '/');
     if (!db.empty()) address.db = parse_number(db, 0, 1 << 20, "database", shown);
+    parse_host_port(hostport, address, shown);
   }
-  if (auto colon = hostport.rfind(':'); colon != std::string_view::npos) {
-    address.port = parse_number(hostport.substr(colon + 1), 1, 65535, "port", shown);
-    hostport = hostport.substr(0, colon);
+  // As redis-py: the query's db wins over the path's, the user information over the query's password.
+  for (auto [name, value] : given) {
+    if (name == "db") {
+      address.db = parse_number(percent_decoded(value), 0, 1 << 20, "database", shown);
+    } else if (name == "password") {
+      if (address.password.empty()) address.password = percent_decoded(value);
+    } else if (name == "username") {
+      if (address.user.empty()) address.user = percent_decoded(value);
+    } else {
+      throw UsageError(fmt::format("bad Redis URL '{}': unknown parameter '{}' (db, password, username are known)",
+                                   shown, name));
+    }
   }
-  if (hostport.empty()) throw UsageError(fmt::format("bad Redis URL '{}': no host", shown));
-  address.host = hostport;
   return address;
 }
 
@@ -65,6 +150,10 @@ void RedisAddress::use_sentinel(std::string_view host_port, std::string master) 
                             parse_number(host_port.substr(colon + 1), 1, 65535, "port", host_port), std::move(master)};
 }
 
-std::string RedisAddress::display() const { return fmt::format("{}:{}", host, port); }
+std::string RedisAddress::display() const {
+  if (!socket.empty()) return socket;
+  if (host.find(':') != std::string::npos) return fmt::format("[{}]:{}", host, port);
+  return fmt::format("{}:{}", host, port);
+}
 
 }  // namespace rlock

@@ -65,6 +65,73 @@ TEST(RedisAddress, PasswordMayContainAtSignAndColon) {
   EXPECT_EQ(address.port, 1);
 }
 
+TEST(RedisAddress, ParsesAnIpv6LiteralInBrackets) {
+  RedisAddress address = RedisAddress::parse("redis://[::1]:6391/2");
+  EXPECT_EQ(address.host, "::1");
+  EXPECT_EQ(address.port, 6391);
+  EXPECT_EQ(address.db, 2);
+  EXPECT_EQ(address.display(), "[::1]:6391");
+  RedisAddress defaults = RedisAddress::parse("redis://u:pw@[fe80::1%25eth0]");
+  EXPECT_EQ(defaults.host, "fe80::1%25eth0");
+  EXPECT_EQ(defaults.port, 6379);
+  EXPECT_EQ(defaults.password, "pw");
+}
+
+TEST(RedisAddress, RejectsMalformedIpv6) {
+  for (const char* url : {"redis://::1:6379", "redis://[::1:6379", "redis://[::1]6379", "redis://[]:6379",
+                          "redis://[::1]:x"}) {
+    EXPECT_THROW(RedisAddress::parse(url), UsageError) << url;
+  }
+  EXPECT_NE(error_message<UsageError>([] { RedisAddress::parse("redis://::1:6379"); }).find("[::1]"),
+            std::string::npos);
+}
+
+TEST(RedisAddress, DecodesAPercentEncodedUserAndPassword) {
+  RedisAddress address = RedisAddress::parse("redis://us%3Aer:p%40ss%2F%25@h/0");
+  EXPECT_EQ(address.user, "us:er");
+  EXPECT_EQ(address.password, "p@ss/%");
+  EXPECT_EQ(address.host, "h");
+  EXPECT_EQ(RedisAddress::parse("redis://user:p%40ss@host/0").password, "p@ss");
+  // As urllib.parse.unquote: a % without two hex digits after it is kept.
+  EXPECT_EQ(RedisAddress::parse("redis://:100%@h").password, "100%");
+  EXPECT_EQ(RedisAddress::parse("redis://:%zz%4@h").password, "%zz%4");
+}
+
+TEST(RedisAddress, ParsesAUnixSocketWithItsDb) {
+  RedisAddress address = RedisAddress::parse("unix:///run/redis/redis.sock?db=2");
+  EXPECT_EQ(address.socket, "/run/redis/redis.sock");
+  EXPECT_EQ(address.db, 2);
+  EXPECT_EQ(address.display(), "/run/redis/redis.sock");
+  RedisAddress with_password = RedisAddress::parse("unix://alice:p%40ss@/tmp/my%20redis.sock");
+  EXPECT_EQ(with_password.user, "alice");
+  EXPECT_EQ(with_password.password, "p@ss");
+  EXPECT_EQ(with_password.socket, "/tmp/my redis.sock");
+  EXPECT_EQ(with_password.db, 0);
+  EXPECT_EQ(with_password.display().find("p@ss"), std::string::npos);
+}
+
+TEST(RedisAddress, RejectsAUnixUrlWithoutAPath) {
+  for (const char* url : {"unix://", "unix:///", "unix://relative.sock", "unix://:pw@?db=1"}) {
+    EXPECT_THROW(RedisAddress::parse(url), UsageError) << url;
+  }
+}
+
+TEST(RedisAddress, QueryGivesDbPasswordAndUsernameAsRedisPyDoes) {
+  RedisAddress address = RedisAddress::parse("redis://h:7000/1?db=3&password=p%26w&username=bob");
+  EXPECT_EQ(address.db, 3) << "the query's db wins over the path's";
+  EXPECT_EQ(address.password, "p&w");
+  EXPECT_EQ(address.user, "bob");
+  EXPECT_EQ(RedisAddress::parse("redis://:first@h?password=second").password, "first");
+}
+
+TEST(RedisAddress, RejectsUnknownOrBadQueryParameters) {
+  for (const char* url : {"redis://h?timeout=5", "redis://h?db=x", "unix:///s.sock?db=-1", "redis://h?db"}) {
+    EXPECT_THROW(RedisAddress::parse(url), UsageError) << url;
+  }
+  EXPECT_NE(error_message<UsageError>([] { RedisAddress::parse("redis://h?timeout=5"); }).find("timeout"),
+            std::string::npos);
+}
+
 TEST(RedisAddress, RejectsOtherSchemes) {
   for (const char* url : {"http://h:6379", "rediss://h:6379", "h:6379", "", "REDIS://h"}) {
     EXPECT_THROW(RedisAddress::parse(url), UsageError) << url;
@@ -99,7 +166,8 @@ TEST(RedisAddress, DisplayIsHostAndPortWithoutThePassword) {
 
 TEST(RedisAddress, ErrorsNeverShowThePassword) {
   for (const char* url : {"redis://:hunter2@h:99999", "redis://u:hunter2@h:6379/abc", "redis://hunter2@h:x",
-                          "redis://u:hunter2@:6379", "http://u:hunter2@h"}) {
+                          "redis://u:hunter2@:6379", "http://u:hunter2@h", "redis://h?password=hunter2&db=x",
+                          "unix://:hunter2@/s.sock?db=x", "redis://hunter2@[::1"}) {
     std::string message = error_message<UsageError>([&] { RedisAddress::parse(url); });
     EXPECT_FALSE(message.empty()) << url;
     EXPECT_EQ(message.find("hunter2"), std::string::npos) << message;

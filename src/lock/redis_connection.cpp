@@ -40,9 +40,32 @@ RedisAddress ask_sentinel(const RedisAddress& address, RedisTimeouts timeouts) {
   }
   RedisAddress master = address;
   master.sentinel.reset();
+  master.socket.clear();
   master.host = reply.element(0).text();
   master.port = std::stoi(reply.element(1).text());
   return master;
+}
+
+// Why hiredis gave up on `context`, from its error code: REDIS_ERR_IO carries the errno of the
+// failed call (`error_number`, saved right after it), where EAGAIN and ETIMEDOUT mean that the
+// timeout passed; REDIS_ERR_EOF, that the server closed the connection.
+std::string failure(const redisContext& context, int error_number, std::string_view timed_out) {
+  switch (context.err) {
+    case REDIS_ERR_IO:
+      if (error_number == EAGAIN || error_number == EWOULDBLOCK || error_number == ETIMEDOUT) {
+        return std::string(timed_out);
+      }
+      break;
+#ifdef REDIS_ERR_TIMEOUT  // hiredis 1.0 and later
+    case REDIS_ERR_TIMEOUT:
+      return std::string(timed_out);
+#endif
+    case REDIS_ERR_EOF:
+      return "the server closed the connection";
+    default:
+      break;
+  }
+  return context.errstr;
 }
 
 }  // namespace
@@ -95,46 +118,54 @@ RedisConnection::RedisConnection(RedisAddress address, RedisTimeouts timeouts)
   connect();
 }
 
+// The connection counts as made only once every step succeeded: until then broken_ stays set, so a
+// context that failed its AUTH or SELECT is never used by a command, which connects again first.
 void RedisConnection::connect() {
-  broken_ = true;  // until every step below succeeded
+  broken_ = true;
+  context_.reset();
   server_ = address_.sentinel ? ask_sentinel(address_, timeouts_) : address_;
-  broken_ = false;
-  context_.reset(redisConnectWithTimeout(server_.host.c_str(), server_.port, to_timeval(timeouts_.connect)));
+  timeval timeout = to_timeval(timeouts_.connect);
+  errno = 0;
+  context_.reset(server_.socket.empty() ? redisConnectWithTimeout(server_.host.c_str(), server_.port, timeout)
+                                        : redisConnectUnixWithTimeout(server_.socket.c_str(), timeout));
+  int error_number = errno;
   if (!context_) throw Error(fmt::format("cannot connect to Redis at {}: out of memory", server_.display()));
   if (context_->err) {
-    std::string cause = context_->errstr;
-    if (cause.find("temporarily unavailable") != std::string::npos || cause.find("timed out") != std::string::npos) {
-      cause = fmt::format("no answer within {} ms", timeouts_.connect.count());
-    }
-    broken_ = true;
+    std::string cause = failure(*context_, error_number, fmt::format("no answer within {} ms", timeouts_.connect.count()));
     throw Error(fmt::format("cannot connect to Redis at {}: {}", server_.display(), cause));
   }
   if (redisSetTimeout(context_.get(), to_timeval(timeouts_.command)) != REDIS_OK) {
-    broken_ = true;
     throw Error(fmt::format("cannot set a command timeout on Redis at {}", server_.display()));
   }
   if (!server_.password.empty()) {
     std::vector<std::string_view> auth{"AUTH"};
     if (!server_.user.empty()) auth.push_back(server_.user);
     auth.push_back(server_.password);
-    Reply reply = command(auth);
-    if (reply.is_error()) {
+    if (Reply reply = send(auth); reply.is_error()) {
       throw Error(fmt::format("Redis at {} refused the password: {}", server_.display(), reply.text()));
     }
   }
-  if (server_.db != 0) checked({"SELECT", std::to_string(server_.db)});
-  checked({"PING"});  // a listening socket is not yet a Redis that answers
-  if (address_.sentinel && checked({"ROLE"}).element(0).text() != "master") {
-    broken_ = true;
+  if (server_.db != 0) {
+    if (Reply reply = send({"SELECT", std::to_string(server_.db)}); reply.is_error()) {
+      throw Error(fmt::format("Redis at {} refused database {}: {}", server_.display(), server_.db, reply.text()));
+    }
+  }
+  refuse_error({"PING"}, send({"PING"}));  // a listening socket is not yet a Redis that answers
+  if (address_.sentinel && refuse_error({"ROLE"}, send({"ROLE"})).element(0).text() != "master") {
     throw Error(fmt::format("Redis at {}, named master by Sentinel, is not a master (a failover under way?)",
                             server_.display()));
   }
+  broken_ = false;
 }
 
 RedisConnection::~RedisConnection() = default;
 
 Reply RedisConnection::command(const std::vector<std::string_view>& args) {
   if (broken_) reconnect();
+  return send(args);
+}
+
+Reply RedisConnection::send(const std::vector<std::string_view>& args) {
   std::vector<const char*> argv;
   std::vector<size_t> lengths;
   for (std::string_view arg : args) {
@@ -145,9 +176,7 @@ Reply RedisConnection::command(const std::vector<std::string_view>& args) {
   void* raw = redisCommandArgv(context_.get(), static_cast<int>(argv.size()), argv.data(), lengths.data());
   if (raw == nullptr) {
     broken_ = true;
-    bool timed_out = errno == EAGAIN || errno == EWOULDBLOCK;
-    std::string cause = timed_out ? "no answer before the command timeout" : context_->errstr;
-    if (context_->err == REDIS_ERR_EOF) cause = "the server closed the connection";
+    std::string cause = failure(*context_, errno, "no answer before the command timeout");
     throw OutcomeUnknown(fmt::format("Redis at {} did not answer {}: {}", server_.display(), args.front(), cause));
   }
   return Reply::own(raw);
@@ -164,7 +193,7 @@ std::optional<Reply> RedisConnection::receive(std::chrono::milliseconds timeout)
   }
   if (context_->err) {
     broken_ = true;
-    std::string cause = context_->err == REDIS_ERR_EOF ? "the server closed the connection" : context_->errstr;
+    std::string cause = failure(*context_, errno, "no answer before the command timeout");
     throw OutcomeUnknown(fmt::format("Redis at {}: connection lost while waiting for a message: {}", server_.display(), cause));
   }
   if (raw == nullptr) return std::nullopt;  // only part of a message has arrived yet
@@ -181,8 +210,9 @@ void RedisConnection::reconnect() {
   }
 }
 
-Reply RedisConnection::checked(const std::vector<std::string_view>& args) {
-  Reply reply = command(args);
+Reply RedisConnection::checked(const std::vector<std::string_view>& args) { return refuse_error(args, command(args)); }
+
+Reply RedisConnection::refuse_error(const std::vector<std::string_view>& args, Reply reply) const {
   if (reply.is_error()) {
     throw Error(fmt::format("Redis at {} refused {}: {}", server_.display(), args.front(), reply.text()));
   }

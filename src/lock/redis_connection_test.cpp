@@ -33,13 +33,14 @@ constexpr RedisTimeouts kShortTimeouts{.connect = 500ms, .command = 300ms};
 // nothing; without it, nothing is ever accepted or answered.
 class FakeServer {
  public:
-  explicit FakeServer(bool pongs) : listener_(::socket(AF_INET, SOCK_STREAM, 0)) {
+  // `backlog`: how many connections the kernel completes before one is accepted (0: one).
+  explicit FakeServer(bool pongs, int backlog = 8) : listener_(::socket(AF_INET, SOCK_STREAM, 0)) {
     sockaddr_in address{};
     address.sin_family = AF_INET;
     ::inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
     socklen_t length = sizeof address;
     if (listener_ < 0 || ::bind(listener_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-        ::listen(listener_, 8) != 0 || ::getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+        ::listen(listener_, backlog) != 0 || ::getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
       throw std::runtime_error("cannot open a listening socket on 127.0.0.1");
     }
     port_ = ntohs(address.sin_port);
@@ -95,6 +96,16 @@ TEST(RedisConnection, ConnectToASilentServerIsOutcomeUnknown) {
   FakeServer server(/*pongs=*/false);
   std::string message = error_message<OutcomeUnknown>([&] { RedisConnection redis(server.address(), kShortTimeouts); });
   EXPECT_NE(message.find(server.address().display()), std::string::npos) << message;
+}
+
+// A server whose queue of connections is full drops the handshake: the connection itself times out.
+TEST(RedisConnection, ConnectWithNoHandshakeSaysNoAnswerWithinTheTimeout) {
+  FakeServer server(/*pongs=*/false, /*backlog=*/0);
+  EXPECT_THROW(RedisConnection(server.address(), kShortTimeouts), OutcomeUnknown) << "the one place in the queue";
+  std::string message = error_message<Error>([&] { RedisConnection redis(server.address(), kShortTimeouts); });
+  EXPECT_NE(message.find("cannot connect to Redis at " + server.address().display() + ": no answer within 500 ms"),
+            std::string::npos)
+      << message;
 }
 
 TEST(RedisConnection, ACommandWithNoAnswerIsOutcomeUnknown) {

@@ -1,6 +1,8 @@
 #include "rlock/patterns/redlock.h"
 
+#include <chrono>
 #include <memory>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -141,6 +143,31 @@ TEST_F(RedlockTest, AcquirerGivesUpWhenTooFewServersAnswerForTheLimit) {
   EXPECT_GE(std::chrono::steady_clock::now() - began, 300ms);
   EXPECT_NE(message.find("Redlock: only 1 of 3 servers answered for 0.3 s ("), std::string::npos) << message;
   EXPECT_NE(message.find(std::to_string(kFirstPort)), std::string::npos) << "it names the servers: " << message;
+}
+
+// Too few servers for a while, then a quorum again: the attempt is granted, and the next call
+// counts its own silence afresh.
+TEST_F(RedlockTest, AcquirerGrantedAfterASilenceGivesTheNextCallTheWholeLimit) {
+  servers_[0]->kill();
+  servers_[1]->kill();
+  Redlock lock(addresses_, key_);
+  AcquirePolicy policy{.retry = 50ms, .unanswered_limit = 500ms, .deadline = std::nullopt};
+  RedlockAcquirer acquirer(lock, policy);
+  std::thread nemesis([&] {
+    std::this_thread::sleep_for(150ms);
+    servers_[0]->restart();
+    servers_[1]->restart();
+  });
+  RedlockAttempt got = acquirer.acquire(1000ms);
+  nemesis.join();
+  ASSERT_TRUE(got) << "a quorum answered again within the limit";
+  EXPECT_EQ(lock.release(*got.token), 3);
+
+  servers_[0]->kill();
+  servers_[1]->kill();
+  auto began = std::chrono::steady_clock::now();
+  EXPECT_THROW(acquirer.acquire(1000ms), Error);
+  EXPECT_GE(std::chrono::steady_clock::now() - began, 500ms) << "the first call's silence does not count";
 }
 
 TEST(Redlock, NeedsThreeServers) {

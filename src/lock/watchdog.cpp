@@ -1,6 +1,8 @@
 #include "rlock/watchdog.h"
 
 #include <algorithm>
+#include <exception>
+#include <string>
 
 namespace rlock {
 
@@ -24,6 +26,26 @@ void Watchdog::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
+std::optional<std::string> Watchdog::failure() const {
+  std::lock_guard lock(mutex_);
+  return failure_;
+}
+
+bool Watchdog::deliver(const WatchdogReport& report) {
+  std::string thrown;
+  try {
+    report_(report);
+    return true;
+  } catch (const std::exception& e) {
+    thrown = e.what();
+  } catch (...) {
+    thrown = "an exception that is not a std::exception";
+  }
+  std::lock_guard lock(mutex_);
+  failure_ = "the watchdog's callback threw: " + thrown;
+  return false;
+}
+
 void Watchdog::run() {
   const auto period = std::max(ttl_ / 3, std::chrono::milliseconds(1));
   auto next = std::chrono::steady_clock::now() + period;
@@ -40,8 +62,7 @@ void Watchdog::run() {
     } catch (const std::exception& e) {
       report.error = e.what();
     }
-    report_(report);
-    if (!report.result.extended || stopping) return;
+    if (!deliver(report) || !report.result.extended || stopping) return;
     next = std::chrono::steady_clock::now() + period;
     lock.lock();
   }

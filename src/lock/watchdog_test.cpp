@@ -4,8 +4,10 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -75,6 +77,7 @@ TEST(Watchdog, KeepsTheLockAliveLongPastItsTtl) {
   std::this_thread::sleep_for(1s);  // more than three TTLs
   EXPECT_EQ(t.get(t.key.lock), lease->token.hex);
   watchdog.stop();
+  EXPECT_EQ(watchdog.failure(), std::nullopt) << "the callback never threw";
 
   std::vector<WatchdogReport> all = reports.all();
   EXPECT_GE(all.size(), 2u);
@@ -159,6 +162,37 @@ TEST(Watchdog, DestructorStopsAndJoins) {
   std::size_t count = reports.all().size();
   std::this_thread::sleep_for(5 * kTtl / 3);
   EXPECT_EQ(reports.all().size(), count) << "the watchdog reported after its destructor";
+}
+
+// Regression: an exception from the callback escaped the watchdog's thread and terminated the
+// process. Now the watchdog stops, and failure() says what was thrown.
+TEST(Watchdog, ACallbackThatThrowsStopsTheWatchdogAndIsItsFailure) {
+  struct Case {
+    long account;
+    std::function<void()> raise;
+    std::string failure;
+  };
+  const Case cases[] = {
+      {9107, [] { throw std::runtime_error("the caller's bookkeeping failed"); },
+       "the watchdog's callback threw: the caller's bookkeeping failed"},
+      {9108, [] { throw 42; }, "the watchdog's callback threw: an exception that is not a std::exception"}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.failure);
+    TestLock t(c.account);
+    auto lease = t.lock.acquire(kTtl);
+    ASSERT_TRUE(lease);
+    Reports reports;
+    Watchdog watchdog(test::servers().redis, t.key, lease->token, kTtl,
+                      [&, collect = reports.callback()](const WatchdogReport& report) {
+                        collect(report);
+                        c.raise();
+                      });
+    ASSERT_TRUE(reports.wait_until([](const auto& all) { return !all.empty(); })) << "no extension at all";
+    std::this_thread::sleep_for(5 * kTtl / 3);  // five periods: a running watchdog would report again
+    EXPECT_EQ(reports.all().size(), 1u) << "the watchdog went on after its callback threw";
+    EXPECT_EQ(watchdog.failure(), c.failure);
+    EXPECT_EQ(t.lock.pttl(), -2) << "no longer extended, the lock expired with its TTL";
+  }
 }
 
 TEST(Watchdog, ConstructorThrowsErrorWhenRedisIsUnreachable) {
