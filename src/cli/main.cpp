@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   register_chaos(app, global);
   register_bench(app, global);
   register_timeline(app, global);
+  register_report(app, global);
 
   try {
     app.parse(argc, argv);
