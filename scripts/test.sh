@@ -8,8 +8,8 @@ preset=${1:-default}
 case $preset in default | asan) ;; *) die "unknown preset '$preset': use default or asan" ;; esac
 
 # chromium and a Korean font: the browser test and the Korean timelines are drawn, never skipped
-# (python3 reads their pictures: tests/ink_rows.py).
-need_packages "${BUILD_PACKAGES[@]}" perl docker-compose libxml2-utils librsvg2-bin chromium fonts-nanum python3
+# (python3 reads their pictures: tests/ink_rows.py); tidy validates the HTML of rlock report.
+need_packages "${BUILD_PACKAGES[@]}" perl docker-compose libxml2-utils librsvg2-bin chromium fonts-nanum python3 tidy
 cd "$ROOT"
 cmake --preset "$preset" -DRLOCK_BUILD_TESTS=ON >/dev/null
 cmake --build --preset "$preset" -j "$(nproc)"

@@ -16,6 +16,7 @@
 #include "cli/commands.h"
 #include "rlock/error.h"
 #include "host/temp_dir.h"
+#include "util/duration_text.h"
 
 namespace rlock::cli {
 namespace {
@@ -26,13 +27,6 @@ struct BenchOptions {
   long account = 7000;
   std::string json;
 };
-
-// 41 us, 1.52 ms, 48 ms: three significant figures or so.
-std::string duration_text(double us) {
-  if (us < 1000) return fmt::format("{:.0f} us", us);
-  if (us < 10'000) return fmt::format("{:.2f} ms", us / 1e3);
-  return fmt::format("{:.1f} ms", us / 1e3);
-}
 
 // What a case measured besides its times, in words.
 std::string extra_text(const BenchCase& c) {

@@ -49,12 +49,19 @@ void LabDir::write_file(const fs::path& path, std::string_view text) const {
     out << text;
     out.close();
     if (!out) {
-      throw Error(fmt::format("cannot write {}: {}", path.string(), errno ? std::strerror(errno) : "write failed"));
+      std::string why = errno ? std::strerror(errno) : "write failed";
+      std::error_code ignored;
+      fs::remove(temporary, ignored);
+      throw Error(fmt::format("cannot write {}: {}", path.string(), why));
     }
   }
   std::error_code ec;
   fs::rename(temporary, path, ec);
-  if (ec) throw Error(fmt::format("cannot write {}: {}", path.string(), ec.message()));
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    throw Error(fmt::format("cannot write {}: {}", path.string(), ec.message()));
+  }
 }
 
 }  // namespace rlock

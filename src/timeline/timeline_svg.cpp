@@ -19,7 +19,6 @@ constexpr Wording kPaused{"paused", "paused (SIGSTOP to SIGCONT)", "일시 정�
 constexpr Wording kRejected{"rejected", "rejected or failed", "거절 또는 실패"};
 constexpr Wording kAxis{"axis", "seconds since the run's start", "실행 시작부터 지난 초"};
 
-constexpr const char* kFonts = "'Noto Sans CJK KR', 'Noto Sans CJK', 'Noto Sans', 'DejaVu Sans', sans-serif";
 constexpr const char* kStyle =
     ".lane{fill:#f6f7f9}.held{fill:#4a7bd0}.stale{fill:url(#hatch);stroke:#c62828;stroke-width:1}"
     ".paused{fill:#7f7f7f;fill-opacity:.22}.grid{stroke:#d8dbe0;stroke-width:1}.axis{stroke:#333;stroke-width:1}"
@@ -123,7 +122,7 @@ class Drawing {
         "patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" "
         "fill=\"#fbe3e3\"/><rect width=\"2.5\" height=\"6\" fill=\"#c62828\"/></pattern></defs>\n"
         "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n{6}{7}{8}</svg>\n",
-        options_.width, height, kFonts, kFontSize, xml_escape(options_.title), kStyle, back_, grid_, front_);
+        options_.width, height, kSvgFonts, kFontSize, xml_escape(options_.title), kStyle, back_, grid_, front_);
   }
 
  private:

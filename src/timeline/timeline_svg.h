@@ -17,6 +17,9 @@
 
 namespace rlock {
 
+// The font list the drawing names: Noto Sans CJK first, for Korean, down to sans-serif.
+inline constexpr const char* kSvgFonts = "'Noto Sans CJK KR', 'Noto Sans CJK', 'Noto Sans', 'DejaVu Sans', sans-serif";
+
 struct SvgOptions {
   std::string title;  // the lab's name
   Lang lang = Lang::en;

@@ -1,0 +1,40 @@
+// rlock report [DIR...] [--out FILE.html]: one self-contained HTML page of the runs stored in the
+// directories (report/report.h; default: --dir), written to FILE.html (default: DIR/report.html
+// for one directory) and its path printed. --lang picks the page's language.
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "report/report.h"
+#include "rlock/error.h"
+
+namespace rlock::cli {
+namespace {
+
+struct ReportOptions {
+  std::vector<std::string> dirs;  // empty: the global --dir
+  std::string out;                // empty: report.html in the one directory
+};
+
+void report(const ReportOptions& options, const GlobalOptions& global) {
+  std::vector<std::filesystem::path> dirs(options.dirs.begin(), options.dirs.end());
+  if (dirs.empty()) dirs.emplace_back(global.dir);
+  if (options.out.empty() && dirs.size() > 1) throw UsageError("report: give --out for a page of several runs");
+  std::filesystem::path out = options.out.empty() ? dirs.front() / "report.html" : std::filesystem::path(options.out);
+  write_report(dirs, out, parse_lang(global.lang));
+  fmt::print("{}\n", out.string());
+}
+
+}  // namespace
+
+void register_report(CLI::App& app, const GlobalOptions& global) {
+  auto options = std::make_shared<ReportOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "report", "write one HTML page of stored runs (a lab directory, a chaos.json or a bench.json) and print its path");
+  cmd->add_option("dirs", options->dirs, "run directories (default: --dir)");
+  cmd->add_option("--out", options->out, "the HTML file to write (default: report.html in the one run directory)");
+  cmd->callback([options, &global] { report(*options, global); });
+}
+
+}  // namespace rlock::cli

@@ -1,0 +1,116 @@
+#include "report/bench_report.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "report/page.h"
+#include "report/words.h"
+#include "timeline/timeline_svg.h"
+#include "util/duration_text.h"
+
+namespace rlock {
+namespace {
+
+constexpr double kWidth = 760, kNames = 130, kBarsWidth = 440, kRow = 15, kBar = 11, kGap = 12;
+
+struct Bar {
+  const Wording& name;
+  const char* fill;
+  double BenchRow::*us;
+};
+const Bar kBarsDrawn[] = {{words::kFloor, "#9e9e9e", &BenchRow::floor_us},
+                          {words::kMedian, "#2f5fb3", &BenchRow::median_us},
+                          {words::kP99, "#a9c1ea", &BenchRow::p99_us}};
+
+std::string bars(const BenchRun& run, Lang lang) {
+  std::string body;
+  double x = kNames;
+  for (const Bar& bar : kBarsDrawn) {  // the legend
+    std::string label = say(bar.name, lang);
+    body += fmt::format(
+        "<rect x=\"{:.0f}\" y=\"6\" width=\"14\" height=\"{:.0f}\" fill=\"{}\" stroke=\"#555\"/>"
+        "<text x=\"{:.0f}\" y=\"16\">{}</text>\n",
+        x, kBar, bar.fill, x + 19, label);
+    x += 100;
+  }
+  double y = 30;
+  for (const BenchRow& c : run.cases) {
+    double most = std::max({c.floor_us, c.median_us, c.p99_us, 1e-9});
+    body +=
+        fmt::format("<text x=\"4\" y=\"{:.0f}\" font-weight=\"bold\">{}</text>\n", y + kRow + 4, html_escape(c.name));
+    for (const Bar& bar : kBarsDrawn) {
+      double length = std::max(kBarsWidth * (c.*bar.us) / most, 1.0);
+      body += fmt::format(
+          "<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"{:.1f}\" height=\"{:.0f}\" fill=\"{}\" stroke=\"#555\"/>"
+          "<text x=\"{:.1f}\" y=\"{:.0f}\">{} {}</text>\n",
+          kNames, y, length, kBar, bar.fill, kNames + length + 6, y + kBar - 1, say(bar.name, lang),
+          duration_text(c.*bar.us));
+      y += kRow;
+    }
+    y += kGap;
+  }
+  return fmt::format(
+      "<figure>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0:.0f}\" height=\"{1:.0f}\" "
+      "viewBox=\"0 0 {0:.0f} {1:.0f}\" font-family=\"{2}\" font-size=\"12\" fill=\"#222\">\n"
+      "<title>{3}</title>\n{4}</svg>\n<figcaption>{3}</figcaption>\n</figure>\n",
+      kWidth, y, kSvgFonts, say(words::kBars, lang), body);
+}
+
+std::string details(const nlohmann::json& extra) {
+  std::string text;
+  for (const auto& [name, value] : extra.items()) {
+    std::string shown = value.is_number_float() ? fmt::format("{:.3g}", value.get<double>()) : value.dump();
+    text += fmt::format("{}{} {}", text.empty() ? "" : ", ", name, shown);
+  }
+  return html_escape(text);
+}
+
+std::string numbers(const BenchRun& run, Lang lang) {
+  std::string html = "<table>\n<tr>";
+  for (const Wording* w : {&words::kCase, &words::kSamples, &words::kMedian, &words::kP99, &words::kFloor,
+                           &words::kRatio, &words::kDetails}) {
+    html += fmt::format("<th scope=\"col\">{}</th>", say(*w, lang));
+  }
+  html += "</tr>\n";
+  for (const BenchRow& c : run.cases) {
+    html += fmt::format(
+        "<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{:.2f}</td><td>{}</td></tr>\n",
+        html_escape(c.name), c.samples, duration_text(c.median_us), duration_text(c.p99_us), duration_text(c.floor_us),
+        c.ratio, details(c.extra));
+  }
+  return html + "</table>\n";
+}
+
+}  // namespace
+
+BenchRun read_bench_run(const std::filesystem::path& dir) {
+  return parse_run_json(dir / "bench.json", "a bench run's cases", [&](const nlohmann::json& j) {
+    BenchRun run{dir, {}, {}};
+    for (const auto& [label, value] : j.at("env").items()) run.env.emplace_back(label, json_text(value));
+    for (nlohmann::json c : j.at("cases")) {
+      BenchRow row{c.at("name").get<std::string>(),
+                   c.at("samples").get<long>(),
+                   c.at("median_us").get<double>(),
+                   c.at("p99_us").get<double>(),
+                   c.at("floor_us").get<double>(),
+                   c.at("ratio").get<double>(),
+                   {}};
+      for (const char* known : {"name", "samples", "median_us", "p99_us", "floor_us", "ratio"}) c.erase(known);
+      row.extra = std::move(c);
+      run.cases.push_back(std::move(row));
+    }
+    return run;
+  });
+}
+
+std::string bench_section(const BenchRun& run, Lang lang, std::string_view id) {
+  std::vector<std::pair<std::string, std::string>> env;
+  for (const auto& [label, value] : run.env) env.emplace_back(html_escape(label), html_escape(value));
+  return fmt::format("<section id=\"{}\">\n<h2>{}</h2>\n", id,
+                     say(words::kBenchRun, lang, {{"dir", run.dir.string()}})) +
+         meta_list(env) + bars(run, lang) + numbers(run, lang) + "</section>\n";
+}
+
+}  // namespace rlock

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# rlock report on real runs: a tiny chaos run (ttl under none and pause, 4 trials a cell), a short
+# bench run and lab 1's events, in English and in Korean. Each page must pass tidy without an
+# error, name no address but the SVG namespace, carry no script, and render in headless Chromium;
+# the chaos page's matrix must draw ink where it stands (the page with the matrix hidden draws
+# less), and the Korean page must draw Hangul as glyphs, not boxes. Bad input (a directory with no
+# run, a run of a newer format, an unwritable output) gets one line on stderr, exit 1 and no file.
+# Usage: report_test.sh RLOCK_BINARY. Chromium, tidy and a Korean font come from scripts/test.sh.
+set -uo pipefail
+rlock=$1
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/checks.sh"
+source "$here/hangul.sh"
+browser=$(command -v chromium || true)
+[[ -n $browser ]] || { echo "chromium is not installed (scripts/test.sh installs it)"; exit 1; }
+command -v tidy >/dev/null || { echo "tidy is not installed (scripts/test.sh installs it)"; exit 1; }
+
+# shoot URL PNG [WIDTH,HEIGHT]: headless Chromium kept off the network (see timeline_chromium_test.sh).
+shoot() {
+    "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --window-size="${3:-1000,1400}" --screenshot="$2" "$1" >/dev/null 2>&1
+    [[ -s $2 ]] || { echo "chromium made no screenshot of $1"; exit 1; }
+}
+ink() { python3 "$here/ink_rows.py" "$1"; }
+
+# valid_page NAME HTML: tidy finds no error, no address but the SVG namespace, no script.
+valid_page() {
+    local name=$1 html=$2
+    check "$name passes tidy without an error" bash -c "tidy -errors -q '$html' 2>&1 | { ! grep -q 'Error:'; }"
+    check "$name names no address but the SVG namespace" \
+        test -z "$(grep -o 'https\?://[^\"]*' "$html" | grep -v '^http://www.w3.org/2000/svg$')"
+    check "$name has no script" bash -c "! grep -qi '<script' '$html'"
+}
+
+cp -r "$here/../src/timeline/testdata/lab1" "$work/lab1"
+mkdir -p "$work/chaos" "$work/bench"
+# run NAME ARGS...: rlock ARGS, which must exit 0; its output shown when it does not.
+run() {
+    local name=$1 rc; shift
+    "$rlock" "$@" >"$work/$name.txt" 2>&1
+    rc=$?
+    check "the $name run exits 0 (got $rc)" test $rc -eq 0
+    ((rc == 0)) || cat "$work/$name.txt"
+}
+run chaos --dir "$work/chaos" chaos --seed 1 --strategies ttl --faults none,pause --trials 4 --jobs 2 \
+    --json "$work/chaos/chaos.json"
+run bench --dir "$work/bench" bench --seconds 0.2 --account 9710 --json "$work/bench/bench.json"
+
+# One page a run, each at its default place, in English; its path printed.
+for run in chaos bench lab1; do
+    start=$(date +%s%N)
+    check "report of $run prints its path" test "$("$rlock" report "$work/$run")" = "$work/$run/report.html"
+    took=$((($(date +%s%N) - start) / 1000000))
+    valid_page "the $run page" "$work/$run/report.html"
+    echo "report of $run: $(stat -c %s "$work/$run/report.html") bytes in ${took} ms"
+done
+check "the chaos page has the matrix" grep -q '<table class="heat" id="run1-matrix">' "$work/chaos/report.html"
+check "the chaos page has ttl under pause" grep -q '<th scope="col">pause</th>' "$work/chaos/report.html"
+check "the bench page draws bars" grep -q '>median .*</text>' "$work/bench/report.html"
+check "the lab page has the verdict" grep -q 'LOST UPDATE' "$work/lab1/report.html"
+# The three runs on one Korean page.
+"$rlock" --lang ko report "$work/chaos" "$work/bench" "$work/lab1" --out "$work/ko.html" >/dev/null
+check "the Korean page is written" test -s "$work/ko.html"
+valid_page "the Korean page" "$work/ko.html"
+check "the Korean page says lang=ko" grep -q '<html lang="ko">' "$work/ko.html"
+check "the Korean page has Korean headings" grep -q '카오스 실행' "$work/ko.html"
+
+# In the browser: every page draws something; the matrix draws where it stands.
+shoot "about:blank" "$work/blank.png"
+for page in chaos/report bench/report lab1/report ko; do
+    shoot "file://$work/$page.html" "$work/$page.png"
+    check "chromium draws $page.html" bash -c "! cmp -s '$work/$page.png' '$work/blank.png'"
+    check "$page.png is 1000 px wide" test "$(python3 -c 'import struct,sys; print(struct.unpack(">I", open(sys.argv[1],"rb").read()[16:20])[0])' "$work/$page.png")" -eq 1000
+done
+sed 's/<table class="heat"/<table style="visibility:hidden" class="heat"/' "$work/chaos/report.html" >"$work/hidden.html"
+shoot "file://$work/hidden.html" "$work/hidden.png"
+with=$(ink "$work/chaos/report.png") without=$(ink "$work/hidden.png")
+echo "the chaos page inks $with rows of 1400 px, $without with its matrix hidden"
+check "the matrix draws ink (at least 60 rows more)" test $((with - without)) -ge 60
+shoot_hangul() { shoot "file://$1" "$2" 400,120; }
+hangul_glyphs_differ "$work/ko.html" "$work" shoot_hangul chromium
+
+# Bad input: one line on stderr, exit 1, nothing written.
+# refused NAME ARGS...: rlock ARGS exits 1 with one line on stderr.
+refused() {
+    local name=$1 rc; shift
+    "$rlock" "$@" >"$work/out.txt" 2>"$work/err.txt"
+    rc=$?
+    check "$name: exit 1 (got $rc)" test $rc -eq 1
+    check "$name: one line on stderr" test "$(wc -l <"$work/err.txt")" -eq 1
+    cat "$work/err.txt"
+}
+mkdir -p "$work/empty"
+refused "a directory with no run" report "$work/empty"
+check "nothing written for no run" test -z "$(ls -A "$work/empty")"
+mkdir -p "$work/newer"
+sed 's/^{/{"format": 99,/' "$work/chaos/chaos.json" >"$work/newer/chaos.json"
+refused "a run of a newer format" report "$work/newer"
+check "nothing written for a newer run" test "$(ls -A "$work/newer")" = chaos.json
+refused "an output in a missing directory" report "$work/lab1" --out "$work/missing/report.html"
+mkdir -p "$work/taken/inside"
+refused "an output that is a directory" report "$work/lab1" --out "$work/taken"
+check "nothing half-written beside it" test -z "$(ls -A "$work" | grep -F .tmp)"
+finish
