@@ -32,33 +32,33 @@ check() { # check NAME COMMAND...: a plain assertion
     if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name"; fi
 }
 
-# Arguments: usage errors exit 254.
-expect 254 'AMOUNT'               -- worker A abc
-expect 254 'ttl'                  -- worker A 30 --ttl abc
-expect 254 'ttl'                  -- worker A 30 --ttl 0
-expect 254 'NAME'                 -- worker ../x 30
-expect 254 'NAME'                 -- worker host 30
-expect 254 'fenced'               -- worker A 30 --retry
-expect 254 'SIGNAL|STOP'          -- sig KILL A
-expect 254 'lang|ko'              -- --lang fr showlog
-expect 254 'redis://'             -- --redis http://127.0.0.1:6379 reset
-expect 254 'port'                 -- --redis redis://127.0.0.1:99999 reset
-expect 254 'expect'               -- verdict
-expect 254 'subcommand|nope'      -- nope
-expect 254 'subcommand'
-expect 254 'unknown strategy .redlok.' -- chaos --strategies ttl,redlok
-expect 254 'unknown fault .crash.'     -- chaos --faults crash
-expect 254 'trials'                   -- chaos --trials 0
-expect 254 'claim-fence|fenced'       -- worker A 30 --claim-fence
-expect 254 'wait'                     -- worker A 30 --wait sometimes
-expect 254 'wait'                     -- chaos --wait sometimes
-expect 254 'seconds'                  -- bench --seconds 0
-expect 254 'clients'                  -- bench --clients 1
-expect 254 'seconds'                  -- bench --seconds abc
-expect 254 'at least 3 servers'       -- worker A 30 --redlock redis://127.0.0.1:6461,redis://127.0.0.1:6462
-expect 254 'fenced|redlock'           -- worker A 30 --fenced --redlock redis://a,redis://b,redis://c
-expect 254 'redis://'                 -- worker A 30 --redlock redis://a,http://b,redis://c
-expect 254 'width'                    -- timeline --width 10
+# Arguments: usage errors exit 2.
+expect 2 'AMOUNT'               -- worker A abc
+expect 2 'ttl'                  -- worker A 30 --ttl abc
+expect 2 'ttl'                  -- worker A 30 --ttl 0
+expect 2 'NAME'                 -- worker ../x 30
+expect 2 'NAME'                 -- worker host 30
+expect 2 'fenced'               -- worker A 30 --retry
+expect 2 'SIGNAL|STOP'          -- sig KILL A
+expect 2 'lang|ko'              -- --lang fr showlog
+expect 2 'redis://'             -- --redis http://127.0.0.1:6379 reset
+expect 2 'port'                 -- --redis redis://127.0.0.1:99999 reset
+expect 2 'expect'               -- verdict
+expect 2 'subcommand|nope'      -- nope
+expect 2 'subcommand'
+expect 2 'unknown strategy .redlok.' -- chaos --strategies ttl,redlok
+expect 2 'unknown fault .crash.'     -- chaos --faults crash
+expect 2 'trials'                   -- chaos --trials 0
+expect 2 'claim-fence|fenced'       -- worker A 30 --claim-fence
+expect 2 'wait'                     -- worker A 30 --wait sometimes
+expect 2 'wait'                     -- chaos --wait sometimes
+expect 2 'seconds'                  -- bench --seconds 0
+expect 2 'clients'                  -- bench --clients 1
+expect 2 'seconds'                  -- bench --seconds abc
+expect 2 'at least 3 servers'       -- worker A 30 --redlock redis://127.0.0.1:6461,redis://127.0.0.1:6462
+expect 2 'fenced|redlock'           -- worker A 30 --fenced --redlock redis://a,redis://b,redis://c
+expect 2 'redis://'                 -- worker A 30 --redlock redis://a,http://b,redis://c
+expect 2 'width'                    -- timeline --width 10
 
 # Servers that are not there: exit 1 naming the address, and never the password.
 expect 1 'Redis at 127\.0\.0\.1:1: .*refused'              -- --redis redis://:hunter2@127.0.0.1:1/0 reset
@@ -109,6 +109,7 @@ expect 1 'events.jsonl line 1'     -- showlog
 check "rlock --help lists the subcommands" bash -c "'$rlock' --help | grep -q worker"
 check "rlock worker --help shows --fenced" bash -c "'$rlock' worker --help | grep -q -- --fenced"
 check "rlock --help lists bench" bash -c "'$rlock' --help | grep -q bench"
+check "rlock --help ends with the exit codes, 2 a bad argument and 4 an unexpected anomaly" bash -c "'$rlock' --help | grep -q '^  2    a bad argument' && '$rlock' --help | grep -q '^  4    chaos: an anomaly where none was expected'"
 
 echo "cli errors: $passed passed, $failed failed"
 echo "$passed passed, $failed failed"

@@ -75,7 +75,7 @@ void check_expected_safe(const std::vector<Cell>& cells) {
     if (!expected_safe(c.strategy, c.fault) || c.anomalies == 0) continue;
     list += fmt::format("{}{} under {}", list.empty() ? "" : ", ", to_string(c.strategy), to_string(c.fault));
   }
-  if (!list.empty()) throw Error(fmt::format("anomalies where none were expected: {}", list));
+  if (!list.empty()) throw UnexpectedAnomaly(fmt::format("anomalies where none were expected: {}", list));
 }
 
 }  // namespace rlock

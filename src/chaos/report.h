@@ -10,6 +10,7 @@
 
 #include "chaos/campaign.h"
 #include "chaos/chaos.h"
+#include "rlock/error.h"
 
 namespace rlock {
 
@@ -32,7 +33,13 @@ void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup);
 // Throws Error when the file cannot be written.
 void write_json(const std::string& path, const std::vector<Cell>& cells, const Campaign& campaign,
                 const ChaosSetup& setup);
-// Throws Error naming every cell that is expected to be safe and showed an anomaly.
+// A cell that is expected to be safe showed an anomaly: the campaign's verdict, not a failure to run it.
+class UnexpectedAnomaly : public Error {
+ public:
+  using Error::Error;
+};
+
+// Throws UnexpectedAnomaly naming every cell that is expected to be safe and showed an anomaly.
 void check_expected_safe(const std::vector<Cell>& cells);
 
 }  // namespace rlock

@@ -1,4 +1,4 @@
-// rlock's exit codes, all set in main.cpp.
+// rlock's exit codes, all set in main.cpp, and their table, which `rlock --help` prints.
 #pragma once
 
 namespace rlock::cli {
@@ -6,9 +6,19 @@ namespace rlock::cli {
 enum ExitCode : int {
   kSuccess = 0,
   kFailure = 1,        // a server unreachable, a worker missing, a file unwritable, ...
+  kUsage = 2,          // a bad argument: nothing was attempted (as grep, curl and git say it)
   kWriteRejected = 3,  // worker --fenced without --retry: the write was rejected, the amount not added
-  kUsage = 254,        // a bad argument: nothing was attempted
+  kAnomaly = 4,        // chaos: an anomaly where none was expected
   kInternal = 255,     // a bug in rlock
 };
+
+inline constexpr const char* kExitCodeTable =
+    "Exit codes:\n"
+    "  0    done\n"
+    "  1    failed: a server unreachable, a worker missing, a file unwritable (one line says which)\n"
+    "  2    a bad argument: nothing was attempted\n"
+    "  3    worker --fenced without --retry: the write was rejected, the amount not added\n"
+    "  4    chaos: an anomaly where none was expected\n"
+    "  255  a bug in rlock";
 
 }  // namespace rlock::cli

@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "rlock/error.h"
 #include "cli/exit_codes.h"
+#include "chaos/report.h"
 #include "cli/global_options.h"
 #include "lab/lab_worker.h"
 
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
   CLI::App app{"rlock: is a Redis distributed lock really safe? Replays the article's labs on real servers.", "rlock"};
   GlobalOptions global;
   register_all(app, global);
+  app.footer(kExitCodeTable);
 
   try {
     app.parse(argc, argv);
@@ -60,6 +62,9 @@ int main(int argc, char** argv) {
   } catch (const rlock::UsageError& e) {
     spdlog::error("{}", e.what());
     return kUsage;
+  } catch (const rlock::UnexpectedAnomaly& e) {
+    spdlog::error("{}", e.what());
+    return kAnomaly;
   } catch (const rlock::WriteRejected& e) {
     spdlog::error("{}", e.what());
     return kWriteRejected;
