@@ -3,45 +3,13 @@
 #include <libpq-fe.h>
 
 #include <cstdlib>
-#include <pqxx/pqxx>
 
 #include <fmt/format.h>
 
+#include "bank/account_connection.h"
 #include "rlock/error.h"
 
 namespace rlock {
-namespace {
-
-// libpq's messages run over several lines and repeat the address; keep the cause from the first line.
-std::string cause_of(const std::exception& e) {
-  std::string text = e.what();
-  text = text.substr(0, text.find('\n'));
-  if (auto failed = text.rfind("failed: "); failed != std::string::npos) text = text.substr(failed + 8);
-  if (text.starts_with("FATAL:  ")) text = text.substr(8);
-  if (text.starts_with("ERROR:  ")) text = text.substr(8);
-  return text;
-}
-
-}  // namespace
-
-// The statements every worker runs, prepared once per connection: parsing and planning them again
-// on every call costs about as much as a round trip on loopback.
-constexpr const char* kRead = "read";
-constexpr const char* kWrite = "write";
-constexpr const char* kFencedWrite = "fenced_write";
-constexpr const char* kClaimRead = "claim_read";
-constexpr const char* kClaimedWrite = "claimed_write";
-
-struct AccountStore::Connection {
-  explicit Connection(const std::string& conninfo) : pq(conninfo) {
-    pq.prepare(kRead, "SELECT balance, fence FROM accounts WHERE id = $1");
-    pq.prepare(kWrite, "UPDATE accounts SET balance = $1 WHERE id = $2");
-    pq.prepare(kFencedWrite, "UPDATE accounts SET balance = $1, fence = $2 WHERE id = $3 AND fence < $2");
-    pq.prepare(kClaimRead, "UPDATE accounts SET fence = $2 WHERE id = $1 AND fence < $2 RETURNING balance");
-    pq.prepare(kClaimedWrite, "UPDATE accounts SET balance = $1 WHERE id = $3 AND fence = $2");
-  }
-  pqxx::connection pq;
-};
 
 std::string describe_conninfo(const std::string& conninfo) {
   char* error = nullptr;
@@ -76,28 +44,6 @@ AccountStore::AccountStore(const std::string& conninfo) : address_(describe_conn
 
 AccountStore::~AccountStore() = default;
 
-// Runs `work` in a transaction (pqxx::work) or, for one statement, in autocommit mode
-// (pqxx::nontransaction: one round trip, and a single statement is atomic on its own), and
-// translates libpqxx's failures. A write whose connection broke before the answer came, or whose
-// commit was not confirmed, may or may not have landed.
-template <typename Transaction, typename Work>
-auto AccountStore::run(const char* what, bool writes, Work&& work) {
-  try {
-    Transaction transaction(connection_->pq);
-    auto result = work(transaction);
-    transaction.commit();
-    return result;
-  } catch (const pqxx::in_doubt_error& e) {
-    throw OutcomeUnknown(fmt::format("PostgreSQL at {}: {} may or may not have applied: {}", address_, what, cause_of(e)));
-  } catch (const pqxx::broken_connection& e) {
-    std::string message = fmt::format("PostgreSQL at {}: connection lost during {}: {}", address_, what, cause_of(e));
-    if (writes) throw OutcomeUnknown(message);
-    throw Error(message);
-  } catch (const pqxx::sql_error& e) {
-    throw Error(fmt::format("PostgreSQL at {} refused {}: {}", address_, what, cause_of(e)));
-  }
-}
-
 AccountRow AccountStore::read(long account) {
   return run<pqxx::nontransaction>("reading the balance", false, [&](pqxx::nontransaction& t) {
     pqxx::result rows = t.exec_prepared(kRead, account);
@@ -112,28 +58,6 @@ void AccountStore::write_balance(long account, long long balance) {
   });
 }
 
-long long AccountStore::fenced_write(long account, long long balance, Fence fence) {
-  auto rows = run<pqxx::nontransaction>("the fenced write", true, [&](pqxx::nontransaction& t) {
-    return t.exec_prepared(kFencedWrite, balance, fence.value, account).affected_rows();
-  });
-  return static_cast<long long>(rows);
-}
-
-std::optional<long long> AccountStore::claim_read(long account, Fence fence) {
-  return run<pqxx::nontransaction>("the claiming read", true, [&](pqxx::nontransaction& t) -> std::optional<long long> {
-    pqxx::result rows = t.exec_prepared(kClaimRead, account, fence.value);
-    if (rows.empty()) return std::nullopt;
-    return rows[0][0].as<long long>();
-  });
-}
-
-long long AccountStore::claimed_write(long account, long long balance, Fence fence) {
-  auto rows = run<pqxx::nontransaction>("the claimed write", true, [&](pqxx::nontransaction& t) {
-    return t.exec_prepared(kClaimedWrite, balance, fence.value, account).affected_rows();
-  });
-  return static_cast<long long>(rows);
-}
-
 void AccountStore::reset(long account) {
   run<pqxx::nontransaction>("resetting the account", true, [&](pqxx::nontransaction& t) {
     return t
@@ -144,7 +68,6 @@ void AccountStore::reset(long account) {
         .affected_rows();
   });
 }
-
 
 void AccountStore::ping() {
   run<pqxx::nontransaction>("SELECT 1", false, [](pqxx::nontransaction& t) { return t.exec("SELECT 1").size(); });

@@ -1,0 +1,66 @@
+// The inside of AccountStore, shared by account_store.cpp and fenced_writes.cpp: its libpqxx
+// connection with the statements it prepares, and the one place that runs a statement and
+// translates libpqxx's failures into rlock's errors. Not part of the store's interface.
+#pragma once
+
+#include <pqxx/pqxx>
+
+#include <fmt/format.h>
+
+#include "bank/account_store.h"
+#include "rlock/error.h"
+
+namespace rlock {
+
+// libpq's messages run over several lines and repeat the address; keep the cause from the first line.
+inline std::string cause_of(const std::exception& e) {
+  std::string text = e.what();
+  text = text.substr(0, text.find('\n'));
+  if (auto failed = text.rfind("failed: "); failed != std::string::npos) text = text.substr(failed + 8);
+  if (text.starts_with("FATAL:  ")) text = text.substr(8);
+  if (text.starts_with("ERROR:  ")) text = text.substr(8);
+  return text;
+}
+
+// The statements every worker runs, prepared once per connection: parsing and planning them again
+// on every call costs about as much as a round trip on loopback.
+constexpr const char* kRead = "read";
+constexpr const char* kWrite = "write";
+constexpr const char* kFencedWrite = "fenced_write";
+constexpr const char* kClaimRead = "claim_read";
+constexpr const char* kClaimedWrite = "claimed_write";
+
+struct AccountStore::Connection {
+  explicit Connection(const std::string& conninfo) : pq(conninfo) {
+    pq.prepare(kRead, "SELECT balance, fence FROM accounts WHERE id = $1");
+    pq.prepare(kWrite, "UPDATE accounts SET balance = $1 WHERE id = $2");
+    pq.prepare(kFencedWrite, "UPDATE accounts SET balance = $1, fence = $2 WHERE id = $3 AND fence < $2");
+    pq.prepare(kClaimRead, "UPDATE accounts SET fence = $2 WHERE id = $1 AND fence < $2 RETURNING balance");
+    pq.prepare(kClaimedWrite, "UPDATE accounts SET balance = $1 WHERE id = $3 AND fence = $2");
+  }
+  pqxx::connection pq;
+};
+
+// Runs `work` in a transaction (pqxx::work) or, for one statement, in autocommit mode
+// (pqxx::nontransaction: one round trip, and a single statement is atomic on its own), and
+// translates libpqxx's failures. A write whose connection broke before the answer came, or whose
+// commit was not confirmed, may or may not have landed.
+template <typename Transaction, typename Work>
+auto AccountStore::run(const char* what, bool writes, Work&& work) {
+  try {
+    Transaction transaction(connection_->pq);
+    auto result = work(transaction);
+    transaction.commit();
+    return result;
+  } catch (const pqxx::in_doubt_error& e) {
+    throw OutcomeUnknown(fmt::format("PostgreSQL at {}: {} may or may not have applied: {}", address_, what, cause_of(e)));
+  } catch (const pqxx::broken_connection& e) {
+    std::string message = fmt::format("PostgreSQL at {}: connection lost during {}: {}", address_, what, cause_of(e));
+    if (writes) throw OutcomeUnknown(message);
+    throw Error(message);
+  } catch (const pqxx::sql_error& e) {
+    throw Error(fmt::format("PostgreSQL at {} refused {}: {}", address_, what, cause_of(e)));
+  }
+}
+
+}  // namespace rlock
