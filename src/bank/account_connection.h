@@ -26,17 +26,15 @@ inline std::string cause_of(const std::exception& e) {
 // on every call costs about as much as a round trip on loopback.
 constexpr const char* kRead = "read";
 constexpr const char* kWrite = "write";
-constexpr const char* kFencedWrite = "fenced_write";
-constexpr const char* kClaimRead = "claim_read";
-constexpr const char* kClaimedWrite = "claimed_write";
+
+// Prepares the fenced writes' statements (fenced_writes.cpp).
+void prepare_fenced_writes(pqxx::connection& pq);
 
 struct AccountStore::Connection {
   explicit Connection(const std::string& conninfo) : pq(conninfo) {
     pq.prepare(kRead, "SELECT balance, fence FROM accounts WHERE id = $1");
     pq.prepare(kWrite, "UPDATE accounts SET balance = $1 WHERE id = $2");
-    pq.prepare(kFencedWrite, "UPDATE accounts SET balance = $1, fence = $2 WHERE id = $3 AND fence < $2");
-    pq.prepare(kClaimRead, "UPDATE accounts SET fence = $2 WHERE id = $1 AND fence < $2 RETURNING balance");
-    pq.prepare(kClaimedWrite, "UPDATE accounts SET balance = $1 WHERE id = $3 AND fence = $2");
+    prepare_fenced_writes(pq);
   }
   pqxx::connection pq;
 };

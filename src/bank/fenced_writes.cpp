@@ -3,6 +3,21 @@
 #include "bank/account_connection.h"
 
 namespace rlock {
+namespace {
+
+constexpr const char* kFencedWrite = "fenced_write";
+constexpr const char* kClaimRead = "claim_read";
+constexpr const char* kClaimedWrite = "claimed_write";
+
+}  // namespace
+
+void prepare_fenced_writes(pqxx::connection& pq) {
+  // The article's fence: the write applies only where the row's fence is older than the token.
+  pq.prepare(kFencedWrite, "UPDATE accounts SET balance = $1, fence = $2 WHERE id = $3 AND fence < $2");
+  // The claim: the read takes the fence first, and the write applies only while it is still ours.
+  pq.prepare(kClaimRead, "UPDATE accounts SET fence = $2 WHERE id = $1 AND fence < $2 RETURNING balance");
+  pq.prepare(kClaimedWrite, "UPDATE accounts SET balance = $1 WHERE id = $3 AND fence = $2");
+}
 
 long long AccountStore::fenced_write(long account, long long balance, Fence fence) {
   auto rows = run<pqxx::nontransaction>("the fenced write", true, [&](pqxx::nontransaction& t) {
