@@ -6,8 +6,9 @@
 // again for up to `unanswered_limit`, counted from the first attempt it left unanswered since its
 // last answer: a refusal starts the count again, a grant ends the call, and each call counts its
 // own. If a lost acquisition was in fact granted, that lock only expires with its TTL (every
-// attempt draws a new token). An optional deadline bounds the whole call. The observer hears each refusal reason the
-// first time it is given, and the first attempt left unanswered, on the calling thread.
+// attempt draws a new token). An optional deadline bounds the whole call. The observer hears each
+// refusal reason the first time it is given, and the first attempt left unanswered, on the
+// calling thread.
 // The Acquirer borrows the lock, which must outlive it, and owns its ReleaseWaiter (with notify, a
 // subscribed connection of its own). Not thread-safe: one per client, like the lock it drives.
 #pragma once

@@ -106,7 +106,13 @@ class Worker {
     long long rowcount = read_modify_write(lease, first);
     if (rowcount < 0) return false;  // the check before the write found the lock lost
 
-    if (watchdog) watchdog->stop();
+    if (watchdog) {
+      watchdog->stop();
+      // The callback is this worker's logging: when it threw, the watchdog stopped extending.
+      if (std::optional<std::string> failure = watchdog->failure()) {
+        log_.record(plan_.name, EventKind::watchdog_failed, {{"error", *failure}});
+      }
+    }
     ReleaseResult released = lock_.release(lease.token);
     log_.record(plan_.name, EventKind::released,
                 {{"result", released == ReleaseResult::released ? 1 : released == ReleaseResult::not_held ? 0 : -1}});
