@@ -88,7 +88,7 @@ start_pg() {
     if [[ -z "$(psql_ -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'bank'")" ]]; then
         psql_ -d postgres -c "CREATE DATABASE bank"
     fi
-    psql_ -d bank -f "$ROOT/init.sql"
+    psql_ -d bank -f "$ROOT/init.sql"  # creates what is missing, changes no data
     say "applied init.sql to database bank"
 }
 
