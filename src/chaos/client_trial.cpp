@@ -67,6 +67,8 @@ class ClientTrial {
       drive(Clock::now());
     } catch (const ClientError& e) {
       outcome.client_error = fmt::format("client {}: {}", setup_.client.name, e.what());
+    } catch (const nlohmann::json::exception& e) {  // a field of the wrong type
+      outcome.client_error = fmt::format("client {}: sent a malformed message: {}", setup_.client.name, e.what());
     }
     for (ClientWorker& w : workers_) outcome.exits.push_back(w.exit);
     outcome.account = account_;
@@ -261,7 +263,7 @@ class ClientTrial {
   // A client error, with the end of the client's stderr: the trial stops.
   [[noreturn]] void fail(const ClientWorker& w, const std::string& what) {
     std::string tail = w.client->stderr_tail();
-    throw ClientError(fmt::format("worker {} {}{}{}", w.plan.name, what, tail.empty() ? "" : "; its stderr ends: ",
+    throw ClientError(fmt::format("worker {}: {}{}{}", w.plan.name, what, tail.empty() ? "" : "; its stderr ends: ",
                                   tail));
   }
 

@@ -25,15 +25,6 @@
 
 namespace rlock {
 
-// A client given on the command line: `--client NAME=COMMAND`, or `NAME@3=COMMAND` for a client
-// that takes three independent Redis servers.
-struct ClientSpec {
-  std::string name;
-  std::string command;
-  int servers = 1;
-  bool expected_safe = false;  // --client-safe NAME
-};
-
 // Parses NAME=COMMAND or NAME@3=COMMAND. Throws UsageError for anything else.
 ClientSpec parse_client_spec(const std::string& text);
 
