@@ -78,8 +78,13 @@ class ClientTrial {
  private:
   void initialize() {
     for (ClientWorker& w : workers_) {
-      w.client->send({{"type", "init"}, {"protocol", 1}, {"name", w.plan.name}, {"redis", setup_.redis},
-                      {"ttl_ms", setup_.ttl.count()}});
+      try {
+        w.client->send({{"type", "init"}, {"protocol", 1}, {"name", w.plan.name}, {"redis", setup_.redis},
+                        {"ttl_ms", setup_.ttl.count()}});
+      } catch (const ClientError& e) {
+        with_stderr(w, [&] { return w.client->receive(); });  // what it wrote instead, if anything, says more
+        fail(w, e.what());
+      }
     }
     for (ClientWorker& w : workers_) {
       nlohmann::json reply = with_stderr(w, [&] { return w.client->receive_within(silence_limit_); });
@@ -260,9 +265,10 @@ class ClientTrial {
     return std::all_of(workers_.begin(), workers_.end(), [](const ClientWorker& w) { return w.done; });
   }
 
-  // A client error, with the end of the client's stderr: the trial stops.
+  // A client error, with the end of the client's stderr on the same line: the trial stops.
   [[noreturn]] void fail(const ClientWorker& w, const std::string& what) {
     std::string tail = w.client->stderr_tail();
+    std::replace(tail.begin(), tail.end(), '\n', ' ');  // the error is one line
     throw ClientError(fmt::format("worker {}: {}{}{}", w.plan.name, what, tail.empty() ? "" : "; its stderr ends: ",
                                   tail));
   }
