@@ -129,27 +129,26 @@ class ClientTrial {
     }
   }
 
-  // The nemesis, once the target's read has been answered.
+  // The nemesis on the client's processes, once the target's read has been answered.
   void strike(ClientWorker& target) {
     if (struck_) return;
     struck_ = true;
-    switch (spec_.fault) {
-      case Fault::pause:
-        signal_group(target, SIGSTOP, "SIGSTOP");
-        paused_ = true;
-        resume_at_ = Clock::now() + seconds(schedule_.pause_s);
-        return;
-      case Fault::kill:
-        signal_group(target, SIGKILL, "SIGKILL");
-        target.done = true;  // its outcome: unknown unless a write of it was applied
-        return;
-      case Fault::redis_restart:
-      case Fault::failover:
-        if (host_fault_) host_fault_();
-        return;
-      default:
-        return;
+    if (spec_.fault == Fault::pause) {
+      signal_group(target, SIGSTOP, "SIGSTOP");
+      paused_ = true;
+      resume_at_ = Clock::now() + seconds(schedule_.pause_s);
+    } else if (spec_.fault == Fault::kill) {
+      signal_group(target, SIGKILL, "SIGKILL");
+      target.done = true;  // its outcome: unknown unless a write of it was applied
     }
+  }
+
+  // The nemesis on Redis's host, as soon as the target has read: while it works (its answer held
+  // back), as the built-in workers' holder works through a restart or a failover.
+  void strike_host() {
+    if (struck_ || (spec_.fault != Fault::redis_restart && spec_.fault != Fault::failover)) return;
+    struck_ = true;
+    if (host_fault_) host_fault_();
   }
 
   void resume() {
@@ -219,6 +218,7 @@ class ClientTrial {
                                  : nlohmann::json{{"balance", result.balance}});
     }
     held_.push_back(HeldReply{Clock::now() + seconds(w.plan.work_s), i, reply});
+    if (i == schedule_.target) strike_host();
   }
 
   void write(ClientWorker& w, const nlohmann::json& message) {

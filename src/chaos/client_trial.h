@@ -6,8 +6,9 @@
 // increment at its start time. Each read's answer is held back for the
 // worker's work time (under `slow`, 1.5 to 3 TTLs for the target), as a built-in worker works
 // between its read and its write. The nemesis strikes once the target's read has been answered:
-// `pause` stops the target's whole process group, `kill` kills it, and the faults of Redis's host
-// run `host_fault`. Every step is recorded in the trial's run log as the built-in workers record
+// `pause` stops the target's whole process group, `kill` kills it; the faults of Redis's host run
+// `host_fault` as soon as the target has read, while its answer is held (the built-in holder too
+// is mid-work when Redis restarts or fails over). Every step is recorded in the trial's run log as the built-in workers record
 // theirs, so the history, the checkers and the timeline read both alike. Runs on the calling thread.
 #pragma once
 
