@@ -21,9 +21,11 @@ namespace rlock {
 std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const ChaosSetup& setup, int jobs,
                                     const std::function<void(std::size_t, std::size_t)>& progress);
 
-// What a campaign runs: every strategy under every fault, `trials` times each, in `jobs` processes.
+// What a campaign runs: every strategy and client under every fault, `trials` times each, in
+// `jobs` processes.
 struct Campaign {
   std::vector<Strategy> strategies;
+  std::vector<ClientSpec> clients;
   std::vector<Fault> faults;
   int trials = 200;
   int jobs = 8;

@@ -34,7 +34,16 @@ bool expected_safe(Strategy strategy, Fault) {
   }
 }
 
+std::string row_name(const TrialSpec& spec) {
+  return spec.client ? spec.client->name : std::string(to_string(spec.strategy));
+}
+
+bool on_three_servers(const TrialSpec& spec) {
+  return spec.client ? spec.client->servers == 3 : spec.strategy == Strategy::redlock;
+}
+
 bool TrialResult::anomaly() const {
+  if (!client_error.empty()) return false;
   return !error.empty() || lost.validity != Validity::valid || overlaps.validity != Validity::valid ||
          fences.validity != Validity::valid;
 }

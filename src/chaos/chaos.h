@@ -41,11 +41,27 @@ const std::vector<Fault>& all_faults();
 // read and its write passes `fence < $token`, and the newer write then overwrites it.
 bool expected_safe(Strategy strategy, Fault fault);
 
+// A lock client of any language, given on the command line and driven over rlock's line protocol
+// (docs/clients.md): `--client NAME=COMMAND`, or `NAME@3=COMMAND` for a client given three
+// independent Redis servers (the job's Redlock servers). It is a row of its own, like a strategy.
+struct ClientSpec {
+  std::string name;
+  std::string command;
+  int servers = 1;
+  bool expected_safe = false;  // --client-safe NAME
+};
+
 struct TrialSpec {
   Strategy strategy = Strategy::ttl;
   Fault fault = Fault::none;
   int number = 0;
+  std::optional<ClientSpec> client;  // a protocol client's trial (then `strategy` is not used)
 };
+
+// The trial's row: the client's name, or the strategy's.
+std::string row_name(const TrialSpec& spec);
+// Whether the trial's lock lives on the job's three Redlock servers (redlock, or a NAME@3 client).
+bool on_three_servers(const TrialSpec& spec);
 
 struct ChaosSetup {
   RedisAddress redis;
@@ -72,6 +88,10 @@ struct TrialResult {
   long long failed_amount = 0;
   double ms = 0;
   std::string error;             // the trial itself could not run
+  // The protocol client broke the protocol, exited early or fell silent: the trial is not judged,
+  // never an anomaly. `not_run`: skipped, the client having failed its first trials this way.
+  std::string client_error;
+  bool not_run = false;
 
   bool anomaly() const;
 };

@@ -83,7 +83,7 @@ std::function<void()> host_fault_for(const TrialSpec& spec, Job& job, std::optio
                                      const LockKey& key, const RunLog& log) {
   bool on_redis = spec.fault == Fault::redis_restart || spec.fault == Fault::failover;
   if (!on_redis) return {};
-  if (spec.strategy == Strategy::redlock) {
+  if (on_three_servers(spec)) {
     return [&server = *job.redlock.front(), &key, &log] {
       record_crash(log, crash_server(server.connection(), key,
                                      {[&] { server.kill(); }, [&]() -> RedisConnection& { server.restart(); return server.connection(); }}));

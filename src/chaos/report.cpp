@@ -13,17 +13,30 @@
 
 namespace rlock {
 
-double Cell::rate() const { return trials ? static_cast<double>(anomalies) / static_cast<double>(trials) : 0; }
+double Cell::rate() const { return judged() ? static_cast<double>(anomalies) / static_cast<double>(judged()) : 0; }
 
 std::vector<Cell> tabulate(const Campaign& campaign, const std::vector<TrialResult>& results) {
   std::vector<Cell> cells;
   for (Strategy s : campaign.strategies) {
-    for (Fault f : campaign.faults) cells.push_back(Cell{s, f, 0, 0, 0, 0, 0, 0, 0, {}, {}});
+    for (Fault f : campaign.faults) {
+      cells.push_back(Cell{.row = std::string(to_string(s)), .fault = f, .expected_safe = expected_safe(s, f)});
+    }
+  }
+  for (const ClientSpec& client : campaign.clients) {
+    for (Fault f : campaign.faults) {
+      cells.push_back(Cell{.row = client.name, .fault = f, .expected_safe = client.expected_safe, .client = true});
+    }
   }
   for (const TrialResult& r : results) {
-    Cell& c = *std::find_if(cells.begin(), cells.end(),
-                            [&](const Cell& x) { return x.strategy == r.spec.strategy && x.fault == r.spec.fault; });
+    Cell& c = *std::find_if(cells.begin(), cells.end(), [&](const Cell& x) {
+      return x.row == row_name(r.spec) && x.client == r.spec.client.has_value() && x.fault == r.spec.fault;
+    });
+    if (r.not_run) {
+      ++c.not_run;
+      continue;
+    }
     ++c.trials;
+    if (!r.client_error.empty()) ++c.client_errors;
     c.ms.push_back(r.ms);
     if (r.lost.validity == Validity::invalid && r.lost.amount > 0) ++c.lost, c.lost_amount += r.lost.amount;
     if (r.overlaps.validity == Validity::invalid) ++c.overlaps;
@@ -34,27 +47,36 @@ std::vector<Cell> tabulate(const Campaign& campaign, const std::vector<TrialResu
 }
 
 void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup) {
-  fmt::print("\n{:<19}{:<14}{:>5} {:>7}{:>6}{:>7}{:>9}{:>7}{:>8}{:>7}  {:<15}{:>9}\n", "strategy", "fault", "safe",
-             "trials", "lost", "money", "overlaps", "failed", "dropped", "rate", "95% CI", "median");
+  bool clients = std::any_of(cells.begin(), cells.end(), [](const Cell& c) { return c.client; });
+  fmt::print("\n{:<19}{:<14}{:>5} {:>7}{:>6}{:>7}{:>9}{:>7}{:>8}{:>7}  {:<15}{:>9}{}\n", "strategy", "fault", "safe",
+             "trials", "lost", "money", "overlaps", "failed", "dropped", "rate", "95% CI", "median",
+             clients ? "  client_error" : "");
   for (const Cell& c : cells) {
-    auto [low, high] = wilson_interval(c.anomalies, c.trials);
-    fmt::print("{:<19}{:<14}{:>5} {:>7}{:>6}{:>7}{:>9}{:>7}{:>8}{:>7.2f}  [{:.2f}, {:.2f}]  {:>6.0f} ms\n",
-               to_string(c.strategy), to_string(c.fault), expected_safe(c.strategy, c.fault) ? "yes" : "no", c.trials,
-               c.lost, c.lost_amount, c.overlaps, c.failed, c.failed_amount, c.rate(), low, high, median(c.ms));
+    auto [low, high] = wilson_interval(c.anomalies, c.judged());
+    std::string errors = !clients ? "" : c.not_run ? fmt::format("  {} ({} not run)", c.client_errors, c.not_run)
+                                                   : fmt::format("  {}", c.client_errors);
+    fmt::print("{:<19}{:<14}{:>5} {:>7}{:>6}{:>7}{:>9}{:>7}{:>8}{:>7.2f}  [{:.2f}, {:.2f}]  {:>6.0f} ms{}\n", c.row,
+               to_string(c.fault), c.expected_safe ? "yes" : "no", c.trials, c.lost, c.lost_amount, c.overlaps,
+               c.failed, c.failed_amount, c.rate(), low, high, median(c.ms), errors);
   }
   fmt::print("\nsafe: expected to show no anomaly. lost: trials that lost acknowledged money (money: how much).\n"
              "overlaps: trials where two accepted read-to-write sections overlapped. failed/dropped: trials where an\n"
              "increment failed and said so, and the money it did not add. Anomalous trials are kept in {}\n",
              (setup.dir / "trials").string());
+  if (clients) {
+    fmt::print("client_error: trials a client left unjudged (it broke the protocol, exited or fell silent); they\n"
+               "are not in the rate, and are kept too.\n");
+  }
 }
 
 void write_json(const std::string& path, const std::vector<Cell>& cells, const Campaign& campaign,
                 const ChaosSetup& setup) {
   nlohmann::json json_cells = nlohmann::json::array();
   for (const Cell& c : cells) {
-    auto [low, high] = wilson_interval(c.anomalies, c.trials);
-    json_cells.push_back({{"strategy", to_string(c.strategy)}, {"fault", to_string(c.fault)},
-                          {"expected_safe", expected_safe(c.strategy, c.fault)}, {"trials", c.trials},
+    auto [low, high] = wilson_interval(c.anomalies, c.judged());
+    json_cells.push_back({{"strategy", c.row}, {"fault", to_string(c.fault)}, {"client", c.client},
+                          {"client_error", c.client_errors}, {"not_run", c.not_run},
+                          {"expected_safe", c.expected_safe}, {"trials", c.trials},
                           {"anomalies", c.anomalies}, {"lost_updates", c.lost}, {"lost_amount", c.lost_amount},
                           {"overlaps", c.overlaps}, {"failed", c.failed}, {"dropped_amount", c.failed_amount},
                           {"rate", c.rate()}, {"ci_low", low}, {"ci_high", high}, {"median_trial_ms", median(c.ms)},
@@ -72,8 +94,8 @@ void write_json(const std::string& path, const std::vector<Cell>& cells, const C
 void check_expected_safe(const std::vector<Cell>& cells) {
   std::string list;
   for (const Cell& c : cells) {
-    if (!expected_safe(c.strategy, c.fault) || c.anomalies == 0) continue;
-    list += fmt::format("{}{} under {}", list.empty() ? "" : ", ", to_string(c.strategy), to_string(c.fault));
+    if (!c.expected_safe || c.anomalies == 0) continue;
+    list += fmt::format("{}{} under {}", list.empty() ? "" : ", ", c.row, to_string(c.fault));
   }
   if (!list.empty()) throw UnexpectedAnomaly(fmt::format("anomalies where none were expected: {}", list));
 }

@@ -1,4 +1,4 @@
-// A campaign's report: its trials tallied per cell (a strategy under a fault), the table printed
+// A campaign's report: its trials tallied per cell (a strategy or a client under a fault), the table printed
 // on stdout, the same as JSON, and the judgement: a campaign fails when a cell that is expected to
 // be safe (expected_safe) showed an anomaly.
 //
@@ -15,14 +15,19 @@
 namespace rlock {
 
 struct Cell {
-  Strategy strategy;
-  Fault fault;
+  std::string row;  // the strategy's or the client's name
+  Fault fault = Fault::none;
+  bool expected_safe = false;
+  bool client = false;
   long trials = 0, lost = 0, overlaps = 0, failed = 0, anomalies = 0;
+  long client_errors = 0;  // trials run that the client's error left unjudged
+  long not_run = 0;        // trials skipped: the client failed its first ones
   long long lost_amount = 0, failed_amount = 0;
-  std::vector<double> ms;
-  std::vector<std::string> kept;  // trial numbers of the anomalies
+  std::vector<double> ms{};
+  std::vector<std::string> kept{};  // trial numbers of the anomalies
 
-  double rate() const;  // of trials with an anomaly
+  long judged() const { return trials - client_errors; }
+  double rate() const;  // of judged trials with an anomaly
 };
 
 // One cell per strategy and fault of `campaign`, in its order, with `results` tallied in.

@@ -25,7 +25,7 @@ std::uint64_t splitmix(std::uint64_t x) {
 }  // namespace
 
 Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup) {
-  std::mt19937_64 rng(splitmix(setup.seed ^ splitmix(fnv1a(to_string(spec.strategy)) ^
+  std::mt19937_64 rng(splitmix(setup.seed ^ splitmix(fnv1a(row_name(spec)) ^
                                                       splitmix(fnv1a(to_string(spec.fault)) + static_cast<std::uint64_t>(spec.number)))));
   auto uniform = [&](double low, double high) { return std::uniform_real_distribution<double>(low, high)(rng); };
   double ttl_s = std::chrono::duration<double>(setup.ttl).count();

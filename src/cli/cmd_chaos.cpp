@@ -1,7 +1,9 @@
 // rlock chaos [--strategies LIST] [--faults LIST] [--trials N] [--seed S] [--jobs J] [--ttl MS]
-// [--failover-port P] [--redlock-port P] [--wait poll|notify] [--quick] [--json FILE]: randomized trials of every strategy under every fault (chaos.h), a table
-// of anomaly rates on stdout, progress on stderr. Exits 1 when a strategy that is expected to be
-// safe showed an anomaly.
+// [--failover-port P] [--redlock-port P] [--wait poll|notify] [--quick] [--json FILE]
+// [--client NAME[@3]=COMMAND]... [--client-safe NAME]...: randomized trials of every strategy and
+// client under every fault (chaos.h), a table of anomaly rates on stdout, progress on stderr. Exits
+// 1 when a strategy or client that is expected to be safe showed an anomaly.
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -11,6 +13,7 @@
 
 #include "chaos/campaign.h"
 #include "chaos/chaos.h"
+#include "chaos/client_trial.h"
 #include "chaos/report.h"
 #include "cli/commands.h"
 #include "rlock/error.h"
@@ -31,6 +34,8 @@ struct ChaosOptions {
   WaitMode wait = WaitMode::poll;
   bool quick = false;
   std::string json;
+  std::vector<std::string> clients;
+  std::vector<std::string> safe_clients;
 };
 
 template <typename T, typename Parse>
@@ -56,18 +61,42 @@ std::uint64_t random_seed() {
   return std::stoull(hex, nullptr, 16);
 }
 
-// The campaign the flags ask for: --quick's strategies, faults and trials unless named.
+// The clients of --client, each named once, and those of --client-safe marked expected safe.
+std::vector<ClientSpec> clients_of(const ChaosOptions& options) {
+  std::vector<ClientSpec> clients;
+  auto named = [&](const std::string& name) {
+    return std::find_if(clients.begin(), clients.end(), [&](const ClientSpec& c) { return c.name == name; });
+  };
+  for (const std::string& text : options.clients) {
+    ClientSpec client = parse_client_spec(text);
+    if (named(client.name) != clients.end() || strategy_from(client.name)) {
+      throw UsageError(fmt::format("--client {}: that name is taken", client.name));
+    }
+    clients.push_back(client);
+  }
+  for (const std::string& name : options.safe_clients) {
+    auto client = named(name);
+    if (client == clients.end()) throw UsageError(fmt::format("--client-safe {}: no --client of that name", name));
+    client->expected_safe = true;
+  }
+  return clients;
+}
+
+// The campaign the flags ask for: --quick's strategies, faults and trials unless named;
+// `--strategies none` (or '') runs no built-in strategy, for a campaign of clients alone.
 Campaign campaign_of(const ChaosOptions& options) {
   std::vector<std::string> strategy_names = options.strategies, fault_names = options.faults;
   if (options.quick && strategy_names.empty()) strategy_names = {"ttl", "fenced-retry", "fenced-claim", "pg-row-lock"};
   if (options.quick && fault_names.empty()) fault_names = {"none", "pause"};
+  bool no_strategies = strategy_names == std::vector<std::string>{"none"} || strategy_names == std::vector<std::string>{""};
   std::vector<Strategy> strategies =
-      strategy_names.empty() ? all_strategies()
-                             : parse_list<Strategy>(strategy_names, strategy_from, "strategy", names_of(all_strategies()));
+      no_strategies            ? std::vector<Strategy>{}
+      : strategy_names.empty() ? all_strategies()
+                               : parse_list<Strategy>(strategy_names, strategy_from, "strategy", names_of(all_strategies()));
   std::vector<Fault> faults =
       fault_names.empty() ? all_faults() : parse_list<Fault>(fault_names, fault_from, "fault", names_of(all_faults()));
   int trials = options.quick && options.trials == 200 ? 20 : options.trials;
-  return Campaign{strategies, faults, trials, options.jobs};
+  return Campaign{strategies, clients_of(options), faults, trials, options.jobs};
 }
 
 void chaos(const ChaosOptions& options, const GlobalOptions& global) {
@@ -111,6 +140,9 @@ void register_chaos(CLI::App& app, const GlobalOptions& global) {
       ->capture_default_str();
   cmd->add_flag("--quick", options->quick, "ttl, fenced-retry, fenced-claim and pg-row-lock under none and pause, 20 trials a cell");
   cmd->add_option("--json", options->json, "also write the table as JSON to this file");
+  cmd->add_option("--client", options->clients,
+                  "NAME=COMMAND: also judge this lock client (docs/clients.md); NAME@3=COMMAND gives it three servers");
+  cmd->add_option("--client-safe", options->safe_clients, "NAME: the client is expected safe (an anomaly fails the run)");
   cmd->callback([options, &global] { chaos(*options, global); });
 }
 

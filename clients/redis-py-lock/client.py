@@ -1,0 +1,73 @@
+#!/usr/bin/python3
+"""An rlock protocol client (docs/clients.md) whose lock is redis-py's redis.lock.Lock.
+
+The lock is what a Python service would write: `Redis.lock(key, timeout=TTL)`, acquired with a
+blocking timeout, released at the end; no fencing token. A release that finds the lock taken by
+another (redis-py's LockNotOwnedError) is reported as the increment's error. Debian's python3-redis
+provides redis-py; /usr/bin/python3 is Debian's interpreter, which has it."""
+import json
+import sys
+
+import redis
+from redis.exceptions import LockNotOwnedError, RedisError
+
+
+class TrialOver(Exception):
+    """The harness closed stdin: the trial ended."""
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def receive(expected):
+    line = sys.stdin.readline()
+    if not line:
+        raise TrialOver()
+    message = json.loads(line)
+    if message.get("type") != expected:
+        raise SystemExit(f"redis-py-lock: expected {expected}, got {line.strip()}")
+    return message
+
+
+def increment(server, ttl_s, request):
+    ident = request["id"]
+    # Polls every 10 ms (redis-py's default is 100 ms, long beside a 200 ms TTL), for up to 10 TTLs.
+    lock = server.lock(request["key"], timeout=ttl_s, sleep=0.01, blocking_timeout=10 * ttl_s)
+    try:
+        if not lock.acquire():
+            send({"type": "done", "id": ident, "error": "could not acquire the lock in 10 TTLs"})
+            return
+    except RedisError as e:
+        send({"type": "done", "id": ident, "error": f"acquire: {e}"})
+        return
+    send({"type": "read", "id": ident})
+    balance = receive("read_ok")["balance"]
+    send({"type": "write", "id": ident, "balance": balance + request["amount"]})
+    receive("write_ok")
+    error = None
+    try:
+        lock.release()
+    except LockNotOwnedError:
+        error = "release: the lock was no longer ours (LockNotOwnedError)"
+    except RedisError as e:
+        error = f"release: {e}"
+    send({"type": "done", "id": ident, **({"error": error} if error else {})})
+
+
+def main():
+    init = receive("init")
+    ttl_s = init["ttl_ms"] / 1000
+    server = redis.Redis.from_url(init["redis"][0], socket_timeout=2, socket_connect_timeout=2)
+    send({"type": "init_ok"})
+    try:
+        while True:
+            request = receive("increment")
+            increment(server, ttl_s, request)
+    except TrialOver:
+        pass
+
+
+if __name__ == "__main__":
+    main()

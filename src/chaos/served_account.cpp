@@ -1,0 +1,55 @@
+#include "chaos/served_account.h"
+
+#include <fmt/format.h>
+
+namespace rlock {
+
+ServedAccount::ReadResult ServedAccount::read(long long id, long long amount, std::optional<long long> token,
+                                              bool claim) {
+  Increment& increment = increments_[id];
+  increment.amount = amount;
+  increment.read = balance_;
+  increment.claimed.reset();
+  ReadResult result{balance_, std::nullopt};
+  if (token && claim) {
+    result.claimed = fence_ < *token;
+    if (*result.claimed) {
+      fence_ = *token;
+      increment.claimed = *token;
+    }
+  }
+  return result;
+}
+
+ServedAccount::WriteResult ServedAccount::write(long long id, long long balance, std::optional<long long> token) {
+  WriteResult result{false, balance_, std::nullopt};
+  auto it = increments_.find(id);
+  if (it == increments_.end() || !it->second.read) {
+    result.protocol_error = fmt::format("increment {} wrote without reading first", id);
+    return result;
+  }
+  Increment& increment = it->second;
+  if (balance != *increment.read + increment.amount) {
+    result.protocol_error = fmt::format("increment {} wrote {}, not its read {} plus its amount {}", id, balance,
+                                        *increment.read, increment.amount);
+    return result;
+  }
+  if (token && increment.claimed == token) {
+    result.applied = fence_ == *token;
+  } else if (token) {
+    result.applied = fence_ < *token;
+    if (result.applied) fence_ = *token;
+  } else {
+    result.applied = true;
+  }
+  if (!result.applied) return result;
+  if (*increment.read != balance_) {
+    ++stale_writes_;
+    lost_money_ += balance_ - *increment.read;
+  }
+  balance_ = balance;
+  increment.read.reset();  // a second write needs a read of its own
+  return result;
+}
+
+}  // namespace rlock

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# rlock chaos --client: two real lock libraries (redis-py's Lock and the npm redlock package, installed
+# by scripts/test.sh) judged over the line protocol. Under no fault they lose nothing; under a pause
+# both lose money, and a client declared safe that loses fails the campaign. A client that breaks
+# the protocol is a client error, never an anomaly; bad flags are one line and the usage exit code.
+set -uo pipefail
+rlock=$1
+root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/checks.sh"
+cd "$root"
+redis_py="redis-py=/usr/bin/python3 clients/redis-py-lock/client.py"
+node_redlock="node-redlock=node clients/node-redlock/client.mjs"
+cell() { # cell ROW FAULT FIELD: one number from the JSON table
+    S=$1 F=$2 K=$3 perl -MJSON::PP -0777 -ne 'for my $c (@{decode_json($_)->{cells}}) {
+        print $c->{$ENV{K}} if $c->{strategy} eq $ENV{S} && $c->{fault} eq $ENV{F} }' "$work/table.json"
+}
+# chaos EXPECTED-EXIT NAME ARGS...: rlock chaos ARGS with seed 1 and only clients, its table in
+# $work/table.json, printed.
+chaos() {
+    local expected=$1 name=$2 rc; shift 2
+    "$rlock" --dir "$work" chaos --seed 1 --strategies none --jobs 4 --json "$work/table.json" "$@" \
+        >"$work/out.txt" 2>"$work/err.txt"
+    rc=$?
+    cat "$work/out.txt"
+    check "chaos $name exits $expected (got $rc)" test $rc -eq "$expected"
+}
+
+check "node-redlock's modules are installed (scripts/test.sh runs npm ci)" test -d clients/node-redlock/node_modules/redlock
+
+chaos 0 none --faults none --trials 10 --client "$redis_py" --client "$node_redlock"
+for client in redis-py node-redlock; do
+    check "$client under none ran 10 trials" test "$(cell $client none trials)" -eq 10
+    check "$client under none shows no anomaly" test "$(cell $client none anomalies)" -eq 0
+    check "$client under none had no client error" test "$(cell $client none client_error)" -eq 0
+done
+
+# redis-py declared safe: its lost updates under a pause fail the campaign.
+chaos 1 pause --faults pause --trials 10 --client "$redis_py" --client "$node_redlock" --client-safe redis-py
+for client in redis-py node-redlock; do
+    check "$client under pause lost money" test "$(cell $client pause lost_amount)" -gt 0
+done
+check "the failure names the client declared safe" grep -q 'anomalies where none were expected: redis-py under pause' "$work/err.txt"
+kept=$(ls -d "$work"/chaos/trials/redis-py-pause-* 2>/dev/null | head -n 1)
+check "a lossy client trial is kept with its clients' stderr" test -f "$kept/client-A.stderr"
+check "showlog reads a kept client trial" bash -c "'$rlock' --dir '$kept' showlog | grep -q 'SIGSTOP to'"
+
+chaos 0 "a bad client" --faults none --trials 3 --client 'bad=echo hello'
+check "a bad client's trials are client errors" test "$(cell bad none client_error)" -eq 3
+check "a bad client's trials are no anomaly" test "$(cell bad none anomalies)" -eq 0
+check "its first error is one line naming it" test "$(grep -c 'client error: client bad: .*hello' "$work/err.txt")" -eq 1
+
+# bad_flag MESSAGE ARGS...: one line on stderr matching MESSAGE, exit 2 (a usage error).
+bad_flag() {
+    local message=$1 rc; shift
+    "$rlock" --dir "$work" chaos --strategies none --faults none --trials 1 "$@" >/dev/null 2>"$work/err.txt"
+    rc=$?
+    check "$* exits 2 (got $rc)" test $rc -eq 2
+    check "$* says: $message" test "$(wc -l <"$work/err.txt")" -eq 1 -a -n "$(grep "$message" "$work/err.txt")"
+}
+bad_flag 'expected NAME=COMMAND' --client redis-py
+bad_flag 'the command is empty' --client 'empty= '
+bad_flag 'that name is taken' --client a=true --client a=false
+bad_flag 'no --client of that name' --client a=true --client-safe b
+finish
