@@ -35,7 +35,7 @@ for client in redis-py node-redlock; do
 done
 
 # redis-py declared safe: its lost updates under a pause fail the campaign.
-chaos 1 pause --faults pause --trials 10 --client "$redis_py" --client "$node_redlock" --client-safe redis-py
+chaos 4 pause --faults pause --trials 10 --client "$redis_py" --client "$node_redlock" --client-safe redis-py
 for client in redis-py node-redlock; do
     check "$client under pause lost money" test "$(cell $client pause lost_amount)" -gt 0
 done

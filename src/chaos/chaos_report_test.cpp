@@ -6,9 +6,7 @@ namespace rlock {
 namespace {
 
 Cell cell(Strategy strategy, Fault fault, long anomalies) {
-  Cell c{};
-  c.strategy = strategy;
-  c.fault = fault;
+  Cell c{.row = std::string(to_string(strategy)), .fault = fault, .expected_safe = expected_safe(strategy, fault)};
   c.trials = 10;
   c.anomalies = anomalies;
   return c;
