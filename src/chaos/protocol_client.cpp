@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,7 +14,7 @@
 
 #include <fmt/format.h>
 
-extern char** environ;
+#include "host/child.h"
 
 namespace rlock {
 namespace {
@@ -38,32 +37,14 @@ ProtocolClient::ProtocolClient(const std::string& command, const std::filesystem
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
     throw Error(fmt::format("socketpair failed: {}", std::strerror(errno)));
   }
-  std::string err_path = stderr_file.string();
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, ends[1], 0);
-  posix_spawn_file_actions_adddup2(&actions, ends[1], 1);
-  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  sigset_t none, defaults;
-  sigemptyset(&none);
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGPIPE);
-  posix_spawnattr_setsigmask(&attributes, &none);
-  posix_spawnattr_setsigdefault(&attributes, &defaults);
-  posix_spawnattr_setpgroup(&attributes, 0);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
-  int rc = ::posix_spawn(&pid_, "/bin/sh", &actions, &attributes, const_cast<char* const*>(argv), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
-  ::close(ends[1]);
-  if (rc != 0) {
+  try {
+    pid_ = spawn_child({"/bin/sh", "-c", command}, SpawnOptions{ends[1], stderr_file, /*own_group=*/true});
+  } catch (const Error&) {
     ::close(ends[0]);
-    throw Error(fmt::format("cannot start /bin/sh for client '{}': {}", command, std::strerror(rc)));
+    ::close(ends[1]);
+    throw;
   }
+  ::close(ends[1]);
   to_client_ = from_client_ = ends[0];
   ::fcntl(from_client_, F_SETFL, ::fcntl(from_client_, F_GETFL) | O_NONBLOCK);
 }
@@ -74,9 +55,7 @@ ProtocolClient::~ProtocolClient() {
   while (!has_exited(pid_) && Clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   ::kill(-pid_, SIGKILL);  // whatever of the group is left, stopped or not
   ::kill(-pid_, SIGCONT);
-  int status = 0;
-  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-  }
+  reap(pid_);
   ::close(to_client_);
 }
 

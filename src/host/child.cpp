@@ -1,5 +1,6 @@
 #include "host/child.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -48,16 +49,31 @@ pid_t fork_child(const std::function<int()>& body) {
   ::_exit(code);
 }
 
-pid_t spawn_child(const std::vector<std::string>& args) {
+pid_t spawn_child(const std::vector<std::string>& args, const SpawnOptions& options) {
   std::vector<char*> argv;
   for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
+  std::string stderr_file = options.stderr_file.string();
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
+  if (options.stdin_stdout >= 0) {
+    posix_spawn_file_actions_adddup2(&actions, options.stdin_stdout, 0);
+    posix_spawn_file_actions_adddup2(&actions, options.stdin_stdout, 1);
+  }
+  if (!stderr_file.empty()) {
+    posix_spawn_file_actions_addopen(&actions, 2, stderr_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  }
   posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  if (options.own_group) {
+    posix_spawnattr_setpgroup(&attributes, 0);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  }
   pid_t pid = 0;
-  int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  int rc = posix_spawnp(&pid, argv[0], &actions, &attributes, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
   if (rc != 0) throw Error(fmt::format("cannot run {}: {}", args.front(), std::strerror(rc)));
   return pid;
 }

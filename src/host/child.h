@@ -9,6 +9,7 @@
 
 #include <sys/types.h>
 
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -31,10 +32,18 @@ struct ChildExit {
 // Throws Error when fork fails.
 pid_t fork_child(const std::function<int()>& body);
 
+// Where a spawned child's standard files go, and whether it leads a process group of its own.
+struct SpawnOptions {
+  int stdin_stdout = -1;                // a descriptor to be both its stdin and stdout; -1: ours
+  std::filesystem::path stderr_file;    // appended to; empty: our stderr
+  bool own_group = false;               // its pid is then its group's id, for kill(-pid, ...)
+};
+
 // Runs `args` (argv[0] first, looked up in PATH) as a child that inherits no file of this process
-// but stdin, stdout and stderr: a server that outlives rlock must not hold its sockets or, say,
-// the lock file of a `flock` that started rlock. Throws Error naming argv[0] when it cannot run.
-pid_t spawn_child(const std::vector<std::string>& args);
+// but stdin, stdout and stderr (or those `options` give it): a server that outlives rlock must not
+// hold its sockets or, say, the lock file of a `flock` that started rlock. Throws Error naming
+// argv[0] when it cannot run.
+pid_t spawn_child(const std::vector<std::string>& args, const SpawnOptions& options = {});
 
 // Waits until `pid` ends (through interrupting signals) and reaps it.
 ChildExit reap(pid_t pid);
