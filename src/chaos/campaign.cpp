@@ -32,14 +32,6 @@ namespace {
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-// The URL a protocol client is given for `address` (redis://[USER:PASSWORD@]HOST:PORT/DB, or
-// unix://PATH for a socket).
-std::string redis_url(const RedisAddress& address) {
-  if (!address.socket.empty()) return "unix://" + address.socket;
-  std::string credentials = address.password.empty() ? "" : fmt::format("{}:{}@", address.user, address.password);
-  return fmt::format("redis://{}{}:{}/{}", credentials, address.host, address.port, address.db);
-}
-
 // The built-in strategy's workers, forked and supervised: how each one ended, and the money the
 // account misses by the history's bounds.
 std::vector<WorkerExit> run_workers(const TrialSpec& spec, const Schedule& schedule, long account, Job& job,
@@ -66,7 +58,7 @@ ClientTrialOutcome run_clients(const TrialSpec& spec, const Schedule& schedule, 
                                const std::vector<RedisAddress>& servers, std::optional<FailoverPair>& pair,
                                const LockKey& key) {
   std::vector<std::string> urls;
-  for (const RedisAddress& server : servers) urls.push_back(redis_url(server));
+  for (const RedisAddress& server : servers) urls.push_back(server.url());
   ClientTrialSetup client{*spec.client, urls, key.lock, job.setup.ttl, AccountStore::kInitialBalance};
   std::optional<RunLog> log;
   auto start_clock = [&]() -> const RunLog& {

@@ -1,5 +1,6 @@
 #include "rlock/redis_address.h"
 
+#include <cctype>
 #include <charconv>
 #include <utility>
 #include <vector>
@@ -37,6 +38,19 @@ std::string percent_decoded(std::string_view text) {
     }
   }
   return decoded;
+}
+
+// `text` with every byte but unreserved ones (RFC 3986: letters, digits, - . _ ~) as %XX.
+std::string percent_encoded(std::string_view text) {
+  std::string encoded;
+  for (char c : text) {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_' || c == '~') {
+      encoded.push_back(c);
+    } else {
+      encoded += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+    }
+  }
+  return encoded;
 }
 
 // Splits `text` at the first `separator`: {before, after}; {text, ""} when there is none.
@@ -148,6 +162,16 @@ void RedisAddress::use_sentinel(std::string_view host_port, std::string master) 
   }
   sentinel = SentinelTarget{std::string(host_port.substr(0, colon)),
                             parse_number(host_port.substr(colon + 1), 1, 65535, "port", host_port), std::move(master)};
+}
+
+std::string RedisAddress::url() const {
+  std::string credentials;
+  if (!user.empty() || !password.empty()) {
+    credentials = fmt::format("{}:{}@", percent_encoded(user), percent_encoded(password));
+  }
+  if (!socket.empty()) return fmt::format("unix://{}{}?db={}", credentials, socket, db);
+  if (host.find(':') != std::string::npos) return fmt::format("redis://{}[{}]:{}/{}", credentials, host, port, db);
+  return fmt::format("redis://{}{}:{}/{}", credentials, host, port, db);
 }
 
 std::string RedisAddress::display() const {

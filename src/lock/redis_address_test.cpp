@@ -164,6 +164,22 @@ TEST(RedisAddress, DisplayIsHostAndPortWithoutThePassword) {
   EXPECT_EQ(address.display().find("hunter2"), std::string::npos);
 }
 
+TEST(RedisAddress, UrlIsReadBackAsTheSameAddress) {
+  for (const char* url : {"redis://127.0.0.1:6391/0", "redis://alice:p%40ss%3Aword@redis.local:7000/2",
+                          "redis://:hunter2@[::1]:6391/3", "unix://u:pw@/tmp/redis.sock?db=2", "redis://h"}) {
+    RedisAddress address = RedisAddress::parse(url);
+    RedisAddress again = RedisAddress::parse(address.url());
+    EXPECT_EQ(again.host, address.host) << url;
+    EXPECT_EQ(again.port, address.port) << url;
+    EXPECT_EQ(again.socket, address.socket) << url;
+    EXPECT_EQ(again.user, address.user) << url;
+    EXPECT_EQ(again.password, address.password) << url;
+    EXPECT_EQ(again.db, address.db) << url;
+  }
+  EXPECT_EQ(RedisAddress::parse("redis://[::1]:6391/3").url(), "redis://[::1]:6391/3");
+  EXPECT_EQ(RedisAddress::parse("redis://alice:p%40ss@h:1/0").url(), "redis://alice:p%40ss@h:1/0");
+}
+
 TEST(RedisAddress, ErrorsNeverShowThePassword) {
   for (const char* url : {"redis://:hunter2@h:99999", "redis://u:hunter2@h:6379/abc", "redis://hunter2@h:x",
                           "redis://u:hunter2@:6379", "http://u:hunter2@h", "redis://h?password=hunter2&db=x",
