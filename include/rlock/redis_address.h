@@ -7,7 +7,8 @@
 // says which master to ask it for (the URL then gives the password and db only).
 //
 // display() is what error messages and logs show: host and port ([::1]:6391 for IPv6), or the
-// socket's path; never the password.
+// socket's path; never the password. url() is the address as a URL that parse() reads back, the
+// password included, for a client that is handed the server (never for a log).
 // A plain value type; thread-safe.
 #pragma once
 
@@ -38,6 +39,9 @@ struct RedisAddress {
   // Throws rlock::UsageError for a malformed HOST:PORT.
   void use_sentinel(std::string_view host_port, std::string master);
   std::string display() const;
+  // redis://[USER:PASSWORD@]HOST:PORT/DB, or unix://[USER:PASSWORD@]PATH?db=DB; user and
+  // password percent-encoded, an IPv6 host in brackets. Not the Sentinel: the server itself.
+  std::string url() const;
 };
 
 }  // namespace rlock
