@@ -47,33 +47,34 @@ bool on_path(const std::string& program) {
   return false;
 }
 
-std::string last_line(const fs::path& file) {
+// The file's non-empty lines, joined by "; " (`ip -batch` says what failed, then where).
+std::string lines_of(const fs::path& file) {
   std::ifstream in(file);
-  std::string line, last;
-  while (std::getline(in, line)) {
-    if (!line.empty()) last = line;
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) lines.push_back(line);
   }
-  return last;
+  return lines.empty() ? "no message" : fmt::format("{}", fmt::join(lines, "; "));
 }
 
-// Runs `args` to the end; throws Error with its stderr's last line when it fails.
+// Runs `args` to the end; throws Error with what it wrote on stderr when it fails.
 void run(const std::vector<std::string>& args) {
   TempDir dir("rlock-netns");
   fs::path err = dir.path() / "stderr";
-  ChildExit exit = reap(spawn_child(args, SpawnOptions{-1, err}));
-  if (!exit.succeeded()) {
-    std::string why = last_line(err);
-    throw Error(fmt::format("{} failed: {}", fmt::join(args, " "), why.empty() ? "no message" : why));
+  if (!reap(spawn_child(args, SpawnOptions{-1, err})).succeeded()) {
+    throw Error(fmt::format("{} failed: {}", fmt::join(args, " "), lines_of(err)));
   }
 }
 
-// Runs `ip [-n NS] -batch FILE` with `lines` as the file.
-void ip_batch(const std::string& netns, const std::vector<std::string>& lines) {
+// Runs `ip [-n NS] [-force] -batch FILE` with `lines` as the file; -force (`keep_going`) goes on
+// after a failed line.
+void ip_batch(const std::string& netns, const std::vector<std::string>& lines, bool keep_going = false) {
   TempDir dir("rlock-netns");
   fs::path file = dir.path() / "batch";
   std::ofstream(file) << fmt::format("{}\n", fmt::join(lines, "\n"));
   std::vector<std::string> args{"ip"};
   if (!netns.empty()) args.insert(args.end(), {"-n", netns});
+  if (keep_going) args.push_back("-force");
   args.insert(args.end(), {"-batch", file.string()});
   run(args);
 }
@@ -96,9 +97,14 @@ std::optional<NetnsId> netns_id(const fs::path& file) {
 // SIGKILLs every process that runs in one of `namespaces`, and removes them by name.
 void remove_namespaces(const std::vector<std::string>& namespaces) {
   std::set<NetnsId> ids;
+  std::vector<std::string> lines;
   for (const std::string& ns : namespaces) {
-    if (auto id = netns_id(fs::path(kNetnsDir) / ns)) ids.insert(*id);
+    if (auto id = netns_id(fs::path(kNetnsDir) / ns)) {
+      ids.insert(*id);
+      lines.push_back("netns del " + ns);
+    }
   }
+  if (lines.empty()) return;
   std::error_code ignored;
   for (const fs::directory_entry& entry : fs::directory_iterator("/proc", ignored)) {
     pid_t pid = 0;
@@ -106,9 +112,14 @@ void remove_namespaces(const std::vector<std::string>& namespaces) {
     if (std::from_chars(name.data(), name.data() + name.size(), pid).ec != std::errc{} || pid <= 0) continue;
     if (auto id = netns_id(entry.path() / "ns/net"); id && ids.count(*id)) ::kill(pid, SIGKILL);
   }
-  std::vector<std::string> lines;
-  for (const std::string& ns : namespaces) lines.push_back("netns del " + ns);
-  if (!lines.empty()) ip_batch("", lines);
+  try {
+    ip_batch("", lines, /*keep_going=*/true);
+  } catch (const Error&) {
+    // Another run's cleanup may have removed some first: only those still there are a failure.
+    for (const std::string& ns : namespaces) {
+      if (netns_id(fs::path(kNetnsDir) / ns)) throw;
+    }
+  }
 }
 
 }  // namespace
