@@ -10,6 +10,7 @@ case $preset in default | asan) ;; *) die "unknown preset '$preset': use default
 # chromium and a Korean font: the browser test and the Korean timelines are drawn, never skipped
 # (python3 reads their pictures: tests/ink_rows.py); tidy validates the HTML of rlock report.
 need_packages "${BUILD_PACKAGES[@]}" perl docker-compose libxml2-utils librsvg2-bin chromium fonts-nanum python3 tidy
+need_packages iproute2 nftables  # netns_test's namespaces, bridge and partitions (src/host/netns.h)
 install_clients  # the real lock libraries that tests/clients_test.sh judges
 cd "$ROOT"
 cmake --preset "$preset" -DRLOCK_BUILD_TESTS=ON >/dev/null

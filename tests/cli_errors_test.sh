@@ -105,6 +105,18 @@ expect 1 'worker S is not running' -- sig CONT S  # gone altogether
 echo '{"t":0.1,"who":"A"' >>"$RLOCK_DIR/events.jsonl"
 expect 1 'events.jsonl line 1'     -- showlog
 
+# rlock netns (as root, as CI runs): a leftover of a dead owner is removed; without root, one line.
+expect 2 'cleanup'                 -- netns clean
+ip netns add rlock-999999999-0     # pid 999999999 cannot run: a crashed run's namespace
+check "rlock netns cleanup removes a crashed run's namespace" \
+    bash -c "'$rlock' netns cleanup | grep -q 'removed network namespace rlock-999999999-0' && ! ip netns list | grep -q rlock-999999999"
+mkdir -p "$work/bin" && cp "$rlock" "$work/bin/rlock" && chmod 755 "$work" "$work/bin"  # for nobody to run
+printf '#!/bin/sh\nexec setpriv --reuid=65534 --regid=65534 --clear-groups %s "$@"\n' "$work/bin/rlock" >"$work/bin/as-nobody"
+chmod 755 "$work/bin/as-nobody"
+rlock_as_root=$rlock rlock=$work/bin/as-nobody
+expect 1 'netns needs root'        -- netns cleanup
+rlock=$rlock_as_root
+
 # Help is not an error.
 check "rlock --help lists the subcommands" bash -c "'$rlock' --help | grep -q worker"
 check "rlock worker --help shows --fenced" bash -c "'$rlock' worker --help | grep -q -- --fenced"

@@ -1,0 +1,271 @@
+#include "host/netns.h"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "host/process.h"
+#include "host/temp_dir.h"
+#include "rlock/error.h"
+
+namespace rlock {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kNetnsDir = "/run/netns";  // where `ip netns add` mounts a namespace by name
+constexpr const char* kBridge = "rlock";
+constexpr std::size_t kMaxMembers = 200;
+
+void need_root() {
+  if (::geteuid() != 0) {
+    throw Error("--netns needs root: network namespaces and nftables rules are root's to create");
+  }
+}
+
+bool on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path == nullptr ? "" : path);
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    if (!dir.empty() && ::access((fs::path(dir) / program).c_str(), X_OK) == 0) return true;
+  }
+  return false;
+}
+
+// The file's non-empty lines, joined by "; " (`ip -batch` says what failed, then where).
+std::string lines_of(const fs::path& file) {
+  std::ifstream in(file);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) lines.push_back(line);
+  }
+  return lines.empty() ? "no message" : fmt::format("{}", fmt::join(lines, "; "));
+}
+
+// Runs `args` to the end; throws Error with what it wrote on stderr when it fails.
+void run(const std::vector<std::string>& args) {
+  TempDir dir("rlock-netns");
+  fs::path err = dir.path() / "stderr";
+  if (!reap(spawn_child(args, SpawnOptions{-1, err})).succeeded()) {
+    throw Error(fmt::format("{} failed: {}", fmt::join(args, " "), lines_of(err)));
+  }
+}
+
+// Runs `ip [-n NS] [-force] -batch FILE` with `lines` as the file; -force (`keep_going`) goes on
+// after a failed line.
+void ip_batch(const std::string& netns, const std::vector<std::string>& lines, bool keep_going = false) {
+  TempDir dir("rlock-netns");
+  fs::path file = dir.path() / "batch";
+  std::ofstream(file) << fmt::format("{}\n", fmt::join(lines, "\n"));
+  std::vector<std::string> args{"ip"};
+  if (!netns.empty()) args.insert(args.end(), {"-n", netns});
+  if (keep_going) args.push_back("-force");
+  args.insert(args.end(), {"-batch", file.string()});
+  run(args);
+}
+
+void check_member_name(const std::string& name) {
+  bool ok = !name.empty() && name.size() <= 9;
+  for (char c : name) ok = ok && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'));
+  if (!ok) throw UsageError(fmt::format("bad namespace member name '{}': 1 to 9 of a-z, 0-9", name));
+}
+
+// What identifies a network namespace: the device and inode that stat() of /proc/PID/ns/net gives.
+using NetnsId = std::pair<dev_t, ino_t>;
+
+std::optional<NetnsId> netns_id(const fs::path& file) {
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0) return std::nullopt;
+  return NetnsId{st.st_dev, st.st_ino};
+}
+
+// SIGKILLs every process that runs in one of `namespaces`, and removes them by name.
+void remove_namespaces(const std::vector<std::string>& namespaces) {
+  std::set<NetnsId> ids;
+  std::vector<std::string> lines;
+  for (const std::string& ns : namespaces) {
+    if (auto id = netns_id(fs::path(kNetnsDir) / ns)) {
+      ids.insert(*id);
+      lines.push_back("netns del " + ns);
+    }
+  }
+  if (lines.empty()) return;
+  std::error_code ignored;
+  for (const fs::directory_entry& entry : fs::directory_iterator("/proc", ignored)) {
+    pid_t pid = 0;
+    std::string name = entry.path().filename().string();
+    if (std::from_chars(name.data(), name.data() + name.size(), pid).ec != std::errc{} || pid <= 0) continue;
+    if (auto id = netns_id(entry.path() / "ns/net"); id && ids.count(*id)) ::kill(pid, SIGKILL);
+  }
+  try {
+    ip_batch("", lines, /*keep_going=*/true);
+  } catch (const Error&) {
+    // Another run's cleanup may have removed some first: only those still there are a failure.
+    for (const std::string& ns : namespaces) {
+      if (netns_id(fs::path(kNetnsDir) / ns)) throw;
+    }
+  }
+}
+
+}  // namespace
+
+NetnsLab::NetnsLab(const std::vector<std::string>& members) {
+  need_root();
+  for (const char* program : {"ip", "nft"}) {
+    if (!on_path(program)) {
+      throw Error(fmt::format("--netns needs {} (Debian package {}), which is not on PATH", program,
+                              std::string(program) == "ip" ? "iproute2" : "nftables"));
+    }
+  }
+  if (members.empty() || members.size() > kMaxMembers) {
+    throw UsageError(fmt::format("a namespace lab has 1 to {} members, not {}", kMaxMembers, members.size()));
+  }
+  for (const std::string& member : members) {
+    check_member_name(member);
+    std::string address = fmt::format("127.77.0.{}", address_.size() + 1);
+    if (!address_.emplace(member, address).second) throw UsageError("namespace member named twice: " + member);
+  }
+  cleanup_leftovers();
+  static std::atomic<int> labs{0};
+  lab_ = fmt::format("{}{}-{}", kPrefix, ::getpid(), labs++);
+  try {
+    build(members);
+  } catch (...) {
+    teardown();
+    throw;
+  }
+}
+
+NetnsLab::~NetnsLab() { teardown(); }
+
+void NetnsLab::build(const std::vector<std::string>& members) {
+  std::vector<std::string> adds{"netns add " + lab_};
+  for (const std::string& member : members) adds.push_back("netns add " + namespace_of(member));
+  namespaces_.push_back(lab_);  // removed by teardown() even when the batch stopped half-way
+  for (const std::string& member : members) namespaces_.push_back(namespace_of(member));
+  ip_batch("", adds);
+
+  std::vector<std::string> bridge{fmt::format("link add {} type bridge", kBridge), fmt::format("link set {} up", kBridge)};
+  for (const std::string& member : members) {
+    bridge.push_back(fmt::format("link add {} type veth peer name eth0 netns {}", port_of(member), namespace_of(member)));
+    bridge.push_back(fmt::format("link set {} master {} up", port_of(member), kBridge));
+  }
+  ip_batch(lab_, bridge);
+  apply_rules();
+
+  for (const std::string& member : members) {
+    // 127/8 on eth0 is martian unless route_localnet is on (the header says why this range).
+    run({"ip", "netns", "exec", namespace_of(member), "sh", "-c",
+         "echo 1 > /proc/sys/net/ipv4/conf/all/route_localnet"});
+    ip_batch(namespace_of(member), {"link set lo up", fmt::format("addr add {}/24 dev eth0", address(member)),
+                                    "link set eth0 up"});
+  }
+}
+
+void NetnsLab::teardown() noexcept {
+  try {
+    remove_namespaces(namespaces_);
+  } catch (const std::exception&) {
+    // cleanup_leftovers() at the next start removes what is left (the owner is gone by then)
+  }
+  namespaces_.clear();
+}
+
+const std::string& NetnsLab::address(const std::string& member) const {
+  auto it = address_.find(member);
+  if (it == address_.end()) throw Error("no namespace member named " + member);
+  return it->second;
+}
+
+std::string NetnsLab::namespace_of(const std::string& member) const {
+  address(member);  // throws for an unknown member
+  return fmt::format("{}-{}", lab_, member);
+}
+
+std::string NetnsLab::port_of(const std::string& member) const { return kPrefix + member; }
+
+pid_t NetnsLab::spawn(const std::string& member, const std::vector<std::string>& args,
+                      const SpawnOptions& options) const {
+  std::vector<std::string> all{"ip", "netns", "exec", namespace_of(member)};
+  all.insert(all.end(), args.begin(), args.end());
+  return spawn_child(all, options);
+}
+
+void NetnsLab::enter(const std::string& member) const {
+  std::string path = (fs::path(kNetnsDir) / namespace_of(member)).string();
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || ::setns(fd, CLONE_NEWNET) != 0) {
+    std::string why = std::strerror(errno);
+    if (fd >= 0) ::close(fd);
+    throw Error(fmt::format("cannot enter network namespace {}: {}", path, why));
+  }
+  ::close(fd);
+}
+
+void NetnsLab::partition(const std::string& a, const std::string& b) {
+  address(a);  // throws for an unknown member
+  address(b);
+  cut_.insert(std::minmax(a, b));
+  apply_rules();
+}
+
+void NetnsLab::heal(const std::string& a, const std::string& b) {
+  cut_.erase(std::minmax(a, b));
+  apply_rules();
+}
+
+void NetnsLab::heal_all() {
+  cut_.clear();
+  apply_rules();
+}
+
+// Writes the whole table again, in one nft transaction: the rules change at once, both ways.
+void NetnsLab::apply_rules() const {
+  std::string rules = fmt::format(
+      "table bridge {0}\ndelete table bridge {0}\n"
+      "table bridge {0} {{\n  chain forward {{\n    type filter hook forward priority 0; policy accept;\n",
+      kBridge);
+  for (const auto& [a, b] : cut_) {
+    rules += fmt::format("    iifname \"{0}\" oifname \"{1}\" drop\n    iifname \"{1}\" oifname \"{0}\" drop\n",
+                         port_of(a), port_of(b));
+  }
+  rules += "  }\n}\n";
+  TempDir dir("rlock-netns");
+  fs::path file = dir.path() / "rules.nft";
+  std::ofstream(file) << rules;
+  run({"ip", "netns", "exec", lab_, "nft", "-f", file.string()});
+}
+
+std::vector<std::string> NetnsLab::cleanup_leftovers() {
+  need_root();
+  std::vector<std::string> leftovers;
+  std::error_code ignored;
+  for (const fs::directory_entry& entry : fs::directory_iterator(kNetnsDir, ignored)) {
+    std::string name = entry.path().filename().string();
+    if (name.rfind(kPrefix, 0) != 0) continue;
+    std::string_view rest = std::string_view(name).substr(std::strlen(kPrefix));
+    pid_t owner = 0;
+    auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), owner);
+    bool owned = ec == std::errc{} && end != rest.data() + rest.size() && *end == '-' && owner > 0;
+    if (!owned || !process_alive(owner)) leftovers.push_back(name);
+  }
+  remove_namespaces(leftovers);
+  return leftovers;
+}
+
+}  // namespace rlock
