@@ -6,9 +6,9 @@
 set -uo pipefail
 rlock=$1
 source "$(dirname "$0")/checks.sh"
-cell() { # cell STRATEGY FAULT FIELD: one number from the JSON table
-    S=$1 F=$2 K=$3 perl -MJSON::PP -0777 -ne 'for my $c (@{decode_json($_)->{cells}}) {
-        print $c->{$ENV{K}} if $c->{strategy} eq $ENV{S} && $c->{fault} eq $ENV{F} }' "$work/table.json"
+cell() { # cell STRATEGY FAULT FIELD: one number from the JSON table (summed over a failover's two cells)
+    S=$1 F=$2 K=$3 perl -MJSON::PP -0777 -ne 'my $n = 0; for my $c (@{decode_json($_)->{cells}}) {
+        $n += $c->{$ENV{K}} if $c->{strategy} eq $ENV{S} && $c->{fault} eq $ENV{F} } print $n' "$work/table.json"
 }
 
 # chaos NAME ARGS...: rlock chaos ARGS with seed 1, its table in $work/table.json, printed; it must
