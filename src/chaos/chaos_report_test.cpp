@@ -82,6 +82,35 @@ TEST(Tabulate, TrialsNotRunAreNeitherAnomaliesNorInTheRate) {
   EXPECT_DOUBLE_EQ(cells[0].rate(), 0.5);
 }
 
+// A failover of one Redis is two cells, by what the harness found on the replica; redlock's is one.
+TEST(Tabulate, AFailoverSplitsLaggingFromInSyncTrials) {
+  TrialResult lagging = judged(Strategy::ttl, Fault::failover, 0, 30);
+  lagging.lock_reached_replica = false;
+  TrialResult in_sync = judged(Strategy::ttl, Fault::failover, 1);
+  in_sync.lock_reached_replica = true;
+  TrialResult redlock = judged(Strategy::redlock, Fault::failover, 0);
+  std::vector<Cell> cells =
+      tabulate(Campaign{{Strategy::ttl, Strategy::redlock}, {}, {Fault::failover}, 2, 1}, {lagging, in_sync, redlock});
+  ASSERT_EQ(cells.size(), 3U);
+  EXPECT_EQ(fault_label(cells[0]), "failover/lag");
+  EXPECT_EQ(cells[0].trials, 1);
+  EXPECT_EQ(cells[0].anomalies, 1);
+  EXPECT_EQ(fault_label(cells[1]), "failover/sync");
+  EXPECT_EQ(cells[1].trials, 1);
+  EXPECT_EQ(cells[1].anomalies, 0);
+  EXPECT_EQ(fault_label(cells[2]), "failover");
+  EXPECT_EQ(cells[2].trials, 1);
+}
+
+// The PostgreSQL strategies never use Redis: its restart is n/a for them, and not run.
+TEST(Tabulate, ACellThatCannotFailIsNotApplicable) {
+  std::vector<Cell> cells = tabulate(Campaign{{Strategy::pg_row_lock}, {}, {Fault::redis_restart, Fault::pause}, 2, 1}, {});
+  EXPECT_EQ(cells[0].not_applicable, "Redis unused");
+  EXPECT_TRUE(cells[1].not_applicable.empty());
+  EXPECT_EQ(not_applicable(Strategy::pg_atomic, Fault::pause), "no lock held");
+  EXPECT_TRUE(not_applicable(Strategy::ttl, Fault::redis_restart).empty());
+}
+
 TEST(CheckHarness, ALostServerIsOneLineWithTheTrialsCheckedAndNotRun) {
   std::vector<TrialResult> results{judged(Strategy::ttl, Fault::none, 0), not_run(Strategy::ttl, Fault::none, 1, true),
                                    not_run(Strategy::ttl, Fault::none, 2, true)};

@@ -133,6 +133,21 @@ TEST(History, AWorkerKilledAfterItsWriteIsOk) {
   EXPECT_EQ(check_lost_updates(100, 130, history).validity, Validity::valid);
 }
 
+TEST(Schedule, AKillFallsFromTheTargetsReadToItsReleaseAndAFailoverInItsWork) {
+  ChaosSetup setup;
+  setup.seed = 2026;
+  for (int n = 0; n < 50; ++n) {
+    Schedule kill = schedule_for({Strategy::ttl, Fault::kill, n, {}}, setup);
+    const WorkerSchedule& target = kill.workers[kill.target];
+    EXPECT_GE(target.hold_s, 0.005);
+    EXPECT_LE(kill.strike_after_s, target.work_s + target.hold_s);
+    Schedule failover = schedule_for({Strategy::ttl, Fault::failover, n, {}}, setup);
+    EXPECT_LE(failover.strike_after_s, failover.workers[failover.target].work_s);
+    EXPECT_GE(failover.replica_lag_s, 0);
+    EXPECT_LE(failover.replica_lag_s, 0.4);  // 2 TTLs of 200 ms
+  }
+}
+
 TEST(FaultStruck, ByTheNemesisActsOrUnderSlowByTheTargetsRead) {
   Schedule schedule{{{"A", 10, 0, 0}, {"B", 20, 0.01, 0}}, 0, 0, {}};
   std::vector<Event> read_only{event(0.1, "A", EventKind::read, {{"balance", 100}})};
