@@ -122,6 +122,7 @@ check "rlock --help lists the subcommands" bash -c "'$rlock' --help | grep -q wo
 check "rlock worker --help shows --fenced" bash -c "'$rlock' worker --help | grep -q -- --fenced"
 check "rlock --help lists bench" bash -c "'$rlock' --help | grep -q bench"
 check "rlock --help ends with the exit codes, 2 a bad argument and 4 an unexpected anomaly" bash -c "'$rlock' --help | grep -q '^  2    a bad argument' && '$rlock' --help | grep -q '^  4    chaos: an anomaly where none was expected'"
+check "rlock --help's exit codes have 5, the harness lost a server" bash -c "'$rlock' --help | grep -q '^  5    chaos: the harness lost a server'"
 
 echo "cli errors: $passed passed, $failed failed"
 echo "$passed passed, $failed failed"

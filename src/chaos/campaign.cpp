@@ -32,6 +32,44 @@ namespace {
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
+// Where the campaign tells its jobs to stop: it lost a server the harness needs.
+std::filesystem::path stop_file(const ChaosSetup& setup) { return setup.dir / "trials" / ".stop"; }
+bool stopping(const ChaosSetup& setup) { return std::filesystem::exists(stop_file(setup)); }
+
+// A trial cut short because the campaign stops: not run, and its job stops too.
+struct TrialStopped {};
+
+// Runs `call`, a step that needs `what` at `address`: its Error becomes HarnessLost, naming both.
+template <typename Call>
+auto needing(std::string_view what, const std::string& address, Call&& call) -> decltype(call()) {
+  try {
+    return call();
+  } catch (const HarnessLost&) {
+    throw;
+  } catch (const Error& e) {
+    std::string cause = e.what();
+    std::replace(cause.begin(), cause.end(), '\n', ' ');  // one line
+    while (!cause.empty() && cause.back() == ' ') cause.pop_back();
+    std::string named = fmt::format("{} at {}: ", what, address);
+    if (cause.starts_with(named)) cause.erase(0, named.size());  // said once is enough
+    throw HarnessLost(named + cause);
+  }
+}
+
+std::string postgres_at(const ChaosSetup& setup) { return describe_conninfo(setup.conninfo); }
+
+// A command to the shared Redis that the job needs: once more when the first fails, since a
+// restart trial leaves the job's connection closed (the second reconnects).
+void on_shared_redis(Job& job, const std::vector<std::string_view>& command) {
+  needing("Redis", job.setup.redis.display(), [&] {
+    try {
+      job.redis.checked(command);
+    } catch (const Error&) {
+      job.redis.checked(command);
+    }
+  });
+}
+
 // The built-in strategy's workers, forked and supervised: how each one ended, and the money the
 // account misses by the history's bounds.
 std::vector<WorkerExit> run_workers(const TrialSpec& spec, const Schedule& schedule, long account, Job& job,
@@ -49,7 +87,7 @@ std::vector<WorkerExit> run_workers(const TrialSpec& spec, const Schedule& sched
   }
   std::vector<pid_t> pids;
   for (const WorkerPlan& plan : plans) pids.push_back(spawn_worker(plan, lab));
-  return supervise(spec, schedule, pids, dir, log, host_fault);
+  return supervise(spec, schedule, pids, dir, log, host_fault, [&] { return stopping(setup); });
 }
 
 // The protocol client's trial (client_trial.h), on `servers`: how each client ended, and the
@@ -82,35 +120,47 @@ CheckResult stale_writes_check(const ServedAccount& account) {
 
 TrialResult run_trial(const TrialSpec& spec, long account, Job& job) {
   const ChaosSetup& setup = job.setup;
-  TrialResult result{spec, {}, {}, {}, 0, 0, 0, {}, {}, false};
+  TrialResult result{.spec = spec};
   auto began = Clock::now();
   LabDir dir(setup.dir / "trials" / fmt::format("{}-{}-{}", row_name(spec), to_string(spec.fault), spec.number));
   Schedule schedule = schedule_for(spec, setup);
-  if (!spec.client) job.store.reset(account);
+  if (!spec.client) needing("PostgreSQL", postgres_at(setup), [&] { job.store.reset(account); });
   LockKey key = LockKey::for_account(account);
-  job.redis.checked({"DEL", key.lock, key.fence_counter});
+  on_shared_redis(job, {"DEL", key.lock, key.fence_counter});
   bool redlock = on_three_servers(spec);
-  std::vector<RedisAddress> redlock_addresses = redlock ? redlock_servers_for(job, key) : std::vector<RedisAddress>{};
+  std::vector<RedisAddress> redlock_addresses =
+      redlock ? needing("a Redlock server", fmt::format("127.0.0.1:{}", setup.redlock_port + 3 * job.number),
+                        [&] { return redlock_servers_for(job, key); })
+              : std::vector<RedisAddress>{};
   std::optional<FailoverPair> pair;
   if (spec.fault == Fault::failover && !redlock) {
     std::filesystem::create_directories(dir.root());  // for the servers' logs
-    pair.emplace(failover_port_of(setup, job.number), dir.root());
-    if (schedule.replica_lags) pair->stop_replication();
+    int port = failover_port_of(setup, job.number);
+    needing("the failover pair", fmt::format("127.0.0.1:{}", port), [&] {
+      pair.emplace(port, dir.root());
+      pair->hold_replication(std::chrono::duration<double>(schedule.replica_lag_s));
+    });
   }
   RedisAddress redis = pair ? pair->address() : setup.redis;
 
   std::vector<WorkerExit> exits;
   std::optional<ServedAccount> served;
   if (spec.client) {
-    ClientTrialOutcome outcome =
-        run_clients(spec, schedule, job, dir, redlock ? redlock_addresses : std::vector<RedisAddress>{redis}, pair, key);
+    ClientTrialOutcome outcome = needing(fmt::format("client {}", spec.client->name), spec.client->command, [&] {
+      return run_clients(spec, schedule, job, dir, redlock ? redlock_addresses : std::vector<RedisAddress>{redis}, pair,
+                         key);
+    });
     exits = std::move(outcome.exits);
     served = outcome.account;
     result.client_error = outcome.client_error.value_or("");
   } else {
     exits = run_workers(spec, schedule, account, job, dir, redis, redlock_addresses, pair, key);
   }
+  if (pair) result.lock_reached_replica = pair->lock_reached_replica();
   pair.reset();
+  if (stopping(setup)) throw TrialStopped{};
+  // A trial that ran while the shared Redis was gone judges nothing: it is not run.
+  on_shared_redis(job, {"PING"});
 
   std::vector<Event> events;
   try {
@@ -120,17 +170,26 @@ TrialResult run_trial(const TrialSpec& spec, long account, Job& job) {
   }
   std::vector<Operation> history = history_from(events, exits);
   if (result.client_error.empty()) {
-    result.lost = served ? stale_writes_check(*served) : guarded([&] {
-      return check_lost_updates(AccountStore::kInitialBalance, job.store.read_balance(account), history);
-    });
+    if (served) {
+      result.lost = stale_writes_check(*served);
+    } else {
+      long long balance = needing("PostgreSQL", postgres_at(setup), [&] { return job.store.read_balance(account); });
+      result.lost = guarded([&] { return check_lost_updates(AccountStore::kInitialBalance, balance, history); });
+    }
     result.overlaps = guarded([&] { return check_overlaps(history); });
     result.fences = guarded([&] { return check_fences(history); });
   }
-  for (const Operation& op : history) {
-    if (op.outcome != Outcome::fail) continue;
-    ++result.failed_ops;
-    result.failed_amount += op.amount;
+  for (std::size_t i = 0; i < history.size(); ++i) {  // one operation a worker, in the exits' order
+    if (exits[i].stuck) {
+      ++result.stuck_ops;
+    } else if (history[i].outcome == Outcome::info) {
+      ++result.unknown_ops;
+    } else if (history[i].outcome == Outcome::fail) {
+      ++result.failed_ops;
+      result.failed_amount += history[i].amount;
+    }
   }
+  result.struck = fault_struck(spec, schedule, events);
   result.ms = std::chrono::duration<double, std::milli>(Clock::now() - began).count();
   if (result.anomaly() || !result.client_error.empty()) {
     write_history(dir.root() / "history.jsonl", history);
@@ -162,16 +221,22 @@ std::vector<nlohmann::json> read_lines(const std::filesystem::path& path) {
 
 // A result line of a job process (see run_job) back as the TrialResult of `spec`.
 TrialResult result_from(const nlohmann::json& line, const TrialSpec& spec) {
-  return TrialResult{spec,
-                     check_from(line.value("lost", nlohmann::json::object())),
-                     check_from(line.value("overlaps", nlohmann::json::object())),
-                     check_from(line.value("fences", nlohmann::json::object())),
-                     line.value("failed_ops", 0),
-                     line.value("failed_amount", 0LL),
-                     line.value("ms", 0.0),
-                     line.value("error", ""),
-                     line.value("client_error", ""),
-                     line.value("not_run", false)};
+  return TrialResult{.spec = spec,
+                     .lost = check_from(line.value("lost", nlohmann::json::object())),
+                     .overlaps = check_from(line.value("overlaps", nlohmann::json::object())),
+                     .fences = check_from(line.value("fences", nlohmann::json::object())),
+                     .failed_ops = line.value("failed_ops", 0),
+                     .failed_amount = line.value("failed_amount", 0LL),
+                     .unknown_ops = line.value("unknown_ops", 0),
+                     .stuck_ops = line.value("stuck_ops", 0),
+                     .struck = line.value("struck", false),
+                     .lock_reached_replica = line.contains("lock_reached_replica") && line["lock_reached_replica"].is_boolean()
+                                                 ? std::optional<bool>(line["lock_reached_replica"].get<bool>())
+                                                 : std::nullopt,
+                     .ms = line.value("ms", 0.0),
+                     .error = line.value("error", ""),
+                     .client_error = line.value("client_error", ""),
+                     .not_run = line.value("not_run", false)};
 }
 
 // The jobs share a record of each client's trials (one line each, in the order they ended), so
@@ -189,41 +254,95 @@ bool gave_up_on(const ChaosSetup& setup, const std::string& name) {
                      [](const nlohmann::json& t) { return t.value("client_error", false); });
 }
 
+// The trial `i` of a job, or not run: its client gave up on, or it could not run (a trial cut
+// short or a server lost stops the job: TrialStopped, HarnessLost).
+TrialResult trial_of_job(const std::vector<TrialSpec>& specs, std::size_t i, Job& job) {
+  const ChaosSetup& setup = job.setup;
+  TrialResult r{.spec = specs[i]};
+  const std::optional<ClientSpec>& client = specs[i].client;
+  if (client && gave_up_on(setup, client->name)) {
+    r.not_run = true;
+    r.client_error = fmt::format("not run: client {} failed its first {} trials", client->name, kGiveUpAfter);
+    return r;
+  }
+  try {
+    r = run_trial(specs[i], setup.first_account + static_cast<long>(i), job);
+  } catch (const HarnessLost&) {
+    throw;
+  } catch (const std::exception& e) {
+    r.error = e.what();
+    r.not_run = true;
+  }
+  if (client) {
+    AppendFile(client_record(setup, client->name))
+        .append_line(nlohmann::json{{"client_error", !r.client_error.empty()}}.dump());
+  }
+  return r;
+}
+
 // One job process: every jobs-th trial, one after the other, each result one line in `results`.
+// It stops when the campaign does, and at the first server the harness lost, which it reports.
 void run_job(int job, int jobs, const std::vector<TrialSpec>& specs, const ChaosSetup& setup,
              const std::filesystem::path& results) {
   AppendFile out(results);
-  Job context{job, setup, RedisConnection(setup.redis), AccountStore(setup.conninfo), {}};
-  for (std::size_t i = static_cast<std::size_t>(job); i < specs.size(); i += static_cast<std::size_t>(jobs)) {
-    TrialResult r{specs[i], {}, {}, {}, 0, 0, 0, {}, {}, false};
-    const std::optional<ClientSpec>& client = specs[i].client;
-    if (client && gave_up_on(setup, client->name)) {
-      r.not_run = true;
-      r.client_error = fmt::format("not run: client {} failed its first {} trials", client->name, kGiveUpAfter);
-    } else {
-      try {
-        r = run_trial(specs[i], setup.first_account + static_cast<long>(i), context);
-      } catch (const std::exception& e) {
-        r.error = e.what();
-      }
-      if (client) {
-        AppendFile(client_record(setup, client->name))
-            .append_line(nlohmann::json{{"client_error", !r.client_error.empty()}}.dump());
-      }
+  try {
+    Job context{job, setup, needing("Redis", setup.redis.display(), [&] { return RedisConnection(setup.redis); }),
+                needing("PostgreSQL", postgres_at(setup), [&] { return AccountStore(setup.conninfo); }), {}};
+    for (std::size_t i = static_cast<std::size_t>(job); i < specs.size() && !stopping(setup);
+         i += static_cast<std::size_t>(jobs)) {
+      TrialResult r = trial_of_job(specs, i, context);
+      out.append_line(nlohmann::json{{"i", i},
+                                     {"lost", check_json(r.lost)},
+                                     {"overlaps", check_json(r.overlaps)},
+                                     {"fences", check_json(r.fences)},
+                                     {"failed_ops", r.failed_ops},
+                                     {"failed_amount", r.failed_amount},
+                                     {"unknown_ops", r.unknown_ops},
+                                     {"stuck_ops", r.stuck_ops},
+                                     {"struck", r.struck},
+                                     {"lock_reached_replica", r.lock_reached_replica ? nlohmann::json(*r.lock_reached_replica) : nlohmann::json()},
+                                     {"ms", r.ms},
+                                     {"error", r.error},
+                                     {"client_error", r.client_error},
+                                     {"not_run", r.not_run}}
+                          .dump());
     }
-    out.append_line(nlohmann::json{{"i", i},
-                                   {"lost", check_json(r.lost)},
-                                   {"overlaps", check_json(r.overlaps)},
-                                   {"fences", check_json(r.fences)},
-                                   {"failed_ops", r.failed_ops},
-                                   {"failed_amount", r.failed_amount},
-                                   {"ms", r.ms},
-                                   {"error", r.error},
-                                   {"client_error", r.client_error},
-                                   {"not_run", r.not_run}}
-                        .dump());
+  } catch (const HarnessLost& e) {
+    out.append_line(nlohmann::json{{"harness_lost", e.what()}}.dump());
+  } catch (const TrialStopped&) {
+    // the campaign stops: the trial cut short is not run
   }
 }
+
+// How long the jobs of a stopping campaign have to end their trials before they are killed.
+constexpr auto kStopGrace = 2s;
+
+bool restarts_shared_redis(const TrialSpec& spec) { return spec.fault == Fault::redis_restart && !on_three_servers(spec); }
+
+// The campaign's own watch on the shared servers, once a second while jobs run: a server that
+// fails two probes in a row is lost (one failure may be a busy machine). The shared Redis is not
+// watched while trials crash it on purpose.
+class HarnessProbe {
+ public:
+  HarnessProbe(const ChaosSetup& setup, bool redis) : setup_(setup), redis_(redis) {}
+
+  // The lost server, named, or "".
+  std::string operator()() {
+    try {
+      needing("PostgreSQL", postgres_at(setup_), [&] { AccountStore{setup_.conninfo}; });
+      if (redis_) needing("Redis", setup_.redis.display(), [&] { RedisConnection(setup_.redis).checked({"PING"}); });
+      failures_ = 0;
+    } catch (const HarnessLost& e) {
+      if (++failures_ >= 2) return e.what();
+    }
+    return "";
+  }
+
+ private:
+  const ChaosSetup& setup_;
+  bool redis_;
+  int failures_ = 0;
+};
 
 // Prints the client's first error, in one line, and how many of its trials were not run.
 void report_client_errors(const std::string& name, const std::vector<TrialResult>& results) {
@@ -243,6 +362,7 @@ std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const C
                                     const std::function<void(std::size_t, std::size_t)>& progress) {
   if (specs.empty()) return {};
   std::filesystem::create_directories(setup.dir / "trials");
+  std::filesystem::remove(stop_file(setup));
   auto results_of = [&](int job) { return setup.dir / "trials" / fmt::format(".results-{}.jsonl", job); };
   std::vector<pid_t> pids;
   for (int job = 0; job < jobs; ++job) {
@@ -251,48 +371,81 @@ std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const C
         run_job(job, jobs, specs, setup, results_of(job));
       } catch (const std::exception& e) {
         fmt::print(stderr, "chaos: job {} stopped: {}\n", job, e.what());
-        return 1;  // its trials report nothing: they count as anomalies
+        return 1;  // its trials report nothing: they are not run
       }
       return 0;
     }));
   }
 
   std::map<std::size_t, TrialResult> reported;
+  std::string lost;  // the first server the harness lost, named
   auto collect = [&] {
     reported.clear();
     for (int job = 0; job < jobs; ++job) {
       for (const auto& line : read_lines(results_of(job))) {
         std::size_t i = line.value("i", specs.size());
         if (i < specs.size()) reported.insert_or_assign(i, result_from(line, specs[i]));
+        if (lost.empty()) lost = line.value("harness_lost", "");
       }
     }
   };
+  HarnessProbe probe(setup, !std::any_of(specs.begin(), specs.end(), restarts_shared_redis));
   std::size_t running = pids.size();
+  bool stopped = false;
+  Clock::time_point kill_at{};  // once the campaign stops, jobs not done by then are killed
   while (running > 0) {
-    std::this_thread::sleep_for(1s);
+    std::this_thread::sleep_for(stopped ? 50ms : 1s);
     for (pid_t& pid : pids) {
       if (pid > 0 && try_reap(pid)) pid = 0, --running;
     }
     collect();
-    progress(reported.size(), static_cast<std::size_t>(std::count_if(
-                                  reported.begin(), reported.end(), [](const auto& r) { return r.second.anomaly(); })));
+    if (lost.empty()) lost = probe();
+    if (!lost.empty() && !stopped) {
+      AppendFile(stop_file(setup)).append_line(lost);
+      stopped = true;
+      kill_at = Clock::now() + kStopGrace;
+    }
+    if (stopped && Clock::now() > kill_at) {
+      for (pid_t& pid : pids) {
+        if (pid > 0) kill_and_reap(pid), pid = 0, --running;
+      }
+    }
+    if (!stopped) {
+      progress(reported.size(), static_cast<std::size_t>(std::count_if(
+                                    reported.begin(), reported.end(), [](const auto& r) { return r.second.anomaly(); })));
+    }
   }
+  collect();
 
   std::vector<TrialResult> results;
   for (std::size_t i = 0; i < specs.size(); ++i) {
     auto it = reported.find(i);
-    results.push_back(it != reported.end()
-                          ? it->second
-                          : TrialResult{specs[i], {}, {}, {}, 0, 0, 0, "the trial reported no result (its job process died)", {}, false});
+    if (it != reported.end()) {
+      results.push_back(it->second);
+    } else {
+      results.push_back(TrialResult{.spec = specs[i],
+                                    .error = lost.empty() ? "the trial reported no result (its job process died)" : lost,
+                                    .not_run = true,
+                                    .harness_lost = !lost.empty()});
+    }
   }
   for (int job = 0; job < jobs; ++job) std::filesystem::remove(results_of(job));
   return results;
+}
+
+void check_harness(const std::vector<TrialResult>& results) {
+  auto lost = std::find_if(results.begin(), results.end(), [](const TrialResult& r) { return r.harness_lost; });
+  if (lost == results.end()) return;
+  auto not_run = std::count_if(results.begin(), results.end(), [](const TrialResult& r) { return r.not_run; });
+  throw HarnessLost(fmt::format("the campaign stopped: the harness lost {} ({} trials checked, {} not run)",
+                                lost->error, static_cast<long>(results.size()) - not_run, not_run));
 }
 
 std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup& setup) {
   std::vector<TrialSpec> side_by_side, one_by_one;
   auto add_row = [&](Strategy s, const std::optional<ClientSpec>& client) {
     for (Fault f : campaign.faults) {
+      if (!client && !not_applicable(s, f).empty()) continue;  // its cell prints n/a
       for (int n = 0; n < campaign.trials; ++n) {
         (f == Fault::redis_restart ? one_by_one : side_by_side).push_back({s, f, n, client});
       }
@@ -324,16 +477,25 @@ std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup
   std::vector<TrialResult> results = run_trials(side_by_side, setup, campaign.jobs, progress);
   done_before = results.size();
   anomalies_before = static_cast<std::size_t>(std::count_if(results.begin(), results.end(), [](const TrialResult& r) { return r.anomaly(); }));
-  std::vector<TrialResult> restarts = run_trials(one_by_one, setup, 1, progress);
-  results.insert(results.end(), restarts.begin(), restarts.end());
+  auto lost = std::find_if(results.begin(), results.end(), [](const TrialResult& r) { return r.harness_lost; });
+  if (lost == results.end()) {
+    std::vector<TrialResult> restarts = run_trials(one_by_one, setup, 1, progress);
+    results.insert(results.end(), restarts.begin(), restarts.end());
+  } else {
+    std::string error = lost->error;
+    for (const TrialSpec& spec : one_by_one) {
+      results.push_back(TrialResult{.spec = spec, .error = error, .not_run = true, .harness_lost = true});
+    }
+  }
 
-  auto not_run = std::count_if(results.begin(), results.end(), [](const TrialResult& r) { return !r.error.empty(); });
-  if (not_run > 0) {
-    auto first = std::find_if(results.begin(), results.end(), [](const TrialResult& r) { return !r.error.empty(); });
-    fmt::print(stderr, "chaos: {} trials could not run (counted as anomalies); the first: {}\n", not_run, first->error);
+  auto could_not = [](const TrialResult& r) { return !r.error.empty() && !r.harness_lost; };
+  if (auto not_run = std::count_if(results.begin(), results.end(), could_not); not_run > 0) {
+    fmt::print(stderr, "chaos: {} trials could not run (not_run, not judged); the first: {}\n", not_run,
+               std::find_if(results.begin(), results.end(), could_not)->error);
   }
   for (const ClientSpec& client : campaign.clients) report_client_errors(client.name, results);
   std::filesystem::remove_all(setup.dir / "trials" / ".clients");
+  std::filesystem::remove(stop_file(setup));
   return results;
 }
 

@@ -36,6 +36,12 @@ struct Campaign {
 // on stdout and its progress on stderr, runs the trials side by side and then the redis-restart
 // ones one at a time (they would crash each other's Redis). Clears setup.dir/trials first.
 // Returns every trial's result, in the order run.
+// A server the harness needed stopped answering: the campaign stops within seconds, keeps the
+// trials already checked and returns the others not run (harness_lost).
 std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup& setup);
+
+// Throws HarnessLost in one line naming the server the campaign lost, its address and the cause,
+// with the count of trials checked and not run; nothing when none was lost.
+void check_harness(const std::vector<TrialResult>& results);
 
 }  // namespace rlock

@@ -34,6 +34,12 @@ bool expected_safe(Strategy strategy, Fault) {
   }
 }
 
+std::string_view not_applicable(Strategy strategy, Fault fault) {
+  if (in_postgres(strategy) && (fault == Fault::redis_restart || fault == Fault::failover)) return "Redis unused";
+  if (strategy == Strategy::pg_atomic && (fault == Fault::pause || fault == Fault::slow)) return "no lock held";
+  return "";
+}
+
 std::string row_name(const TrialSpec& spec) {
   return spec.client ? spec.client->name : std::string(to_string(spec.strategy));
 }
@@ -43,8 +49,8 @@ bool on_three_servers(const TrialSpec& spec) {
 }
 
 bool TrialResult::anomaly() const {
-  if (!client_error.empty()) return false;
-  return !error.empty() || lost.validity != Validity::valid || overlaps.validity != Validity::valid ||
+  if (not_run || !error.empty() || !client_error.empty()) return false;
+  return lost.validity != Validity::valid || overlaps.validity != Validity::valid ||
          fences.validity != Validity::valid;
 }
 

@@ -20,6 +20,7 @@
 
 #include "chaos/checkers.h"
 #include "lab/strategy.h"
+#include "rlock/error.h"
 #include "rlock/redis_address.h"
 #include "rlock/release_waiter.h"
 
@@ -40,6 +41,12 @@ const std::vector<Fault>& all_faults();
 // The article's fenced and fenced-retry do not: a stale write that lands between a newer holder's
 // read and its write passes `fence < $token`, and the newer write then overwrites it.
 bool expected_safe(Strategy strategy, Fault fault);
+
+// Why the fault cannot strike or cannot matter to the strategy, by construction; empty when it
+// can. Such a cell is not run and prints n/a (docs/chaos.md): the PostgreSQL strategies never use
+// Redis, so its restart or failover cannot touch them; pg-atomic holds nothing and reads nothing
+// before its one statement, so a pause or a slow worker cannot matter to it.
+std::string_view not_applicable(Strategy strategy, Fault fault);
 
 // A lock client of any language, given on the command line and driven over rlock's line protocol
 // (docs/clients.md): `--client NAME=COMMAND`, or `NAME@3=COMMAND` for a client given three
@@ -80,20 +87,34 @@ struct ChaosSetup {
 };
 
 struct TrialResult {
-  TrialSpec spec;
-  CheckResult lost;
-  CheckResult overlaps;
-  CheckResult fences;
+  TrialSpec spec{};
+  CheckResult lost{};
+  CheckResult overlaps{};
+  CheckResult fences{};
   int failed_ops = 0;            // increments that failed and said so (their amount not added)
   long long failed_amount = 0;
+  int unknown_ops = 0;           // increments of unknown outcome (killed, or a write's answer lost), not stuck
+  int stuck_ops = 0;             // increments still running when the trial's time ran out
+  bool struck = false;           // the fault struck (nemesis.h fault_struck)
+  // failover of a single Redis: whether the lock had reached the replica when the primary died.
+  std::optional<bool> lock_reached_replica{};
   double ms = 0;
-  std::string error;             // the trial itself could not run
+  std::string error{};           // the trial itself could not run (then not_run too)
   // The protocol client broke the protocol, exited early or fell silent: the trial is not judged,
   // never an anomaly. `not_run`: skipped, the client having failed its first trials this way.
-  std::string client_error;
+  std::string client_error{};
   bool not_run = false;
+  // Not run because the campaign stopped: the harness lost a server (`error` names it).
+  bool harness_lost = false;
 
-  bool anomaly() const;
+  bool anomaly() const;  // never for a trial not run
+};
+
+// A server the harness itself needs (the shared Redis or PostgreSQL, a failover pair, a Redlock
+// server, a protocol client's start) stopped answering: the campaign stops, its trials not run.
+class HarnessLost : public Error {
+ public:
+  using Error::Error;
 };
 
 }  // namespace rlock

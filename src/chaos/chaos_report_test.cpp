@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "chaos/campaign.h"
+
 namespace rlock {
 namespace {
 
@@ -24,6 +26,103 @@ TEST(CheckExpectedSafe, AnAnomalyOfAnExpectedSafeCellIsTheCampaignsVerdict) {
 
 TEST(CheckExpectedSafe, AnomaliesWhereTheyAreExpectedPass) {
   EXPECT_NO_THROW(check_expected_safe({cell(Strategy::ttl, Fault::pause, 10), cell(Strategy::pg_row_lock, Fault::kill, 0)}));
+}
+
+// A judged trial of `strategy` under `fault`: every checker valid unless `lost` money.
+TrialResult judged(Strategy strategy, Fault fault, int number, long long lost = 0) {
+  CheckResult valid{Validity::valid, "", 0, 0};
+  TrialResult r{.spec = {strategy, fault, number, std::nullopt}, .lost = valid, .overlaps = valid, .fences = valid};
+  if (lost > 0) r.lost = {Validity::invalid, "lost", lost, 0};
+  return r;
+}
+
+TrialResult not_run(Strategy strategy, Fault fault, int number, bool harness_lost) {
+  return TrialResult{.spec = {strategy, fault, number, std::nullopt},
+                     .error = "PostgreSQL at 127.0.0.1:5448/bank: connection refused",
+                     .not_run = true,
+                     .harness_lost = harness_lost};
+}
+
+TEST(Tabulate, EveryOutcomeIsCountedInItsColumn) {
+  TrialResult a = judged(Strategy::ttl, Fault::kill, 0);
+  a.unknown_ops = 1;
+  a.struck = true;
+  TrialResult b = judged(Strategy::ttl, Fault::kill, 1, 40);
+  b.stuck_ops = 2;
+  b.failed_ops = 1;
+  b.failed_amount = 7;
+  b.struck = true;
+  TrialResult c = judged(Strategy::ttl, Fault::kill, 2);
+  Campaign campaign{{Strategy::ttl}, {}, {Fault::kill}, 3, 1};
+  std::vector<Cell> cells = tabulate(campaign, {a, b, c});
+  ASSERT_EQ(cells.size(), 1U);
+  EXPECT_EQ(cells[0].trials, 3);
+  EXPECT_EQ(cells[0].struck, 2);
+  EXPECT_EQ(cells[0].unknown, 1);
+  EXPECT_EQ(cells[0].stuck, 2);
+  EXPECT_EQ(cells[0].failed, 1);
+  EXPECT_EQ(cells[0].failed_amount, 7);
+  EXPECT_EQ(cells[0].lost, 1);
+  EXPECT_EQ(cells[0].anomalies, 1);
+}
+
+// A trial that could not run (the harness lost PostgreSQL) is never an anomaly, and never in a
+// rate's denominator: 1 anomaly in 2 judged trials, whatever the trials not run.
+TEST(Tabulate, TrialsNotRunAreNeitherAnomaliesNorInTheRate) {
+  std::vector<TrialResult> results{judged(Strategy::fenced_claim, Fault::pause, 0, 10),
+                                   judged(Strategy::fenced_claim, Fault::pause, 1),
+                                   not_run(Strategy::fenced_claim, Fault::pause, 2, true),
+                                   not_run(Strategy::fenced_claim, Fault::pause, 3, false)};
+  EXPECT_FALSE(results[2].anomaly());
+  EXPECT_FALSE(results[3].anomaly());
+  std::vector<Cell> cells = tabulate(Campaign{{Strategy::fenced_claim}, {}, {Fault::pause}, 4, 1}, results);
+  EXPECT_EQ(cells[0].trials, 2);
+  EXPECT_EQ(cells[0].not_run, 2);
+  EXPECT_EQ(cells[0].anomalies, 1);
+  EXPECT_DOUBLE_EQ(cells[0].rate(), 0.5);
+}
+
+// A failover of one Redis is two cells, by what the harness found on the replica; redlock's is one.
+TEST(Tabulate, AFailoverSplitsLaggingFromInSyncTrials) {
+  TrialResult lagging = judged(Strategy::ttl, Fault::failover, 0, 30);
+  lagging.lock_reached_replica = false;
+  TrialResult in_sync = judged(Strategy::ttl, Fault::failover, 1);
+  in_sync.lock_reached_replica = true;
+  TrialResult redlock = judged(Strategy::redlock, Fault::failover, 0);
+  std::vector<Cell> cells =
+      tabulate(Campaign{{Strategy::ttl, Strategy::redlock}, {}, {Fault::failover}, 2, 1}, {lagging, in_sync, redlock});
+  ASSERT_EQ(cells.size(), 3U);
+  EXPECT_EQ(fault_label(cells[0]), "failover/lag");
+  EXPECT_EQ(cells[0].trials, 1);
+  EXPECT_EQ(cells[0].anomalies, 1);
+  EXPECT_EQ(fault_label(cells[1]), "failover/sync");
+  EXPECT_EQ(cells[1].trials, 1);
+  EXPECT_EQ(cells[1].anomalies, 0);
+  EXPECT_EQ(fault_label(cells[2]), "failover");
+  EXPECT_EQ(cells[2].trials, 1);
+}
+
+// The PostgreSQL strategies never use Redis: its restart is n/a for them, and not run.
+TEST(Tabulate, ACellThatCannotFailIsNotApplicable) {
+  std::vector<Cell> cells = tabulate(Campaign{{Strategy::pg_row_lock}, {}, {Fault::redis_restart, Fault::pause}, 2, 1}, {});
+  EXPECT_EQ(cells[0].not_applicable, "Redis unused");
+  EXPECT_TRUE(cells[1].not_applicable.empty());
+  EXPECT_EQ(not_applicable(Strategy::pg_atomic, Fault::pause), "no lock held");
+  EXPECT_TRUE(not_applicable(Strategy::ttl, Fault::redis_restart).empty());
+}
+
+TEST(CheckHarness, ALostServerIsOneLineWithTheTrialsCheckedAndNotRun) {
+  std::vector<TrialResult> results{judged(Strategy::ttl, Fault::none, 0), not_run(Strategy::ttl, Fault::none, 1, true),
+                                   not_run(Strategy::ttl, Fault::none, 2, true)};
+  try {
+    check_harness(results);
+    FAIL() << "no HarnessLost";
+  } catch (const HarnessLost& e) {
+    EXPECT_STREQ(e.what(),
+                 "the campaign stopped: the harness lost PostgreSQL at 127.0.0.1:5448/bank: connection refused "
+                 "(1 trials checked, 2 not run)");
+  }
+  EXPECT_NO_THROW(check_harness({judged(Strategy::ttl, Fault::none, 0), not_run(Strategy::ttl, Fault::none, 1, false)}));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // The checkers on hand-made histories, valid and invalid, and the history built from events.
 #include "chaos/checkers.h"
+#include "chaos/nemesis.h"
 
 #include <stdexcept>
 
@@ -118,6 +119,44 @@ TEST(History, ExitStatusesDecideTheOutcome) {
   EXPECT_EQ(history[1].outcome, Outcome::info);  // its write's answer was lost
   EXPECT_EQ(history[2].outcome, Outcome::fail);  // failed before adding
   EXPECT_EQ(history[3].outcome, Outcome::fail);  // fenced write rejected, no retry
+}
+
+// A kill may now fall after the write and before the release: the increment is in, and ok.
+TEST(History, AWorkerKilledAfterItsWriteIsOk) {
+  std::vector<Event> events{
+      event(0.10, "A", EventKind::read, {{"balance", 100}}),
+      event(0.12, "A", EventKind::wrote, {{"before", 100}, {"amount", 30}, {"after", 130}, {"sent_at", 0.11}}),
+      event(0.13, "host", EventKind::signal, {{"signal", "SIGKILL"}, {"target", "A"}}),
+  };
+  std::vector<Operation> history = history_from(events, {{"A", 30, false, 0}});
+  EXPECT_EQ(history[0].outcome, Outcome::ok);
+  EXPECT_EQ(check_lost_updates(100, 130, history).validity, Validity::valid);
+}
+
+TEST(Schedule, AKillFallsFromTheTargetsReadToItsReleaseAndAFailoverInItsWork) {
+  ChaosSetup setup;
+  setup.seed = 2026;
+  for (int n = 0; n < 50; ++n) {
+    Schedule kill = schedule_for({Strategy::ttl, Fault::kill, n, {}}, setup);
+    const WorkerSchedule& target = kill.workers[kill.target];
+    EXPECT_GE(target.hold_s, 0.005);
+    EXPECT_LE(kill.strike_after_s, target.work_s + target.hold_s);
+    Schedule failover = schedule_for({Strategy::ttl, Fault::failover, n, {}}, setup);
+    EXPECT_LE(failover.strike_after_s, failover.workers[failover.target].work_s);
+    EXPECT_GE(failover.replica_lag_s, 0);
+    EXPECT_LE(failover.replica_lag_s, 0.4);  // 2 TTLs of 200 ms
+  }
+}
+
+TEST(FaultStruck, ByTheNemesisActsOrUnderSlowByTheTargetsRead) {
+  Schedule schedule{{{"A", 10, 0, 0}, {"B", 20, 0.01, 0}}, 0, 0, {}};
+  std::vector<Event> read_only{event(0.1, "A", EventKind::read, {{"balance", 100}})};
+  std::vector<Event> signalled{event(0.1, "A", EventKind::read, {{"balance", 100}}),
+                               event(0.2, "host", EventKind::signal, {{"signal", "SIGSTOP"}, {"target", "A"}})};
+  EXPECT_TRUE(fault_struck({Strategy::ttl, Fault::pause, 0, {}}, schedule, signalled));
+  EXPECT_FALSE(fault_struck({Strategy::ttl, Fault::pause, 0, {}}, schedule, read_only));
+  EXPECT_TRUE(fault_struck({Strategy::ttl, Fault::slow, 0, {}}, schedule, read_only));
+  EXPECT_FALSE(fault_struck({Strategy::ttl, Fault::none, 0, {}}, schedule, read_only));
 }
 
 }  // namespace

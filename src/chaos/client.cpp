@@ -22,6 +22,7 @@ WorkerPlan plan_for(Strategy strategy, const WorkerSchedule& w, long account, co
   plan.ttl = setup.ttl;
   plan.delay_seconds = w.delay_s;
   plan.pause_seconds = w.work_s;
+  plan.hold_seconds = w.hold_s;
   plan.busy_retry = kBusyRetry;
   plan.strategy = strategy;
   if (strategy == Strategy::redlock) plan.redlock = redlock;

@@ -105,6 +105,7 @@ class ClientTrial {
       for (std::size_t i = 0; i < workers_.size(); ++i) serve(i);
     }
     if (paused_) resume();
+    for (ClientWorker& w : workers_) w.exit.stuck = !w.done;  // the time ran out on them
   }
 
   void send_increment(ClientWorker& w) {

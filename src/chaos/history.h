@@ -40,6 +40,7 @@ struct WorkerExit {
   long long amount = 0;
   bool exited = false;  // false: killed by a signal (or never reaped: timed out)
   int code = 0;         // the exit code when exited
+  bool stuck = false;   // still running when the trial's time ran out, then killed
 };
 
 std::vector<Operation> history_from(const std::vector<Event>& events, const std::vector<WorkerExit>& exits);

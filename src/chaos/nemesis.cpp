@@ -32,7 +32,8 @@ void signal_worker(const RunLog& log, pid_t pid, int number, const char* name, c
 }  // namespace
 
 std::vector<WorkerExit> supervise(const TrialSpec& spec, const Schedule& schedule, const std::vector<pid_t>& pids,
-                                  const LabDir& dir, const RunLog& log, const std::function<void()>& host_fault) {
+                                  const LabDir& dir, const RunLog& log, const std::function<void()>& host_fault,
+                                  const std::function<bool()>& stopped) {
   std::vector<WorkerExit> exits;
   for (const WorkerSchedule& w : schedule.workers) exits.push_back(WorkerExit{w.name, w.amount, false, 0});
   std::vector<bool> done(pids.size(), false);
@@ -45,6 +46,8 @@ std::vector<WorkerExit> supervise(const TrialSpec& spec, const Schedule& schedul
   pid_t target_pid = pids[schedule.target];
   bool struck = false, paused = false;
   Clock::time_point resume_at{};
+  auto strike_at = Clock::time_point::max();  // kill and failover: when, once the target has read
+  bool later = spec.fault == Fault::kill || spec.fault == Fault::failover;
   auto deadline = Clock::now() + kTrialLimit;
 
   for (;;) {
@@ -56,27 +59,41 @@ std::vector<WorkerExit> supervise(const TrialSpec& spec, const Schedule& schedul
     if (!struck && spec.fault != Fault::none && spec.fault != Fault::slow && !done[schedule.target] &&
         std::filesystem::exists(dir.read_marker(target.name))) {
       struck = true;
-      if (host_fault) {
+      if (later) {
+        strike_at = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(schedule.strike_after_s));
+      } else if (host_fault) {
         host_fault();
-      } else if (spec.fault == Fault::kill) {
-        signal_worker(log, target_pid, SIGKILL, "SIGKILL", target.name);
       } else {
         signal_worker(log, target_pid, SIGSTOP, "SIGSTOP", target.name);
         paused = true;
         resume_at = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(schedule.pause_s));
       }
     }
+    if (Clock::now() >= strike_at) {  // unless the target finished first: then nothing strikes
+      strike_at = Clock::time_point::max();
+      if (!done[schedule.target] && host_fault) host_fault();
+      if (!done[schedule.target] && !host_fault) signal_worker(log, target_pid, SIGKILL, "SIGKILL", target.name);
+    }
     if (paused && Clock::now() >= resume_at) {
       signal_worker(log, target_pid, SIGCONT, "SIGCONT", target.name);
       paused = false;
     }
-    if (Clock::now() > deadline) {
+    if (bool late = Clock::now() > deadline; late || (stopped && stopped())) {
       for (std::size_t i = 0; i < pids.size(); ++i) {
-        if (!done[i]) ended(i, kill_and_reap(pids[i]));
+        if (done[i]) continue;
+        ended(i, kill_and_reap(pids[i]));
+        exits[i].stuck = late;
       }
     }
     std::this_thread::sleep_for(2ms);
   }
+}
+
+bool fault_struck(const TrialSpec& spec, const Schedule& schedule, const std::vector<Event>& events) {
+  const std::string& target = schedule.workers[schedule.target].name;
+  return std::any_of(events.begin(), events.end(), [&](const Event& e) {
+    return e.who == "host" || (spec.fault == Fault::slow && e.who == target && e.kind == EventKind::read);
+  });
 }
 
 std::function<void()> host_fault_for(const TrialSpec& spec, Job& job, std::optional<FailoverPair>& pair,

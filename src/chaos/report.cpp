@@ -15,21 +15,55 @@ namespace rlock {
 
 double Cell::rate() const { return judged() ? static_cast<double>(anomalies) / static_cast<double>(judged()) : 0; }
 
+namespace {
+
+constexpr std::string_view kLagging = "lagging", kInSync = "in-sync";
+
+// The cell, or under failover of one Redis its two: the replica lagging, and in sync.
+void add_cells(std::vector<Cell>& cells, Cell cell, bool one_redis) {
+  if (cell.fault != Fault::failover || !one_redis || !cell.not_applicable.empty()) {
+    cells.push_back(cell);
+    return;
+  }
+  for (std::string_view replica : {kLagging, kInSync}) {
+    cell.replica = replica;
+    cells.push_back(cell);
+  }
+}
+
+std::string_view replica_of(const TrialResult& r) {
+  return r.lock_reached_replica == std::optional<bool>(false) ? kLagging : kInSync;
+}
+
+}  // namespace
+
+std::string fault_label(const Cell& c) {
+  if (c.replica.empty()) return std::string(to_string(c.fault));
+  return fmt::format("{}/{}", to_string(c.fault), c.replica == kLagging ? "lag" : "sync");
+}
+
 std::vector<Cell> tabulate(const Campaign& campaign, const std::vector<TrialResult>& results) {
   std::vector<Cell> cells;
   for (Strategy s : campaign.strategies) {
     for (Fault f : campaign.faults) {
-      cells.push_back(Cell{.row = std::string(to_string(s)), .fault = f, .expected_safe = expected_safe(s, f)});
+      add_cells(cells,
+                Cell{.row = std::string(to_string(s)),
+                     .fault = f,
+                     .expected_safe = expected_safe(s, f),
+                     .not_applicable = not_applicable(s, f)},
+                s != Strategy::redlock);
     }
   }
   for (const ClientSpec& client : campaign.clients) {
     for (Fault f : campaign.faults) {
-      cells.push_back(Cell{.row = client.name, .fault = f, .expected_safe = client.expected_safe, .client = true});
+      add_cells(cells, Cell{.row = client.name, .fault = f, .expected_safe = client.expected_safe, .client = true},
+                client.servers == 1);
     }
   }
   for (const TrialResult& r : results) {
     Cell& c = *std::find_if(cells.begin(), cells.end(), [&](const Cell& x) {
-      return x.row == row_name(r.spec) && x.client == r.spec.client.has_value() && x.fault == r.spec.fault;
+      return x.row == row_name(r.spec) && x.client == r.spec.client.has_value() && x.fault == r.spec.fault &&
+             (x.replica.empty() || x.replica == replica_of(r));
     });
     if (r.not_run) {
       ++c.not_run;
@@ -41,6 +75,9 @@ std::vector<Cell> tabulate(const Campaign& campaign, const std::vector<TrialResu
     if (r.lost.validity == Validity::invalid && r.lost.amount > 0) ++c.lost, c.lost_amount += r.lost.amount;
     if (r.overlaps.validity == Validity::invalid) ++c.overlaps;
     if (r.failed_ops > 0) ++c.failed, c.failed_amount += r.failed_amount;
+    c.unknown += r.unknown_ops;
+    c.stuck += r.stuck_ops;
+    if (r.struck) ++c.struck;
     if (r.anomaly()) ++c.anomalies, c.kept.push_back(std::to_string(r.spec.number));
   }
   return cells;
@@ -48,20 +85,29 @@ std::vector<Cell> tabulate(const Campaign& campaign, const std::vector<TrialResu
 
 void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup) {
   bool clients = std::any_of(cells.begin(), cells.end(), [](const Cell& c) { return c.client; });
-  fmt::print("\n{:<19}{:<14}{:>5} {:>7}{:>6}{:>7}{:>9}{:>7}{:>8}{:>7}  {:<15}{:>9}{}\n", "strategy", "fault", "safe",
-             "trials", "lost", "money", "overlaps", "failed", "dropped", "rate", "95% CI", "median",
-             clients ? "  client_error" : "");
+  fmt::print("\n{:<19}{:<14}{:>5} {:>7}{:>7}{:>8}{:>6}{:>7}{:>9}{:>7}{:>8}{:>8}{:>6}{:>7}  {:<15}{:>9}{}\n", "strategy",
+             "fault", "safe", "trials", "struck", "not_run", "lost", "money", "overlaps", "failed", "dropped", "unknown",
+             "stuck", "rate", "95% CI", "median", clients ? "  client_error" : "");
   for (const Cell& c : cells) {
+    if (!c.not_applicable.empty()) {
+      fmt::print("{:<19}{:<14}{:>5}   n/a: {}\n", c.row, fault_label(c), c.expected_safe ? "yes" : "no",
+                 c.not_applicable);
+      continue;
+    }
     auto [low, high] = wilson_interval(c.anomalies, c.judged());
-    std::string errors = !clients ? "" : c.not_run ? fmt::format("  {} ({} not run)", c.client_errors, c.not_run)
-                                                   : fmt::format("  {}", c.client_errors);
-    fmt::print("{:<19}{:<14}{:>5} {:>7}{:>6}{:>7}{:>9}{:>7}{:>8}{:>7.2f}  [{:.2f}, {:.2f}]  {:>6.0f} ms{}\n", c.row,
-               to_string(c.fault), c.expected_safe ? "yes" : "no", c.trials, c.lost, c.lost_amount, c.overlaps,
-               c.failed, c.failed_amount, c.rate(), low, high, median(c.ms), errors);
+    std::string errors = clients ? fmt::format("  {}", c.client_errors) : "";
+    fmt::print("{:<19}{:<14}{:>5} {:>7}{:>7}{:>8}{:>6}{:>7}{:>9}{:>7}{:>8}{:>8}{:>6}{:>7.2f}  [{:.2f}, {:.2f}]  {:>6.0f} ms{}\n",
+               c.row, fault_label(c), c.expected_safe ? "yes" : "no", c.trials, c.struck, c.not_run, c.lost,
+               c.lost_amount, c.overlaps, c.failed, c.failed_amount, c.unknown, c.stuck, c.rate(), low, high,
+               median(c.ms), errors);
   }
-  fmt::print("\nsafe: expected to show no anomaly. lost: trials that lost acknowledged money (money: how much).\n"
-             "overlaps: trials where two accepted read-to-write sections overlapped. failed/dropped: trials where an\n"
-             "increment failed and said so, and the money it did not add. Anomalous trials are kept in {}\n",
+  fmt::print("\nsafe: expected to show no anomaly. struck: trials in which the fault struck. not_run: trials that\n"
+             "could not run, in no rate. lost: trials that lost acknowledged money (money: how much). overlaps: trials\n"
+             "where two accepted read-to-write sections overlapped. failed/dropped: trials where an increment failed\n"
+             "and said so, and the money it did not add. unknown: increments of unknown outcome (killed, or a write\n"
+             "whose answer was lost). stuck: increments still running when their trial's time ran out. n/a: the\n"
+             "fault cannot strike or cannot matter to the strategy (docs/chaos.md); not run. Anomalous trials are\n"
+             "kept in {}\n",
              (setup.dir / "trials").string());
   if (clients) {
     fmt::print("client_error: trials a client left unjudged (it broke the protocol, exited or fell silent); they\n"
@@ -79,8 +125,11 @@ void write_json(const std::string& path, const std::vector<Cell>& cells, const C
                           {"expected_safe", c.expected_safe}, {"trials", c.trials},
                           {"anomalies", c.anomalies}, {"lost_updates", c.lost}, {"lost_amount", c.lost_amount},
                           {"overlaps", c.overlaps}, {"failed", c.failed}, {"dropped_amount", c.failed_amount},
+                          {"unknown", c.unknown}, {"stuck", c.stuck}, {"struck", c.struck},
                           {"rate", c.rate()}, {"ci_low", low}, {"ci_high", high}, {"median_trial_ms", median(c.ms)},
                           {"kept_trials", c.kept}});
+    if (!c.not_applicable.empty()) json_cells.back()["not_applicable"] = std::string(c.not_applicable);
+    if (!c.replica.empty()) json_cells.back()["replica"] = std::string(c.replica);
   }
   std::ofstream out(path);
   out << nlohmann::json{{"seed", setup.seed}, {"ttl_ms", setup.ttl.count()}, {"trials_per_cell", campaign.trials},
@@ -95,7 +144,7 @@ void check_expected_safe(const std::vector<Cell>& cells) {
   std::string list;
   for (const Cell& c : cells) {
     if (!c.expected_safe || c.anomalies == 0) continue;
-    list += fmt::format("{}{} under {}", list.empty() ? "" : ", ", c.row, to_string(c.fault));
+    list += fmt::format("{}{} under {}", list.empty() ? "" : ", ", c.row, fault_label(c));
   }
   if (!list.empty()) throw UnexpectedAnomaly(fmt::format("anomalies where none were expected: {}", list));
 }

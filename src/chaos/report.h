@@ -19,9 +19,16 @@ struct Cell {
   Fault fault = Fault::none;
   bool expected_safe = false;
   bool client = false;
+  std::string_view not_applicable{};  // why the cell cannot fail (chaos.h), not run; empty when it can
+  // Failover of one Redis splits in two cells: "lagging" (the lock had not reached the replica when
+  // the primary died) and "in-sync" (it had, or no failover struck); empty for other cells.
+  std::string_view replica{};
   long trials = 0, lost = 0, overlaps = 0, failed = 0, anomalies = 0;
+  long unknown = 0;        // increments of unknown outcome: killed, or a write whose answer was lost
+  long stuck = 0;          // increments still running when their trial's time ran out
+  long struck = 0;         // trials in which the fault struck
   long client_errors = 0;  // trials run that the client's error left unjudged
-  long not_run = 0;        // trials skipped: the client failed its first ones
+  long not_run = 0;        // trials not run: the client failed its first ones, a trial could not run, or the harness lost a server
   long long lost_amount = 0, failed_amount = 0;
   std::vector<double> ms{};
   std::vector<std::string> kept{};  // trial numbers of the anomalies
@@ -30,7 +37,11 @@ struct Cell {
   double rate() const;  // of judged trials with an anomaly
 };
 
-// One cell per strategy and fault of `campaign`, in its order, with `results` tallied in.
+// The cell's fault as the table prints it: failover/lag and failover/sync for a split failover.
+std::string fault_label(const Cell& c);
+
+// One cell per strategy and fault of `campaign` (two for a failover of one Redis), in its order,
+// with `results` tallied in.
 std::vector<Cell> tabulate(const Campaign& campaign, const std::vector<TrialResult>& results);
 // The table on stdout, and where the anomalous trials are kept.
 void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup);

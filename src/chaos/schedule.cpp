@@ -46,9 +46,18 @@ Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup) {
     schedule.workers[schedule.target].work_s = ttl_s * uniform(0.5, 0.8);
   }
   schedule.pause_s = ttl_s * uniform(1.0, 2.5);
-  // Half the failovers lose the writes of the whole trial, the lock among them; the others lose
-  // nothing, so a failover alone is no anomaly.
-  if (spec.fault == Fault::failover) schedule.replica_lags = uniform(0, 1) < 0.5;
+  // Replication held back for 0 to 2 TTLs: whether the lock reached the replica before the failover
+  // is measured then (FailoverPair::lock_reached_replica), not drawn.
+  if (spec.fault == Fault::failover) schedule.replica_lag_s = ttl_s * uniform(0, 2.0);
+  // A kill falls anywhere from the target's read to its release: before its write (the increment
+  // lost, unknown to the checker) or after it (the increment in, the lock held to its TTL).
+  if (spec.fault == Fault::kill) {
+    WorkerSchedule& target = schedule.workers[schedule.target];
+    target.hold_s = uniform(0.005, 0.03);
+    schedule.strike_after_s = uniform(0, target.work_s + target.hold_s);
+  }
+  // A failover falls at a point of the holder's work, by when the replica's link may be back.
+  if (spec.fault == Fault::failover) schedule.strike_after_s = uniform(0, schedule.workers[schedule.target].work_s);
   return schedule;
 }
 

@@ -18,6 +18,7 @@ struct WorkerSchedule {
   long long amount = 0;
   double delay_s = 0;
   double work_s = 0;
+  double hold_s = 0;  // after its write, before its release (the target under `kill`)
 };
 
 // The generator: who starts when, adds what, works how long, and the fault's victim and length.
@@ -25,7 +26,8 @@ struct Schedule {
   std::vector<WorkerSchedule> workers;
   std::size_t target = 0;  // the worker the nemesis picks: the first to start, likely the first holder
   double pause_s = 0;
-  bool replica_lags = false;  // failover: the replica stopped replicating before the trial began
+  double strike_after_s = 0;  // kill and failover: how long after the target's read the nemesis strikes
+  double replica_lag_s = 0;  // failover: how long the replica's link is cut from the trial's start
 };
 
 Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup);

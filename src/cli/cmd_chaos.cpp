@@ -2,7 +2,8 @@
 // [--failover-port P] [--redlock-port P] [--wait poll|notify] [--quick] [--json FILE]
 // [--client NAME[@3]=COMMAND]... [--client-safe NAME]...: randomized trials of every strategy and
 // client under every fault (chaos.h), a table of anomaly rates on stdout, progress on stderr. Exits
-// 1 when a strategy or client that is expected to be safe showed an anomaly.
+// 5 when the harness lost a server (the table holds the trials checked before), else 4 when a
+// strategy or client that is expected to be safe showed an anomaly.
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -105,9 +106,11 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   ChaosSetup setup{lab.redis, lab.conninfo, lab.dir.root() / "chaos", options.seed.value_or(random_seed()),
                    std::chrono::milliseconds(options.ttl_ms), 100000, options.failover_port, options.redlock_port,
                    options.wait};
-  std::vector<Cell> cells = tabulate(campaign, run_campaign(campaign, setup));
+  std::vector<TrialResult> results = run_campaign(campaign, setup);
+  std::vector<Cell> cells = tabulate(campaign, results);
   print_table(cells, setup);
   if (!options.json.empty()) write_json(options.json, cells, campaign, setup);
+  check_harness(results);
   check_expected_safe(cells);
 }
 

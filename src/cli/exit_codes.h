@@ -9,6 +9,7 @@ enum ExitCode : int {
   kUsage = 2,          // a bad argument: nothing was attempted (as grep, curl and git say it)
   kWriteRejected = 3,  // worker --fenced without --retry: the write was rejected, the amount not added
   kAnomaly = 4,        // chaos: an anomaly where none was expected
+  kHarnessLost = 5,    // chaos: the harness lost a server it needs; the campaign stopped
   kInternal = 255,     // a bug in rlock
 };
 
@@ -19,6 +20,7 @@ inline constexpr const char* kExitCodeTable =
     "  2    a bad argument: nothing was attempted\n"
     "  3    worker --fenced without --retry: the write was rejected, the amount not added\n"
     "  4    chaos: an anomaly where none was expected\n"
+    "  5    chaos: the harness lost a server it needs (one line says which); the campaign stopped\n"
     "  255  a bug in rlock";
 
 }  // namespace rlock::cli

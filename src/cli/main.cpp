@@ -63,6 +63,9 @@ int main(int argc, char** argv) {
   } catch (const rlock::UsageError& e) {
     spdlog::error("{}", e.what());
     return kUsage;
+  } catch (const rlock::HarnessLost& e) {
+    spdlog::error("{}", e.what());
+    return kHarnessLost;
   } catch (const rlock::UnexpectedAnomaly& e) {
     spdlog::error("{}", e.what());
     return kAnomaly;

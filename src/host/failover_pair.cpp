@@ -1,10 +1,12 @@
 #include "host/failover_pair.h"
 
 #include <string>
+#include <thread>
 
 #include <fmt/format.h>
 
 #include "rlock/error.h"
+#include "host/child.h"
 #include "host/process.h"
 #include "rlock/redis_lock.h"
 
@@ -25,15 +27,36 @@ FailoverPair::FailoverPair(int primary_port, const std::filesystem::path& dir)
   if (!in_sync) throw Error(fmt::format("the replica on {} did not sync within 5 s", replica_.address().display()));
 }
 
-FailoverPair::~FailoverPair() = default;
+FailoverPair::~FailoverPair() { stop_holding(); }
 
 void FailoverPair::stop_replication() { replica_.connection().checked({"REPLICAOF", "NO", "ONE"}); }
 
+void FailoverPair::hold_replication(std::chrono::duration<double> lag) {
+  stop_holding();
+  stop_replication();
+  RedisAddress replica = replica_.address();
+  std::string primary_port = std::to_string(primary_.address().port);
+  restorer_ = fork_child([&] {
+    std::this_thread::sleep_for(lag);
+    RedisConnection(replica).checked({"REPLICAOF", "127.0.0.1", primary_port});
+    return 0;
+  });
+}
+
+void FailoverPair::stop_holding() {
+  if (restorer_ > 0) kill_and_reap(restorer_);
+  restorer_ = 0;
+}
+
 CrashReport FailoverPair::fail_over(const LockKey& key) {
   CrashReport report{primary_.address().display(), RedisLock(primary_.connection(), key).pttl(), {}, {}};
-  stop_replication();
+  Reply held = primary_.connection().checked({"GET", key.lock});
+  stop_holding();
   report.killed_at = std::chrono::system_clock::now();
   primary_.kill();
+  // Asked once the primary is gone, so nothing more can reach it.
+  lock_reached_replica_ = held.is_nil() || replica_.connection().checked({"GET", key.lock}).text() == held.text();
+  stop_replication();
   replica_.connection().checked({"CONFIG", "SET", "port", std::to_string(primary_.address().port)});
   report.successor =
       CrashReport::Successor{replica_.address().display(), true, RedisLock(replica_.connection(), key).pttl()};

@@ -4,10 +4,15 @@
 //
 // The replica takes over the primary's address (as a managed Redis moves its endpoint), so
 // clients that reconnect reach the new primary without asking a Sentinel. The pair owns both
-// processes (LocalRedis). Not thread-safe.
+// processes (LocalRedis) and the child that restores a held-back replication link. Not
+// thread-safe; call from a process with no other threads (holding replication back forks).
 #pragma once
 
+#include <sys/types.h>
+
+#include <chrono>
 #include <filesystem>
+#include <optional>
 
 #include "host/local_redis.h"
 #include "host/redis_server.h"
@@ -32,13 +37,26 @@ class FailoverPair {
   // The replica stops receiving writes: what is written from now on is lost in the failover.
   void stop_replication();
 
-  // The failover: SIGKILL the primary, promote the replica and move it to the primary's port.
+  // Replication held back: the replica's link is cut now and restored after `lag` (by a child
+  // process), when the replica catches up; a failover before then loses what was written since.
+  void hold_replication(std::chrono::duration<double> lag);
+
+  // The failover: SIGKILL the primary (and the child that would restore the link), ask the
+  // replica whether the lock had reached it, promote it and move it to the primary's port.
   // Returns the lock's PTTL on the primary before and on the promoted replica after.
   CrashReport fail_over(const LockKey& key);
 
+  // After fail_over: whether the replica held the primary's lock (its value) when the primary
+  // died; true when the primary held none. Empty before any failover.
+  std::optional<bool> lock_reached_replica() const { return lock_reached_replica_; }
+
  private:
+  void stop_holding();
+
   LocalRedis primary_;
   LocalRedis replica_;
+  pid_t restorer_ = 0;  // the child restoring the held-back link, until it is done
+  std::optional<bool> lock_reached_replica_;
 };
 
 }  // namespace rlock

@@ -105,6 +105,7 @@ class Worker {
 
     long long rowcount = read_modify_write(lease, first);
     if (rowcount < 0) return false;  // the check before the write found the lock lost
+    if (first) pause_for(plan_.hold_seconds);
 
     if (watchdog) {
       watchdog->stop();
@@ -146,12 +147,13 @@ class Worker {
       balance = store_.read_balance(plan_.account);
       log_.record(plan_.name, EventKind::read, {{"balance", balance}});
     }
-    setup_.dir.write_file(setup_.dir.read_marker(plan_.name), "");
     if (plan_.strategy == Strategy::check_before_write) {
       Ownership ownership = lock_.holds(lease.token);
       log_.record(plan_.name, EventKind::checked, {{"held", ownership.held}, {"pttl", ownership.pttl_ms}});
       if (!ownership.held) return -1;
     }
+    // After the check: a fault that strikes at the marker falls between the check and the write.
+    setup_.dir.write_file(setup_.dir.read_marker(plan_.name), "");
     if (first) pause_for(plan_.pause_seconds);
 
     long long after = balance + plan_.amount;
@@ -240,6 +242,7 @@ class RedlockWorker {
       state_.added = true;
       log_.record(plan_.name, EventKind::wrote,
                   {{"before", before}, {"amount", plan_.amount}, {"after", before + plan_.amount}, {"sent_at", sent_at}});
+      pause_for(plan_.hold_seconds);
       log_.record(plan_.name, EventKind::released, {{"result", lock_.release(token) >= lock_.quorum() ? 1 : 0}});
     });
   }

@@ -13,9 +13,16 @@
 namespace rlock {
 namespace {
 
+// The fault's column: a failover of one Redis is two, the replica lagging and in sync.
+std::string fault_of(const nlohmann::json& j) {
+  std::string fault = j.at("fault").get<std::string>();
+  if (!j.contains("replica")) return fault;
+  return fault + (j["replica"] == "lagging" ? "/lag" : "/sync");
+}
+
 ChaosCell cell_from(const nlohmann::json& j) {
   return ChaosCell{j.at("strategy").get<std::string>(),
-                   j.at("fault").get<std::string>(),
+                   fault_of(j),
                    j.at("expected_safe").get<bool>(),
                    j.at("trials").get<long>(),
                    j.at("anomalies").get<long>(),
@@ -24,6 +31,10 @@ ChaosCell cell_from(const nlohmann::json& j) {
                    j.at("overlaps").get<long>(),
                    j.at("failed").get<long>(),
                    j.at("dropped_amount").get<long long>(),
+                   j.value("unknown", 0L),
+                   j.value("stuck", 0L),
+                   j.value("struck", 0L),
+                   j.value("not_run", 0L),
                    j.at("rate").get<double>(),
                    j.at("ci_low").get<double>(),
                    j.at("ci_high").get<double>(),
@@ -127,6 +138,10 @@ std::string kept_cell(const ChaosRun& run, const ChaosCell& c, Lang lang, std::s
                          {say(words::kOverlaps, lang), std::to_string(c.overlaps)},
                          {say(words::kFailed, lang), std::to_string(c.failed)},
                          {say(words::kDropped, lang), std::to_string(c.dropped_amount)},
+                         {say(words::kUnknown, lang), std::to_string(c.unknown)},
+                         {say(words::kStuck, lang), std::to_string(c.stuck)},
+                         {say(words::kStruck, lang), std::to_string(c.struck)},
+                         {say(words::kTrialsNotRun, lang), std::to_string(c.not_run)},
                          {say(words::kRate, lang), percent(c.rate)},
                          {say(words::kInterval, lang), fmt::format("[{}, {}]", percent(c.ci_low), percent(c.ci_high))},
                          {say(words::kMedianTrial, lang), fmt::format("{:.0f} ms", c.median_trial_ms)}});

@@ -29,6 +29,10 @@ struct ChaosCell {
   long overlaps = 0;
   long failed = 0;
   long long dropped_amount = 0;
+  long unknown = 0;  // these four: 0 in a JSON written before they were counted
+  long stuck = 0;
+  long struck = 0;
+  long not_run = 0;
   double rate = 0;
   double ci_low = 0;
   double ci_high = 0;
