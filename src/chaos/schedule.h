@@ -18,13 +18,14 @@ struct WorkerSchedule {
   long long amount = 0;
   double delay_s = 0;
   double work_s = 0;
+  double latency_ms = 0;  // net-delay: the mean latency of each of its connections
 };
 
 // The generator: who starts when, adds what, works how long, and the fault's victim and length.
 struct Schedule {
   std::vector<WorkerSchedule> workers;
   std::size_t target = 0;  // the worker the nemesis picks: the first to start, likely the first holder
-  double pause_s = 0;
+  double pause_s = 0;  // how long a pause, a partition, a held write or a stall lasts
   bool replica_lags = false;  // failover: the replica stopped replicating before the trial began
 };
 
