@@ -3,6 +3,8 @@
 #include <libpq-fe.h>
 
 #include <cstdlib>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -10,24 +12,67 @@
 #include "rlock/error.h"
 
 namespace rlock {
+namespace {
 
-std::string describe_conninfo(const std::string& conninfo) {
+// Every option libpq read from `conninfo` that has a value, or nothing when it cannot parse it.
+std::optional<std::vector<std::pair<std::string, std::string>>> conninfo_options(const std::string& conninfo) {
   char* error = nullptr;
   PQconninfoOption* options = PQconninfoParse(conninfo.c_str(), &error);
   if (options == nullptr) {
-    PQfreemem(error);  // it may quote the password
-    return kUnparsable;
+    PQfreemem(error);
+    return std::nullopt;
   }
-  std::string host = "localhost", port = "5432", dbname;
+  std::vector<std::pair<std::string, std::string>> set;
   for (PQconninfoOption* o = options; o->keyword != nullptr; ++o) {
-    if (o->val == nullptr || *o->val == '\0') continue;
-    std::string_view keyword = o->keyword;
-    if (keyword == "host" || (keyword == "hostaddr" && host == "localhost")) host = o->val;
-    if (keyword == "port") port = o->val;
-    if (keyword == "dbname") dbname = o->val;
+    if (o->val != nullptr && *o->val != '\0') set.emplace_back(o->keyword, o->val);
   }
   PQconninfoFree(options);
+  return set;
+}
+
+}  // namespace
+
+std::string describe_conninfo(const std::string& conninfo) {
+  auto options = conninfo_options(conninfo);
+  if (!options) return kUnparsable;
+  std::string host = "localhost", port = "5432", dbname;
+  for (const auto& [keyword, value] : *options) {
+    if (keyword == "host" || (keyword == "hostaddr" && host == "localhost")) host = value;
+    if (keyword == "port") port = value;
+    if (keyword == "dbname") dbname = value;
+  }
   return dbname.empty() ? fmt::format("{}:{}", host, port) : fmt::format("{}:{}/{}", host, port, dbname);
+}
+
+std::optional<PgTcpAddress> tcp_address_of(const std::string& conninfo) {
+  auto options = conninfo_options(conninfo);
+  if (!options) return std::nullopt;
+  std::string host, port = "5432";
+  for (const auto& [keyword, value] : *options) {
+    if (keyword == "hostaddr" || (keyword == "host" && host.empty())) host = value;
+    if (keyword == "port") port = value;
+  }
+  bool one_tcp_host = !host.empty() && host.front() != '/' && host.find(',') == std::string::npos &&
+                      port.find(',') == std::string::npos;
+  if (!one_tcp_host) return std::nullopt;
+  try {
+    return PgTcpAddress{host, std::stoi(port)};
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+std::string conninfo_at(const std::string& conninfo, const std::string& host, int port) {
+  auto quoted = [](const std::string& value) {
+    std::string out = "'";
+    for (char c : value) out += (c == '\'' || c == '\\') ? std::string{'\\', c} : std::string{c};
+    return out + "'";
+  };
+  std::string out = fmt::format("host={} port={}", quoted(host), port);
+  for (const auto& [keyword, value] : conninfo_options(conninfo).value_or(std::vector<std::pair<std::string, std::string>>{})) {
+    if (keyword != "host" && keyword != "hostaddr" && keyword != "port") out += fmt::format(" {}={}", keyword, quoted(value));
+  }
+  return out;
 }
 
 AccountStore::AccountStore(const std::string& conninfo) : address_(describe_conninfo(conninfo)) {

@@ -76,4 +76,15 @@ class AccountStore {
 inline constexpr const char* kUnparsable = "(unparsable connection string)";
 std::string describe_conninfo(const std::string& conninfo);
 
+// The server of `conninfo` when it is reached over TCP at one address: its host and port. Nothing
+// for a Unix socket (no host, or a directory), several hosts, or a string libpq cannot parse.
+struct PgTcpAddress {
+  std::string host;
+  int port = 5432;
+};
+std::optional<PgTcpAddress> tcp_address_of(const std::string& conninfo);
+// `conninfo` (a URL or key=value pairs) as key=value pairs, every setting kept but the server,
+// which is `host`:`port`.
+std::string conninfo_at(const std::string& conninfo, const std::string& host, int port);
+
 }  // namespace rlock

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <thread>
 
@@ -16,6 +17,7 @@
 #include "chaos/history.h"
 #include "chaos/job.h"
 #include "chaos/nemesis.h"
+#include "chaos/network.h"
 #include "chaos/schedule.h"
 #include "host/child.h"
 #include "host/failover_pair.h"
@@ -70,44 +72,58 @@ void on_shared_redis(Job& job, const std::vector<std::string_view>& command) {
   });
 }
 
+// The trial's proxies when its fault goes through them, seeded from the trial's schedule.
+std::unique_ptr<TrialNetwork> network_for(const TrialSpec& spec, const Schedule& schedule, const RedisAddress& redis,
+                                          const std::vector<RedisAddress>& redlock, const std::string& conninfo) {
+  if (!through_proxies(spec.fault)) return nullptr;
+  std::uint64_t seed = static_cast<std::uint64_t>(schedule.pause_s * 1e9);
+  return std::make_unique<TrialNetwork>(schedule.workers.size(), redlock.empty() ? std::vector<RedisAddress>{redis} : redlock,
+                                        conninfo, seed);
+}
+
 // The built-in strategy's workers, forked and supervised: how each one ended, and the money the
 // account misses by the history's bounds.
 std::vector<WorkerExit> run_workers(const TrialSpec& spec, const Schedule& schedule, long account, Job& job,
                                     const LabDir& dir, const RedisAddress& redis,
                                     const std::vector<RedisAddress>& redlock_addresses,
-                                    std::optional<FailoverPair>& pair, const LockKey& key) {
+                                    std::optional<FailoverPair>& pair, std::optional<LocalRedis>& own, const LockKey& key) {
   const ChaosSetup& setup = job.setup;
+  std::unique_ptr<TrialNetwork> network = network_for(spec, schedule, redis, redlock_addresses, setup.conninfo);
   dir.start_new_run(wall_seconds() + 0.05);  // the workers' clocks start once all are forked
   RunLog log(dir, Lang::en);
-  LabSetup lab{redis, setup.conninfo, dir, Lang::en};
-  std::function<void()> host_fault = host_fault_for(spec, job, pair, key, log);
-  std::vector<WorkerPlan> plans;
-  for (const WorkerSchedule& w : schedule.workers) {
-    plans.push_back(plan_for(spec.strategy, w, account, setup, redlock_addresses));
-  }
+  Nemesis nemesis = nemesis_for(spec, schedule, job, pair, own, network.get(), key, log);
   std::vector<pid_t> pids;
-  for (const WorkerPlan& plan : plans) pids.push_back(spawn_worker(plan, lab));
-  return supervise(spec, schedule, pids, dir, log, host_fault, [&] { return stopping(setup); });
+  for (std::size_t i = 0; i < schedule.workers.size(); ++i) {
+    std::vector<RedisAddress> servers = network ? network->redis_of(i) : redlock_addresses;
+    LabSetup lab{network ? servers.front() : redis, network ? network->conninfo_of(i) : setup.conninfo, dir, Lang::en};
+    WorkerPlan plan = plan_for(spec.strategy, schedule.workers[i], account, setup, redlock_addresses.empty() ? redlock_addresses : servers);
+    pids.push_back(spawn_worker(plan, lab));
+  }
+  if (nemesis.tick) nemesis.tick();  // net-delay holds from the start
+  return supervise(spec, schedule, pids, dir, log, nemesis, [&] { return stopping(setup); });
 }
 
 // The protocol client's trial (client_trial.h), on `servers`: how each client ended, and the
 // served account's exact count of stale writes, or the client's error.
 ClientTrialOutcome run_clients(const TrialSpec& spec, const Schedule& schedule, Job& job, const LabDir& dir,
                                const std::vector<RedisAddress>& servers, std::optional<FailoverPair>& pair,
-                               const LockKey& key) {
-  std::vector<std::string> urls;
-  for (const RedisAddress& server : servers) urls.push_back(server.url());
+                               std::optional<LocalRedis>& own, const LockKey& key) {
+  std::unique_ptr<TrialNetwork> network = network_for(spec, schedule, servers.front(), servers.size() > 1 ? servers : std::vector<RedisAddress>{},
+                                                      job.setup.conninfo);
+  std::vector<std::vector<std::string>> urls;
+  for (std::size_t i = 0; i < schedule.workers.size(); ++i) {
+    urls.emplace_back();
+    for (const RedisAddress& server : network ? network->redis_of(i) : servers) urls.back().push_back(server.url());
+  }
   ClientTrialSetup client{*spec.client, urls, key.lock, job.setup.ttl, AccountStore::kInitialBalance};
   std::optional<RunLog> log;
   auto start_clock = [&]() -> const RunLog& {
     dir.start_new_run(wall_seconds());
     return log.emplace(dir, Lang::en);
   };
-  auto host_fault = [&] {
-    if (std::function<void()> fault = host_fault_for(spec, job, pair, key, *log)) fault();
-  };
+  auto nemesis = [&](const RunLog& started) { return nemesis_for(spec, schedule, job, pair, own, network.get(), key, started); };
   std::filesystem::create_directories(dir.root());  // for the clients' stderr
-  return run_client_trial(spec, schedule, client, dir, start_clock, host_fault);
+  return run_client_trial(spec, schedule, client, dir, start_clock, nemesis);
 }
 
 CheckResult stale_writes_check(const ServedAccount& account) {
@@ -133,31 +149,37 @@ TrialResult run_trial(const TrialSpec& spec, long account, Job& job) {
                         [&] { return redlock_servers_for(job, key); })
               : std::vector<RedisAddress>{};
   std::optional<FailoverPair> pair;
-  if (spec.fault == Fault::failover && !redlock) {
+  std::optional<LocalRedis> own;  // a stall's server: stopping the shared one would stall every job
+  if ((spec.fault == Fault::failover || spec.fault == Fault::redis_stall) && !redlock) {
     std::filesystem::create_directories(dir.root());  // for the servers' logs
     int port = failover_port_of(setup, job.number);
-    needing("the failover pair", fmt::format("127.0.0.1:{}", port), [&] {
-      pair.emplace(port, dir.root());
-      pair->hold_replication(std::chrono::duration<double>(schedule.replica_lag_s));
-    });
+    if (spec.fault == Fault::redis_stall) {
+      needing("the trial's Redis", fmt::format("127.0.0.1:{}", port), [&] { own.emplace(port, dir.root()); });
+    } else {
+      needing("the failover pair", fmt::format("127.0.0.1:{}", port), [&] {
+        pair.emplace(port, dir.root());
+        pair->hold_replication(std::chrono::duration<double>(schedule.replica_lag_s));
+      });
+    }
   }
-  RedisAddress redis = pair ? pair->address() : setup.redis;
+  RedisAddress redis = pair ? pair->address() : own ? own->address() : setup.redis;
 
   std::vector<WorkerExit> exits;
   std::optional<ServedAccount> served;
   if (spec.client) {
     ClientTrialOutcome outcome = needing(fmt::format("client {}", spec.client->name), spec.client->command, [&] {
       return run_clients(spec, schedule, job, dir, redlock ? redlock_addresses : std::vector<RedisAddress>{redis}, pair,
-                         key);
+                         own, key);
     });
     exits = std::move(outcome.exits);
     served = outcome.account;
     result.client_error = outcome.client_error.value_or("");
   } else {
-    exits = run_workers(spec, schedule, account, job, dir, redis, redlock_addresses, pair, key);
+    exits = run_workers(spec, schedule, account, job, dir, redis, redlock_addresses, pair, own, key);
   }
   if (pair) result.lock_reached_replica = pair->lock_reached_replica();
   pair.reset();
+  own.reset();
   if (stopping(setup)) throw TrialStopped{};
   // A trial that ran while the shared Redis was gone judges nothing: it is not run.
   on_shared_redis(job, {"PING"});
@@ -456,7 +478,9 @@ std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup
   // Unreachable servers get one error here rather than one per job.
   RedisConnection{setup.redis};
   AccountStore{setup.conninfo};
-  if (!one_by_one.empty()) check_restartable(setup.redis);
+  for (Fault f : campaign.faults) {
+    if (strikes_server(f)) check_strikable(setup.redis, f);
+  }
   std::size_t total = side_by_side.size() + one_by_one.size();
   fmt::print("rlock chaos: seed {}, {} trials a cell, TTL {}ms, {} jobs, {} strategies{} x {} faults{}\n", setup.seed,
              campaign.trials, setup.ttl.count(), campaign.jobs, campaign.strategies.size(),
@@ -468,7 +492,8 @@ std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup
   bool three_servers = has(campaign.strategies, Strategy::redlock) ||
                        std::any_of(campaign.clients.begin(), campaign.clients.end(),
                                    [](const ClientSpec& c) { return c.servers == 3; });
-  check_own_servers(setup, campaign.jobs, has(campaign.faults, Fault::failover), three_servers);
+  check_own_servers(setup, campaign.jobs, has(campaign.faults, Fault::failover) || has(campaign.faults, Fault::redis_stall),
+                    three_servers);
   std::filesystem::create_directories(setup.dir / "trials" / ".clients");
   std::size_t done_before = 0, anomalies_before = 0;
   auto progress = [&](std::size_t done, std::size_t anomalies) {

@@ -5,12 +5,16 @@
 namespace rlock {
 namespace {
 
-constexpr NameTable<Fault, 6> kFaults{{{Fault::none, "none"},
+constexpr NameTable<Fault, 10> kFaults{{{Fault::none, "none"},
                                        {Fault::pause, "pause"},
                                        {Fault::slow, "slow"},
                                        {Fault::kill, "kill"},
                                        {Fault::redis_restart, "redis-restart"},
-                                       {Fault::failover, "failover"}}};
+                                       {Fault::failover, "failover"},
+                                       {Fault::partition, "partition"},
+                                       {Fault::delayed_write, "delayed-write"},
+                                       {Fault::redis_stall, "redis-stall"},
+                                       {Fault::net_delay, "net-delay"}}};
 
 }  // namespace
 
@@ -20,6 +24,14 @@ std::optional<Fault> fault_from(std::string_view name) { return value_in(kFaults
 const std::vector<Fault>& all_faults() {
   static const std::vector<Fault> all = values_in(kFaults);
   return all;
+}
+
+bool through_proxies(Fault fault) {
+  return fault == Fault::partition || fault == Fault::delayed_write || fault == Fault::net_delay;
+}
+
+bool strikes_server(Fault fault) {
+  return fault == Fault::redis_restart || fault == Fault::failover || fault == Fault::redis_stall;
 }
 
 bool expected_safe(Strategy strategy, Fault) {
@@ -35,7 +47,8 @@ bool expected_safe(Strategy strategy, Fault) {
 }
 
 std::string_view not_applicable(Strategy strategy, Fault fault) {
-  if (in_postgres(strategy) && (fault == Fault::redis_restart || fault == Fault::failover)) return "Redis unused";
+  bool on_redis = strikes_server(fault) || fault == Fault::partition;
+  if (in_postgres(strategy) && on_redis) return "Redis unused";
   if (strategy == Strategy::pg_atomic && (fault == Fault::pause || fault == Fault::slow)) return "no lock held";
   return "";
 }

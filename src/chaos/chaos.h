@@ -26,11 +26,18 @@
 
 namespace rlock {
 
-enum class Fault { none, pause, slow, kill, redis_restart, failover };
+// The network faults (partition, delayed-write, net-delay) act on a FaultProxy between each worker
+// and each server; redis-stall stops the Redis server (SIGSTOP) and continues it.
+enum class Fault { none, pause, slow, kill, redis_restart, failover, partition, delayed_write, redis_stall, net_delay };
 
 std::string_view to_string(Fault fault);
 std::optional<Fault> fault_from(std::string_view name);
 const std::vector<Fault>& all_faults();
+// Whether the fault's trials put a FaultProxy between each worker and each server.
+bool through_proxies(Fault fault);
+// Whether the fault strikes a Redis server (crashes, fails over or stops it): it needs servers
+// rlock started itself.
+bool strikes_server(Fault fault);
 
 // Whether the strategy promises no anomaly under the fault. For redlock, redis-restart and
 // failover strike one of its three servers, which starts again empty (a failover to a replica
@@ -38,13 +45,17 @@ const std::vector<Fault>& all_faults();
 // strategies do under every fault here: the database decides. fenced-claim's fences only pass a
 // read that claims a fence no one claimed before and a write whose claim is still the newest, so
 // even a failover that sends the fence counter back (lab 5) costs retries, not money.
+// The network changes nothing here: under partition and redis-stall the PostgreSQL strategies never
+// meet Redis and fenced-claim claims in the database; a delayed write of theirs is an UPDATE whose
+// transaction still holds its lock (pg-row-lock, pg-advisory), or one statement (pg-atomic), and
+// fenced-claim's is rejected, its claim no longer the newest.
 // The article's fenced and fenced-retry do not: a stale write that lands between a newer holder's
 // read and its write passes `fence < $token`, and the newer write then overwrites it.
 bool expected_safe(Strategy strategy, Fault fault);
 
 // Why the fault cannot strike or cannot matter to the strategy, by construction; empty when it
 // can. Such a cell is not run and prints n/a (docs/chaos.md): the PostgreSQL strategies never use
-// Redis, so its restart or failover cannot touch them; pg-atomic holds nothing and reads nothing
+// Redis, so its restart, failover, stall or a partition from it cannot touch them; pg-atomic holds nothing and reads nothing
 // before its one statement, so a pause or a slow worker cannot matter to it.
 std::string_view not_applicable(Strategy strategy, Fault fault);
 

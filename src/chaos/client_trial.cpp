@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <memory>
 #include <thread>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -43,6 +44,14 @@ struct HeldReply {
   nlohmann::json message;
 };
 
+// A write the network holds (delayed-write), applied once due as sent at `sent_at` (the log's clock).
+struct HeldWrite {
+  Clock::time_point due;
+  std::size_t worker;
+  nlohmann::json message;
+  double sent_at;
+};
+
 class ClientTrial {
  public:
   ClientTrial(const TrialSpec& spec, const Schedule& schedule, const ClientTrialSetup& setup, const LabDir& dir)
@@ -58,12 +67,13 @@ class ClientTrial {
   }
 
   // Runs the trial from now, the run log's start: `start_clock` starts it and returns the log.
-  ClientTrialOutcome run(const std::function<const RunLog&()>& start_clock, const std::function<void()>& host_fault) {
+  ClientTrialOutcome run(const std::function<const RunLog&()>& start_clock,
+                         const std::function<Nemesis(const RunLog&)>& nemesis_of) {
     ClientTrialOutcome outcome{{}, account_, std::nullopt};
     try {
       initialize();
       log_ = &start_clock();
-      host_fault_ = host_fault;
+      nemesis_ = nemesis_of(*log_);
       drive(Clock::now());
     } catch (const ClientError& e) {
       outcome.client_error = fmt::format("client {}: {}", setup_.client.name, e.what());
@@ -79,7 +89,7 @@ class ClientTrial {
   void initialize() {
     for (ClientWorker& w : workers_) {
       try {
-        w.client->send({{"type", "init"}, {"protocol", 1}, {"name", w.plan.name}, {"redis", setup_.redis},
+        w.client->send({{"type", "init"}, {"protocol", 1}, {"name", w.plan.name}, {"redis", setup_.redis[static_cast<std::size_t>(w.id - 1)]},
                         {"ttl_ms", setup_.ttl.count()}});
       } catch (const ClientError& e) {
         with_stderr(w, [&] { return w.client->receive(); });  // what it wrote instead, if anything, says more
@@ -100,11 +110,18 @@ class ClientTrial {
         if (!w.sent && now >= start + seconds(w.plan.delay_s)) send_increment(w);
       }
       send_due_replies(now);
+      apply_due_writes(now);
       if (paused_ && now >= resume_at_) resume();
+      if (heal_ && now >= heal_at_) std::exchange(heal_, {})();
+      if (nemesis_.tick && now >= tick_at_) {
+        nemesis_.tick();
+        tick_at_ = now + 10ms;
+      }
       poll_clients();
       for (std::size_t i = 0; i < workers_.size(); ++i) serve(i);
     }
     if (paused_) resume();
+    if (heal_) std::exchange(heal_, {})();
     for (ClientWorker& w : workers_) w.exit.stuck = !w.done;  // the time ran out on them
   }
 
@@ -144,12 +161,13 @@ class ClientTrial {
     }
   }
 
-  // The nemesis on Redis's host, as soon as the target has read: while it works (its answer held
-  // back), as the built-in workers' holder works through a restart or a failover.
+  // The nemesis on Redis's host or the network, as soon as the target has read: while it works
+  // (its answer held back), as the built-in workers' holder works through a restart or a failover.
   void strike_host() {
-    if (struck_ || (spec_.fault != Fault::redis_restart && spec_.fault != Fault::failover)) return;
+    if (struck_ || !nemesis_.strike) return;
     struck_ = true;
-    if (host_fault_) host_fault_();
+    heal_ = nemesis_.strike();
+    heal_at_ = Clock::now() + seconds(nemesis_.heal_after_s);
   }
 
   void resume() {
@@ -196,7 +214,13 @@ class ClientTrial {
     if (type == "read") {
       read(i, message);
     } else if (type == "write") {
-      write(w, message);
+      if (spec_.fault == Fault::delayed_write && i == schedule_.target && !write_held_) {
+        write_held_ = true;
+        log_->record("host", EventKind::network, {{"action", "its write held"}, {"target", w.plan.name}});
+        held_writes_.push_back(HeldWrite{Clock::now() + seconds(schedule_.pause_s), i, message, log_->elapsed()});
+      } else {
+        write(w, message, log_->elapsed());
+      }
     } else if (type == "done") {
       finish(w, message);
     } else {
@@ -222,13 +246,26 @@ class ClientTrial {
     if (i == schedule_.target) strike_host();
   }
 
-  void write(ClientWorker& w, const nlohmann::json& message) {
+  // The held write, applied once due: Kleppmann's write that arrives after the next holder's.
+  void apply_due_writes(Clock::time_point now) {
+    for (auto it = held_writes_.begin(); it != held_writes_.end();) {
+      if (it->due > now) {
+        ++it;
+        continue;
+      }
+      ClientWorker& w = workers_[it->worker];
+      log_->record("host", EventKind::network, {{"action", "its write delivered"}, {"target", w.plan.name}});
+      if (!w.done) write(w, it->message, it->sent_at);
+      it = held_writes_.erase(it);
+    }
+  }
+
+  void write(ClientWorker& w, const nlohmann::json& message, double sent_at) {
     if (!message.contains("balance") || !message["balance"].is_number_integer()) {
       fail(w, fmt::format("wrote no integer balance: {:.120}", message.dump()));
     }
     long long balance = message["balance"];
     std::optional<long long> token = optional_number(w, message, "token");
-    double sent_at = log_->elapsed();
     ServedAccount::WriteResult result = account_.write(w.id, balance, token);
     if (result.protocol_error) fail(w, *result.protocol_error);
     w.applied = w.applied || result.applied;
@@ -259,7 +296,8 @@ class ClientTrial {
   }
 
   bool holds_reply_for(std::size_t i) const {
-    return std::any_of(held_.begin(), held_.end(), [i](const HeldReply& r) { return r.worker == i; });
+    return std::any_of(held_.begin(), held_.end(), [i](const HeldReply& r) { return r.worker == i; }) ||
+           std::any_of(held_writes_.begin(), held_writes_.end(), [i](const HeldWrite& r) { return r.worker == i; });
   }
 
   bool all_done() const {
@@ -289,11 +327,15 @@ class ClientTrial {
   const Schedule& schedule_;
   const ClientTrialSetup& setup_;
   const RunLog* log_ = nullptr;
-  std::function<void()> host_fault_;
+  Nemesis nemesis_;
+  Heal heal_;
+  Clock::time_point heal_at_{}, tick_at_{};
   ServedAccount account_;
   std::chrono::milliseconds silence_limit_;
   std::vector<ClientWorker> workers_;
   std::vector<HeldReply> held_;
+  std::vector<HeldWrite> held_writes_;
+  bool write_held_ = false;
   bool struck_ = false;
   bool paused_ = false;
   Clock::time_point resume_at_{};
@@ -324,9 +366,9 @@ ClientSpec parse_client_spec(const std::string& text) {
 
 ClientTrialOutcome run_client_trial(const TrialSpec& spec, const Schedule& schedule, const ClientTrialSetup& setup,
                                     const LabDir& dir, const std::function<const RunLog&()>& start_clock,
-                                    const std::function<void()>& host_fault) {
+                                    const std::function<Nemesis(const RunLog&)>& nemesis_of) {
   ClientTrial trial(spec, schedule, setup, dir);
-  return trial.run(start_clock, host_fault);
+  return trial.run(start_clock, nemesis_of);
 }
 
 }  // namespace rlock

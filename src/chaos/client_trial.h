@@ -6,9 +6,11 @@
 // increment at its start time. Each read's answer is held back for the
 // worker's work time (under `slow`, 1.5 to 3 TTLs for the target), as a built-in worker works
 // between its read and its write. The nemesis strikes once the target's read has been answered:
-// `pause` stops the target's whole process group, `kill` kills it; the faults of Redis's host run
-// `host_fault` as soon as the target has read, while its answer is held (the built-in holder too
-// is mid-work when Redis restarts or fails over). Every step is recorded in the trial's run log as the built-in workers record
+// `pause` stops the target's whole process group, `kill` kills it; the faults of Redis's host and
+// of the network (nemesis.h) strike as soon as the target has read, while its answer is held (the
+// built-in holder too is mid-work when Redis restarts or fails over), and heal when due. Under
+// delayed-write the harness, which is the client's database, holds the target's first write for
+// the schedule's pause before it applies it. Every step is recorded in the trial's run log as the built-in workers record
 // theirs, so the history, the checkers and the timeline read both alike. Runs on the calling thread.
 #pragma once
 
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "chaos/history.h"
+#include "chaos/nemesis.h"
 #include "chaos/schedule.h"
 #include "chaos/served_account.h"
 #include "lab/lab_dir.h"
@@ -31,7 +34,7 @@ ClientSpec parse_client_spec(const std::string& text);
 
 struct ClientTrialSetup {
   const ClientSpec& client;
-  std::vector<std::string> redis;  // the URLs the client is given: one, or three
+  std::vector<std::vector<std::string>> redis;  // the URLs each worker's client is given: one, or three
   std::string key;                 // the lock key of the trial's account
   std::chrono::milliseconds ttl;
   long long initial_balance;
@@ -47,6 +50,6 @@ struct ClientTrialOutcome {
 // started at all; anything the client does wrong is the outcome's client_error.
 ClientTrialOutcome run_client_trial(const TrialSpec& spec, const Schedule& schedule, const ClientTrialSetup& setup,
                                     const LabDir& dir, const std::function<const RunLog&()>& start_clock,
-                                    const std::function<void()>& host_fault);
+                                    const std::function<Nemesis(const RunLog&)>& nemesis_of);
 
 }  // namespace rlock

@@ -32,12 +32,22 @@ std::vector<RedisAddress> redlock_servers_for(Job& job, const LockKey& key) {
   return addresses;
 }
 
-void check_restartable(const RedisAddress& address) {
-  RedisConnection redis(address);
-  if (local_redis_process(redis).config_file.empty()) {
-    throw UsageError(fmt::format("fault redis-restart needs a Redis started from a config file; {} was not",
-                                 address.display()));
+void check_strikable(const RedisAddress& address, Fault fault) {
+  std::string why;
+  try {
+    RedisConnection redis(address);
+    if (local_redis_process(redis).config_file.empty()) why = "was not started from a config file";
+  } catch (const UsageError&) {
+    throw;
+  } catch (const Error&) {
+    why = "is not a process on this machine";
   }
+  if (why.empty()) return;
+  throw UsageError(fmt::format(
+      "fault {} strikes a Redis server rlock starts and restarts itself, and the Redis at {} {}: run the client-side "
+      "faults (pause, slow, kill, partition, delayed-write, net-delay) against it, or this one against local servers "
+      "(eval \"$(scripts/services.sh up)\", without --redis and --db)",
+      to_string(fault), address.display(), why));
 }
 
 void check_own_servers(const ChaosSetup& setup, int jobs, bool failover, bool redlock) {

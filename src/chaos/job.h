@@ -40,9 +40,11 @@ struct Job {
 // The job's Redlock servers (started for its first redlock trial), rid of `key`'s lock.
 std::vector<RedisAddress> redlock_servers_for(Job& job, const LockKey& key);
 
-// A redis-restart trial crashes the shared Redis: it must be local and started from a config file.
-// Throws UsageError when it is not.
-void check_restartable(const RedisAddress& redis);
+// A fault that strikes a server (strikes_server: redis-restart crashes the shared Redis; failover
+// and redis-stall run on servers of the job's own, judging rlock's Redis rather than the user's)
+// needs the shared Redis to be one rlock can restart: a process on this machine started from a
+// config file, as scripts/services.sh starts it. Throws UsageError, in one line, when it is not.
+void check_strikable(const RedisAddress& redis, Fault fault);
 // Starts and stops the servers of their own that `jobs` jobs will run (a failover's primary and
 // replica, Redlock's three): throws Error when one cannot start (a port taken, no redis-server),
 // before any trial runs.

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "host/child.h"
 #include "host/redis_server.h"
@@ -29,10 +30,72 @@ void signal_worker(const RunLog& log, pid_t pid, int number, const char* name, c
   }
 }
 
+Clock::duration seconds(double s) {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+}
+
+// The workers' own faults: a pause (healed by SIGCONT), a kill; nothing for slow and net-delay.
+Strike worker_strike(const TrialSpec& spec, const RunLog& log, pid_t pid, const std::string& worker) {
+  if (spec.fault == Fault::kill) {
+    return [&log, pid, worker]() -> Heal {
+      signal_worker(log, pid, SIGKILL, "SIGKILL", worker);
+      return {};
+    };
+  }
+  if (spec.fault != Fault::pause) return {};
+  return [&log, pid, worker]() -> Heal {
+    signal_worker(log, pid, SIGSTOP, "SIGSTOP", worker);
+    return [&log, pid, worker] { signal_worker(log, pid, SIGCONT, "SIGCONT", worker); };
+  };
+}
+
+void record_network(const RunLog& log, const std::string& worker, const std::string& action) {
+  log.record("host", EventKind::network, {{"action", action}, {"target", worker}});
+}
+
+// A stall of `server`: SIGSTOP now, SIGCONT when healed. Its expiry runs on its own clock, which
+// goes on meanwhile.
+Strike stall(LocalRedis& server, const RunLog& log) {
+  return [&server, &log]() -> Heal {
+    pid_t pid = local_redis_process(server.connection()).pid;
+    std::string name = "Redis at " + server.address().display();
+    nlohmann::json fields{{"server", server.address().display()}};
+    fields["signal"] = "SIGSTOP";
+    signal_and_record(log, pid, SIGSTOP, name, EventKind::redis_signal, fields);
+    return [&log, pid, name, fields]() mutable {
+      fields["signal"] = "SIGCONT";
+      signal_and_record(log, pid, SIGCONT, name, EventKind::redis_signal, fields);
+    };
+  };
+}
+
+Strike network_strike(const TrialSpec& spec, TrialNetwork& network, std::size_t target, const std::string& worker,
+                      const RunLog& log) {
+  if (spec.fault == Fault::partition) {
+    return [&network, &log, target, worker]() -> Heal {
+      network.cut_redis(target);
+      record_network(log, worker, "Redis cut off");
+      return [&network, &log, target, worker] {
+        network.heal_redis(target);
+        record_network(log, worker, "Redis healed");
+      };
+    };
+  }
+  if (spec.fault != Fault::delayed_write) return {};
+  return [&network, &log, target, worker]() -> Heal {
+    network.hold_writes(target);
+    record_network(log, worker, "what it sends PostgreSQL held");
+    return [&network, &log, target, worker] {
+      network.deliver_writes(target);
+      record_network(log, worker, "what it sent PostgreSQL delivered");
+    };
+  };
+}
+
 }  // namespace
 
 std::vector<WorkerExit> supervise(const TrialSpec& spec, const Schedule& schedule, const std::vector<pid_t>& pids,
-                                  const LabDir& dir, const RunLog& log, const std::function<void()>& host_fault,
+                                  const LabDir& dir, const RunLog& log, const Nemesis& nemesis,
                                   const std::function<bool()>& stopped) {
   std::vector<WorkerExit> exits;
   for (const WorkerSchedule& w : schedule.workers) exits.push_back(WorkerExit{w.name, w.amount, false, 0});
@@ -43,10 +106,10 @@ std::vector<WorkerExit> supervise(const TrialSpec& spec, const Schedule& schedul
     exits[i].code = exit.code();
   };
   const WorkerSchedule& target = schedule.workers[schedule.target];
-  pid_t target_pid = pids[schedule.target];
-  bool struck = false, paused = false;
-  Clock::time_point resume_at{};
-  auto strike_at = Clock::time_point::max();  // kill and failover: when, once the target has read
+  Strike strike = nemesis.strike ? nemesis.strike : worker_strike(spec, log, pids[schedule.target], target.name);
+  Heal heal;
+  Clock::time_point heal_at{}, tick_at{};
+  auto strike_at = Clock::time_point::max();  // once the target has read
   bool later = spec.fault == Fault::kill || spec.fault == Fault::failover;
   auto deadline = Clock::now() + kTrialLimit;
 
@@ -55,28 +118,25 @@ std::vector<WorkerExit> supervise(const TrialSpec& spec, const Schedule& schedul
       if (done[i]) continue;
       if (std::optional<ChildExit> exit = try_reap(pids[i])) ended(i, *exit);
     }
-    if (std::all_of(done.begin(), done.end(), [](bool d) { return d; })) return exits;
-    if (!struck && spec.fault != Fault::none && spec.fault != Fault::slow && !done[schedule.target] &&
+    bool all_done = std::all_of(done.begin(), done.end(), [](bool d) { return d; });
+    if (heal && (all_done || Clock::now() >= heal_at)) {
+      std::exchange(heal, {})();
+    }
+    if (all_done) return exits;
+    if (strike && strike_at == Clock::time_point::max() && !done[schedule.target] &&
         std::filesystem::exists(dir.read_marker(target.name))) {
-      struck = true;
-      if (later) {
-        strike_at = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(schedule.strike_after_s));
-      } else if (host_fault) {
-        host_fault();
-      } else {
-        signal_worker(log, target_pid, SIGSTOP, "SIGSTOP", target.name);
-        paused = true;
-        resume_at = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(schedule.pause_s));
+      strike_at = Clock::now() + seconds(later ? schedule.strike_after_s : 0);
+    }
+    if (strike && Clock::now() >= strike_at) {  // unless the target finished first: then nothing strikes
+      Strike now = std::exchange(strike, {});
+      if (!done[schedule.target]) {
+        heal = now();
+        heal_at = Clock::now() + seconds(nemesis.heal_after_s);
       }
     }
-    if (Clock::now() >= strike_at) {  // unless the target finished first: then nothing strikes
-      strike_at = Clock::time_point::max();
-      if (!done[schedule.target] && host_fault) host_fault();
-      if (!done[schedule.target] && !host_fault) signal_worker(log, target_pid, SIGKILL, "SIGKILL", target.name);
-    }
-    if (paused && Clock::now() >= resume_at) {
-      signal_worker(log, target_pid, SIGCONT, "SIGCONT", target.name);
-      paused = false;
+    if (nemesis.tick && Clock::now() >= tick_at) {
+      nemesis.tick();
+      tick_at = Clock::now() + 10ms;
     }
     if (bool late = Clock::now() > deadline; late || (stopped && stopped())) {
       for (std::size_t i = 0; i < pids.size(); ++i) {
@@ -92,22 +152,42 @@ std::vector<WorkerExit> supervise(const TrialSpec& spec, const Schedule& schedul
 bool fault_struck(const TrialSpec& spec, const Schedule& schedule, const std::vector<Event>& events) {
   const std::string& target = schedule.workers[schedule.target].name;
   return std::any_of(events.begin(), events.end(), [&](const Event& e) {
-    return e.who == "host" || (spec.fault == Fault::slow && e.who == target && e.kind == EventKind::read);
+    if (e.kind != EventKind::read) return e.who == "host";
+    return (spec.fault == Fault::slow && e.who == target) || spec.fault == Fault::net_delay;
   });
 }
 
-std::function<void()> host_fault_for(const TrialSpec& spec, Job& job, std::optional<FailoverPair>& pair,
-                                     const LockKey& key, const RunLog& log) {
-  bool on_redis = spec.fault == Fault::redis_restart || spec.fault == Fault::failover;
-  if (!on_redis) return {};
+Nemesis nemesis_for(const TrialSpec& spec, const Schedule& schedule, Job& job, std::optional<FailoverPair>& pair,
+                    std::optional<LocalRedis>& own, TrialNetwork* network, const LockKey& key, const RunLog& log) {
+  Nemesis nemesis;
+  // A held write is held from the read on, and delivered pause_s after the write left.
+  nemesis.heal_after_s = schedule.pause_s + (spec.fault == Fault::delayed_write ? schedule.workers[schedule.target].work_s : 0);
+  if (network && spec.fault == Fault::net_delay) {
+    std::vector<double> latency;
+    for (const WorkerSchedule& w : schedule.workers) latency.push_back(w.latency_ms);
+    nemesis.tick = [network, latency] { network->jitter(latency); };
+  }
+  if (network) {
+    nemesis.strike = network_strike(spec, *network, schedule.target, schedule.workers[schedule.target].name, log);
+    return nemesis;
+  }
+  if (spec.fault == Fault::redis_stall) {
+    nemesis.strike = stall(on_three_servers(spec) ? *job.redlock.front() : *own, log);
+    return nemesis;
+  }
+  if (!strikes_server(spec.fault)) return nemesis;
   if (on_three_servers(spec)) {
-    return [&server = *job.redlock.front(), &key, &log] {
+    nemesis.strike = [&server = *job.redlock.front(), &key, &log] {
       record_crash(log, crash_server(server.connection(), key,
                                      {[&] { server.kill(); }, [&]() -> RedisConnection& { server.restart(); return server.connection(); }}));
+      return Heal{};
     };
+  } else if (pair) {
+    nemesis.strike = [&] { record_crash(log, pair->fail_over(key)); return Heal{}; };
+  } else {
+    nemesis.strike = [&] { record_crash(log, crash_redis(job.redis, key, /*start_again=*/true)); return Heal{}; };
   }
-  if (pair) return [&] { record_crash(log, pair->fail_over(key)); };
-  return [&] { record_crash(log, crash_redis(job.redis, key, /*start_again=*/true)); };
+  return nemesis;
 }
 
 }  // namespace rlock

@@ -39,10 +39,12 @@ Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup) {
   auto first = std::min_element(schedule.workers.begin(), schedule.workers.end(),
                                 [](const auto& a, const auto& b) { return a.delay_s < b.delay_s; });
   schedule.target = static_cast<std::size_t>(first - schedule.workers.begin());
-  if (spec.fault == Fault::slow) schedule.workers[schedule.target].work_s = ttl_s * uniform(1.5, 3.0);
-  // A restart or failover must find the holder mid-job: its work takes half its TTL or more, and
+  // Under a partition the holder works as under slow, so that only its watchdog, cut off, could
+  // have kept the lock.
+  if (spec.fault == Fault::slow || spec.fault == Fault::partition) schedule.workers[schedule.target].work_s = ttl_s * uniform(1.5, 3.0);
+  // A restart, failover or stall must find the holder mid-job: its work takes half its TTL or more, and
   // still ends well inside it, so only the fault can take its lock away.
-  if (spec.fault == Fault::redis_restart || spec.fault == Fault::failover) {
+  if (spec.fault == Fault::redis_restart || spec.fault == Fault::failover || spec.fault == Fault::redis_stall) {
     schedule.workers[schedule.target].work_s = ttl_s * uniform(0.5, 0.8);
   }
   schedule.pause_s = ttl_s * uniform(1.0, 2.5);
@@ -58,6 +60,9 @@ Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup) {
   }
   // A failover falls at a point of the holder's work, by when the replica's link may be back.
   if (spec.fault == Fault::failover) schedule.strike_after_s = uniform(0, schedule.workers[schedule.target].work_s);
+  if (spec.fault == Fault::net_delay) {
+    for (WorkerSchedule& w : schedule.workers) w.latency_ms = uniform(0, ttl_s * 1000 / 4);
+  }
   return schedule;
 }
 

@@ -12,7 +12,7 @@
 namespace rlock {
 namespace {
 
-constexpr NameTable<EventKind, 22> kNames{{
+constexpr NameTable<EventKind, 23> kNames{{
     {EventKind::acquired, "acquired"},
     {EventKind::busy, "busy"},
     {EventKind::acquire_unanswered, "acquire_unanswered"},
@@ -32,6 +32,7 @@ constexpr NameTable<EventKind, 22> kNames{{
     {EventKind::redis_signal, "redis_signal"},
     {EventKind::redis_promoted, "redis_promoted"},
     {EventKind::signal, "signal"},
+    {EventKind::network, "network"},
     {EventKind::pg_locked, "pg_locked"},
     {EventKind::pg_added, "pg_added"},
     {EventKind::error, "error"},

@@ -33,6 +33,7 @@ enum class EventKind {
   redis_signal,       // server, signal (host)
   redis_promoted,     // server, pttl (host)
   signal,             // signal ("SIGSTOP"), target
+  network,            // action, target: the nemesis on a worker's connections (held, healed, delayed)
   pg_locked,          // lock: "row" or "advisory", taken in PostgreSQL
   pg_added,           // amount, after: UPDATE ... SET balance = balance + amount
   error,              // message, amount, added, in_doubt (bools): the worker failed

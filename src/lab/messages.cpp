@@ -43,6 +43,7 @@ constexpr Wording kWordings[] = {
     {"redis_promoted", "Redis {server} promoted to primary, lock PTTL {pttl}",
      "Redis {server} 원본으로 승격, 락 PTTL {pttl}"},
     {"signal", "{signal} to {target}", "{target}에 {signal}"},
+    {"network", "{target}'s connections: {action}", "{target}의 연결: {action}"},
     {"pg_locked", "PostgreSQL {lock} lock taken", "PostgreSQL {lock} 락 획득"},
     {"pg_added", "UPDATE balance = balance + {amount} -> {after}", "UPDATE balance = balance + {amount} -> {after}"},
     {"error", "error: {message}", "오류: {message}"},

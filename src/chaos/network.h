@@ -1,0 +1,56 @@
+// The network of a chaos trial whose fault needs one (partition, delayed-write, net-delay): a
+// FaultProxy (host/fault_proxy.h) between each worker and each server it uses, Redis (one, or
+// Redlock's three) and PostgreSQL, each on a port the system picks. The workers are given the
+// proxies' addresses; the nemesis commands the proxies.
+//
+// Owns the proxies: destroyed, they close every connection. Built before the workers are forked:
+// a forked worker inherits the proxies' sockets but not their threads, and never touches them.
+// The commands are the proxies' own (thread-safe); jitter() is not (its generator).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "host/fault_proxy.h"
+#include "rlock/redis_address.h"
+
+namespace rlock {
+
+class TrialNetwork {
+ public:
+  // Proxies for `workers` workers. Throws UsageError when a server is not reached over TCP (a Unix
+  // socket, a Sentinel, several PostgreSQL hosts): there is nothing to put a proxy on.
+  TrialNetwork(std::size_t workers, const std::vector<RedisAddress>& redis, const std::string& conninfo,
+               std::uint64_t seed);
+
+  // The addresses worker `worker` is given: the proxies', in the order of the servers.
+  std::vector<RedisAddress> redis_of(std::size_t worker) const;
+  std::string conninfo_of(std::size_t worker) const;
+
+  // partition: every byte between the worker and Redis stays in the network (as TCP keeps what a
+  // partition does not let through) until heal_redis().
+  void cut_redis(std::size_t worker);
+  void heal_redis(std::size_t worker);
+  // delayed-write: what the worker sends to PostgreSQL stays in the network until deliver_writes().
+  void hold_writes(std::size_t worker);
+  void deliver_writes(std::size_t worker);
+  // net-delay: every connection of worker i delayed by latency_ms[i] times a factor drawn anew from
+  // 0.5 to 1.5 at each call (the jitter).
+  void jitter(const std::vector<double>& latency_ms);
+
+ private:
+  struct Links {
+    std::vector<std::unique_ptr<FaultProxy>> redis;
+    std::unique_ptr<FaultProxy> postgres;
+  };
+  std::vector<Links> links_;
+  std::vector<RedisAddress> redis_;
+  std::string conninfo_;
+  std::mt19937_64 rng_;
+};
+
+}  // namespace rlock
