@@ -15,7 +15,9 @@
 #include "chaos/client_trial.h"
 #include "chaos/history.h"
 #include "chaos/job.h"
+#include "chaos/judge.h"
 #include "chaos/nemesis.h"
+#include "chaos/run_record.h"
 #include "chaos/schedule.h"
 #include "host/child.h"
 #include "host/failover_pair.h"
@@ -72,17 +74,10 @@ ClientTrialOutcome run_clients(const TrialSpec& spec, const Schedule& schedule, 
   return run_client_trial(spec, schedule, client, dir, start_clock, host_fault);
 }
 
-CheckResult stale_writes_check(const ServedAccount& account) {
-  if (account.stale_writes() == 0) return {Validity::valid, "every applied write was computed from the balance it overwrote", 0, 0};
-  return {Validity::invalid,
-          fmt::format("{} applied writes were computed from a stale balance, losing {}", account.stale_writes(),
-                      account.lost_money()),
-          account.lost_money(), account.stale_writes()};
-}
-
-TrialResult run_trial(const TrialSpec& spec, long account, Job& job) {
+// Runs the trial and returns what judge() needs; keeps its directory when it is anomalous.
+TrialInput run_trial(const TrialSpec& spec, long account, Job& job) {
   const ChaosSetup& setup = job.setup;
-  TrialResult result{spec, {}, {}, {}, 0, 0, 0, {}, {}, false};
+  TrialInput input{spec};
   auto began = Clock::now();
   LabDir dir(setup.dir / "trials" / fmt::format("{}-{}-{}", row_name(spec), to_string(spec.fault), spec.number));
   Schedule schedule = schedule_for(spec, setup);
@@ -100,13 +95,12 @@ TrialResult run_trial(const TrialSpec& spec, long account, Job& job) {
   RedisAddress redis = pair ? pair->address() : setup.redis;
 
   std::vector<WorkerExit> exits;
-  std::optional<ServedAccount> served;
   if (spec.client) {
     ClientTrialOutcome outcome =
         run_clients(spec, schedule, job, dir, redlock ? redlock_addresses : std::vector<RedisAddress>{redis}, pair, key);
     exits = std::move(outcome.exits);
-    served = outcome.account;
-    result.client_error = outcome.client_error.value_or("");
+    input.served = ServedTally{outcome.account.stale_writes(), outcome.account.lost_money()};
+    input.client_error = outcome.client_error.value_or("");
   } else {
     exits = run_workers(spec, schedule, account, job, dir, redis, redlock_addresses, pair, key);
   }
@@ -116,29 +110,24 @@ TrialResult run_trial(const TrialSpec& spec, long account, Job& job) {
   try {
     events = read_events(dir);
   } catch (const Error&) {
-    if (result.client_error.empty()) throw;  // a client that failed before the clock started has none
+    if (input.client_error.empty()) throw;  // a client that failed before the clock started has none
   }
-  std::vector<Operation> history = history_from(events, exits);
-  if (result.client_error.empty()) {
-    result.lost = served ? stale_writes_check(*served) : guarded([&] {
-      return check_lost_updates(AccountStore::kInitialBalance, job.store.read_balance(account), history);
-    });
-    result.overlaps = guarded([&] { return check_overlaps(history); });
-    result.fences = guarded([&] { return check_fences(history); });
+  input.history = history_from(events, exits);
+  if (!spec.client && input.client_error.empty()) {
+    try {
+      input.final_balance = job.store.read_balance(account);
+    } catch (const std::exception& e) {
+      input.balance_error = e.what();
+    }
   }
-  for (const Operation& op : history) {
-    if (op.outcome != Outcome::fail) continue;
-    ++result.failed_ops;
-    result.failed_amount += op.amount;
-  }
-  result.ms = std::chrono::duration<double, std::milli>(Clock::now() - began).count();
-  if (result.anomaly() || !result.client_error.empty()) {
-    write_history(dir.root() / "history.jsonl", history);
+  input.ms = std::chrono::duration<double, std::milli>(Clock::now() - began).count();
+  if (judge(input).anomaly() || !input.client_error.empty()) {
+    write_history(dir.root() / "history.jsonl", input.history);
     if (!events.empty()) write_timeline(dir, dir.timeline(), SvgOptions{dir.root().filename().string()});
   } else {
     std::filesystem::remove_all(dir.root());
   }
-  return result;
+  return input;
 }
 
 nlohmann::json check_json(const CheckResult& c) {
@@ -195,22 +184,25 @@ void run_job(int job, int jobs, const std::vector<TrialSpec>& specs, const Chaos
   AppendFile out(results);
   Job context{job, setup, RedisConnection(setup.redis), AccountStore(setup.conninfo), {}};
   for (std::size_t i = static_cast<std::size_t>(job); i < specs.size(); i += static_cast<std::size_t>(jobs)) {
-    TrialResult r{specs[i], {}, {}, {}, 0, 0, 0, {}, {}, false};
+    TrialInput input{specs[i]};
     const std::optional<ClientSpec>& client = specs[i].client;
     if (client && gave_up_on(setup, client->name)) {
-      r.not_run = true;
-      r.client_error = fmt::format("not run: client {} failed its first {} trials", client->name, kGiveUpAfter);
+      input.not_run = true;
+      input.client_error = fmt::format("not run: client {} failed its first {} trials", client->name, kGiveUpAfter);
     } else {
       try {
-        r = run_trial(specs[i], setup.first_account + static_cast<long>(i), context);
+        input = run_trial(specs[i], setup.first_account + static_cast<long>(i), context);
       } catch (const std::exception& e) {
-        r.error = e.what();
+        input = TrialInput{specs[i]};
+        input.error = e.what();
       }
       if (client) {
         AppendFile(client_record(setup, client->name))
-            .append_line(nlohmann::json{{"client_error", !r.client_error.empty()}}.dump());
+            .append_line(nlohmann::json{{"client_error", !input.client_error.empty()}}.dump());
       }
     }
+    if (!setup.run_dir.empty()) record_trial(setup.run_dir, input);
+    TrialResult r = judge(input);
     out.append_line(nlohmann::json{{"i", i},
                                    {"lost", check_json(r.lost)},
                                    {"overlaps", check_json(r.overlaps)},
@@ -283,23 +275,34 @@ std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const C
     auto it = reported.find(i);
     results.push_back(it != reported.end()
                           ? it->second
-                          : TrialResult{specs[i], {}, {}, {}, 0, 0, 0, "the trial reported no result (its job process died)", {}, false});
+                          : TrialResult{specs[i], {}, {}, {}, 0, 0, 0, kNoResult, {}, false});
   }
   for (int job = 0; job < jobs; ++job) std::filesystem::remove(results_of(job));
   return results;
 }
 
-std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup& setup) {
-  std::vector<TrialSpec> side_by_side, one_by_one;
+TrialPlan plan_trials(const Campaign& campaign) {
+  TrialPlan plan;
   auto add_row = [&](Strategy s, const std::optional<ClientSpec>& client) {
     for (Fault f : campaign.faults) {
       for (int n = 0; n < campaign.trials; ++n) {
-        (f == Fault::redis_restart ? one_by_one : side_by_side).push_back({s, f, n, client});
+        (f == Fault::redis_restart ? plan.one_by_one : plan.side_by_side).push_back({s, f, n, client});
       }
     }
   };
   for (Strategy s : campaign.strategies) add_row(s, std::nullopt);
   for (const ClientSpec& c : campaign.clients) add_row(Strategy::ttl, c);
+  return plan;
+}
+
+std::vector<TrialSpec> all_trials(const Campaign& campaign) {
+  TrialPlan plan = plan_trials(campaign);
+  plan.side_by_side.insert(plan.side_by_side.end(), plan.one_by_one.begin(), plan.one_by_one.end());
+  return plan.side_by_side;
+}
+
+std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup& setup) {
+  auto [side_by_side, one_by_one] = plan_trials(campaign);
   // Unreachable servers get one error here rather than one per job.
   RedisConnection{setup.redis};
   AccountStore{setup.conninfo};
@@ -310,6 +313,7 @@ std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup
              campaign.clients.empty() ? "" : fmt::format(" and {} clients", campaign.clients.size()),
              campaign.faults.size(), setup.wait == WaitMode::notify ? ", waiters notified" : "");
   std::fflush(stdout);
+  if (!setup.run_dir.empty()) write_run_record(campaign, setup);
   std::filesystem::remove_all(setup.dir / "trials");
   auto has = [](const auto& list, auto value) { return std::find(list.begin(), list.end(), value) != list.end(); };
   bool three_servers = has(campaign.strategies, Strategy::redlock) ||
@@ -334,6 +338,7 @@ std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup
   }
   for (const ClientSpec& client : campaign.clients) report_client_errors(client.name, results);
   std::filesystem::remove_all(setup.dir / "trials" / ".clients");
+  if (!setup.run_dir.empty()) seal_run(setup.run_dir);
   return results;
 }
 

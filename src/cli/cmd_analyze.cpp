@@ -1,0 +1,47 @@
+// rlock analyze RUN_DIR [--json FILE]: the checkers run again on a stored chaos run's histories
+// (chaos/run_record.h), the same judgement as the campaign's (chaos/judge.h), and the same table
+// printed. Exits as rlock chaos does: 4 when a cell expected to be safe showed
+// an anomaly. Writes nothing but --json's file, and that only once the whole run has been read.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "chaos/judge.h"
+#include "chaos/report.h"
+#include "chaos/run_record.h"
+#include "cli/commands.h"
+#include "rlock/error.h"
+
+namespace rlock::cli {
+namespace {
+
+struct AnalyzeOptions {
+  std::string run_dir;
+  std::string json;
+};
+
+void analyze(const AnalyzeOptions& options) {
+  StoredRun run = load_run(options.run_dir);
+  std::vector<TrialResult> results;
+  for (const TrialInput& input : run.trials) results.push_back(judge(input));
+  std::vector<Cell> cells = tabulate(run.campaign, results);
+  fmt::print("rlock analyze: {}, seed {}, {} trials a cell, TTL {}ms\n", options.run_dir, run.setup.seed,
+             run.campaign.trials, run.setup.ttl.count());
+  print_table(cells, run.setup);
+  if (!options.json.empty()) write_json(options.json, cells, run.campaign, run.setup);
+  check_expected_safe(cells);
+}
+
+}  // namespace
+
+void register_analyze(CLI::App& app, const GlobalOptions&) {
+  auto options = std::make_shared<AnalyzeOptions>();
+  CLI::App* cmd = app.add_subcommand("analyze", "run the checkers again on a stored chaos run and print its table");
+  cmd->add_option("run_dir", options->run_dir, "a run directory: LAB_DIR/chaos/runs/TIME-seedS")->required();
+  cmd->add_option("--json", options->json, "also write the table as JSON to this file");
+  cmd->callback([options] { analyze(*options); });
+}
+
+}  // namespace rlock::cli
