@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A small chaos campaign stored under chaos/runs/, then rlock analyze on it: the same JSON as the
-# campaign's own --json, the same table, rlock report on the run directory; and bad input: a missing or foreign directory, a truncated history, a newer
+# campaign's own --json, the same table, a comparison with Fisher's p-value, rlock report on the
+# run directory; and bad input: a missing or foreign directory, a truncated history, a newer
 # format, each one line on stderr, exit 1, the --json file left as it was.
 set -uo pipefail
 rlock=$1
@@ -20,6 +21,11 @@ check "analyze exits 0" test $? -eq 0
 check "analyze's JSON is the campaign's, byte for byte" cmp "$work/campaign.json" "$work/analyze.json"
 check "analyze prints the campaign's table" cmp <(tail -n +2 "$work/campaign.txt") <(tail -n +2 "$work/analyze.txt")
 
+"$rlock" analyze "$run" --compare ttl:pause fenced-claim:pause >"$work/compare.txt"
+check "compare prints both cells" test "$(grep -c ' under pause: .* of 6 trials with an anomaly' "$work/compare.txt")" -eq 2
+check "compare prints Fisher's p-value" grep -q "Fisher's exact test, two-sided: p = " "$work/compare.txt"
+"$rlock" analyze "$run" --compare ttl:pause nothing:pause >/dev/null 2>&1
+check "an unknown cell is a usage error" test $? -eq 2
 "$rlock" report "$run" >/dev/null 2>&1
 check "rlock report reads the run directory" test -s "$run/report.html"
 
