@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "bank/account_store.h"
+#include "bank/statement_deadline.h"
 #include "rlock/error.h"
 
 namespace rlock {
@@ -31,12 +32,26 @@ constexpr const char* kWrite = "write";
 void prepare_fenced_writes(pqxx::connection& pq);
 
 struct AccountStore::Connection {
-  explicit Connection(const std::string& conninfo) : pq(conninfo) {
+  Connection(const std::string& conninfo, PostgresLimits limits) : pq(conninfo), deadline(limits.deadline) {
+    pq.set_variable("statement_timeout", std::to_string(limits.statement_timeout.count()));
     pq.prepare(kRead, "SELECT balance, fence FROM accounts WHERE id = $1");
     pq.prepare(kWrite, "UPDATE accounts SET balance = $1 WHERE id = $2");
     prepare_fenced_writes(pq);
   }
   pqxx::connection pq;
+  StatementDeadline deadline;
+};
+
+// The client's deadline armed for as long as it lives.
+class Armed {
+ public:
+  Armed(StatementDeadline& deadline, int fd) : deadline_(deadline) { deadline_.arm(fd); }
+  ~Armed() { deadline_.disarm(); }
+  Armed(const Armed&) = delete;
+  Armed& operator=(const Armed&) = delete;
+
+ private:
+  StatementDeadline& deadline_;
 };
 
 // Runs `work` in a transaction (pqxx::work) or, for one statement, in autocommit mode
@@ -46,6 +61,7 @@ struct AccountStore::Connection {
 template <typename Transaction, typename Work>
 auto AccountStore::run(const char* what, bool writes, Work&& work) {
   try {
+    Armed armed(connection_->deadline, connection_->pq.sock());
     Transaction transaction(connection_->pq);
     auto result = work(transaction);
     transaction.commit();
@@ -53,7 +69,12 @@ auto AccountStore::run(const char* what, bool writes, Work&& work) {
   } catch (const pqxx::in_doubt_error& e) {
     throw OutcomeUnknown(fmt::format("PostgreSQL at {}: {} may or may not have applied: {}", address_, what, cause_of(e)));
   } catch (const pqxx::broken_connection& e) {
-    std::string message = fmt::format("PostgreSQL at {}: connection lost during {}: {}", address_, what, cause_of(e));
+    std::string message =
+        connection_->deadline.fired()
+            ? fmt::format("PostgreSQL at {}: no answer to {} within {} ms, the client's deadline: the server is frozen "
+                          "or its host unreachable",
+                          address_, what, connection_->deadline.limit().count())
+            : fmt::format("PostgreSQL at {}: connection lost during {}: {}", address_, what, cause_of(e));
     if (writes) throw OutcomeUnknown(message);
     throw Error(message);
   } catch (const pqxx::sql_error& e) {

@@ -75,19 +75,21 @@ std::string conninfo_at(const std::string& conninfo, const std::string& host, in
   return out;
 }
 
-AccountStore::AccountStore(const std::string& conninfo) : address_(describe_conninfo(conninfo)) {
+AccountStore::AccountStore(const std::string& conninfo, PostgresLimits limits) : address_(describe_conninfo(conninfo)) {
   if (address_ == kUnparsable) {
     throw UsageError("bad PostgreSQL connection string (--db, DATABASE_URL): libpq cannot parse it");
   }
   setenv("PGCONNECT_TIMEOUT", "3", /*overwrite=*/0);
   try {
-    connection_ = std::make_unique<Connection>(conninfo);
+    connection_ = std::make_unique<Connection>(conninfo, limits);
   } catch (const std::exception& e) {
     throw Error(fmt::format("cannot connect to PostgreSQL at {}: {}", address_, cause_of(e)));
   }
 }
 
 AccountStore::~AccountStore() = default;
+
+int AccountStore::backend_pid() const { return connection_->pq.backendpid(); }
 
 AccountRow AccountStore::read(long account) {
   return run<pqxx::nontransaction>("reading the balance", false, [&](pqxx::nontransaction& t) {
@@ -141,7 +143,9 @@ long long AccountStore::locked_update(long account, TxLock lock,
                                                           : "SELECT balance FROM accounts WHERE id = $1",
                                       account);
     if (rows.empty()) throw Error(fmt::format("PostgreSQL at {}: account {} does not exist", address_, account));
+    connection_->deadline.disarm();  // the holder's work is not a statement
     long long balance = decide(rows[0][0].as<long long>());
+    connection_->deadline.arm(connection_->pq.sock());
     t.exec_params("UPDATE accounts SET balance = $1 WHERE id = $2", balance, account);
     return balance;
   });

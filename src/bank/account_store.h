@@ -3,9 +3,12 @@
 // Owns one libpqxx connection. Every statement is parameterized and runs on its own (autocommit).
 // Failures become rlock errors naming the server (host:port/dbname, never the password):
 // Error when the statement surely did not apply, OutcomeUnknown when the connection was lost
-// while a write was in flight. Not thread-safe.
+// while a write was in flight. A statement is bounded (PostgresLimits): by the server's
+// statement_timeout, and by the client's own deadline when the server is too frozen to enforce
+// it (bank/statement_deadline.h, which also turns TCP keepalives on). Not thread-safe.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -20,13 +23,21 @@ struct AccountRow {
   long long fence = 0;
 };
 
+// How long a statement may take: the server cancels it after `statement_timeout` (a lock wait
+// counts; a locked_update's `decide` does not), and the client gives up on an unanswered one after
+// `deadline`, later, for a server too frozen to cancel anything.
+struct PostgresLimits {
+  std::chrono::milliseconds statement_timeout{30'000};
+  std::chrono::milliseconds deadline{35'000};
+};
+
 class AccountStore {
  public:
   static constexpr long long kInitialBalance = 100;
 
   // conninfo: any libpq connection string or URL. Gives up connecting after a few seconds
   // (PGCONNECT_TIMEOUT, 3 s unless set).
-  explicit AccountStore(const std::string& conninfo);
+  explicit AccountStore(const std::string& conninfo, PostgresLimits limits = {});
   ~AccountStore();
   AccountStore(const AccountStore&) = delete;
   AccountStore& operator=(const AccountStore&) = delete;
@@ -61,6 +72,8 @@ class AccountStore {
   std::string server_version();
 
   const std::string& address() const { return address_; }
+  // The server process serving this connection (pg_backend_pid()).
+  int backend_pid() const;
 
  private:
   template <typename Transaction, typename Work>

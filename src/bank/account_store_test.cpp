@@ -2,8 +2,12 @@
 // lab itself uses account 1.
 #include "bank/account_store.h"
 
+#include <signal.h>
+
+#include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -102,6 +106,54 @@ TEST(AccountStore, DescribeConninfoIsHostPortAndDatabaseOnly) {
   EXPECT_EQ(describe_conninfo("postgresql://u:hunter2@db.local:5441/bank"), "db.local:5441/bank");
   EXPECT_EQ(describe_conninfo("host=db.local port=5441 dbname=bank password=hunter2"), "db.local:5441/bank");
   EXPECT_EQ(describe_conninfo("host=db.local"), "db.local:5432");
+}
+
+}  // namespace
+}  // namespace rlock
+
+namespace rlock {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+// A frozen backend (SIGSTOPped: its socket stays open, so neither statement_timeout nor TCP notices)
+// gives a clear error within the client's deadline, not a hang.
+TEST(AccountStoreLimits, AFrozenBackendGivesAClearErrorWithinTheDeadline) {
+  AccountStore store(test::servers().database_url, PostgresLimits{.statement_timeout = 500ms, .deadline = 1000ms});
+  store.reset(9230);
+  pid_t backend = store.backend_pid();
+  ASSERT_GT(backend, 0);
+  ASSERT_EQ(kill(backend, SIGSTOP), 0) << "the test needs PostgreSQL running as this user";
+  auto began = Clock::now();
+  std::string message = test::error_message<Error>([&] { store.read(9230); });
+  double waited = std::chrono::duration<double>(Clock::now() - began).count();
+  kill(backend, SIGCONT);
+  EXPECT_NE(message.find("no answer to reading the balance within 1000 ms"), std::string::npos) << message;
+  EXPECT_NE(message.find("frozen"), std::string::npos) << message;
+  EXPECT_GE(waited, 0.9);
+  EXPECT_LT(waited, 10.0) << "the deadline did not bound the wait";
+}
+
+// A statement that waits on a row lock held longer than statement_timeout is canceled by the server.
+TEST(AccountStoreLimits, AStatementWaitingPastTheStatementTimeoutIsCanceled) {
+  AccountStore holder(test::servers().database_url);
+  holder.reset(9231);
+  std::thread holding([&] {
+    holder.locked_update(9231, AccountStore::TxLock::row, [](long long balance) {
+      std::this_thread::sleep_for(3s);
+      return balance;
+    });
+  });
+  std::this_thread::sleep_for(300ms);  // the holder has the row
+  AccountStore waiter(test::servers().database_url, PostgresLimits{.statement_timeout = 500ms, .deadline = 10s});
+  auto began = Clock::now();
+  std::string message = test::error_message<Error>(
+      [&] { waiter.locked_update(9231, AccountStore::TxLock::row, [](long long balance) { return balance; }); });
+  double waited = std::chrono::duration<double>(Clock::now() - began).count();
+  holding.join();
+  EXPECT_NE(message.find("statement timeout"), std::string::npos) << message;
+  EXPECT_LT(waited, 2.5) << "the server did not cancel the waiting statement";
 }
 
 }  // namespace

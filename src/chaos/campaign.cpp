@@ -16,8 +16,10 @@
 #include "chaos/client_trial.h"
 #include "chaos/history.h"
 #include "chaos/job.h"
+#include "chaos/judge.h"
 #include "chaos/nemesis.h"
 #include "chaos/network.h"
+#include "chaos/run_record.h"
 #include "chaos/schedule.h"
 #include "host/child.h"
 #include "host/failover_pair.h"
@@ -126,17 +128,10 @@ ClientTrialOutcome run_clients(const TrialSpec& spec, const Schedule& schedule, 
   return run_client_trial(spec, schedule, client, dir, start_clock, nemesis);
 }
 
-CheckResult stale_writes_check(const ServedAccount& account) {
-  if (account.stale_writes() == 0) return {Validity::valid, "every applied write was computed from the balance it overwrote", 0, 0};
-  return {Validity::invalid,
-          fmt::format("{} applied writes were computed from a stale balance, losing {}", account.stale_writes(),
-                      account.lost_money()),
-          account.lost_money(), account.stale_writes()};
-}
-
-TrialResult run_trial(const TrialSpec& spec, long account, Job& job) {
+// Runs the trial and returns what judge() needs; keeps its directory when it is anomalous.
+TrialInput run_trial(const TrialSpec& spec, long account, Job& job) {
   const ChaosSetup& setup = job.setup;
-  TrialResult result{.spec = spec};
+  TrialInput input{spec};
   auto began = Clock::now();
   LabDir dir(setup.dir / "trials" / fmt::format("{}-{}-{}", row_name(spec), to_string(spec.fault), spec.number));
   Schedule schedule = schedule_for(spec, setup);
@@ -165,19 +160,18 @@ TrialResult run_trial(const TrialSpec& spec, long account, Job& job) {
   RedisAddress redis = pair ? pair->address() : own ? own->address() : setup.redis;
 
   std::vector<WorkerExit> exits;
-  std::optional<ServedAccount> served;
   if (spec.client) {
     ClientTrialOutcome outcome = needing(fmt::format("client {}", spec.client->name), spec.client->command, [&] {
       return run_clients(spec, schedule, job, dir, redlock ? redlock_addresses : std::vector<RedisAddress>{redis}, pair,
                          own, key);
     });
     exits = std::move(outcome.exits);
-    served = outcome.account;
-    result.client_error = outcome.client_error.value_or("");
+    input.served = ServedTally{outcome.account.stale_writes(), outcome.account.lost_money()};
+    input.client_error = outcome.client_error.value_or("");
   } else {
     exits = run_workers(spec, schedule, account, job, dir, redis, redlock_addresses, pair, own, key);
   }
-  if (pair) result.lock_reached_replica = pair->lock_reached_replica();
+  if (pair) input.lock_reached_replica = pair->lock_reached_replica();
   pair.reset();
   own.reset();
   if (stopping(setup)) throw TrialStopped{};
@@ -188,38 +182,22 @@ TrialResult run_trial(const TrialSpec& spec, long account, Job& job) {
   try {
     events = read_events(dir);
   } catch (const Error&) {
-    if (result.client_error.empty()) throw;  // a client that failed before the clock started has none
+    if (input.client_error.empty()) throw;  // a client that failed before the clock started has none
   }
-  std::vector<Operation> history = history_from(events, exits);
-  if (result.client_error.empty()) {
-    if (served) {
-      result.lost = stale_writes_check(*served);
-    } else {
-      long long balance = needing("PostgreSQL", postgres_at(setup), [&] { return job.store.read_balance(account); });
-      result.lost = guarded([&] { return check_lost_updates(AccountStore::kInitialBalance, balance, history); });
-    }
-    result.overlaps = guarded([&] { return check_overlaps(history); });
-    result.fences = guarded([&] { return check_fences(history); });
+  input.history = history_from(events, exits);
+  for (const WorkerExit& exit : exits) input.stuck.push_back(exit.stuck);
+  if (!spec.client && input.client_error.empty()) {
+    input.final_balance = needing("PostgreSQL", postgres_at(setup), [&] { return job.store.read_balance(account); });
   }
-  for (std::size_t i = 0; i < history.size(); ++i) {  // one operation a worker, in the exits' order
-    if (exits[i].stuck) {
-      ++result.stuck_ops;
-    } else if (history[i].outcome == Outcome::info) {
-      ++result.unknown_ops;
-    } else if (history[i].outcome == Outcome::fail) {
-      ++result.failed_ops;
-      result.failed_amount += history[i].amount;
-    }
-  }
-  result.struck = fault_struck(spec, schedule, events);
-  result.ms = std::chrono::duration<double, std::milli>(Clock::now() - began).count();
-  if (result.anomaly() || !result.client_error.empty()) {
-    write_history(dir.root() / "history.jsonl", history);
+  input.struck = fault_struck(spec, schedule, events);
+  input.ms = std::chrono::duration<double, std::milli>(Clock::now() - began).count();
+  if (judge(input).anomaly() || !input.client_error.empty()) {
+    write_history(dir.root() / "history.jsonl", input.history);
     if (!events.empty()) write_timeline(dir, dir.timeline(), SvgOptions{dir.root().filename().string()});
   } else {
     std::filesystem::remove_all(dir.root());
   }
-  return result;
+  return input;
 }
 
 nlohmann::json check_json(const CheckResult& c) {
@@ -278,9 +256,9 @@ bool gave_up_on(const ChaosSetup& setup, const std::string& name) {
 
 // The trial `i` of a job, or not run: its client gave up on, or it could not run (a trial cut
 // short or a server lost stops the job: TrialStopped, HarnessLost).
-TrialResult trial_of_job(const std::vector<TrialSpec>& specs, std::size_t i, Job& job) {
+TrialInput trial_of_job(const std::vector<TrialSpec>& specs, std::size_t i, Job& job) {
   const ChaosSetup& setup = job.setup;
-  TrialResult r{.spec = specs[i]};
+  TrialInput r{specs[i]};
   const std::optional<ClientSpec>& client = specs[i].client;
   if (client && gave_up_on(setup, client->name)) {
     r.not_run = true;
@@ -292,6 +270,7 @@ TrialResult trial_of_job(const std::vector<TrialSpec>& specs, std::size_t i, Job
   } catch (const HarnessLost&) {
     throw;
   } catch (const std::exception& e) {
+    r = TrialInput{specs[i]};
     r.error = e.what();
     r.not_run = true;
   }
@@ -312,7 +291,9 @@ void run_job(int job, int jobs, const std::vector<TrialSpec>& specs, const Chaos
                 needing("PostgreSQL", postgres_at(setup), [&] { return AccountStore(setup.conninfo); }), {}};
     for (std::size_t i = static_cast<std::size_t>(job); i < specs.size() && !stopping(setup);
          i += static_cast<std::size_t>(jobs)) {
-      TrialResult r = trial_of_job(specs, i, context);
+      TrialInput input = trial_of_job(specs, i, context);
+      if (!setup.run_dir.empty()) record_trial(setup.run_dir, input);
+      TrialResult r = judge(input);
       out.append_line(nlohmann::json{{"i", i},
                                      {"lost", check_json(r.lost)},
                                      {"overlaps", check_json(r.overlaps)},
@@ -446,7 +427,7 @@ std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const C
       results.push_back(it->second);
     } else {
       results.push_back(TrialResult{.spec = specs[i],
-                                    .error = lost.empty() ? "the trial reported no result (its job process died)" : lost,
+                                    .error = lost.empty() ? kNoResult : lost,
                                     .not_run = true,
                                     .harness_lost = !lost.empty()});
     }
@@ -463,18 +444,29 @@ void check_harness(const std::vector<TrialResult>& results) {
                                 lost->error, static_cast<long>(results.size()) - not_run, not_run));
 }
 
-std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup& setup) {
-  std::vector<TrialSpec> side_by_side, one_by_one;
+TrialPlan plan_trials(const Campaign& campaign) {
+  TrialPlan plan;
   auto add_row = [&](Strategy s, const std::optional<ClientSpec>& client) {
     for (Fault f : campaign.faults) {
       if (!client && !not_applicable(s, f).empty()) continue;  // its cell prints n/a
       for (int n = 0; n < campaign.trials; ++n) {
-        (f == Fault::redis_restart ? one_by_one : side_by_side).push_back({s, f, n, client});
+        (f == Fault::redis_restart ? plan.one_by_one : plan.side_by_side).push_back({s, f, n, client});
       }
     }
   };
   for (Strategy s : campaign.strategies) add_row(s, std::nullopt);
   for (const ClientSpec& c : campaign.clients) add_row(Strategy::ttl, c);
+  return plan;
+}
+
+std::vector<TrialSpec> all_trials(const Campaign& campaign) {
+  TrialPlan plan = plan_trials(campaign);
+  plan.side_by_side.insert(plan.side_by_side.end(), plan.one_by_one.begin(), plan.one_by_one.end());
+  return plan.side_by_side;
+}
+
+std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup& setup) {
+  auto [side_by_side, one_by_one] = plan_trials(campaign);
   // Unreachable servers get one error here rather than one per job.
   RedisConnection{setup.redis};
   AccountStore{setup.conninfo};
@@ -487,6 +479,7 @@ std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup
              campaign.clients.empty() ? "" : fmt::format(" and {} clients", campaign.clients.size()),
              campaign.faults.size(), setup.wait == WaitMode::notify ? ", waiters notified" : "");
   std::fflush(stdout);
+  if (!setup.run_dir.empty()) write_run_record(campaign, setup);
   std::filesystem::remove_all(setup.dir / "trials");
   auto has = [](const auto& list, auto value) { return std::find(list.begin(), list.end(), value) != list.end(); };
   bool three_servers = has(campaign.strategies, Strategy::redlock) ||
@@ -521,6 +514,7 @@ std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup
   for (const ClientSpec& client : campaign.clients) report_client_errors(client.name, results);
   std::filesystem::remove_all(setup.dir / "trials" / ".clients");
   std::filesystem::remove(stop_file(setup));
+  if (!setup.run_dir.empty()) seal_run(setup.run_dir);
   return results;
 }
 

@@ -31,13 +31,24 @@ struct Campaign {
   int jobs = 8;
 };
 
+// The campaign's trials: those run side by side, then the redis-restart ones, run one at a time
+// (each crashes the shared Redis). all_trials is both in one list: the order of run_campaign's results.
+struct TrialPlan {
+  std::vector<TrialSpec> side_by_side, one_by_one;
+};
+TrialPlan plan_trials(const Campaign& campaign);
+std::vector<TrialSpec> all_trials(const Campaign& campaign);
+
+// The error of a trial whose job process died before it reported.
+inline constexpr const char* kNoResult = "the trial reported no result (its job process died)";
+
 // Runs `campaign` on `setup`'s servers: checks that they answer (and that Redis can be restarted
 // when a fault restarts it) and that the job's own servers start, prints the campaign's first line
 // on stdout and its progress on stderr, runs the trials side by side and then the redis-restart
-// ones one at a time (they would crash each other's Redis). Clears setup.dir/trials first.
-// Returns every trial's result, in the order run.
-// A server the harness needed stopped answering: the campaign stops within seconds, keeps the
-// trials already checked and returns the others not run (harness_lost).
+// ones one at a time (they would crash each other's Redis). Clears setup.dir/trials first. When
+// setup.run_dir is set, stores the run there (run_record.h). Returns every trial's result, in the
+// order of all_trials. A server the harness needed stopped answering: the campaign stops within
+// seconds, keeps the trials already checked and returns the others not run (harness_lost).
 std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup& setup);
 
 // Throws HarnessLost in one line naming the server the campaign lost, its address and the cause,

@@ -95,6 +95,8 @@ struct ChaosSetup {
   // How a refused worker of a single-Redis strategy waits: every 10 ms, or until the release is
   // announced (10 ms at most: an expired lock announces nothing).
   WaitMode wait = WaitMode::poll;
+  // Where the run is stored for `rlock analyze` (run_record.h); empty: not stored.
+  std::filesystem::path run_dir{};
 };
 
 struct TrialResult {

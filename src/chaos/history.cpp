@@ -1,8 +1,10 @@
 #include "chaos/history.h"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "lab/append_file.h"
+#include "rlock/error.h"
 #include "util/enum_names.h"
 
 namespace rlock {
@@ -64,19 +66,37 @@ std::vector<Operation> history_from(const std::vector<Event>& events, const std:
   return history;
 }
 
+nlohmann::json operation_json(const Operation& op) {
+  nlohmann::json sections = nlohmann::json::array();
+  for (const Section& s : op.sections) {
+    nlohmann::json section{{"read_at", s.read_at}, {"wrote_at", s.wrote_at}, {"accepted", s.accepted}};
+    if (s.fence) section["fence"] = *s.fence;
+    sections.push_back(section);
+  }
+  return {{"worker", op.worker}, {"f", "add"}, {"value", op.amount}, {"type", to_string(op.outcome)},
+          {"sections", sections}};
+}
+
+Operation operation_from(const nlohmann::json& line) {
+  try {
+    Operation op{line.at("worker").get<std::string>(), line.at("value").get<long long>(), Outcome::info, {}};
+    auto outcome = value_in(kOutcomes, line.at("type").get<std::string>());
+    if (!outcome) throw Error(fmt::format("unknown operation type '{}'", line.at("type").get<std::string>()));
+    op.outcome = *outcome;
+    for (const nlohmann::json& s : line.at("sections")) {
+      Section section{s.at("read_at").get<double>(), s.at("wrote_at").get<double>(), s.at("accepted").get<bool>(), {}};
+      if (s.contains("fence")) section.fence = s.at("fence").get<long long>();
+      op.sections.push_back(section);
+    }
+    return op;
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(fmt::format("a history operation is malformed: {}", e.what()));
+  }
+}
+
 void write_history(const std::filesystem::path& path, const std::vector<Operation>& history) {
   AppendFile file(path);
-  for (const Operation& op : history) {
-    nlohmann::json sections = nlohmann::json::array();
-    for (const Section& s : op.sections) {
-      nlohmann::json section{{"read_at", s.read_at}, {"wrote_at", s.wrote_at}, {"accepted", s.accepted}};
-      if (s.fence) section["fence"] = *s.fence;
-      sections.push_back(section);
-    }
-    file.append_line(nlohmann::json{{"worker", op.worker}, {"f", "add"}, {"value", op.amount},
-                                    {"type", to_string(op.outcome)}, {"sections", sections}}
-                         .dump());
-  }
+  for (const Operation& op : history) file.append_line(operation_json(op).dump());
 }
 
 }  // namespace rlock

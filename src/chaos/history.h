@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "lab/event.h"
 
 namespace rlock {
@@ -47,5 +49,9 @@ std::vector<Operation> history_from(const std::vector<Event>& events, const std:
 
 // Writes `history` to `path`, one operation a line (history.jsonl of a kept trial).
 void write_history(const std::filesystem::path& path, const std::vector<Operation>& history);
+// One operation as history.jsonl writes it, and back. operation_from throws Error on a field
+// missing or of the wrong type.
+nlohmann::json operation_json(const Operation& op);
+Operation operation_from(const nlohmann::json& line);
 
 }  // namespace rlock

@@ -140,6 +140,22 @@ void write_json(const std::string& path, const std::vector<Cell>& cells, const C
   if (!out) throw Error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
 }
 
+const Cell* find_cell(const std::vector<Cell>& cells, const std::string& row, Fault fault) {
+  auto it = std::find_if(cells.begin(), cells.end(), [&](const Cell& c) { return c.row == row && c.fault == fault; });
+  return it == cells.end() ? nullptr : &*it;
+}
+
+void print_comparison(const Cell& a, const Cell& b) {
+  fmt::print("\n");
+  for (const Cell* c : {&a, &b}) {
+    auto [low, high] = wilson_interval(c->anomalies, c->judged());
+    fmt::print("{} under {}: {} of {} trials with an anomaly, rate {:.3f}, 95% CI [{:.3f}, {:.3f}]\n", c->row,
+               to_string(c->fault), c->anomalies, c->judged(), c->rate(), low, high);
+  }
+  double p = fisher_exact_p(a.anomalies, a.judged() - a.anomalies, b.anomalies, b.judged() - b.anomalies);
+  fmt::print("Fisher's exact test, two-sided: p = {:.3g}\n", p);
+}
+
 void check_expected_safe(const std::vector<Cell>& cells) {
   std::string list;
   for (const Cell& c : cells) {

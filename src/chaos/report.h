@@ -49,6 +49,12 @@ void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup);
 // Throws Error when the file cannot be written.
 void write_json(const std::string& path, const std::vector<Cell>& cells, const Campaign& campaign,
                 const ChaosSetup& setup);
+// The cell of `row` under `fault`; nullptr when the campaign has none.
+const Cell* find_cell(const std::vector<Cell>& cells, const std::string& row, Fault fault);
+// Two cells side by side: each one's anomalies of its judged trials with the Wilson interval, and
+// Fisher's exact two-sided p-value that their rates are the same.
+void print_comparison(const Cell& a, const Cell& b);
+
 // A cell that is expected to be safe showed an anomaly: the campaign's verdict, not a failure to run it.
 class UnexpectedAnomaly : public Error {
  public:

@@ -1,9 +1,10 @@
 // rlock chaos [--strategies LIST] [--faults LIST] [--trials N] [--seed S] [--jobs J] [--ttl MS]
 // [--failover-port P] [--redlock-port P] [--wait poll|notify] [--quick] [--json FILE]
 // [--client NAME[@3]=COMMAND]... [--client-safe NAME]...: randomized trials of every strategy and
-// client under every fault (chaos.h), a table of anomaly rates on stdout, progress on stderr. Exits
-// 5 when the harness lost a server (the table holds the trials checked before), else 4 when a
-// strategy or client that is expected to be safe showed an anomaly.
+// client under every fault (chaos.h), a table of anomaly rates on stdout, progress on stderr, the
+// run stored under chaos/runs/ (run_record.h). Exits 5 when the harness lost a server (the table
+// holds the trials checked before), else 4 when a strategy or client that is expected to be safe
+// showed an anomaly.
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -16,6 +17,7 @@
 #include "chaos/chaos.h"
 #include "chaos/client_trial.h"
 #include "chaos/report.h"
+#include "chaos/run_record.h"
 #include "cli/commands.h"
 #include "rlock/error.h"
 #include "rlock/token.h"
@@ -106,10 +108,13 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   ChaosSetup setup{lab.redis, lab.conninfo, lab.dir.root() / "chaos", options.seed.value_or(random_seed()),
                    std::chrono::milliseconds(options.ttl_ms), 100000, options.failover_port, options.redlock_port,
                    options.wait};
+  setup.run_dir = new_run_dir(setup.dir, setup.seed);
   std::vector<TrialResult> results = run_campaign(campaign, setup);
   std::vector<Cell> cells = tabulate(campaign, results);
   print_table(cells, setup);
   if (!options.json.empty()) write_json(options.json, cells, campaign, setup);
+  write_json((setup.run_dir / "chaos.json").string(), cells, campaign, setup);
+  fmt::print(stderr, "chaos: the run is stored in {} (rlock analyze DIR checks it again)\n", setup.run_dir.string());
   check_harness(results);
   check_expected_safe(cells);
 }

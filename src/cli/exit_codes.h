@@ -19,7 +19,7 @@ inline constexpr const char* kExitCodeTable =
     "  1    failed: a server unreachable, a worker missing, a file unwritable (one line says which)\n"
     "  2    a bad argument: nothing was attempted\n"
     "  3    worker --fenced without --retry: the write was rejected, the amount not added\n"
-    "  4    chaos: an anomaly where none was expected\n"
+    "  4    chaos: an anomaly where none was expected (analyze: in the stored run)\n"
     "  5    chaos: the harness lost a server it needs (one line says which); the campaign stopped\n"
     "  255  a bug in rlock";
 

@@ -37,6 +37,7 @@ void register_all(CLI::App& app, rlock::cli::GlobalOptions& global) {
   register_timeline(app, global);
   register_report(app, global);
   register_netns(app, global);
+  register_analyze(app, global);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "lock/patience.h"
+#include "lock/random_bytes.h"
 #include "rlock/error.h"
 
 namespace rlock {
@@ -92,8 +93,14 @@ RedlockAttempt RedlockAcquirer::acquire(std::chrono::milliseconds ttl) {
     if (!said && refused_) refused_(attempt);
     said = true;
     if (patience.past_deadline()) return attempt;
-    std::this_thread::sleep_until(std::min(Patience::Clock::now() + policy_.retry, patience.deadline()));
+    std::this_thread::sleep_until(std::min(Patience::Clock::now() + retry_delay(), patience.deadline()));
   }
+}
+
+std::chrono::microseconds RedlockAcquirer::retry_delay() const {
+  auto span = static_cast<std::uint64_t>(std::chrono::microseconds(policy_.retry).count());
+  auto offset = span == 0 ? 0 : random_u64() % (span + 1);  // the bias of % is below 2^-40 here
+  return std::chrono::microseconds(policy_.retry) / 2 + std::chrono::microseconds(offset);
 }
 
 }  // namespace rlock

@@ -1,29 +1,15 @@
 #include "rlock/token.h"
 
-#include <sys/random.h>
-
 #include <array>
-#include <cerrno>
-#include <cstddef>
-#include <cstring>
+#include <string_view>
 
-#include <fmt/format.h>
-
-#include "rlock/error.h"
+#include "lock/random_bytes.h"
 
 namespace rlock {
 
 Token make_token() {
   std::array<unsigned char, 16> bytes{};
-  std::size_t filled = 0;
-  while (filled < bytes.size()) {
-    ssize_t n = getrandom(bytes.data() + filled, bytes.size() - filled, 0);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw Error(fmt::format("getrandom failed: {}", std::strerror(errno)));
-    }
-    filled += static_cast<std::size_t>(n);
-  }
+  fill_random(bytes.data(), bytes.size());
   constexpr std::string_view kDigits = "0123456789abcdef";
   std::string hex;
   hex.reserve(2 * bytes.size());

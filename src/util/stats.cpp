@@ -41,3 +41,30 @@ double jain_index(const std::vector<double>& shares) {
 }
 
 }  // namespace rlock
+
+namespace rlock {
+namespace {
+
+// log(n choose k)
+double log_choose(long n, long k) {
+  return std::lgamma(static_cast<double>(n) + 1) - std::lgamma(static_cast<double>(k) + 1) -
+         std::lgamma(static_cast<double>(n - k) + 1);
+}
+
+}  // namespace
+
+double fisher_exact_p(long a, long b, long c, long d) {
+  long row = a + b, column = a + c, n = a + b + c + d;
+  if (n == 0) return 1;
+  // The hypergeometric probability of x in the top-left cell, the margins fixed.
+  auto log_p = [&](long x) { return log_choose(row, x) + log_choose(n - row, column - x) - log_choose(n, column); };
+  double observed = log_p(a);
+  double p = 0;
+  for (long x = std::max(0L, column - (n - row)); x <= std::min(row, column); ++x) {
+    double lp = log_p(x);
+    if (lp <= observed + 1e-7) p += std::exp(lp);
+  }
+  return std::min(p, 1.0);
+}
+
+}  // namespace rlock

@@ -9,6 +9,12 @@ namespace rlock {
 // The 95% Wilson score interval of `successes` out of `trials` ({0, 0} for no trials).
 std::pair<double, double> wilson_interval(long successes, long trials);
 
+// Fisher's exact test of a 2x2 table [[a, b], [c, d]] (e.g. anomalies and clean trials of two
+// cells): the two-sided p-value, the sum of the probabilities of every table with the same margins
+// that is no more likely than this one (a relative tolerance of 1e-7 counts ties as scipy and R
+// do). 1 for an empty table.
+double fisher_exact_p(long a, long b, long c, long d);
+
 // The median (the mean of the middle two for an even count; 0 for none).
 double median(std::vector<double> values);
 

@@ -51,3 +51,28 @@ TEST(Jain, KnownMixAndEmpty) {
 
 }  // namespace
 }  // namespace rlock
+
+namespace rlock {
+namespace {
+
+// Exact values, computed with fractions (scipy.stats.fisher_exact gives the same).
+TEST(Fisher, KnownTwoSidedPValues) {
+  EXPECT_NEAR(fisher_exact_p(6, 2, 1, 4), 4.0 / 39, 1e-12);   // scipy's documented example
+  EXPECT_NEAR(fisher_exact_p(3, 1, 1, 3), 17.0 / 35, 1e-12);  // Fisher's tea tasting
+  EXPECT_NEAR(fisher_exact_p(8, 2, 1, 5), 5.0 / 143, 1e-12);
+  EXPECT_NEAR(fisher_exact_p(5, 195, 0, 200), 1379.0 / 22629, 1e-12);
+  EXPECT_NEAR(fisher_exact_p(12, 188, 0, 200), 257451192.0 / 624906802747, 1e-12);
+}
+
+TEST(Fisher, EqualOrEmptyTablesGiveOne) {
+  EXPECT_DOUBLE_EQ(fisher_exact_p(0, 200, 0, 200), 1.0);
+  EXPECT_DOUBLE_EQ(fisher_exact_p(1, 0, 0, 1), 1.0);
+  EXPECT_DOUBLE_EQ(fisher_exact_p(0, 0, 0, 0), 1.0);
+}
+
+TEST(Fisher, IsSymmetricInTheTwoRows) {
+  EXPECT_DOUBLE_EQ(fisher_exact_p(12, 188, 0, 200), fisher_exact_p(0, 200, 12, 188));
+}
+
+}  // namespace
+}  // namespace rlock

@@ -68,8 +68,10 @@ class Redlock {
   RedisTimeouts timeouts_;
 };
 
-// The acquisition policy (acquire.h) for Redlock: asks again every policy.retry while the lock is
-// refused (policy.wait is not used: there is no one server whose announcement to wait for). The
+// The acquisition policy (acquire.h) for Redlock: asks again after a random delay while the lock is
+// refused, as antirez's algorithm asks, so that clients refused together do not ask together again
+// and split the votes anew: uniform in [retry/2, 3 retry/2], drawn from getrandom each time
+// (policy.wait is not used: there is no one server whose announcement to wait for). The
 // servers count as unanswering while fewer than a quorum answer. `refused` hears the first attempt
 // that was not granted. Borrows the Redlock, which must outlive it. Not thread-safe.
 class RedlockAcquirer {
@@ -81,6 +83,8 @@ class RedlockAcquirer {
   // A granted attempt; or, when the deadline came first, the last refused one. Throws Error naming
   // the servers that did not answer when fewer than a quorum answered for unanswered_limit.
   RedlockAttempt acquire(std::chrono::milliseconds ttl);
+  // The next wait before asking again (a new draw each call).
+  std::chrono::microseconds retry_delay() const;
 
  private:
   Redlock& lock_;

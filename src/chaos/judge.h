@@ -1,0 +1,45 @@
+// A trial judged: what a trial leaves behind (TrialInput: its history, the account's final state,
+// how long it took, whether it could run) and the one function that turns that into its
+// TrialResult. The campaign calls it as each trial ends, and `rlock analyze` calls it again on the
+// inputs stored with the run (run_record.h), so both print the same table. Every field of
+// TrialResult is computed here, from fields of TrialInput that the run record stores.
+//
+// Plain values and a pure function; thread-safe.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "chaos/chaos.h"
+#include "chaos/history.h"
+
+namespace rlock {
+
+// A protocol client's account, served by the harness: its exact count of stale writes.
+struct ServedTally {
+  int stale_writes = 0;
+  long long lost_money = 0;
+};
+
+struct TrialInput {
+  explicit TrialInput(TrialSpec trial) : spec(std::move(trial)) {}
+
+  TrialSpec spec;
+  std::vector<Operation> history;
+  std::vector<bool> stuck;                 // per operation: still running when the trial's time ran out
+  bool struck = false;                     // the fault struck (nemesis.h fault_struck)
+  std::optional<bool> lock_reached_replica;  // failover of a single Redis, measured at the failover
+  std::optional<long long> final_balance;  // a built-in strategy's account at the end
+  std::string balance_error;               // why final_balance could not be read
+  std::optional<ServedTally> served;       // a protocol client's account
+  double ms = 0;
+  std::string error;         // the trial itself could not run
+  std::string client_error;  // the client broke the protocol: not judged
+  bool not_run = false;      // skipped: the client failed its first trials
+};
+
+TrialResult judge(const TrialInput& input);
+
+}  // namespace rlock

@@ -1,0 +1,44 @@
+// A chaos run kept on disk, the Jepsen way, so that its checkers can be run again on it later
+// (`rlock analyze`). A campaign's directory, chaos/runs/<UTC start time>-seed<S>/ under the lab
+// directory, holds
+//   run.json         the format, the start time, the command line and environment (passwords
+//                    blanked), the campaign and its setup
+//   trials.jsonl.gz  one line a trial: its spec and what judge() needs (judge.h), history included
+//   chaos.json       the table as `rlock chaos --json` writes it (what `rlock report` reads)
+// While the campaign runs, its job processes append to trials.jsonl, whole lines (AppendFile);
+// seal_run() compresses it when the campaign ends. A reader refuses a format newer than its own.
+//
+// Functions on files; record_trial may be called from many processes at once, the rest from one.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+#include "chaos/campaign.h"
+#include "chaos/judge.h"
+
+namespace rlock {
+
+inline constexpr int kRunFormat = 1;
+
+// chaos_dir/runs/<UTC time>-seed<S> (with -2, -3... when taken), not yet created.
+std::filesystem::path new_run_dir(const std::filesystem::path& chaos_dir, std::uint64_t seed);
+// Creates setup.run_dir and writes its run.json. Throws Error when it cannot.
+void write_run_record(const Campaign& campaign, const ChaosSetup& setup);
+// Appends the trial's line to run_dir/trials.jsonl.
+void record_trial(const std::filesystem::path& run_dir, const TrialInput& input);
+// Compresses trials.jsonl into trials.jsonl.gz.
+void seal_run(const std::filesystem::path& run_dir);
+
+struct StoredRun {
+  Campaign campaign;
+  ChaosSetup setup;  // the seed, TTL, wait mode and directories; no server addresses
+  std::vector<TrialInput> trials;  // in the campaign's order; a trial that left no line says so in `error`
+};
+
+// Reads a run directory. Throws Error, in one line, for a directory that is missing or not a run,
+// a truncated file and a format newer than kRunFormat.
+StoredRun load_run(const std::filesystem::path& run_dir);
+
+}  // namespace rlock

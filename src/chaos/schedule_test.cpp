@@ -1,0 +1,70 @@
+// The generator's replay guarantee: seed 2026 yields the schedules written in
+// testdata/schedule-seed2026.txt, whatever the compiler or standard library. A change to the
+// generator that changes a schedule must rewrite the file on purpose:
+//   RLOCK_UPDATE_GOLDEN=1 build/src/chaos/schedule_test
+#include "chaos/schedule.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace rlock {
+namespace {
+
+const char* const kGolden = RLOCK_TESTDATA "/schedule-seed2026.txt";
+
+std::string describe(const TrialSpec& spec, const Schedule& s) {
+  std::string line = fmt::format("{} {} {}: target {} pause {:.6f} strike {:.6f} lag {:.6f}", to_string(spec.strategy),
+                                 to_string(spec.fault), spec.number, s.target, s.pause_s, s.strike_after_s,
+                                 s.replica_lag_s);
+  for (const WorkerSchedule& w : s.workers) {
+    line += fmt::format(" | {} +{} at {:.6f} for {:.6f} hold {:.6f} latency {:.3f}", w.name, w.amount, w.delay_s,
+                        w.work_s, w.hold_s, w.latency_ms);
+  }
+  return line + "\n";
+}
+
+// The first trials of a few strategy x fault cells, with the default TTL.
+std::string first_trials() {
+  ChaosSetup setup;
+  setup.seed = 2026;
+  std::string text;
+  for (auto [strategy, fault] : {std::pair{Strategy::ttl, Fault::none}, {Strategy::fenced_retry, Fault::pause},
+                                 {Strategy::fenced_claim, Fault::pause}, {Strategy::ttl, Fault::slow},
+                                 {Strategy::redlock, Fault::failover}, {Strategy::ttl, Fault::redis_restart},
+                                 {Strategy::watchdog, Fault::kill}, {Strategy::ttl, Fault::failover},
+                                 {Strategy::watchdog, Fault::partition}, {Strategy::ttl, Fault::net_delay}}) {
+    for (int n = 0; n < 5; ++n) {
+      TrialSpec spec{strategy, fault, n, std::nullopt};
+      text += describe(spec, schedule_for(spec, setup));
+    }
+  }
+  return text;
+}
+
+TEST(Schedule, SeedReplaysTheGoldenSchedules) {
+  std::string actual = first_trials();
+  if (std::getenv("RLOCK_UPDATE_GOLDEN")) std::ofstream(kGolden) << actual;
+  std::ifstream in(kGolden);
+  ASSERT_TRUE(in) << "missing " << kGolden;
+  std::stringstream golden;
+  golden << in.rdbuf();
+  EXPECT_EQ(actual, golden.str()) << "seed 2026 no longer replays the same schedules";
+}
+
+TEST(Schedule, OneTrialDependsOnlyOnItsSeedStrategyFaultAndNumber) {
+  ChaosSetup setup;
+  setup.seed = 7;
+  TrialSpec spec{Strategy::fenced_claim, Fault::pause, 3, std::nullopt};
+  EXPECT_EQ(describe(spec, schedule_for(spec, setup)), describe(spec, schedule_for(spec, setup)));
+  ChaosSetup other = setup;
+  other.seed = 8;
+  EXPECT_NE(describe(spec, schedule_for(spec, setup)), describe(spec, schedule_for(spec, other)));
+}
+
+}  // namespace
+}  // namespace rlock
