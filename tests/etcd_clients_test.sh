@@ -11,10 +11,6 @@ source "$(dirname "$0")/checks.sh"
 cd "$root"
 etcd_lock="etcd-lock=/usr/bin/python3 clients/etcd-lock/client.py --endpoint $ETCD_ENDPOINT"
 etcd_fenced="etcd-lock-fenced=/usr/bin/python3 clients/etcd-lock/client.py --endpoint $ETCD_ENDPOINT --fenced"
-cell() { # cell ROW FAULT FIELD: one number from the JSON table
-    S=$1 F=$2 K=$3 perl -MJSON::PP -0777 -ne 'for my $c (@{decode_json($_)->{cells}}) {
-        print $c->{$ENV{K}} if $c->{strategy} eq $ENV{S} && $c->{fault} eq $ENV{F} }' "$work/table.json"
-}
 chaos() { # chaos FAULT TRIALS: both clients, etcd-lock-fenced declared safe; must exit 0
     local rc
     "$rlock" --dir "$work" chaos --seed 1 --strategies none --ttl 1000 --jobs 4 --faults "$1" --trials "$2" \
@@ -27,15 +23,15 @@ chaos() { # chaos FAULT TRIALS: both clients, etcd-lock-fenced declared safe; mu
 
 chaos none 20
 for client in etcd-lock etcd-lock-fenced; do
-    check "$client under none ran 20 trials" test "$(cell $client none trials)" -eq 20
-    check "$client under none shows no anomaly" test "$(cell $client none anomalies)" -eq 0
-    check "$client under none had no client error" test "$(cell $client none client_error)" -eq 0
+    check "$client under none ran 20 trials" test "$(chaos_cell $client none trials)" -eq 20
+    check "$client under none shows no anomaly" test "$(chaos_cell $client none anomalies)" -eq 0
+    check "$client under none had no client error" test "$(chaos_cell $client none client_error)" -eq 0
 done
 
 # A pause of the holder outlasts its lease: the next holder's increment is lost under the plain
 # lock in most trials; the fenced one's stale write is refused.
 chaos pause 10
-check "etcd-lock under pause lost money" test "$(cell etcd-lock pause lost_amount)" -gt 0
-check "etcd-lock-fenced under pause shows no anomaly" test "$(cell etcd-lock-fenced pause anomalies)" -eq 0
-check "etcd-lock-fenced under pause had no client error" test "$(cell etcd-lock-fenced pause client_error)" -eq 0
+check "etcd-lock under pause lost money" test "$(chaos_cell etcd-lock pause lost_amount)" -gt 0
+check "etcd-lock-fenced under pause shows no anomaly" test "$(chaos_cell etcd-lock-fenced pause anomalies)" -eq 0
+check "etcd-lock-fenced under pause had no client error" test "$(chaos_cell etcd-lock-fenced pause client_error)" -eq 0
 finish

@@ -10,7 +10,6 @@ only while it is still the account's. The harness hands out Redis URLs only, so 
 given on the command line (or by ETCD_ENDPOINT, which scripts/services.sh exports):
 `client.py [--endpoint HOST:PORT] [--fenced]`. Debian's python3-etcd3 (0.12) provides the library."""
 import argparse
-import json
 import math
 import os
 import sys
@@ -20,24 +19,8 @@ import time
 import etcd3
 from etcd3.exceptions import WatchTimedOut
 
-
-class TrialOver(Exception):
-    """The harness closed stdin: the trial ended."""
-
-
-def send(message):
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
-
-
-def receive(expected):
-    line = sys.stdin.readline()
-    if not line:
-        raise TrialOver()
-    message = json.loads(line)
-    if message.get("type") != expected:
-        raise SystemExit(f"etcd-lock: expected {expected}, got {line.strip()}")
-    return message
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from protocol import TrialOver, receive, send  # noqa: E402  (clients/protocol.py)
 
 
 def acquire(client, lock, timeout):
