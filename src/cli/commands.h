@@ -18,5 +18,6 @@ void register_chaos(CLI::App& app, const GlobalOptions& global);
 void register_bench(CLI::App& app, const GlobalOptions& global);
 void register_timeline(CLI::App& app, const GlobalOptions& global);
 void register_report(CLI::App& app, const GlobalOptions& global);
+void register_client(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace rlock::cli
