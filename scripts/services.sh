@@ -121,7 +121,7 @@ stop_etcd() {
     local pid
     pid=$(cat "$ETCD_DIR/etcd.pid" 2>/dev/null || true)
     etcd_alive() { [[ -n $pid && "$(cat "/proc/$pid/comm" 2>/dev/null)" == etcd ]]; }
-    etcd_alive && kill "$pid" 2>/dev/null || true
+    if etcd_alive; then kill "$pid" 2>/dev/null || true; fi
     for _ in $(seq 50); do
         etcd_alive || etcd_up || { rm -f "$ETCD_DIR/etcd.pid"; say "etcd stopped"; return; }
         sleep 0.2

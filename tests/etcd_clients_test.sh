@@ -8,7 +8,7 @@ rlock=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$(dirname "$0")/checks.sh"
 : "${ETCD_ENDPOINT:?ETCD_ENDPOINT is not set: run the tests through scripts/test.sh}"
-cd "$root"
+cd "$root" || exit 1
 etcd_lock="etcd-lock=/usr/bin/python3 clients/etcd-lock/client.py --endpoint $ETCD_ENDPOINT"
 etcd_fenced="etcd-lock-fenced=/usr/bin/python3 clients/etcd-lock/client.py --endpoint $ETCD_ENDPOINT --fenced"
 chaos() { # chaos FAULT TRIALS: both clients, etcd-lock-fenced declared safe; must exit 0
