@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Run a private Redis and PostgreSQL for the rlock lab, without Docker.
+# Run a private Redis, PostgreSQL and etcd for the rlock lab, without Docker.
 #   scripts/services.sh up|down|status|env
-#   eval "$(scripts/services.sh env)"     # exports REDIS_URL and DATABASE_URL
+#   eval "$(scripts/services.sh env)"     # exports REDIS_URL, DATABASE_URL and ETCD_ENDPOINT
 # Progress goes to stderr and the exports to stdout, so `eval "$(... up)"` works too.
-# If REDIS_URL and DATABASE_URL are both set already, those servers are used as is.
+# If REDIS_URL and DATABASE_URL are both set already, those servers are used as is; so is etcd when
+# ETCD_ENDPOINT (HOST:PORT) is set. etcd serves only the etcd lock clients (clients/etcd-lock).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -16,6 +17,9 @@ REDIS_CONF=$REDIS_DIR/redis.conf
 PG_DIR=$STATE/pg            # owned by postgres when run as root
 PG_DATA=$PG_DIR/data
 PG_LOG=$PG_DIR/postgres.log # the unix socket lives in $PG_DIR too
+ETCD_PORT=${RLOCK_ETCD_PORT:-2391}
+ETCD_PEER_PORT=$((ETCD_PORT + 1))
+ETCD_DIR=$STATE/etcd
 
 # Hide the password of a URL: scheme://user:***@host/...
 mask() { sed -E 's#(://[^:/@]*:)[^/]*@#\1***@#; s#(password=)[^&]*#\1***#' <<<"$1"; }
@@ -34,12 +38,14 @@ pg_up() {
     local bin; bin=$(pg_bin)
     [[ -n $bin ]] && "$bin/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT" -U postgres -d postgres -t 2
 }
+etcd_up() { ETCDCTL_API=3 timeout 3 etcdctl --endpoints="127.0.0.1:$ETCD_PORT" --dial-timeout=2s endpoint health >/dev/null 2>&1; }
 psql_() { PGOPTIONS="-c client_min_messages=warning" "$(pg_bin)/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U postgres "$@"; }
 
 print_env() {
     echo "export REDIS_URL=redis://127.0.0.1:$REDIS_PORT/0"
     echo "export DATABASE_URL=postgresql://postgres@127.0.0.1:$PG_PORT/bank"
 }
+print_etcd_env() { echo "export ETCD_ENDPOINT=127.0.0.1:$ETCD_PORT"; }
 
 start_redis() {
     mkdir -p "$REDIS_DIR"
@@ -92,6 +98,54 @@ start_pg() {
     say "applied init.sql to database bank"
 }
 
+# etcd 3.4, a one-member cluster on loopback; it is no daemon of its own, so it runs in a session of
+# its own with every stream redirected (the caller's `$(...)` must not wait for it). etcd raises a
+# lease to 1.5 election timeouts at least (2 s with the default 1 s): a 500 ms election timeout lets a
+# lease of 1 s last 1 s, as the TTL of a 1000 ms chaos run asks.
+start_etcd() {
+    mkdir -p "$ETCD_DIR"
+    APT_LOG=$STATE/apt.log need_packages etcd-server etcd-client
+    if etcd_up; then say "etcd already running on 127.0.0.1:$ETCD_PORT"; return; fi
+    local client=http://127.0.0.1:$ETCD_PORT peer=http://127.0.0.1:$ETCD_PEER_PORT
+    setsid etcd --name rlock --data-dir "$ETCD_DIR/data" --heartbeat-interval 50 --election-timeout 500 \
+        --listen-client-urls "$client" --advertise-client-urls "$client" \
+        --listen-peer-urls "$peer" --initial-advertise-peer-urls "$peer" --initial-cluster "rlock=$peer" \
+        </dev/null >"$ETCD_DIR/etcd.log" 2>&1 &
+    echo $! >"$ETCD_DIR/etcd.pid"
+    for _ in $(seq 50); do etcd_up && { say "etcd started on 127.0.0.1:$ETCD_PORT"; return; }; sleep 0.2; done
+    tail_log "$ETCD_DIR/etcd.log"
+    die "etcd did not answer on 127.0.0.1:$ETCD_PORT within 10 s"
+}
+
+stop_etcd() {
+    local pid
+    pid=$(cat "$ETCD_DIR/etcd.pid" 2>/dev/null || true)
+    etcd_alive() { [[ -n $pid && "$(cat "/proc/$pid/comm" 2>/dev/null)" == etcd ]]; }
+    if etcd_alive; then kill "$pid" 2>/dev/null || true; fi
+    for _ in $(seq 50); do
+        etcd_alive || etcd_up || { rm -f "$ETCD_DIR/etcd.pid"; say "etcd stopped"; return; }
+        sleep 0.2
+    done
+    die "etcd on 127.0.0.1:$ETCD_PORT did not stop within 10 s"
+}
+
+# etcd_cmd up|down|status|env: etcd's part of the command, given or local like the others.
+etcd_cmd() {
+    if [[ -n ${ETCD_ENDPOINT:-} ]]; then
+        case $1 in
+        up) say "using the given etcd: ETCD_ENDPOINT=$ETCD_ENDPOINT" ;;
+        status) status_line etcd external "$ETCD_ENDPOINT" ;;
+        esac
+        return 0
+    fi
+    case $1 in
+    up) start_etcd; print_etcd_env ;;
+    down) stop_etcd ;;
+    status) if etcd_up; then status_line etcd running "127.0.0.1:$ETCD_PORT"; else status_line etcd stopped "127.0.0.1:$ETCD_PORT"; return 3; fi ;;
+    env) print_etcd_env ;;
+    esac
+}
+
 stop_redis() {
     local pid
     pid=$(cat "$REDIS_DIR/redis.pid" 2>/dev/null || true)
@@ -130,10 +184,11 @@ if [[ -n ${REDIS_URL:-} && -n ${DATABASE_URL:-} ]]; then
     up) say "using the given servers: REDIS_URL=$(mask "$REDIS_URL") DATABASE_URL=$(mask "$DATABASE_URL")" ;;
     status) status_line redis external "$(mask "$REDIS_URL")"
             status_line postgres external "$(mask "$DATABASE_URL")" ;;
-    env) say "REDIS_URL and DATABASE_URL are already set; nothing to export" ;;
+    env) say "REDIS_URL and DATABASE_URL are already set" ;;
     down) ;;
     esac
-    exit 0
+    etcd_cmd "$cmd"
+    exit
 fi
 [[ -z ${REDIS_URL:-}${DATABASE_URL:-} || $cmd != up ]] ||
     say "note: only one of REDIS_URL / DATABASE_URL is set; ignoring it and using local services"
@@ -145,8 +200,10 @@ up)
     start_redis
     start_pg
     print_env
+    etcd_cmd up
     ;;
 down)
+    etcd_cmd down
     stop_pg
     stop_redis
     ;;
@@ -154,7 +211,8 @@ status)
     rc=0
     if redis_up; then status_line redis running "127.0.0.1:$REDIS_PORT"; else status_line redis stopped "127.0.0.1:$REDIS_PORT"; rc=3; fi
     if pg_up; then status_line postgres running "127.0.0.1:$PG_PORT"; else status_line postgres stopped "127.0.0.1:$PG_PORT"; rc=3; fi
+    etcd_cmd status || rc=3
     exit $rc
     ;;
-env) print_env ;;
+env) print_env; etcd_cmd env ;;
 esac

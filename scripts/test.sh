@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test, from a fresh Debian 12 machine: installs the Debian packages that are missing,
-# builds, starts Redis and PostgreSQL (unless REDIS_URL and DATABASE_URL are set), runs CTest and
-# stops the services it started.   scripts/test.sh [default|asan]   (a CMake preset)
+# builds, starts Redis, PostgreSQL and etcd (unless REDIS_URL, DATABASE_URL and ETCD_ENDPOINT are
+# set), runs CTest and stops the services it started.   scripts/test.sh [default|asan]   (a CMake preset)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 preset=${1:-default}
@@ -9,17 +9,20 @@ case $preset in default | asan) ;; *) die "unknown preset '$preset': use default
 
 # chromium and a Korean font: the browser test and the Korean timelines are drawn, never skipped
 # (python3 reads their pictures: tests/ink_rows.py); tidy validates the HTML of rlock report.
-need_packages "${BUILD_PACKAGES[@]}" perl docker-compose libxml2-utils librsvg2-bin chromium fonts-nanum python3 tidy
+need_packages "${BUILD_PACKAGES[@]}" perl docker-compose libxml2-utils librsvg2-bin chromium fonts-nanum python3 tidy \
+    etcd-server etcd-client python3-etcd3
 need_packages iproute2 nftables  # netns_test's namespaces, bridge and partitions (src/host/netns.h)
 install_clients  # the real lock libraries that tests/clients_test.sh judges
 cd "$ROOT"
 cmake --preset "$preset" -DRLOCK_BUILD_TESTS=ON >/dev/null
 cmake --build --preset "$preset" -j "$(nproc)"
 
-if [[ -z ${REDIS_URL:-} || -z ${DATABASE_URL:-} ]]; then
+if [[ -z ${REDIS_URL:-} || -z ${DATABASE_URL:-} || -z ${ETCD_ENDPOINT:-} ]]; then
     if ! scripts/services.sh status >/dev/null 2>&1; then
-        # The exports below would make services.sh take them for external servers.
-        trap 'env -u REDIS_URL -u DATABASE_URL scripts/services.sh down' EXIT
+        # The exports below would make services.sh take them for external servers; given ones stay.
+        given=()
+        [[ -n ${REDIS_URL:-} && -n ${DATABASE_URL:-} ]] || given+=(-u REDIS_URL -u DATABASE_URL)
+        trap 'env "${given[@]}" -u ETCD_ENDPOINT scripts/services.sh down' EXIT
     fi
     eval "$(scripts/services.sh up)"
 fi

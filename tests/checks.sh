@@ -12,3 +12,7 @@ finish() { # the summary line; exits non-zero when a check failed
     echo "$passed passed, $failed failed"
     ((failed == 0))
 }
+chaos_cell() { # chaos_cell ROW FAULT FIELD: one number of rlock chaos's JSON table, $work/table.json
+    S=$1 F=$2 K=$3 perl -MJSON::PP -0777 -ne 'for my $c (@{decode_json($_)->{cells}}) {
+        print $c->{$ENV{K}} if $c->{strategy} eq $ENV{S} && $c->{fault} eq $ENV{F} }' "$work/table.json"
+}

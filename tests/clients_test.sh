@@ -10,10 +10,6 @@ source "$(dirname "$0")/checks.sh"
 cd "$root"
 redis_py="redis-py=/usr/bin/python3 clients/redis-py-lock/client.py"
 node_redlock="node-redlock=node clients/node-redlock/client.mjs"
-cell() { # cell ROW FAULT FIELD: one number from the JSON table
-    S=$1 F=$2 K=$3 perl -MJSON::PP -0777 -ne 'for my $c (@{decode_json($_)->{cells}}) {
-        print $c->{$ENV{K}} if $c->{strategy} eq $ENV{S} && $c->{fault} eq $ENV{F} }' "$work/table.json"
-}
 # chaos EXPECTED-EXIT NAME ARGS...: rlock chaos ARGS with seed 1 and only clients, its table in
 # $work/table.json, printed.
 chaos() {
@@ -29,15 +25,15 @@ check "node-redlock's modules are installed (scripts/test.sh runs npm ci)" test 
 
 chaos 0 none --faults none --trials 10 --client "$redis_py" --client "$node_redlock"
 for client in redis-py node-redlock; do
-    check "$client under none ran 10 trials" test "$(cell $client none trials)" -eq 10
-    check "$client under none shows no anomaly" test "$(cell $client none anomalies)" -eq 0
-    check "$client under none had no client error" test "$(cell $client none client_error)" -eq 0
+    check "$client under none ran 10 trials" test "$(chaos_cell $client none trials)" -eq 10
+    check "$client under none shows no anomaly" test "$(chaos_cell $client none anomalies)" -eq 0
+    check "$client under none had no client error" test "$(chaos_cell $client none client_error)" -eq 0
 done
 
 # redis-py declared safe: its lost updates under a pause fail the campaign.
 chaos 4 pause --faults pause --trials 10 --client "$redis_py" --client "$node_redlock" --client-safe redis-py
 for client in redis-py node-redlock; do
-    check "$client under pause lost money" test "$(cell $client pause lost_amount)" -gt 0
+    check "$client under pause lost money" test "$(chaos_cell $client pause lost_amount)" -gt 0
 done
 check "the failure names the client declared safe" grep -q 'anomalies where none were expected: redis-py under pause' "$work/err.txt"
 kept=$(ls -d "$work"/chaos/trials/redis-py-pause-* 2>/dev/null | head -n 1)
@@ -45,8 +41,8 @@ check "a lossy client trial is kept with its clients' stderr" test -f "$kept/cli
 check "showlog reads a kept client trial" bash -c "'$rlock' --dir '$kept' showlog | grep -q 'SIGSTOP to'"
 
 chaos 0 "a bad client" --faults none --trials 3 --client 'bad=echo hello'
-check "a bad client's trials are client errors" test "$(cell bad none client_error)" -eq 3
-check "a bad client's trials are no anomaly" test "$(cell bad none anomalies)" -eq 0
+check "a bad client's trials are client errors" test "$(chaos_cell bad none client_error)" -eq 3
+check "a bad client's trials are no anomaly" test "$(chaos_cell bad none anomalies)" -eq 0
 check "its first error is one line naming it" test "$(grep -c 'client error: client bad: .*hello' "$work/err.txt")" -eq 1
 
 # bad_flag MESSAGE ARGS...: one line on stderr matching MESSAGE, exit 2 (a usage error).

@@ -5,30 +5,14 @@ The lock is what a Python service would write: `Redis.lock(key, timeout=TTL)`, a
 blocking timeout, released at the end; no fencing token. A release that finds the lock taken by
 another (redis-py's LockNotOwnedError) is reported as the increment's error. Debian's python3-redis
 provides redis-py; /usr/bin/python3 is Debian's interpreter, which has it."""
-import json
+import os
 import sys
 
 import redis
 from redis.exceptions import LockNotOwnedError, RedisError
 
-
-class TrialOver(Exception):
-    """The harness closed stdin: the trial ended."""
-
-
-def send(message):
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
-
-
-def receive(expected):
-    line = sys.stdin.readline()
-    if not line:
-        raise TrialOver()
-    message = json.loads(line)
-    if message.get("type") != expected:
-        raise SystemExit(f"redis-py-lock: expected {expected}, got {line.strip()}")
-    return message
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from protocol import TrialOver, receive, send  # noqa: E402  (clients/protocol.py)
 
 
 def increment(server, ttl_s, request):

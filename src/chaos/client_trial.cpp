@@ -139,9 +139,13 @@ class ClientTrial {
       }
       ClientWorker& w = workers_[it->worker];
       if (!w.done) {
+        bool target = it->worker == schedule_.target;
+        // A pause lands before the answer, which waits in the pipe: struck after it, the client
+        // could write first, which the built-in holder, pausing in its work, never does.
+        if (target && spec_.fault == Fault::pause) strike(w);
         w.client->send(it->message);
         w.heard = now;  // the client's silence counts from its answer
-        if (it->worker == schedule_.target) strike(w);
+        if (target) strike(w);
       }
       it = held_.erase(it);
     }

@@ -1,0 +1,31 @@
+// The client end of the line protocol (docs/clients.md) played by a built-in strategy: what
+// `rlock client --strategy S` runs, so that the protocol's verdicts can be checked against the
+// built-in cells of the same strategy (the conformance test).
+//
+// It takes and releases the lock with rlock's own library exactly as the built-in worker does
+// (lab_worker.h: the same acquisition policy, watchdog, check, fence, claim and retry), on the
+// Redis servers the harness names in `init` (three for redlock), and reads and writes the account
+// through the protocol's read, claim and write messages where the built-in worker uses
+// PostgreSQL. The work between read and write is the harness's: it holds the read's answer back.
+// The one difference that follows: check-before-write checks after that work, just before the
+// write, where the built-in worker checks before it. Runs on the calling thread (plus the
+// watchdog's thread for `watchdog`); one client per process, as the harness starts them.
+#pragma once
+
+#include <istream>
+#include <ostream>
+
+#include "lab/strategy.h"
+
+namespace rlock {
+
+// Throws UsageError for the pg-* strategies: their lock is PostgreSQL's, taken around the account
+// that the harness serves, which the protocol cannot express.
+void check_client_strategy(Strategy strategy);
+
+// Answers `init`, then each `increment`, until `in` ends (the trial is over). Throws UsageError when
+// init's `redis` list does not suit the strategy (redlock needs three servers), Error when the
+// harness sends what the protocol does not allow. Lock failures are the increment's `done` error.
+void run_strategy_client(Strategy strategy, std::istream& in, std::ostream& out);
+
+}  // namespace rlock

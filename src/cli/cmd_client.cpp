@@ -1,0 +1,39 @@
+// rlock client --strategy S: a built-in Redis strategy as a protocol client (docs/clients.md), for
+// `rlock chaos --client NAME=COMMAND`; its cells beside the built-in ones are the protocol's
+// conformance test. Speaks on stdin and stdout; exit 0 when the harness closes stdin.
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "chaos/strategy_client.h"
+#include "cli/commands.h"
+#include "lab/strategy.h"
+
+namespace rlock::cli {
+namespace {
+
+Strategy strategy_named(const std::string& name) {
+  std::optional<Strategy> strategy = strategy_from(name);
+  if (!strategy) {
+    std::string known;
+    for (Strategy s : all_strategies()) {
+      if (!in_postgres(s)) known += (known.empty() ? "" : ", ") + std::string(to_string(s));
+    }
+    throw UsageError(fmt::format("unknown strategy '{}' (known: {})", name, known));
+  }
+  check_client_strategy(*strategy);
+  return *strategy;
+}
+
+}  // namespace
+
+void register_client(CLI::App& app, const GlobalOptions&) {
+  auto strategy = std::make_shared<std::string>();
+  CLI::App* cmd = app.add_subcommand("client", "a built-in strategy as a protocol client, for rlock chaos --client");
+  cmd->add_option("--strategy", *strategy, "ttl, watchdog, check-before-write, fenced, fenced-retry, fenced-claim or redlock")
+      ->required();
+  cmd->callback([strategy] { run_strategy_client(strategy_named(*strategy), std::cin, std::cout); });
+}
+
+}  // namespace rlock::cli
