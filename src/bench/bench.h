@@ -6,7 +6,7 @@
 //   rtt-redis, rtt-pg     PING and SELECT 1: one round trip each
 //   cycle                 SET NX PX, then RELEASE by SHA: floor PING, PING
 //   fenced-cycle          ACQUIRE_FENCED, read, fenced UPDATE, RELEASE: floor PING, SELECT 1 twice, PING
-//   handoff-poll/-notify  N processes contending for one lock: release to the next acquisition
+//   handoff-poll/-notify/-queue  N processes contending for one lock: release to the next acquisition
 //   startup               `rlock worker` from spawn to its first Redis command, and its peak memory
 // and the price-of-safety rows (bench_strategy.h): each strategy's increment, done as the lab's
 // worker does it, alone against its floor and contended by 1, 4 and 16 processes.

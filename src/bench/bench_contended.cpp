@@ -70,7 +70,7 @@ void reset_accounts(const BenchSetup& setup, int accounts) {
   for (long account = setup.account; account < setup.account + accounts; ++account) {
     LockKey key = LockKey::for_account(account);
     store.reset(account);
-    redis.checked({"DEL", key.lock, key.fence_counter});
+    redis.checked({"DEL", key.lock, key.fence_counter, key.queue, key.queue_deadlines});
     for (const RedisAddress& server : setup.redlock) RedisConnection(server).checked({"DEL", key.lock});
   }
 }

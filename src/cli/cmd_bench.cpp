@@ -1,5 +1,5 @@
 // rlock bench [--seconds S] [--clients N] [--json FILE] [--account N] [--strategies LIST]
-// [--wait poll|notify] [--redlock-port P]: the cost of a lock over the round trips it needs
+// [--wait poll|notify|queue] [--redlock-port P]: the cost of a lock over the round trips it needs
 // (bench.h), then the price of safety, strategy by strategy (bench_strategy.h). Prints the
 // environment, then one line per case and per strategy row: median, p99, the floor measured in the
 // same run and the ratio to it. Exits 1 when a contended run ended with a wrong balance.
@@ -39,6 +39,7 @@ struct BenchOptions {
 std::vector<Strategy> strategies_of(const BenchOptions& options) {
   if (options.strategies.empty()) return default_bench_strategies();
   std::vector<Strategy> out;
+  if (options.strategies == std::vector<std::string>{"none"}) return out;  // the cases alone, as chaos's none
   for (const std::string& name : options.strategies) {
     std::optional<Strategy> strategy = strategy_from(name);
     if (!strategy) throw UsageError(fmt::format("--strategies: unknown strategy '{}'", name));
@@ -153,6 +154,7 @@ std::vector<std::unique_ptr<LocalRedis>> redlock_servers(const std::vector<Strat
 }
 
 std::vector<StrategyRow> strategy_rows(const std::vector<Strategy>& strategies, BenchSetup& setup, int redlock_port) {
+  if (strategies.empty()) return {};
   auto servers = redlock_servers(strategies, redlock_port, setup.dir);
   for (const auto& server : servers) setup.redlock.push_back(server->address());
   fmt::print("\n{:<15} {:>7} {:>8} {:>10} {:>10} {:>10} {:>7} {:>10}  {}\n", "strategy", "clients", "accounts",
@@ -174,7 +176,7 @@ void bench(const BenchOptions& options, const GlobalOptions& global) {
   nlohmann::json env = nlohmann::json::object();
   std::vector<BenchCase> cases = environment_and_round_trips(options, setup, env);
   double redis_rtt = cases.front().median_us;
-  for (WaitMode mode : {WaitMode::poll, WaitMode::notify}) {
+  for (WaitMode mode : {WaitMode::poll, WaitMode::notify, WaitMode::queue}) {
     cases.push_back(measure_handoff(setup, mode, redis_rtt));
     print_case(cases.back());
   }
@@ -199,9 +201,9 @@ void register_bench(CLI::App& app, const GlobalOptions& global) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--json", options->json, "also write the cases, the strategy rows and the environment as JSON to this file");
-  cmd->add_option("--strategies", options->strategies, "the strategies to price, comma-separated (default: ttl, watchdog, "
-                  "fenced-retry, fenced-claim, redlock, pg-atomic, pg-row-lock, pg-advisory)")->delimiter(',');
-  cmd->add_option("--wait", options->wait, "how the strategies' refused workers wait: poll or notify")
+  cmd->add_option("--strategies", options->strategies, "the strategies to price, comma-separated, or none (default: ttl, "
+                  "watchdog, fenced-retry, fenced-claim, redlock, pg-atomic, pg-row-lock, pg-advisory)")->delimiter(',');
+  cmd->add_option("--wait", options->wait, "how the strategies' refused workers wait: poll, notify or queue")
       ->transform(CLI::CheckedTransformer(wait_modes_by_name(), CLI::ignore_case))
       ->capture_default_str();
   cmd->add_option("--redlock-port", options->redlock_port, "redlock's three servers run on this port and the next two")
