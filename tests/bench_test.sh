@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# rlock bench --seconds 1 against the servers of scripts/test.sh, on an account of its own (9700):
-# the environment comes first, every case produced numbers, the contended runs ended with the
-# correct balance. A benchmark, not a timed test: no time is asserted.
+# rlock bench --seconds 0.2 with every strategy against the servers of scripts/test.sh, on accounts
+# of its own (9700 to 9715): the environment comes first, every case and every strategy row produced
+# numbers, the contended runs ended with the correct balance; bad input is one line and exit 2.
+# A benchmark, not a timed test: no time is asserted.
 set -uo pipefail
 rlock=$1
 source "$(dirname "$0")/checks.sh"
@@ -9,7 +10,9 @@ json() { # json PERL-EXPRESSION: evaluated with $j the parsed JSON file
     E=$1 perl -MJSON::PP -0777 -ne '$j = decode_json($_); print eval $ENV{E}' "$work/bench.json"
 }
 
-"$rlock" --dir "$work" bench --seconds 1 --account 9700 --json "$work/bench.json" >"$work/out.txt" 2>"$work/err.txt"
+strategies=ttl,watchdog,fenced-retry,fenced-claim,redlock,pg-atomic,pg-row-lock,pg-advisory
+"$rlock" --dir "$work" bench --seconds 0.2 --clients 4 --account 9700 --strategies $strategies --redlock-port 6747 \
+    --json "$work/bench.json" >"$work/out.txt" 2>"$work/err.txt"
 rc=$?
 cat "$work/out.txt" "$work/err.txt"
 check "bench exits 0 (got $rc)" test $rc -eq 0
@@ -30,6 +33,26 @@ for name in handoff-poll handoff-notify; do
         $c->{jain} > 0 && $c->{jain} <= 1 && $c->{throughput_per_s} > 0 ? "yes" : "no"')" = yes
 done
 check "startup reports peak memory" test "$(json '(grep { $_->{name} eq "startup" } @{$j->{cases}})[0]{peak_rss_kb_max} > 0 ? "yes" : "no"')" = yes
+for name in ${strategies//,/ }; do
+    check "strategy $name has its four rows, each with numbers and the correct balance" test "$(N=$name json '
+        my @r = grep { $_->{name} eq $ENV{N} } @{$j->{strategies}};
+        my @good = grep { $_->{median_us} > 0 && $_->{p99_us} >= $_->{median_us} && $_->{floor_us} > 0 && $_->{ratio} > 0
+                          && $_->{throughput_per_s} > 0 && $_->{balance_ok} } @r;
+        join(",", map { "$_->{clients}/$_->{accounts}" } @good)')" = "1/1,4/1,16/1,16/16"
+    check "strategy $name has table lines" test "$(grep -c "^$name " "$work/out.txt")" -ge 4
+done
 check "the JSON has the environment" test "$(json 'exists $j->{env}{redis} && exists $j->{env}{build} ? "yes" : "no"')" = yes
+
+# Bad input: one line on stderr, exit 2, before any server is asked anything.
+one_line_exit_2() { # one_line_exit_2 LABEL ARGS...
+    local label=$1; shift
+    "$rlock" --dir "$work" bench "$@" >"$work/bad.out" 2>"$work/bad.err"
+    local rc=$?
+    check "$label: exit 2 (got $rc)" test $rc -eq 2
+    check "$label: one line on stderr" test "$(wc -l <"$work/bad.err")" -eq 1
+    cat "$work/bad.err"
+}
+one_line_exit_2 "an unknown strategy" --strategies ttl,nosuch
+one_line_exit_2 "more clients than PostgreSQL accepts" --clients 100000 --strategies ttl
 
 finish

@@ -6,6 +6,9 @@
 // lock key's whole name, so both keys hash to one slot and the fenced acquisition script can touch
 // both on a Redis Cluster too; a name that already carries a hash tag (`{user:7}:cart`) keeps it,
 // and the counter is `{user:7}:cart:fence`. An account's lock is the name `lock:account:N`.
+// The queue of WaitMode::queue (release_waiter.h) sits beside the counter, under the same tag: the
+// tickets in order (`{orders:42}:queue`, a list), their deadlines (`{orders:42}:queue:deadlines`,
+// a sorted set), and each ticket's wake-up channel (`orders:42:wake:` then the ticket).
 // A plain value type; thread-safe.
 #pragma once
 
@@ -17,6 +20,9 @@ struct LockKey {
   std::string lock;
   std::string fence_counter;
   std::string released_channel;
+  std::string queue;
+  std::string queue_deadlines;
+  std::string wake_channel_prefix;
 
   // Throws rlock::UsageError for an empty name, and for a `}` outside a hash tag (no other key
   // could share the name's slot).

@@ -60,6 +60,13 @@ struct Ownership {
 
 enum class ReleaseResult { released, not_held, unknown };
 
+// A waiter's place in the lock's queue (WaitMode::queue): its ticket, and how long the queue keeps
+// it without hearing from the waiter again before skipping it as dead.
+struct QueueTicket {
+  std::string id;
+  std::chrono::milliseconds ttl{500};
+};
+
 class RedisLock {
  public:
   RedisLock(RedisConnection& redis, LockKey key, LockOptions options = {});
@@ -69,14 +76,19 @@ class RedisLock {
   // ACQUIRE_FENCED: SET NX PX and, only when that succeeded, INCR of the fence counter, in one
   // script so lock order and fence order cannot disagree.
   Acquisition acquire_fenced(std::chrono::milliseconds ttl);
+  // ACQUIRE_QUEUED: the fair acquisition (lock_key.h's queue). Granted only when nobody waits or
+  // this ticket heads the queue (it then leaves the queue); refused, the ticket is queued (once)
+  // and its deadline moved to now + ticket.ttl. Heads whose deadline passed are skipped. With
+  // `fenced`, the lease carries a fence as with acquire_fenced.
+  Acquisition acquire_queued(std::chrono::milliseconds ttl, const QueueTicket& ticket, bool fenced);
   // EXTEND: PEXPIRE only while the key still holds this token; reports the PTTL right after.
   ExtendResult extend(const Token& token, std::chrono::milliseconds ttl);
   // HOLDS: whether the key still holds this token, and its PTTL, in one round trip. The answer is
   // already old when it arrives: a check before a write does not make the write safe.
   Ownership holds(const Token& token);
   // RELEASE: DEL only while the key still holds this token (DELEX IFEQ on Redis 8.4 and newer),
-  // then PUBLISH of the token on the key's released_channel (in the script; after DELEX, one more
-  // command). Never throws: a failure is reported as unknown, and last_release_error() says why.
+  // then PUBLISH of the token on the key's released_channel and a wake-up to the queue's live head
+  // (in the script; after DELEX, one more script). Never throws: a failure is reported as unknown, and last_release_error() says why.
   ReleaseResult release(const Token& token) noexcept;
   const std::string& last_release_error() const { return last_release_error_; }
   // The lock key's PTTL: -2 when there is no lock.
@@ -95,6 +107,8 @@ class RedisLock {
   LuaScript extend_;
   LuaScript acquire_fenced_;
   LuaScript holds_;
+  LuaScript announce_;
+  LuaScript acquire_queued_;
   std::string last_release_error_;
 };
 

@@ -4,7 +4,12 @@
 // subscribe to the lock's released_channel (lock_key.h) before the first attempt, then wait until
 // another holder's release is announced there, and never longer than the retry interval, so a lost
 // message, a lost subscription or a lock that expires instead of being released cannot strand the
-// waiter. The subscription has a connection of its own (a subscribed connection takes no other
+// waiter. queue, the fair way (as Redisson's fair lock): the waiter holds a ticket
+// (RedisLock::acquire_queued puts it in the lock's queue when refused) and subscribes to the
+// ticket's own wake-up channel, which a release signals only when the ticket heads the queue; it
+// waits for that, and never longer than the retry interval either (each attempt renews the ticket,
+// whose TTL is 5 retry intervals: a waiter that stopped asking is skipped after it). Only the head
+// wakes, so waiters are served in order and do not race. The subscription has a connection of its own (a subscribed connection takes no other
 // command). Not thread-safe: one per client.
 #pragma once
 
@@ -19,12 +24,13 @@
 #include "rlock/lock_key.h"
 #include "rlock/redis_address.h"
 #include "rlock/redis_connection.h"
+#include "rlock/redis_lock.h"
 
 namespace rlock {
 
-enum class WaitMode { poll, notify };
+enum class WaitMode { poll, notify, queue };
 
-// "poll", "notify". Not to_string: CLI11 would take that for its own, for options of this type.
+// "poll", "notify", "queue". Not to_string: CLI11 would take that for its own, for options of this type.
 std::string_view wait_mode_name(WaitMode mode);
 // Every mode by its name, for the command line.
 std::map<std::string, WaitMode> wait_modes_by_name();
@@ -35,7 +41,11 @@ class ReleaseWaiter {
   // Redis does not answer, the waiter sleeps the interval and subscribes again at the next wait.
   ReleaseWaiter(WaitMode mode, const RedisAddress& address, const LockKey& key, std::chrono::milliseconds retry);
 
-  // Waits until a release of a token other than `own` (a release of this client's own, whose
+  // The ticket of a queue waiter, for RedisLock::acquire_queued; empty in the other modes.
+  const QueueTicket& ticket() const { return ticket_; }
+
+  // queue: waits until this ticket heads the queue at a release (`own` is not used). Otherwise:
+  // waits until a release of a token other than `own` (a release of this client's own, whose
   // announcement is no news to it) is announced, or `retry` has passed, or `latest` has come.
   // Never throws.
   void wait(std::string_view own = {},
@@ -48,6 +58,7 @@ class ReleaseWaiter {
   RedisAddress address_;
   std::string channel_;
   std::chrono::milliseconds retry_;
+  QueueTicket ticket_;
   std::optional<RedisConnection> subscription_;  // notify, while subscribed
 };
 

@@ -126,6 +126,15 @@ std::string AccountStore::server_version() {
   });
 }
 
+long AccountStore::free_connections() {
+  return run<pqxx::nontransaction>("counting connections", false, [](pqxx::nontransaction& t) {
+    return t
+        .exec("SELECT current_setting('max_connections')::int - current_setting('superuser_reserved_connections')::int"
+              " - (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')")[0][0]
+        .as<long>();
+  });
+}
+
 long long AccountStore::add_atomically(long account, long long amount) {
   return run<pqxx::nontransaction>("the atomic add", true, [&](pqxx::nontransaction& t) {
     pqxx::result rows =

@@ -68,6 +68,9 @@ class AccountStore {
 
   // SELECT 1: one round trip and next to no work, the floor the benchmark compares against.
   void ping();
+  // How many more connections the server accepts now: max_connections less the reserved ones and
+  // the client backends open (this one's included).
+  long free_connections();
   // The server's version, as SHOW server_version reports it ("15.8 (Debian 15.8-0+deb12u1)").
   std::string server_version();
 

@@ -6,8 +6,10 @@
 //   rtt-redis, rtt-pg     PING and SELECT 1: one round trip each
 //   cycle                 SET NX PX, then RELEASE by SHA: floor PING, PING
 //   fenced-cycle          ACQUIRE_FENCED, read, fenced UPDATE, RELEASE: floor PING, SELECT 1 twice, PING
-//   handoff-poll/-notify  N processes contending for one lock: release to the next acquisition
+//   handoff-poll/-notify/-queue  N processes contending for one lock: release to the next acquisition
 //   startup               `rlock worker` from spawn to its first Redis command, and its peak memory
+// and the price-of-safety rows (bench_strategy.h): each strategy's increment, done as the lab's
+// worker does it, alone against its floor and contended by 1, 4 and 16 processes.
 // The benchmark owns one account (its row and lock keys) for the run. Run it from a process with
 // no other threads: the handoff case forks its clients.
 #pragma once
@@ -36,6 +38,8 @@ struct BenchSetup {
   int clients = 2;
   std::filesystem::path rlock;            // the binary the startup case spawns
   std::vector<std::string> global_args;   // --redis ... --db ... for it
+  WaitMode wait = WaitMode::poll;         // how the strategies' refused workers wait
+  std::vector<RedisAddress> redlock;      // the redlock strategy's three servers
 };
 
 // One line of the table.
@@ -53,6 +57,10 @@ struct BenchCase {
 
 // Build type, compiler, server versions, machine and its load: (label, value) in print order.
 std::vector<std::pair<std::string, std::string>> bench_environment(RedisConnection& redis, AccountStore& store);
+
+// Throws UsageError (one line naming the limit) when `clients` processes, each with a PostgreSQL
+// connection of its own, cannot run here now.
+void check_capacity(int clients, AccountStore& store);
 
 // rtt-redis, rtt-pg, cycle and fenced-cycle with their floors, one of each per round (so noise
 // hits all alike), for setup.seconds. Throws Error when the bench's lock is held by someone else or a write is rejected.

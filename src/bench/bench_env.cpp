@@ -1,4 +1,5 @@
 // The environment rlock bench prints before its table: what the figures depend on.
+#include <sys/resource.h>
 #include <sys/utsname.h>
 
 #include <fstream>
@@ -7,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "bench/bench.h"
+#include "rlock/error.h"
 
 #ifndef RLOCK_BUILD_TYPE
 #define RLOCK_BUILD_TYPE "unknown"
@@ -32,7 +34,8 @@ std::string load_average() {
   std::ifstream in("/proc/loadavg");
   std::string one, five, fifteen;
   in >> one >> five >> fifteen;
-  return fmt::format("{} {} {}", one, five, fifteen);
+  bool loaded = std::stod(one.empty() ? "0" : one) > std::thread::hardware_concurrency();
+  return fmt::format("{} {} {}{}", one, five, fifteen, loaded ? " (LOADED: more runnable than cores, figures are noisy)" : "");
 }
 
 }  // namespace
@@ -47,6 +50,20 @@ std::vector<std::pair<std::string, std::string>> bench_environment(RedisConnecti
       {"machine", fmt::format("{} {} {}, {} cores ({}), load {}", host.sysname, host.release, host.machine,
                               std::thread::hardware_concurrency(), cpuinfo("model name"), load_average())},
   };
+}
+
+void check_capacity(int clients, AccountStore& store) {
+  long free = store.free_connections();
+  if (clients > free) {
+    throw UsageError(fmt::format("--clients {}: PostgreSQL at {} accepts {} more connections now, one a client", clients,
+                                 store.address(), free));
+  }
+  rlimit processes{};
+  if (::getrlimit(RLIMIT_NPROC, &processes) == 0 && processes.rlim_cur != RLIM_INFINITY &&
+      static_cast<rlim_t>(clients) >= processes.rlim_cur) {
+    throw UsageError(fmt::format("--clients {}: this user may run {} processes at most (ulimit -u)", clients,
+                                 processes.rlim_cur));
+  }
 }
 
 }  // namespace rlock

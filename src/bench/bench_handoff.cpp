@@ -1,5 +1,5 @@
-// The contended case of rlock bench: client processes taking turns on one lock, polling or woken by
-// the release announcement. Each client writes its sections (acquired, releasing: steady-clock
+// The contended case of rlock bench: client processes taking turns on one lock, polling, woken by
+// the release announcement, or queued and woken in turn. Each client writes its sections (acquired, releasing: steady-clock
 // nanoseconds, one clock for every process of the machine) to a file the parent merges.
 
 #include <algorithm>
@@ -50,7 +50,8 @@ void run_client(const BenchSetup& setup, WaitMode mode, int client, Clock::time_
   std::string own;  // the token this client released last: its announcement wakes nobody here
   std::this_thread::sleep_until(start);
   while (Clock::now() < end) {
-    Acquisition acquisition = lock.acquire(kTtl);
+    Acquisition acquisition =
+        mode == WaitMode::queue ? lock.acquire_queued(kTtl, waiter.ticket(), false) : lock.acquire(kTtl);
     if (!acquisition) {
       waiter.wait(own);
       continue;
@@ -65,7 +66,8 @@ void run_client(const BenchSetup& setup, WaitMode mode, int client, Clock::time_
     }
     out << nanoseconds(acquired) << ' ' << nanoseconds(releasing) << '\n';
     own = acquisition->token.hex;
-    waiter.wait(own);  // the back of the queue: the others go first
+    // The back of the queue: the others go first. A queue waiter asks at once, and is queued last.
+    if (mode != WaitMode::queue) waiter.wait(own);
   }
   out.flush();
   if (!out) throw Error(fmt::format("client {}: cannot write {}", client, records_of(setup, mode, client).string()));
@@ -100,7 +102,7 @@ std::vector<Section> read_sections(const BenchSetup& setup, WaitMode mode, int c
 
 BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_rtt_us) {
   LockKey key = LockKey::for_account(setup.account);
-  RedisConnection(setup.redis).checked({"DEL", key.lock});
+  RedisConnection(setup.redis).checked({"DEL", key.lock, key.queue, key.queue_deadlines});
   AccountStore store(setup.conninfo);
   store.reset(setup.account);
 

@@ -477,7 +477,8 @@ std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup
   fmt::print("rlock chaos: seed {}, {} trials a cell, TTL {}ms, {} jobs, {} strategies{} x {} faults{}\n", setup.seed,
              campaign.trials, setup.ttl.count(), campaign.jobs, campaign.strategies.size(),
              campaign.clients.empty() ? "" : fmt::format(" and {} clients", campaign.clients.size()),
-             campaign.faults.size(), setup.wait == WaitMode::notify ? ", waiters notified" : "");
+             campaign.faults.size(),
+             setup.wait == WaitMode::notify ? ", waiters notified" : setup.wait == WaitMode::queue ? ", waiters queued" : "");
   std::fflush(stdout);
   if (!setup.run_dir.empty()) write_run_record(campaign, setup);
   std::filesystem::remove_all(setup.dir / "trials");

@@ -1,11 +1,13 @@
-// rlock bench [--seconds S] [--clients N] [--json FILE] [--account N]: the cost of a lock over the
-// round trips it needs (bench.h). Prints the environment, then one line per case: median, p99,
-// the floor measured in the same run and the ratio to it. Exits 1 when the contended runs ended
-// with a wrong balance.
+// rlock bench [--seconds S] [--clients N] [--json FILE] [--account N] [--strategies LIST]
+// [--wait poll|notify|queue] [--redlock-port P]: the cost of a lock over the round trips it needs
+// (bench.h), then the price of safety, strategy by strategy (bench_strategy.h). Prints the
+// environment, then one line per case and per strategy row: median, p99, the floor measured in the
+// same run and the ratio to it. Exits 1 when a contended run ended with a wrong balance.
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -13,6 +15,8 @@
 #include <fmt/format.h>
 
 #include "bench/bench.h"
+#include "bench/bench_strategy.h"
+#include "host/local_redis.h"
 #include "cli/commands.h"
 #include "rlock/error.h"
 #include "host/temp_dir.h"
@@ -26,7 +30,23 @@ struct BenchOptions {
   int clients = 2;
   long account = 7000;
   std::string json;
+  std::vector<std::string> strategies;  // empty: default_bench_strategies()
+  WaitMode wait = WaitMode::poll;
+  int redlock_port = 6740;
 };
+
+// The strategies asked for, by name. Throws UsageError naming an unknown one.
+std::vector<Strategy> strategies_of(const BenchOptions& options) {
+  if (options.strategies.empty()) return default_bench_strategies();
+  std::vector<Strategy> out;
+  if (options.strategies == std::vector<std::string>{"none"}) return out;  // the cases alone, as chaos's none
+  for (const std::string& name : options.strategies) {
+    std::optional<Strategy> strategy = strategy_from(name);
+    if (!strategy) throw UsageError(fmt::format("--strategies: unknown strategy '{}'", name));
+    out.push_back(*strategy);
+  }
+  return out;
+}
 
 // What a case measured besides its times, in words.
 std::string extra_text(const BenchCase& c) {
@@ -57,58 +77,115 @@ nlohmann::json case_json(const BenchCase& c) {
   return out;
 }
 
-void write_json(const std::string& path, const std::vector<BenchCase>& cases, const nlohmann::json& env) {
-  nlohmann::json out{{"cases", nlohmann::json::array()}, {"env", env}};
+void print_row(const StrategyRow& r) {
+  fmt::print("{:<15} {:>7} {:>8} {:>10} {:>10} {:>10} {:>7.2f} {:>10.1f}  {}\n", r.name, r.clients, r.accounts,
+             duration_text(r.median_us), duration_text(r.p99_us), duration_text(r.floor_us), r.ratio(),
+             r.throughput_per_s, r.balance_ok ? "balance ok" : "BALANCE WRONG: an update was lost");
+  std::fflush(stdout);  // before the next row forks its clients
+}
+
+nlohmann::json row_json(const StrategyRow& r) {
+  return {{"name", r.name},         {"clients", r.clients},   {"accounts", r.accounts},
+          {"increments", r.increments}, {"median_us", r.median_us}, {"p99_us", r.p99_us},
+          {"floor_us", r.floor_us}, {"ratio", r.ratio()},     {"throughput_per_s", r.throughput_per_s},
+          {"balance_ok", r.balance_ok}};
+}
+
+void write_json(const std::string& path, const std::vector<BenchCase>& cases, const std::vector<StrategyRow>& rows,
+                const nlohmann::json& env) {
+  nlohmann::json out{{"cases", nlohmann::json::array()}, {"strategies", nlohmann::json::array()}, {"env", env}};
   for (const BenchCase& c : cases) out["cases"].push_back(case_json(c));
+  for (const StrategyRow& r : rows) out["strategies"].push_back(row_json(r));
   std::ofstream file(path);
   file << out.dump(2) << '\n';
   if (!file) throw Error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
 }
 
-// Throws Error when a case's final balance says an update was lost under the lock.
-void check_balances(const std::vector<BenchCase>& cases) {
+// Throws Error when a case's or a row's final balance says an update was lost under the lock.
+void check_balances(const std::vector<BenchCase>& cases, const std::vector<StrategyRow>& rows) {
   for (const BenchCase& c : cases) {
     if (c.extra.contains("balance_ok") && !c.extra["balance_ok"].get<bool>()) {
       throw Error(fmt::format("{}: the final balance is wrong: an update was lost under the lock", c.name));
     }
   }
+  for (const StrategyRow& r : rows) {
+    if (!r.balance_ok) {
+      throw Error(fmt::format("{} with {} clients on {} accounts: the final balance is wrong: an update was lost",
+                              r.name, r.clients, r.accounts));
+    }
+  }
+}
+
+BenchSetup setup_of(const BenchOptions& options, const GlobalOptions& global, const std::filesystem::path& dir) {
+  LabSetup lab = global.setup();
+  BenchSetup setup{lab.redis, lab.conninfo, dir, options.account, std::chrono::duration<double>(options.seconds),
+                   options.clients, std::filesystem::read_symlink("/proc/self/exe"),
+                   {"--redis", global.redis_url, "--db", global.db}, options.wait, {}};
+  if (!global.sentinel.empty()) setup.global_args.insert(setup.global_args.end(), {"--sentinel", global.sentinel, "--master", global.master});
+  return setup;
+}
+
+// The environment, printed and returned for the JSON; then the single-connection cases. Throws
+// UsageError when the machine cannot run the clients asked for.
+std::vector<BenchCase> environment_and_round_trips(const BenchOptions& options, const BenchSetup& setup,
+                                                   nlohmann::json& env) {
+  RedisConnection redis(setup.redis);
+  AccountStore store(setup.conninfo);
+  check_capacity(std::max(options.clients, kSpreadClients), store);
+  fmt::print("rlock bench: {} s a case, {} clients contending, account {}, strategies waiting by {}\n",
+             options.seconds, options.clients, options.account, wait_mode_name(options.wait));
+  for (const auto& [label, value] : bench_environment(redis, store)) {
+    fmt::print("{:<11} {}\n", label, value);
+    env[label] = value;
+  }
+  fmt::print("\n{:<15} {:>7} {:>10} {:>10} {:>10} {:>7}\n", "case", "samples", "median", "p99", "floor", "ratio");
+  std::vector<BenchCase> cases = measure_round_trips(setup, redis, store);
+  for (const BenchCase& c : cases) print_case(c);
+  return cases;
+}
+
+// Redlock's three servers, when a redlock row is asked for.
+std::vector<std::unique_ptr<LocalRedis>> redlock_servers(const std::vector<Strategy>& strategies, int port,
+                                                         const std::filesystem::path& dir) {
+  std::vector<std::unique_ptr<LocalRedis>> servers;
+  if (std::find(strategies.begin(), strategies.end(), Strategy::redlock) == strategies.end()) return servers;
+  for (int i = 0; i < 3; ++i) servers.push_back(std::make_unique<LocalRedis>(port + i, dir));
+  return servers;
+}
+
+std::vector<StrategyRow> strategy_rows(const std::vector<Strategy>& strategies, BenchSetup& setup, int redlock_port) {
+  if (strategies.empty()) return {};
+  auto servers = redlock_servers(strategies, redlock_port, setup.dir);
+  for (const auto& server : servers) setup.redlock.push_back(server->address());
+  fmt::print("\n{:<15} {:>7} {:>8} {:>10} {:>10} {:>10} {:>7} {:>10}  {}\n", "strategy", "clients", "accounts",
+             "median", "p99", "floor", "ratio", "incr/s", "balance");
+  std::vector<StrategyRow> rows;
+  for (Strategy strategy : strategies) {
+    for (StrategyRow& row : measure_strategy(setup, strategy)) {
+      print_row(row);
+      rows.push_back(std::move(row));
+    }
+  }
+  return rows;
 }
 
 void bench(const BenchOptions& options, const GlobalOptions& global) {
-  LabSetup lab = global.setup();
-  TempDir scratch("rlock_bench");  // the clients' records and the startup runs' lab directory
-  BenchSetup setup{lab.redis, lab.conninfo, scratch.path(), options.account,
-                   std::chrono::duration<double>(options.seconds), options.clients,
-                   std::filesystem::read_symlink("/proc/self/exe"), {"--redis", global.redis_url, "--db", global.db}};
-  if (!global.sentinel.empty()) setup.global_args.insert(setup.global_args.end(), {"--sentinel", global.sentinel, "--master", global.master});
-
-  std::vector<BenchCase> cases;
+  std::vector<Strategy> strategies = strategies_of(options);
+  TempDir scratch("rlock_bench");  // the clients' records, the startup runs' lab directory, redlock's servers
+  BenchSetup setup = setup_of(options, global, scratch.path());
   nlohmann::json env = nlohmann::json::object();
-  {
-    RedisConnection redis(setup.redis);
-    AccountStore store(setup.conninfo);
-    fmt::print("rlock bench: {} s a case, {} clients contending, account {}\n", options.seconds, options.clients,
-               options.account);
-    for (const auto& [label, value] : bench_environment(redis, store)) {
-      fmt::print("{:<11} {}\n", label, value);
-      env[label] = value;
-    }
-    fmt::print("\n{:<15} {:>7} {:>10} {:>10} {:>10} {:>7}\n", "case", "samples", "median", "p99", "floor", "ratio");
-    for (BenchCase& c : measure_round_trips(setup, redis, store)) {
-      print_case(c);
-      cases.push_back(std::move(c));
-    }
-  }
+  std::vector<BenchCase> cases = environment_and_round_trips(options, setup, env);
   double redis_rtt = cases.front().median_us;
-  for (WaitMode mode : {WaitMode::poll, WaitMode::notify}) {
+  for (WaitMode mode : {WaitMode::poll, WaitMode::notify, WaitMode::queue}) {
     cases.push_back(measure_handoff(setup, mode, redis_rtt));
     print_case(cases.back());
   }
   cases.push_back(measure_startup(setup));
   print_case(cases.back());
+  std::vector<StrategyRow> rows = strategy_rows(strategies, setup, options.redlock_port);
 
-  if (!options.json.empty()) write_json(options.json, cases, env);
-  check_balances(cases);
+  if (!options.json.empty()) write_json(options.json, cases, rows, env);
+  check_balances(cases, rows);
 }
 
 }  // namespace
@@ -117,13 +194,21 @@ void register_bench(CLI::App& app, const GlobalOptions& global) {
   auto options = std::make_shared<BenchOptions>();
   CLI::App* cmd = app.add_subcommand("bench", "measure the lock against its round-trip floors (a benchmark, not a test)");
   cmd->add_option("--seconds", options->seconds, "seconds per case")->check(CLI::Range(0.1, 3600.0))->capture_default_str();
-  cmd->add_option("--clients", options->clients, "processes contending in the handoff cases")
-      ->check(CLI::Range(2, 64))
+  cmd->add_option("--clients", options->clients, "processes contending in the handoff cases (2 or more)")
+      ->check(CLI::Range(2, 1 << 20))
       ->capture_default_str();
-  cmd->add_option("--account", options->account, "the account (row and lock keys) the benchmark uses")
+  cmd->add_option("--account", options->account, "the first account (row and lock keys) the benchmark uses (and the next 15)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd->add_option("--json", options->json, "also write the cases and the environment as JSON to this file");
+  cmd->add_option("--json", options->json, "also write the cases, the strategy rows and the environment as JSON to this file");
+  cmd->add_option("--strategies", options->strategies, "the strategies to price, comma-separated, or none (default: ttl, "
+                  "watchdog, fenced-retry, fenced-claim, redlock, pg-atomic, pg-row-lock, pg-advisory)")->delimiter(',');
+  cmd->add_option("--wait", options->wait, "how the strategies' refused workers wait: poll, notify or queue")
+      ->transform(CLI::CheckedTransformer(wait_modes_by_name(), CLI::ignore_case))
+      ->capture_default_str();
+  cmd->add_option("--redlock-port", options->redlock_port, "redlock's three servers run on this port and the next two")
+      ->check(CLI::Range(1024, 65533))
+      ->capture_default_str();
   cmd->callback([options, &global] { bench(*options, global); });
 }
 

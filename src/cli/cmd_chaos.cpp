@@ -1,5 +1,5 @@
 // rlock chaos [--strategies LIST] [--faults LIST] [--trials N] [--seed S] [--jobs J] [--ttl MS]
-// [--failover-port P] [--redlock-port P] [--wait poll|notify] [--quick] [--json FILE]
+// [--failover-port P] [--redlock-port P] [--wait poll|notify|queue] [--quick] [--json FILE]
 // [--client NAME[@3]=COMMAND]... [--client-safe NAME]...: randomized trials of every strategy and
 // client under every fault (chaos.h), a table of anomaly rates on stdout, progress on stderr, the
 // run stored under chaos/runs/ (run_record.h). Exits 5 when the harness lost a server (the table
@@ -142,8 +142,8 @@ void register_chaos(CLI::App& app, const GlobalOptions& global) {
       ->check(CLI::Range(1024, 65000))
       ->capture_default_str();
   cmd->add_option("--wait", options->wait,
-                  "how refused workers of the single-Redis strategies wait: poll (every 10 ms) or notify "
-                  "(until the release is announced, 10 ms at most)")
+                  "how refused workers of the single-Redis strategies wait: poll (every 10 ms) , notify "
+                  "(until the release is announced, 10 ms at most) or queue (in turn, woken at the release)")
       ->transform(CLI::CheckedTransformer(wait_modes_by_name()))
       ->capture_default_str();
   cmd->add_flag("--quick", options->quick, "ttl, fenced-retry, fenced-claim and pg-row-lock under none and pause, 20 trials a cell");

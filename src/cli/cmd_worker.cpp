@@ -1,6 +1,6 @@
 // rlock worker NAME AMOUNT [--ttl MS] [--delay S] [--pause S] [--watchdog] [--fenced] [--retry]
 // [--check-before-write] [--min-redis-uptime MS] [--wait-replicas N [--wait-timeout MS]]
-// [--claim-fence] [--pg atomic|row-lock|advisory] [--redlock URL,URL,URL...] [--wait poll|notify]
+// [--claim-fence] [--pg atomic|row-lock|advisory] [--redlock URL,URL,URL...] [--wait poll|notify|queue]
 // [--account N]: the article's worker (see lab_worker.h), running the strategy its flags name.
 #include <map>
 #include <memory>
@@ -132,8 +132,8 @@ void add_other_strategies(CLI::App* cmd, WorkerOptions& o) {
       ->excludes("--watchdog")
       ->excludes("--check-before-write");
   cmd->add_option("--wait", o.wait,
-                  "how a refused worker waits: poll (the default: 0.1 s) or notify (until the release is "
-                  "announced, 0.1 s at most)")
+                  "how a refused worker waits: poll (the default: 0.1 s) , notify (until the release is "
+                  "announced, 0.1 s at most) or queue (in turn, woken when first in the lock's queue)")
       ->transform(CLI::CheckedTransformer(wait_modes_by_name()))
       ->excludes("--pg");
   cmd->add_option("--redlock", o.redlock_urls,

@@ -40,6 +40,36 @@ struct WriteState {
   }
 };
 
+// Where a worker's steps go: the run's log and the host's markers (the lab, chaos), or nowhere
+// (RepeatedWorker: rlock bench times the increments alone).
+class Journal {
+ public:
+  Journal(const WorkerPlan& plan, const LabSetup& setup, bool keep) : name_(plan.name), dir_(setup.dir) {
+    if (keep) log_.emplace(setup.dir, setup.lang);
+  }
+
+  void record(EventKind kind, nlohmann::json fields = nlohmann::json::object()) const {
+    if (log_) log_->record(name_, kind, std::move(fields));
+  }
+  void mark_read() const {
+    if (log_) dir_.write_file(dir_.read_marker(name_), "");
+  }
+  double elapsed() const { return log_ ? log_->elapsed() : 0; }
+  const RunLog& log() const { return *log_; }  // only when kept
+
+ private:
+  std::string name_;
+  const LabDir& dir_;
+  std::optional<RunLog> log_;
+};
+
+// One worker's increments, the same code whether it is logged (run_worker) or not (RepeatedWorker).
+class Increments {
+ public:
+  virtual ~Increments() = default;
+  virtual void increment() = 0;
+};
+
 // What every kind of worker does around its work: the pid file, the wait for its start, and an
 // error event when the work fails.
 template <typename Work>
@@ -67,26 +97,28 @@ void pause_for(double seconds) {
 }
 
 // The Redis-lock worker of the article.
-class Worker {
+class Worker final : public Increments {
  public:
-  Worker(const WorkerPlan& plan, const LabSetup& setup)
+  Worker(const WorkerPlan& plan, const LabSetup& setup, bool keep)
       : plan_(plan),
         setup_(setup),
-        log_(setup.dir, setup.lang),
+        journal_(plan, setup, keep),
         redis_(setup.redis),
         store_(setup.conninfo),
         lock_(redis_, LockKey::for_account(plan.account), plan.lock_options),
         acquirer_(lock_, setup.redis, acquire_policy(plan),
                   AcquireObserver{[this](const Acquisition& refused) { record_refusal(refused); },
                                   [this](const Error& e) {
-                                    log_.record(plan_.name, EventKind::acquire_unanswered, {{"message", e.what()}});
+                                    journal_.record(EventKind::acquire_unanswered, {{"message", e.what()}});
                                   }}) {}
 
   void run() {
-    run_logged(plan_, setup_, log_, state_, [this] {
-      bool first = true;
-      while (!attempt(first)) first = false;
-    });
+    run_logged(plan_, setup_, journal_.log(), state_, [this] { increment(); });
+  }
+
+  void increment() override {
+    bool first = true;
+    while (!attempt(first)) first = false;
   }
 
  private:
@@ -94,7 +126,7 @@ class Worker {
   // rejected and the plan asks to retry, or the check before the write found the lock lost.
   bool attempt(bool first) {
     Lease lease = acquire();
-    log_.record(plan_.name, EventKind::acquired,
+    journal_.record(EventKind::acquired,
                 lease.fence ? nlohmann::json{{"ttl_ms", plan_.ttl.count()}, {"fence", lease.fence->value}}
                             : nlohmann::json{{"ttl_ms", plan_.ttl.count()}});
     std::optional<Watchdog> watchdog;
@@ -111,11 +143,11 @@ class Worker {
       watchdog->stop();
       // The callback is this worker's logging: when it threw, the watchdog stopped extending.
       if (std::optional<std::string> failure = watchdog->failure()) {
-        log_.record(plan_.name, EventKind::watchdog_failed, {{"error", *failure}});
+        journal_.record(EventKind::watchdog_failed, {{"error", *failure}});
       }
     }
     ReleaseResult released = lock_.release(lease.token);
-    log_.record(plan_.name, EventKind::released,
+    journal_.record(EventKind::released,
                 {{"result", released == ReleaseResult::released ? 1 : released == ReleaseResult::not_held ? 0 : -1}});
     if (released == ReleaseResult::unknown) {
       throw Error(fmt::format("the release of {} got no answer ({}); the lock expires with its TTL",
@@ -124,7 +156,7 @@ class Worker {
 
     if (rowcount > 0) return true;
     if (retries_rejected_write(plan_.strategy)) {
-      log_.record(plan_.name, EventKind::rejected_retry);
+      journal_.record(EventKind::rejected_retry);
       return false;
     }
     throw WriteRejected(fmt::format("worker {}: the fenced write was rejected (fencing token {} is stale); {} was not added",
@@ -138,30 +170,30 @@ class Worker {
     if (lease.fence && plan_.strategy == Strategy::fenced_claim) {
       std::optional<long long> claimed = store_.claim_read(plan_.account, *lease.fence);
       if (!claimed) {
-        log_.record(plan_.name, EventKind::claim_rejected, {{"fence", lease.fence->value}});
+        journal_.record(EventKind::claim_rejected, {{"fence", lease.fence->value}});
         return 0;
       }
       balance = *claimed;
-      log_.record(plan_.name, EventKind::read, {{"balance", balance}, {"fence", lease.fence->value}});
+      journal_.record(EventKind::read, {{"balance", balance}, {"fence", lease.fence->value}});
     } else {
       balance = store_.read_balance(plan_.account);
-      log_.record(plan_.name, EventKind::read, {{"balance", balance}});
+      journal_.record(EventKind::read, {{"balance", balance}});
     }
     if (plan_.strategy == Strategy::check_before_write) {
       Ownership ownership = lock_.holds(lease.token);
-      log_.record(plan_.name, EventKind::checked, {{"held", ownership.held}, {"pttl", ownership.pttl_ms}});
+      journal_.record(EventKind::checked, {{"held", ownership.held}, {"pttl", ownership.pttl_ms}});
       if (!ownership.held) return -1;
     }
     // After the check: a fault that strikes at the marker falls between the check and the write.
-    setup_.dir.write_file(setup_.dir.read_marker(plan_.name), "");
+    journal_.mark_read();
     if (first) pause_for(plan_.pause_seconds);
 
     long long after = balance + plan_.amount;
-    double sent_at = log_.elapsed();  // a checker's section ends when the write left, not when it was confirmed
+    double sent_at = journal_.elapsed();  // a checker's section ends when the write left, not when it was confirmed
     if (!lease.fence) {
       state_.write([&] { store_.write_balance(plan_.account, after); return 0; });
       state_.added = true;
-      log_.record(plan_.name, EventKind::wrote,
+      journal_.record(EventKind::wrote,
                   {{"before", balance}, {"amount", plan_.amount}, {"after", after}, {"sent_at", sent_at}});
       return 1;
     }
@@ -170,7 +202,7 @@ class Worker {
                                : store_.fenced_write(plan_.account, after, *lease.fence);
     });
     state_.added = rowcount > 0;
-    log_.record(plan_.name, EventKind::fenced_write,
+    journal_.record(EventKind::fenced_write,
                 {{"balance", after}, {"fence", lease.fence->value}, {"rowcount", rowcount}, {"sent_at", sent_at}});
     return rowcount;
   }
@@ -185,33 +217,33 @@ class Worker {
     double retry_s = std::chrono::duration<double>(plan_.busy_retry).count();
     switch (refused.refusal) {
       case Refusal::redis_too_young:
-        log_.record(plan_.name, EventKind::redis_too_young,
+        journal_.record(EventKind::redis_too_young,
                     {{"uptime_s", refused.redis_uptime_s},
                      {"min_ms", plan_.lock_options.min_redis_uptime.count()},
                      {"retry_s", retry_s}});
         return;
       case Refusal::under_replicated:
-        log_.record(plan_.name, EventKind::under_replicated,
+        journal_.record(EventKind::under_replicated,
                     {{"acked", refused.replicas_acked}, {"wanted", plan_.lock_options.wait_replicas}, {"retry_s", retry_s}});
         return;
       default:
-        log_.record(plan_.name, EventKind::busy, {{"retry_s", retry_s}});
+        journal_.record(EventKind::busy, {{"retry_s", retry_s}});
     }
   }
 
   void record_watchdog(const WatchdogReport& report) {
     if (report.result.extended) {
-      log_.record(plan_.name, EventKind::watchdog_extended, {{"pttl", report.result.pttl_ms}});
+      journal_.record(EventKind::watchdog_extended, {{"pttl", report.result.pttl_ms}});
     } else if (report.error) {
-      log_.record(plan_.name, EventKind::watchdog_failed, {{"error", *report.error}});
+      journal_.record(EventKind::watchdog_failed, {{"error", *report.error}});
     } else {
-      log_.record(plan_.name, EventKind::watchdog_failed, {{"pttl", report.result.pttl_ms}});
+      journal_.record(EventKind::watchdog_failed, {{"pttl", report.result.pttl_ms}});
     }
   }
 
   const WorkerPlan& plan_;
   const LabSetup& setup_;
-  RunLog log_;
+  Journal journal_;
   RedisConnection redis_;
   AccountStore store_;
   RedisLock lock_;
@@ -221,96 +253,100 @@ class Worker {
 
 // Redlock's worker: the article's read-modify-write under a lock granted by a majority of
 // independent servers. No fence: what it writes, it writes unchecked.
-class RedlockWorker {
+class RedlockWorker final : public Increments {
  public:
-  RedlockWorker(const WorkerPlan& plan, const LabSetup& setup)
+  RedlockWorker(const WorkerPlan& plan, const LabSetup& setup, bool keep)
       : plan_(plan),
         setup_(setup),
-        log_(setup.dir, setup.lang),
+        journal_(plan, setup, keep),
         store_(setup.conninfo),
         lock_(plan.redlock, LockKey::for_account(plan.account)) {}
 
   void run() {
-    run_logged(plan_, setup_, log_, state_, [this] {
-      Token token = acquire();
-      long long before = store_.read_balance(plan_.account);
-      log_.record(plan_.name, EventKind::read, {{"balance", before}});
-      setup_.dir.write_file(setup_.dir.read_marker(plan_.name), "");
-      pause_for(plan_.pause_seconds);
-      double sent_at = log_.elapsed();
-      state_.write([&] { return store_.write_balance(plan_.account, before + plan_.amount); });
-      state_.added = true;
-      log_.record(plan_.name, EventKind::wrote,
-                  {{"before", before}, {"amount", plan_.amount}, {"after", before + plan_.amount}, {"sent_at", sent_at}});
-      pause_for(plan_.hold_seconds);
-      log_.record(plan_.name, EventKind::released, {{"result", lock_.release(token) >= lock_.quorum() ? 1 : 0}});
-    });
+    run_logged(plan_, setup_, journal_.log(), state_, [this] { increment(); });
+  }
+
+  void increment() override {
+    Token token = acquire();
+    long long before = store_.read_balance(plan_.account);
+    journal_.record(EventKind::read, {{"balance", before}});
+    journal_.mark_read();
+    pause_for(plan_.pause_seconds);
+    double sent_at = journal_.elapsed();
+    state_.write([&] { return store_.write_balance(plan_.account, before + plan_.amount); });
+    state_.added = true;
+    journal_.record(EventKind::wrote,
+                {{"before", before}, {"amount", plan_.amount}, {"after", before + plan_.amount}, {"sent_at", sent_at}});
+    pause_for(plan_.hold_seconds);
+    journal_.record(EventKind::released, {{"result", lock_.release(token) >= lock_.quorum() ? 1 : 0}});
   }
 
  private:
   Token acquire() {
     RedlockAcquirer acquirer(lock_, acquire_policy(plan_), [this](const RedlockAttempt&) {
-      log_.record(plan_.name, EventKind::busy, {{"retry_s", std::chrono::duration<double>(plan_.busy_retry).count()}});
+      journal_.record(EventKind::busy, {{"retry_s", std::chrono::duration<double>(plan_.busy_retry).count()}});
     });
     RedlockAttempt attempt = acquirer.acquire(plan_.ttl);
-    log_.record(plan_.name, EventKind::acquired,
+    journal_.record(EventKind::acquired,
                 {{"ttl_ms", plan_.ttl.count()}, {"granted", attempt.granted}, {"validity_ms", attempt.validity.count()}});
     return *attempt.token;
   }
 
   const WorkerPlan& plan_;
   const LabSetup& setup_;
-  RunLog log_;
+  Journal journal_;
   AccountStore store_;
   Redlock lock_;
   WriteState state_;
 };
 
 // The PostgreSQL-native baselines: no Redis, the database's own locks.
-class PgWorker {
+class PgWorker final : public Increments {
  public:
-  PgWorker(const WorkerPlan& plan, const LabSetup& setup)
-      : plan_(plan), setup_(setup), log_(setup.dir, setup.lang), store_(setup.conninfo) {}
+  PgWorker(const WorkerPlan& plan, const LabSetup& setup, bool keep)
+      : plan_(plan), setup_(setup), journal_(plan, setup, keep), store_(setup.conninfo) {}
 
   void run() {
-    run_logged(plan_, setup_, log_, state_, [this] {
-      if (plan_.strategy == Strategy::pg_atomic) {
-        ready_to_write();
-        long long after = state_.write([&] { return store_.add_atomically(plan_.account, plan_.amount); });
-        state_.added = true;
-        log_.record(plan_.name, EventKind::pg_added, {{"amount", plan_.amount}, {"after", after}});
-        return;
-      }
-      bool row = plan_.strategy == Strategy::pg_row_lock;
-      long long before = 0;
-      double sent_at = 0;
-      long long after = state_.write([&] {
-        return store_.locked_update(plan_.account, row ? AccountStore::TxLock::row : AccountStore::TxLock::advisory,
-                                    [&](long long balance) {
-                                      log_.record(plan_.name, EventKind::pg_locked, {{"lock", row ? "row" : "advisory"}});
-                                      log_.record(plan_.name, EventKind::read, {{"balance", balance}});
-                                      before = balance;
-                                      ready_to_write();
-                                      sent_at = log_.elapsed();  // the commit releases the lock later
-                                      return balance + plan_.amount;
-                                    });
-      });
+    run_logged(plan_, setup_, journal_.log(), state_, [this] { increment(); });
+  }
+
+  void increment() override {
+    if (plan_.strategy == Strategy::pg_atomic) {
+      ready_to_write();
+      long long after = state_.write([&] { return store_.add_atomically(plan_.account, plan_.amount); });
       state_.added = true;
-      log_.record(plan_.name, EventKind::wrote,
-                  {{"before", before}, {"amount", plan_.amount}, {"after", after}, {"sent_at", sent_at}});
+      journal_.record(EventKind::pg_added, {{"amount", plan_.amount}, {"after", after}});
+      return;
+    }
+    bool row = plan_.strategy == Strategy::pg_row_lock;
+    long long before = 0;
+    double sent_at = 0;
+    long long after = state_.write([&] {
+      return store_.locked_update(plan_.account, row ? AccountStore::TxLock::row : AccountStore::TxLock::advisory,
+                                  [&](long long balance) {
+                                    journal_.record(EventKind::pg_locked, {{"lock", row ? "row" : "advisory"}});
+                                    journal_.record(EventKind::read, {{"balance", balance}});
+                                    before = balance;
+                                    ready_to_write();
+                                    sent_at = journal_.elapsed();  // the commit releases the lock later
+                                    return balance + plan_.amount;
+                                  });
     });
+    state_.added = true;
+    journal_.record(EventKind::wrote,
+                {{"before", before}, {"amount", plan_.amount}, {"after", after}, {"sent_at", sent_at}});
   }
 
  private:
   // The marker a host waits for to pause or kill a worker mid-work, then the work itself.
   void ready_to_write() {
-    setup_.dir.write_file(setup_.dir.read_marker(plan_.name), "");
+    journal_.mark_read();
     pause_for(plan_.pause_seconds);
   }
 
   const WorkerPlan& plan_;
   const LabSetup& setup_;
-  RunLog log_;
+  Journal journal_;
   AccountStore store_;
   WriteState state_;
 };
@@ -319,12 +355,36 @@ class PgWorker {
 
 void run_worker(const WorkerPlan& plan, const LabSetup& setup) {
   if (in_postgres(plan.strategy)) {
-    PgWorker(plan, setup).run();
+    PgWorker(plan, setup, true).run();
   } else if (plan.strategy == Strategy::redlock) {
-    RedlockWorker(plan, setup).run();
+    RedlockWorker(plan, setup, true).run();
   } else {
-    Worker(plan, setup).run();
+    Worker(plan, setup, true).run();
   }
 }
+
+struct RepeatedWorker::Impl {
+  WorkerPlan plan;
+  LabSetup setup;
+  std::unique_ptr<Increments> worker;
+};
+
+RepeatedWorker::RepeatedWorker(WorkerPlan plan, const RedisAddress& redis, const std::string& conninfo)
+    : impl_(std::make_unique<Impl>(Impl{std::move(plan), LabSetup{redis, conninfo, LabDir(""), Lang::en}, nullptr})) {
+  impl_->plan.delay_seconds = 0;
+  impl_->plan.pause_seconds = 0;
+  const WorkerPlan& p = impl_->plan;
+  if (in_postgres(p.strategy)) {
+    impl_->worker = std::make_unique<PgWorker>(p, impl_->setup, false);
+  } else if (p.strategy == Strategy::redlock) {
+    impl_->worker = std::make_unique<RedlockWorker>(p, impl_->setup, false);
+  } else {
+    impl_->worker = std::make_unique<Worker>(p, impl_->setup, false);
+  }
+}
+
+RepeatedWorker::~RepeatedWorker() = default;
+
+void RepeatedWorker::increment() { impl_->worker->increment(); }
 
 }  // namespace rlock

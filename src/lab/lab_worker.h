@@ -8,6 +8,7 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -63,5 +64,24 @@ class WriteRejected : public Error {
 // Throws Error (connection, lock or database failures, also recorded in the log as an error
 // event saying whether the amount was added, was not, or may have been) or WriteRejected.
 void run_worker(const WorkerPlan& plan, const LabSetup& setup);
+
+// run_worker's increment again and again on the same connections, recording nothing (no log, no
+// markers, no pid file): what rlock bench times, so that its increment is the worker's own
+// (acquire, read, write, release as plan.strategy says). plan.delay_seconds and pause_seconds are
+// not used. increment() throws as run_worker does. Not thread-safe: one per process (the
+// watchdog's thread aside).
+class RepeatedWorker {
+ public:
+  RepeatedWorker(WorkerPlan plan, const RedisAddress& redis, const std::string& conninfo);
+  ~RepeatedWorker();
+  RepeatedWorker(const RepeatedWorker&) = delete;
+  RepeatedWorker& operator=(const RepeatedWorker&) = delete;
+
+  void increment();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace rlock

@@ -32,7 +32,9 @@ RedisLock::RedisLock(RedisConnection& redis, LockKey key, LockOptions options)
       release_(scripts::kRelease),
       extend_(scripts::kExtend),
       acquire_fenced_(scripts::kAcquireFenced),
-      holds_(scripts::kHolds) {}
+      holds_(scripts::kHolds),
+      announce_(scripts::kAnnounce),
+      acquire_queued_(scripts::kAcquireQueued) {}
 
 template <typename Grant>
 Acquisition RedisLock::acquire_with(Grant&& grant) {
@@ -75,6 +77,19 @@ Acquisition RedisLock::acquire_fenced(std::chrono::milliseconds ttl) {
   });
 }
 
+Acquisition RedisLock::acquire_queued(std::chrono::milliseconds ttl, const QueueTicket& ticket, bool fenced) {
+  std::string ttl_text = std::to_string(ttl.count());
+  std::string ticket_ttl = std::to_string(ticket.ttl.count());
+  return acquire_with([&](const Token& token, std::optional<Fence>& fence) {
+    long long value = acquire_queued_
+                          .run(redis_, {key_.lock, key_.fence_counter, key_.queue, key_.queue_deadlines},
+                               {token.hex, ttl_text, ticket.id, ticket_ttl, fenced ? "1" : "0"})
+                          .integer();
+    if (fenced && value > 0) fence = Fence{value};
+    return value > 0;
+  });
+}
+
 ExtendResult RedisLock::extend(const Token& token, std::chrono::milliseconds ttl) {
   std::string ttl_text = std::to_string(ttl.count());
   Reply reply = once_more_if_lost([&] { return extend_.run(redis_, {key_.lock}, {token.hex, ttl_text}); });
@@ -88,12 +103,14 @@ Ownership RedisLock::holds(const Token& token) {
 
 ReleaseResult RedisLock::release(const Token& token) noexcept {
   try {
+    std::vector<std::string_view> keys{key_.lock, key_.queue, key_.queue_deadlines};
+    std::vector<std::string_view> announcement{token.hex, key_.released_channel, key_.wake_channel_prefix};
     long long deleted = once_more_if_lost([&] {
       if (redis_.server_version() < std::pair{8, 4}) {
-        return release_.run(redis_, {key_.lock}, {token.hex, key_.released_channel}).integer();
+        return release_.run(redis_, keys, announcement).integer();
       }
       long long done = redis_.checked({"DELEX", key_.lock, "IFEQ", token.hex}).integer();
-      if (done == 1) redis_.checked({"PUBLISH", key_.released_channel, token.hex});
+      if (done == 1) announce_.run(redis_, keys, announcement);
       return done;
     });
     return deleted == 1 ? ReleaseResult::released : ReleaseResult::not_held;

@@ -5,6 +5,7 @@
 
 #include "util/enum_names.h"
 #include "rlock/error.h"
+#include "rlock/token.h"
 
 namespace rlock {
 namespace {
@@ -14,7 +15,9 @@ bool announces_other_release(const Reply& reply, std::string_view own) {
   return reply.size() == 3 && reply.element(0).text() == "message" && reply.element(2).text() != own;
 }
 
-constexpr NameTable<WaitMode, 2> kWaitModes{{{WaitMode::poll, "poll"}, {WaitMode::notify, "notify"}}};
+constexpr NameTable<WaitMode, 3> kWaitModes{
+    {{WaitMode::poll, "poll"}, {WaitMode::notify, "notify"}, {WaitMode::queue, "queue"}}};
+constexpr int kTicketRetries = 5;  // a queue ticket's TTL, in retry intervals
 
 }  // namespace
 
@@ -29,7 +32,11 @@ std::map<std::string, WaitMode> wait_modes_by_name() {
 ReleaseWaiter::ReleaseWaiter(WaitMode mode, const RedisAddress& address, const LockKey& key,
                              std::chrono::milliseconds retry)
     : mode_(mode), address_(address), channel_(key.released_channel), retry_(retry) {
-  if (mode_ == WaitMode::notify) subscribe();
+  if (mode_ == WaitMode::queue) {
+    ticket_ = QueueTicket{make_token().hex, kTicketRetries * retry};
+    channel_ = key.wake_channel_prefix + ticket_.id;
+  }
+  if (mode_ != WaitMode::poll) subscribe();
 }
 
 bool ReleaseWaiter::subscribe() noexcept {

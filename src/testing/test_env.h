@@ -88,7 +88,7 @@ class TestLock {
     if (reply.is_nil()) return std::nullopt;
     return reply.text();
   }
-  void clear() { redis.checked({"DEL", key.lock, key.fence_counter}); }
+  void clear() { redis.checked({"DEL", key.lock, key.fence_counter, key.queue, key.queue_deadlines}); }
 
   RedisConnection redis;
   LockKey key;

@@ -1,0 +1,26 @@
+// The contended rows of the price-of-safety table (bench_strategy.h): client processes, each a
+// lab worker incrementing again and again (RepeatedWorker), on one account or spread over several.
+// Each client writes its increments (start, end: steady-clock nanoseconds) to a file the parent
+// merges; the accounts' final balances are checked against them.
+//
+// Functions of the calling process; measure_contended forks, so call it with no other threads.
+#pragma once
+
+#include "bench/bench_strategy.h"
+#include "lab/lab_worker.h"
+
+namespace rlock {
+
+// The worker plan of bench client `client` on `account`: amount 1, setup.wait, redlock's servers.
+WorkerPlan bench_plan(const BenchSetup& setup, Strategy strategy, long account, int client);
+
+// Puts accounts setup.account .. + count - 1 back to their initial balance and frees their locks
+// (and fence counters) on the bench's Redis and on redlock's servers.
+void reset_accounts(const BenchSetup& setup, int accounts);
+
+// `clients` processes (client i on account setup.account + i % accounts) increment for
+// setup.seconds. Latencies are per increment as each client saw it; floor_us is the strategy's
+// uncontended floor. Throws Error when a client fails.
+StrategyRow measure_contended(const BenchSetup& setup, Strategy strategy, int clients, int accounts, double floor_us);
+
+}  // namespace rlock
