@@ -3,7 +3,6 @@
 #include <zlib.h>
 
 #include <algorithm>
-#include <ctime>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -17,6 +16,7 @@
 #include "bank/account_store.h"
 #include "lab/append_file.h"
 #include "rlock/error.h"
+#include "util/run_dir.h"
 
 extern char** environ;
 
@@ -53,15 +53,6 @@ json environment() {
     if (kept) env[name] = name == "PGPASSWORD" ? "***" : blank_passwords(value);
   }
   return env;
-}
-
-std::string utc_now(const char* format) {
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[64];
-  std::strftime(text, sizeof text, format, &tm);
-  return text;
 }
 
 json client_json(const ClientSpec& c) {
@@ -187,10 +178,7 @@ std::map<TrialKey, json> trial_lines(const fs::path& dir) {
 }  // namespace
 
 fs::path new_run_dir(const fs::path& chaos_dir, std::uint64_t seed) {
-  fs::path base = chaos_dir / "runs" / fmt::format("{}-seed{}", utc_now("%Y%m%dT%H%M%SZ"), seed);
-  fs::path dir = base;
-  for (int n = 2; fs::exists(dir); ++n) dir = fmt::format("{}-{}", base.string(), n);
-  return dir;
+  return unused_path(chaos_dir / "runs" / fmt::format("{}-seed{}", utc_now("%Y%m%dT%H%M%SZ"), seed));
 }
 
 void write_run_record(const Campaign& campaign, const ChaosSetup& setup) {
