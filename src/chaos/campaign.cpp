@@ -29,6 +29,7 @@
 #include "rlock/error.h"
 #include "rlock/redis_connection.h"
 #include "timeline/timeline_svg.h"
+#include "util/progress.h"
 
 namespace rlock {
 namespace {
@@ -490,8 +491,9 @@ std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup
                     three_servers);
   std::filesystem::create_directories(setup.dir / "trials" / ".clients");
   std::size_t done_before = 0, anomalies_before = 0;
+  Progress line(stderr, "chaos", "trials", total);
   auto progress = [&](std::size_t done, std::size_t anomalies) {
-    fmt::print(stderr, "chaos: {}/{} trials, {} with an anomaly\n", done_before + done, total, anomalies_before + anomalies);
+    line.update(done_before + done, fmt::format("{} with an anomaly", anomalies_before + anomalies));
   };
   std::vector<TrialResult> results = run_trials(side_by_side, setup, campaign.jobs, progress);
   done_before = results.size();
@@ -507,6 +509,7 @@ std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup
     }
   }
 
+  line.finish();
   auto could_not = [](const TrialResult& r) { return !r.error.empty() && !r.harness_lost; };
   if (auto not_run = std::count_if(results.begin(), results.end(), could_not); not_run > 0) {
     fmt::print(stderr, "chaos: {} trials could not run (not_run, not judged); the first: {}\n", not_run,

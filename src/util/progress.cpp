@@ -52,6 +52,7 @@ void Progress::update(std::size_t done, std::string_view detail) {
   if (terminal_) {
     // \r and erase-to-end-of-line rewrite the line in place.
     fmt::print(out_, "\r{}\x1b[K", line(done, detail));
+    drawn_ = true;
   } else {
     bool moved = done != last_done_;
     bool due = !printed_ || (moved && (now - last_printed_ >= period_ || done >= total_));
@@ -64,12 +65,20 @@ void Progress::update(std::size_t done, std::string_view detail) {
   last_done_ = done;
 }
 
+void Progress::clear() {
+  if (!drawn_) return;
+  fmt::print(out_, "\r\x1b[K");
+  std::fflush(out_);
+  drawn_ = false;
+}
+
 void Progress::finish() {
   if (finished_) return;
   finished_ = true;
-  if (terminal_ && printed_) {
+  if (drawn_) {
     fmt::print(out_, "\n");
     std::fflush(out_);
+    drawn_ = false;
   }
 }
 

@@ -29,6 +29,9 @@ class Progress {
   Progress& operator=(const Progress&) = delete;
 
   void update(std::size_t done, std::string_view detail = {});
+  // Erases the line on a terminal, so that other output (a table's row on stdout) can take its
+  // place; the next update draws it again. Nothing elsewhere.
+  void clear();
   // Ends the line on a terminal, so that what follows starts on a line of its own.
   void finish();
 
@@ -43,6 +46,7 @@ class Progress {
   Clock clock_;
   std::chrono::steady_clock::time_point start_, last_printed_;
   bool printed_ = false, finished_ = false;
+  bool drawn_ = false;  // the terminal's line shows the progress now
   std::size_t last_done_ = 0;
 };
 

@@ -71,6 +71,25 @@ TEST(Progress, TerminalRewritesOneLineAndEndsIt) {
   std::fclose(file);
 }
 
+TEST(Progress, ClearErasesTheLineOnlyOnATerminal) {
+  std::FILE* terminal = std::tmpfile();
+  std::FILE* log = std::tmpfile();
+  FakeClock time;
+  {
+    Progress on_terminal(terminal, "bench", "steps", 2, true, seconds(10), time.clock());
+    Progress in_log(log, "bench", "steps", 2, false, seconds(10), time.clock());
+    on_terminal.clear();  // nothing drawn yet: nothing to erase
+    on_terminal.update(1);
+    in_log.update(1);
+    on_terminal.clear();
+    in_log.clear();
+  }
+  EXPECT_EQ(text_of(terminal), "\rbench: 1/2 steps, 0 s elapsed, about 0 s left\x1b[K\r\x1b[K");
+  EXPECT_EQ(text_of(log), "bench: 1/2 steps, 0 s elapsed, about 0 s left\n");
+  std::fclose(terminal);
+  std::fclose(log);
+}
+
 TEST(Progress, NothingPrintedNothingEnded) {
   std::FILE* file = std::tmpfile();
   FakeClock time;
