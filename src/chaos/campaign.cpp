@@ -518,7 +518,10 @@ std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup
   for (const ClientSpec& client : campaign.clients) report_client_errors(client.name, results);
   std::filesystem::remove_all(setup.dir / "trials" / ".clients");
   std::filesystem::remove(stop_file(setup));
-  if (!setup.run_dir.empty()) seal_run(setup.run_dir);
+  if (!setup.run_dir.empty()) {
+    keep_trials(setup.run_dir, setup.dir / "trials");
+    seal_run(setup.run_dir);
+  }
   return results;
 }
 

@@ -44,10 +44,10 @@ inline constexpr const char* kNoResult = "the trial reported no result (its job 
 
 // Runs `campaign` on `setup`'s servers: checks that they answer (and that Redis can be restarted
 // when a fault restarts it) and that the job's own servers start, prints the campaign's first line
-// on stdout and its progress on stderr, runs the trials side by side and then the redis-restart
-// ones one at a time (they would crash each other's Redis). Clears setup.dir/trials first. When
-// setup.run_dir is set, stores the run there (run_record.h). Returns every trial's result, in the
-// order of all_trials. A server the harness needed stopped answering: the campaign stops within
+// on stdout and its progress on stderr (util/progress.h), runs the trials side by side and then
+// the redis-restart ones one at a time (they would crash each other's Redis). Clears
+// setup.dir/trials first. When setup.run_dir is set, stores the run there with its kept trials
+// (run_record.h). Returns every trial's result, in the order of all_trials. A server the harness needed stopped answering: the campaign stops within
 // seconds, keeps the trials already checked and returns the others not run (harness_lost).
 std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup& setup);
 

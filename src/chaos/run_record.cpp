@@ -216,6 +216,16 @@ void record_trial(const fs::path& run_dir, const TrialInput& input) {
   AppendFile(run_dir / kPlain).append_line(line.dump());
 }
 
+void keep_trials(const fs::path& run_dir, const fs::path& trials) {
+  if (!fs::exists(trials)) return;
+  fs::create_directories(run_dir / "trials");
+  for (const fs::directory_entry& entry : fs::directory_iterator(trials)) {
+    if (entry.path().filename().string().starts_with(".")) continue;  // the campaign's own records
+    fs::copy(entry.path(), run_dir / "trials" / entry.path().filename(),
+             fs::copy_options::recursive | fs::copy_options::create_hard_links);
+  }
+}
+
 void seal_run(const fs::path& run_dir) {
   if (!fs::exists(run_dir / kPlain)) return;
   std::string text = read_all(run_dir / kPlain);

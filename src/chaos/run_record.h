@@ -28,6 +28,9 @@ std::filesystem::path new_run_dir(const std::filesystem::path& chaos_dir, std::u
 void write_run_record(const Campaign& campaign, const ChaosSetup& setup);
 // Appends the trial's line to run_dir/trials.jsonl.
 void record_trial(const std::filesystem::path& run_dir, const TrialInput& input);
+// Keeps the campaign's kept trials (the directories in `trials`, anomalous or with a client's
+// error) in run_dir/trials too, as hard links: the next campaign clears `trials`, not the run.
+void keep_trials(const std::filesystem::path& run_dir, const std::filesystem::path& trials);
 // Compresses trials.jsonl into trials.jsonl.gz.
 void seal_run(const std::filesystem::path& run_dir);
 

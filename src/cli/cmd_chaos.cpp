@@ -2,9 +2,9 @@
 // [--failover-port P] [--redlock-port P] [--wait poll|notify|queue] [--quick] [--json FILE]
 // [--client NAME[@3]=COMMAND]... [--client-safe NAME]...: randomized trials of every strategy and
 // client under every fault (chaos.h), a table of anomaly rates on stdout, progress on stderr, the
-// run stored under chaos/runs/ (run_record.h). Exits 5 when the harness lost a server (the table
-// holds the trials checked before), else 4 when a strategy or client that is expected to be safe
-// showed an anomaly.
+// run stored under chaos/runs/ (run_record.h) with its report.html. Exits 5 when the harness lost
+// a server (the table holds the trials checked before), else 4 when a strategy or client that is
+// expected to be safe showed an anomaly.
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -19,6 +19,7 @@
 #include "chaos/report.h"
 #include "chaos/run_record.h"
 #include "cli/commands.h"
+#include "report/report.h"
 #include "rlock/error.h"
 #include "rlock/token.h"
 
@@ -102,6 +103,16 @@ Campaign campaign_of(const ChaosOptions& options) {
   return Campaign{strategies, clients_of(options), faults, trials, options.jobs};
 }
 
+// The run's page, beside its chaos.json; a page that cannot be written costs the run nothing else.
+void write_run_report(const std::filesystem::path& run_dir, const GlobalOptions& global) {
+  try {
+    write_report({run_dir}, run_dir / "report.html", parse_lang(global.lang));
+    fmt::print(stderr, "chaos: report: {}\n", (run_dir / "report.html").string());
+  } catch (const Error& e) {
+    fmt::print(stderr, "chaos: no report: {}\n", e.what());
+  }
+}
+
 void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   LabSetup lab = global.setup();
   Campaign campaign = campaign_of(options);
@@ -115,6 +126,7 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   if (!options.json.empty()) write_json(options.json, cells, campaign, setup);
   write_json((setup.run_dir / "chaos.json").string(), cells, campaign, setup);
   fmt::print(stderr, "chaos: the run is stored in {} (rlock analyze DIR checks it again)\n", setup.run_dir.string());
+  write_run_report(setup.run_dir, global);
   check_harness(results);
   check_expected_safe(cells);
 }
