@@ -45,7 +45,22 @@ run() {
 }
 run chaos --dir "$work/chaos" chaos --seed 1 --strategies ttl --faults none,pause --trials 4 --jobs 2 \
     --json "$work/chaos/chaos.json"
-run bench --dir "$work/bench" bench --seconds 0.2 --account 9710 --json "$work/bench/bench.json"
+run bench --dir "$work/bench" bench --seconds 0.2 --account 9710 --strategies ttl,fenced-claim \
+    --json "$work/bench/bench.json"
+
+# Each command keeps its run with a page of its own, and prints the page's path.
+chaos_page=$(ls "$work"/chaos/chaos/runs/*/report.html 2>/dev/null | head -1)
+check "chaos writes its run's page" test -s "$chaos_page"
+check "chaos prints the page's path" grep -qF "chaos: report: $chaos_page" "$work/chaos.txt"
+check "the run keeps its lossy trials beside its page" \
+    bash -c "ls '$(dirname "$chaos_page")/trials' | grep -q '^ttl-pause-'"
+valid_page "the chaos run's own page" "$chaos_page"
+bench_page=$(ls "$work"/bench/bench/runs/*/report.html 2>/dev/null | head -1)
+check "bench writes its run's page" test -s "$bench_page"
+check "bench prints the page's path" grep -qF "report: $bench_page" "$work/bench.txt"
+check "bench shows its progress" grep -q '^bench: 6/6 steps' "$work/bench.txt"
+check "the bench run's page has the price of safety" grep -q '<caption>The price of safety' "$bench_page"
+valid_page "the bench run's own page" "$bench_page"
 
 # One page a run, each at its default place, in English; its path printed.
 for run in chaos bench lab1; do

@@ -2,7 +2,9 @@
 // [--wait poll|notify|queue] [--redlock-port P]: the cost of a lock over the round trips it needs
 // (bench.h), then the price of safety, strategy by strategy (bench_strategy.h). Prints the
 // environment, then one line per case and per strategy row: median, p99, the floor measured in the
-// same run and the ratio to it. Exits 1 when a contended run ended with a wrong balance.
+// same run and the ratio to it, with its progress on stderr. Keeps the run in
+// DIR/bench/runs/<UTC time>/ (bench.json and report.html, whose path it prints). Exits 1 when a
+// contended run ended with a wrong balance.
 #include <unistd.h>
 
 #include <cerrno>
@@ -20,7 +22,10 @@
 #include "cli/commands.h"
 #include "rlock/error.h"
 #include "host/temp_dir.h"
+#include "report/report.h"
 #include "util/duration_text.h"
+#include "util/progress.h"
+#include "util/run_dir.h"
 
 namespace rlock::cli {
 namespace {
@@ -153,20 +158,37 @@ std::vector<std::unique_ptr<LocalRedis>> redlock_servers(const std::vector<Strat
   return servers;
 }
 
-std::vector<StrategyRow> strategy_rows(const std::vector<Strategy>& strategies, BenchSetup& setup, int redlock_port) {
+// The rows of every strategy, each strategy one step of `progress`.
+std::vector<StrategyRow> strategy_rows(const std::vector<Strategy>& strategies, BenchSetup& setup, int redlock_port,
+                                       Progress& progress, std::size_t& step) {
   if (strategies.empty()) return {};
   auto servers = redlock_servers(strategies, redlock_port, setup.dir);
   for (const auto& server : servers) setup.redlock.push_back(server->address());
+  progress.clear();
   fmt::print("\n{:<15} {:>7} {:>8} {:>10} {:>10} {:>10} {:>7} {:>10}  {}\n", "strategy", "clients", "accounts",
              "median", "p99", "floor", "ratio", "incr/s", "balance");
   std::vector<StrategyRow> rows;
   for (Strategy strategy : strategies) {
-    for (StrategyRow& row : measure_strategy(setup, strategy)) {
+    std::vector<StrategyRow> measured = measure_strategy(setup, strategy);
+    progress.clear();
+    for (StrategyRow& row : measured) {
       print_row(row);
       rows.push_back(std::move(row));
     }
+    std::fflush(stdout);
+    progress.update(++step, to_string(strategy));
   }
   return rows;
+}
+
+// The run kept in DIR/bench/runs/<UTC time>/: its bench.json and its report, whose path is printed.
+void keep_run(const GlobalOptions& global, const std::vector<BenchCase>& cases, const std::vector<StrategyRow>& rows,
+              const nlohmann::json& env) {
+  std::filesystem::path run = unused_path(std::filesystem::path(global.dir) / "bench" / "runs" / utc_now("%Y%m%dT%H%M%SZ"));
+  std::filesystem::create_directories(run);
+  write_json((run / "bench.json").string(), cases, rows, env);
+  write_report({run}, run / "report.html", parse_lang(global.lang));
+  fmt::print("\nreport: {}\n", (run / "report.html").string());
 }
 
 void bench(const BenchOptions& options, const GlobalOptions& global) {
@@ -176,15 +198,23 @@ void bench(const BenchOptions& options, const GlobalOptions& global) {
   nlohmann::json env = nlohmann::json::object();
   std::vector<BenchCase> cases = environment_and_round_trips(options, setup, env);
   double redis_rtt = cases.front().median_us;
-  for (WaitMode mode : {WaitMode::poll, WaitMode::notify, WaitMode::queue}) {
-    cases.push_back(measure_handoff(setup, mode, redis_rtt));
-    print_case(cases.back());
-  }
-  cases.push_back(measure_startup(setup));
-  print_case(cases.back());
-  std::vector<StrategyRow> rows = strategy_rows(strategies, setup, options.redlock_port);
+  Progress progress(stderr, "bench", "steps", 4 + strategies.size());  // three hand-offs, the start-up, the strategies
+  std::size_t step = 0;
+  auto measured = [&](BenchCase c) {
+    progress.clear();
+    print_case(c);
+    std::fflush(stdout);
+    progress.update(++step, c.name);
+    cases.push_back(std::move(c));
+  };
+  progress.update(step);
+  for (WaitMode mode : {WaitMode::poll, WaitMode::notify, WaitMode::queue}) measured(measure_handoff(setup, mode, redis_rtt));
+  measured(measure_startup(setup));
+  std::vector<StrategyRow> rows = strategy_rows(strategies, setup, options.redlock_port, progress, step);
+  progress.finish();
 
   if (!options.json.empty()) write_json(options.json, cases, rows, env);
+  keep_run(global, cases, rows, env);
   check_balances(cases, rows);
 }
 

@@ -83,11 +83,31 @@ std::string numbers(const BenchRun& run, Lang lang) {
   return html + "</table>\n";
 }
 
+std::string price_of_safety(const BenchRun& run, Lang lang) {
+  if (run.strategies.empty()) return "";
+  std::string html = fmt::format("<table>\n<caption>{}</caption>\n<tr>", say(words::kPriceOfSafety, lang));
+  for (const Wording* w : {&words::kStrategy, &words::kClients, &words::kAccounts, &words::kMedian, &words::kP99,
+                           &words::kFloor, &words::kRatio, &words::kThroughput, &words::kBalance}) {
+    html += fmt::format("<th scope=\"col\">{}</th>", say(*w, lang));
+  }
+  html += "</tr>\n";
+  for (const StrategyCost& r : run.strategies) {
+    html += fmt::format(
+        "<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.2f}</td><td class=\"num\">{:.1f}</td>"
+        "<td>{}</td></tr>\n",
+        html_escape(r.name), r.clients, r.accounts, duration_text(r.median_us), duration_text(r.p99_us),
+        duration_text(r.floor_us), r.ratio, r.throughput_per_s,
+        r.balance_ok ? say(words::kBalanceOk, lang) : "<strong>" + say(words::kBalanceWrong, lang) + "</strong>");
+  }
+  return html + "</table>\n";
+}
+
 }  // namespace
 
 BenchRun read_bench_run(const std::filesystem::path& dir) {
   return parse_run_json(dir / "bench.json", "a bench run's cases", [&](const nlohmann::json& j) {
-    BenchRun run{dir, {}, {}};
+    BenchRun run{dir, {}, {}, {}};
     for (const auto& [label, value] : j.at("env").items()) run.env.emplace_back(label, json_text(value));
     for (nlohmann::json c : j.at("cases")) {
       BenchRow row{c.at("name").get<std::string>(),
@@ -101,6 +121,13 @@ BenchRun read_bench_run(const std::filesystem::path& dir) {
       row.extra = std::move(c);
       run.cases.push_back(std::move(row));
     }
+    for (const nlohmann::json& r : j.value("strategies", nlohmann::json::array())) {
+      run.strategies.push_back(StrategyCost{r.at("name").get<std::string>(), r.at("clients").get<long>(),
+                                            r.at("accounts").get<long>(), r.at("median_us").get<double>(),
+                                            r.at("p99_us").get<double>(), r.at("floor_us").get<double>(),
+                                            r.at("ratio").get<double>(), r.at("throughput_per_s").get<double>(),
+                                            r.at("balance_ok").get<bool>()});
+    }
     return run;
   });
 }
@@ -110,7 +137,7 @@ std::string bench_section(const BenchRun& run, Lang lang, std::string_view id) {
   for (const auto& [label, value] : run.env) env.emplace_back(html_escape(label), html_escape(value));
   return fmt::format("<section id=\"{}\">\n<h2>{}</h2>\n", id,
                      say(words::kBenchRun, lang, {{"dir", run.dir.string()}})) +
-         meta_list(env) + bars(run, lang) + numbers(run, lang) + "</section>\n";
+         meta_list(env) + bars(run, lang) + numbers(run, lang) + price_of_safety(run, lang) + "</section>\n";
 }
 
 }  // namespace rlock

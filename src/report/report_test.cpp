@@ -114,6 +114,27 @@ TEST(Report, ABenchRunHasBarsAndItsNumbers) {
   EXPECT_NE(html.find("clients 2, jain 0.98"), std::string::npos);
 }
 
+TEST(Report, ABenchRunWithStrategiesHasThePriceOfSafety) {
+  TempDir tmp("report_test");
+  write(tmp.path() / "bench.json",
+        R"({"env":{},"cases":[],"strategies":[{"name":"fenced-claim","clients":1,"accounts":1,"median_us":420,)"
+        R"("p99_us":900,"floor_us":300,"ratio":1.4,"throughput_per_s":2100.5,"balance_ok":true},)"
+        R"({"name":"ttl","clients":16,"accounts":1,"median_us":5000,"p99_us":9000,"floor_us":280,"ratio":17.9,)"
+        R"("throughput_per_s":932,"balance_ok":false}]})");
+  std::string en = report_html({tmp.path()}, Lang::en);
+  EXPECT_NE(en.find("<caption>The price of safety"), std::string::npos);
+  EXPECT_NE(en.find("<th scope=\"row\">fenced-claim</th><td class=\"num\">1</td>"), std::string::npos);
+  EXPECT_NE(en.find("<td class=\"num\">2100.5</td><td>correct</td>"), std::string::npos);
+  EXPECT_NE(en.find("<td><strong>WRONG</strong></td>"), std::string::npos);
+  EXPECT_NE(report_html({tmp.path()}, Lang::ko).find("<caption>안전의 대가"), std::string::npos);
+}
+
+TEST(Report, ABenchRunBeforeStrategiesHasNoPriceOfSafety) {
+  TempDir tmp("report_test");
+  write(tmp.path() / "bench.json", R"({"env":{},"cases":[]})");
+  EXPECT_EQ(report_html({tmp.path()}, Lang::en).find("price of safety"), std::string::npos);
+}
+
 TEST(Report, ADirectoryWithoutARunIsRefused) {
   TempDir tmp("report_test");
   EXPECT_THROW(report_html({tmp.path()}, Lang::en), Error);

@@ -64,6 +64,18 @@ constexpr Wording kP99{"p99", "p99", "p99"};
 constexpr Wording kFloor{"floor", "floor", "하한"};
 constexpr Wording kRatio{"ratio", "ratio", "배율"};
 constexpr Wording kDetails{"details", "details", "세부"};
+constexpr Wording kPriceOfSafety{"price_of_safety",
+                                 "The price of safety: each strategy's increment alone against its floor (one "
+                                 "client), then contended by several client processes",
+                                 "안전의 대가: 전략마다 증분 한 번을 단독으로(클라이언트 하나) 하한과 비교하고, "
+                                 "여러 클라이언트 프로세스가 경합할 때의 처리량"};
+constexpr Wording kStrategy{"strategy", "strategy", "전략"};
+constexpr Wording kClients{"clients", "clients", "클라이언트"};
+constexpr Wording kAccounts{"accounts", "accounts", "계좌"};
+constexpr Wording kThroughput{"throughput", "increments/s", "초당 증분"};
+constexpr Wording kBalance{"balance", "balance", "잔액"};
+constexpr Wording kBalanceOk{"balance_ok", "correct", "정확"};
+constexpr Wording kBalanceWrong{"balance_wrong", "WRONG", "틀림"};
 
 // A lab run
 constexpr Wording kLabRun{"lab_run", "Lab run: {dir}", "랩 실행: {dir}"};
