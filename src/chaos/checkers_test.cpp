@@ -159,5 +159,12 @@ TEST(FaultStruck, ByTheNemesisActsOrUnderSlowByTheTargetsRead) {
   EXPECT_FALSE(fault_struck({Strategy::ttl, Fault::none, 0, {}}, schedule, read_only));
 }
 
+TEST(FaultStruck, NetDelayStrikesAnyWorkerThatDidAnything) {
+  Schedule schedule{{{"A", 10, 0, 0}}, 0, 0, {}};
+  std::vector<Event> added_only{event(0.1, "A", EventKind::wrote, {{"before", 100}, {"amount", 10}, {"after", 110}})};
+  EXPECT_TRUE(fault_struck({Strategy::pg_atomic, Fault::net_delay, 0, {}}, schedule, added_only));
+  EXPECT_FALSE(fault_struck({Strategy::pg_atomic, Fault::net_delay, 0, {}}, schedule, {}));
+}
+
 }  // namespace
 }  // namespace rlock

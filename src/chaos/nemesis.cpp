@@ -152,8 +152,9 @@ std::vector<WorkerExit> supervise(const TrialSpec& spec, const Schedule& schedul
 bool fault_struck(const TrialSpec& spec, const Schedule& schedule, const std::vector<Event>& events) {
   const std::string& target = schedule.workers[schedule.target].name;
   return std::any_of(events.begin(), events.end(), [&](const Event& e) {
-    if (e.kind != EventKind::read) return e.who == "host";
-    return (spec.fault == Fault::slow && e.who == target) || spec.fault == Fault::net_delay;
+    if (e.who == "host") return true;
+    if (spec.fault == Fault::net_delay) return true;  // any worker's step went through the delayed network
+    return spec.fault == Fault::slow && e.who == target && e.kind == EventKind::read;
   });
 }
 
