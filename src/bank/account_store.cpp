@@ -99,6 +99,12 @@ AccountRow AccountStore::read(long account) {
   });
 }
 
+std::string AccountStore::setting(const std::string& name) {
+  return run<pqxx::nontransaction>("reading a setting", false, [&](pqxx::nontransaction& t) {
+    return t.exec_params("SELECT current_setting($1)", name)[0][0].as<std::string>();
+  });
+}
+
 void AccountStore::write_balance(long account, long long balance) {
   run<pqxx::nontransaction>("writing the balance", true, [&](pqxx::nontransaction& t) {
     return t.exec_prepared(kWrite, balance, account).affected_rows();

@@ -44,6 +44,8 @@ class AccountStore {
 
   AccountRow read(long account);
   long long read_balance(long account) { return read(account).balance; }
+  // The server's setting `name` (current_setting), such as unix_socket_directories.
+  std::string setting(const std::string& name);
   void write_balance(long account, long long balance);
   // UPDATE ... SET balance=$1, fence=$2 WHERE id=$3 AND fence < $2. Returns the rowcount: 0 means
   // a write with this fence or a newer one already landed, and this one was rejected.

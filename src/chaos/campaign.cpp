@@ -18,6 +18,7 @@
 #include "chaos/job.h"
 #include "chaos/judge.h"
 #include "chaos/nemesis.h"
+#include "chaos/netns_job.h"
 #include "chaos/network.h"
 #include "chaos/run_record.h"
 #include "chaos/schedule.h"
@@ -91,7 +92,14 @@ std::vector<WorkerExit> run_workers(const TrialSpec& spec, const Schedule& sched
                                     const std::vector<RedisAddress>& redlock_addresses,
                                     std::optional<FailoverPair>& pair, std::optional<LocalRedis>& own, const LockKey& key) {
   const ChaosSetup& setup = job.setup;
-  std::unique_ptr<TrialNetwork> network = network_for(spec, schedule, redis, redlock_addresses, setup.conninfo);
+  std::unique_ptr<TrialNetwork> network =
+      job.lab ? nullptr : network_for(spec, schedule, redis, redlock_addresses, setup.conninfo);
+  struct HealAll {  // no partition outlives its trial
+    JobLab* lab;
+    ~HealAll() {
+      if (lab) lab->heal_all();
+    }
+  } heal_all{job.lab};
   dir.start_new_run(wall_seconds() + 0.05);  // the workers' clocks start once all are forked
   RunLog log(dir, Lang::en);
   Nemesis nemesis = nemesis_for(spec, schedule, job, pair, own, network.get(), key, log);
@@ -100,7 +108,8 @@ std::vector<WorkerExit> run_workers(const TrialSpec& spec, const Schedule& sched
     std::vector<RedisAddress> servers = network ? network->redis_of(i) : redlock_addresses;
     LabSetup lab{network ? servers.front() : redis, network ? network->conninfo_of(i) : setup.conninfo, dir, Lang::en};
     WorkerPlan plan = plan_for(spec.strategy, schedule.workers[i], account, setup, redlock_addresses.empty() ? redlock_addresses : servers);
-    pids.push_back(spawn_worker(plan, lab));
+    pids.push_back(spawn_worker(plan, lab, job.lab ? std::function<void()>([&job, i] { job.lab->enter_worker(i); })
+                                                   : std::function<void()>()));
   }
   if (nemesis.tick) nemesis.tick();  // net-delay holds from the start
   return supervise(spec, schedule, pids, dir, log, nemesis, [&] { return stopping(setup); });
@@ -288,8 +297,15 @@ void run_job(int job, int jobs, const std::vector<TrialSpec>& specs, const Chaos
              const std::filesystem::path& results) {
   AppendFile out(results);
   try {
-    Job context{job, setup, needing("Redis", setup.redis.display(), [&] { return RedisConnection(setup.redis); }),
-                needing("PostgreSQL", postgres_at(setup), [&] { return AccountStore(setup.conninfo); }), {}};
+    std::optional<JobLab> lab;
+    ChaosSetup own = setup;  // under --netns, the lab's Redis
+    if (setup.netns) {
+      lab.emplace(setup.dir / "trials" / fmt::format(".lab-{}", job));
+      own.redis = lab->redis();
+    }
+    Job context{job, own, needing("Redis", own.redis.display(), [&] { return RedisConnection(own.redis); }),
+                needing("PostgreSQL", postgres_at(own), [&] { return AccountStore(own.conninfo); }), {},
+                lab ? &*lab : nullptr};
     for (std::size_t i = static_cast<std::size_t>(job); i < specs.size() && !stopping(setup);
          i += static_cast<std::size_t>(jobs)) {
       TrialInput input = trial_of_job(specs, i, context);
@@ -474,6 +490,11 @@ std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup
   for (Fault f : campaign.faults) {
     if (strikes_server(f)) check_strikable(setup.redis, f);
   }
+  ChaosSetup jobs_setup = setup;  // under --netns, PostgreSQL through its Unix socket
+  if (setup.netns) {
+    check_netns(campaign, setup);
+    jobs_setup.conninfo = netns_conninfo(setup.conninfo);
+  }
   std::size_t total = side_by_side.size() + one_by_one.size();
   fmt::print("rlock chaos: seed {}, {} trials a cell, TTL {}ms, {} jobs, {} strategies{} x {} faults{}\n", setup.seed,
              campaign.trials, setup.ttl.count(), campaign.jobs, campaign.strategies.size(),
@@ -495,12 +516,14 @@ std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup
   auto progress = [&](std::size_t done, std::size_t anomalies) {
     line.update(done_before + done, fmt::format("{} with an anomaly", anomalies_before + anomalies));
   };
-  std::vector<TrialResult> results = run_trials(side_by_side, setup, campaign.jobs, progress);
+  if (setup.netns) NetnsLab::cleanup_leftovers();
+  std::vector<TrialResult> results = run_trials(side_by_side, jobs_setup, campaign.jobs, progress);
+  if (setup.netns) NetnsLab::cleanup_leftovers();  // those of a job killed
   done_before = results.size();
   anomalies_before = static_cast<std::size_t>(std::count_if(results.begin(), results.end(), [](const TrialResult& r) { return r.anomaly(); }));
   auto lost = std::find_if(results.begin(), results.end(), [](const TrialResult& r) { return r.harness_lost; });
   if (lost == results.end()) {
-    std::vector<TrialResult> restarts = run_trials(one_by_one, setup, 1, progress);
+    std::vector<TrialResult> restarts = run_trials(one_by_one, jobs_setup, 1, progress);
     results.insert(results.end(), restarts.begin(), restarts.end());
   } else {
     std::string error = lost->error;

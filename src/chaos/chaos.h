@@ -97,6 +97,8 @@ struct ChaosSetup {
   WaitMode wait = WaitMode::poll;
   // Where the run is stored for `rlock analyze` (run_record.h); empty: not stored.
   std::filesystem::path run_dir{};
+  // Each job in network namespaces of its own, partition a real one (netns_job.h).
+  bool netns = false;
 };
 
 struct TrialResult {

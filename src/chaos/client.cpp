@@ -30,8 +30,9 @@ WorkerPlan plan_for(Strategy strategy, const WorkerSchedule& w, long account, co
   return plan;
 }
 
-pid_t spawn_worker(const WorkerPlan& plan, const LabSetup& setup) {
+pid_t spawn_worker(const WorkerPlan& plan, const LabSetup& setup, const std::function<void()>& first) {
   return fork_child([&] {
+    if (first) first();
     try {
       run_worker(plan, setup);
     } catch (const WriteRejected&) {

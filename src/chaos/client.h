@@ -7,6 +7,7 @@
 
 #include <sys/types.h>
 
+#include <functional>
 #include <vector>
 
 #include "chaos/chaos.h"
@@ -21,6 +22,7 @@ WorkerPlan plan_for(Strategy strategy, const WorkerSchedule& w, long account, co
                     const std::vector<RedisAddress>& redlock);
 
 // The client: a worker process. Exit codes as rlock's: 0, 1 failed, 3 write rejected.
-pid_t spawn_worker(const WorkerPlan& plan, const LabSetup& setup);
+// `first` runs in the worker before anything else (under --netns: it enters its namespace).
+pid_t spawn_worker(const WorkerPlan& plan, const LabSetup& setup, const std::function<void()>& first = {});
 
 }  // namespace rlock

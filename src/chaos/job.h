@@ -20,6 +20,8 @@
 
 namespace rlock {
 
+class JobLab;
+
 // Job `job`'s failover port: its primary listens there and its replica on the next port.
 int failover_port_of(const ChaosSetup& setup, int job);
 
@@ -35,6 +37,7 @@ struct Job {
   RedisConnection redis;
   AccountStore store;
   RedlockServers redlock;  // started for the job's first redlock trial
+  JobLab* lab = nullptr;   // under --netns: the job's namespaces and Redis (netns_job.h)
 };
 
 // The job's Redlock servers (started for its first redlock trial), rid of `key`'s lock.

@@ -11,6 +11,7 @@
 
 #include "host/child.h"
 #include "host/redis_server.h"
+#include "chaos/netns_job.h"
 #include "lab/host_events.h"
 #include "rlock/error.h"
 
@@ -69,17 +70,24 @@ Strike stall(LocalRedis& server, const RunLog& log) {
   };
 }
 
+// partition: the worker cut off from Redis by `cut`, until `heal`.
+Strike cut_off(const std::function<void()>& cut, const std::function<void()>& heal, const RunLog& log,
+               const std::string& worker) {
+  return [cut, heal, &log, worker]() -> Heal {
+    cut();
+    record_network(log, worker, "Redis cut off");
+    return [heal, &log, worker] {
+      heal();
+      record_network(log, worker, "Redis healed");
+    };
+  };
+}
+
 Strike network_strike(const TrialSpec& spec, TrialNetwork& network, std::size_t target, const std::string& worker,
                       const RunLog& log) {
   if (spec.fault == Fault::partition) {
-    return [&network, &log, target, worker]() -> Heal {
-      network.cut_redis(target);
-      record_network(log, worker, "Redis cut off");
-      return [&network, &log, target, worker] {
-        network.heal_redis(target);
-        record_network(log, worker, "Redis healed");
-      };
-    };
+    return cut_off([&network, target] { network.cut_redis(target); }, [&network, target] { network.heal_redis(target); },
+                   log, worker);
   }
   if (spec.fault != Fault::delayed_write) return {};
   return [&network, &log, target, worker]() -> Heal {
@@ -167,6 +175,13 @@ Nemesis nemesis_for(const TrialSpec& spec, const Schedule& schedule, Job& job, s
     std::vector<double> latency;
     for (const WorkerSchedule& w : schedule.workers) latency.push_back(w.latency_ms);
     nemesis.tick = [network, latency] { network->jitter(latency); };
+  }
+  if (job.lab && spec.fault == Fault::partition) {
+    JobLab& lab = *job.lab;
+    std::size_t target = schedule.target;
+    nemesis.strike = cut_off([&lab, target] { lab.cut_redis(target); }, [&lab, target] { lab.heal_redis(target); }, log,
+                             schedule.workers[target].name);
+    return nemesis;
   }
   if (network) {
     nemesis.strike = network_strike(spec, *network, schedule.target, schedule.workers[schedule.target].name, log);

@@ -1,6 +1,6 @@
 // rlock chaos [--strategies LIST] [--faults LIST] [--trials N] [--seed S] [--jobs J] [--ttl MS]
 // [--failover-port P] [--redlock-port P] [--wait poll|notify|queue] [--quick] [--json FILE]
-// [--client NAME[@3]=COMMAND]... [--client-safe NAME]...: randomized trials of every strategy and
+// [--client NAME[@3]=COMMAND]... [--client-safe NAME]... [--netns]: randomized trials of every strategy and
 // client under every fault (chaos.h), a table of anomaly rates on stdout, progress on stderr, the
 // run stored under chaos/runs/ (run_record.h) with its report.html. Exits 5 when the harness lost
 // a server (the table holds the trials checked before), else 4 when a strategy or client that is
@@ -19,6 +19,7 @@
 #include "chaos/report.h"
 #include "chaos/run_record.h"
 #include "cli/commands.h"
+#include "host/netns.h"
 #include "report/report.h"
 #include "rlock/error.h"
 #include "rlock/token.h"
@@ -40,6 +41,7 @@ struct ChaosOptions {
   std::string json;
   std::vector<std::string> clients;
   std::vector<std::string> safe_clients;
+  bool netns = false;
 };
 
 template <typename T, typename Parse>
@@ -114,11 +116,13 @@ void write_run_report(const std::filesystem::path& run_dir, const GlobalOptions&
 }
 
 void chaos(const ChaosOptions& options, const GlobalOptions& global) {
+  if (options.netns) NetnsLab::cleanup_leftovers();  // says so, in one line, when not root
   LabSetup lab = global.setup();
   Campaign campaign = campaign_of(options);
   ChaosSetup setup{lab.redis, lab.conninfo, lab.dir.root() / "chaos", options.seed.value_or(random_seed()),
                    std::chrono::milliseconds(options.ttl_ms), 100000, options.failover_port, options.redlock_port,
                    options.wait};
+  setup.netns = options.netns;
   setup.run_dir = new_run_dir(setup.dir, setup.seed);
   std::vector<TrialResult> results = run_campaign(campaign, setup);
   std::vector<Cell> cells = tabulate(campaign, results);
@@ -163,6 +167,9 @@ void register_chaos(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--client", options->clients,
                   "NAME=COMMAND: also judge this lock client (docs/clients.md); NAME@3=COMMAND gives it three servers");
   cmd->add_option("--client-safe", options->safe_clients, "NAME: the client is expected safe (an anomaly fails the run)");
+  cmd->add_flag("--netns", options->netns,
+                "as root: each job's workers and a Redis of its own in network namespaces, partition a real one "
+                "(faults none and partition; docs/chaos.md)");
   cmd->callback([options, &global] { chaos(*options, global); });
 }
 

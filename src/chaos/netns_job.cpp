@@ -1,0 +1,110 @@
+#include "chaos/netns_job.h"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "bank/account_store.h"
+#include "host/child.h"
+#include "host/redis_server.h"
+#include "rlock/error.h"
+#include "rlock/redis_connection.h"
+
+namespace rlock {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr int kRedisPort = 6379;
+constexpr auto kRedisStart = 5s;
+
+std::string worker_member(std::size_t worker) { return fmt::format("w{}", worker); }
+
+void wait_for(const RedisAddress& address) {
+  auto until = std::chrono::steady_clock::now() + kRedisStart;
+  for (;;) {
+    try {
+      RedisConnection(address).checked({"PING"});
+      return;
+    } catch (const Error& e) {
+      if (std::chrono::steady_clock::now() > until) throw Error(fmt::format("the lab's Redis did not start: {}", e.what()));
+    }
+    std::this_thread::sleep_for(20ms);
+  }
+}
+
+}  // namespace
+
+JobLab::JobLab(const std::filesystem::path& logs) : lab_({"ctl", "w0", "w1", "w2", "w3", "redis"}) {
+  std::filesystem::create_directories(logs);
+  redis_pid_ = lab_.spawn("redis", {"redis-server", "--bind", lab_.address("redis"), "--port", std::to_string(kRedisPort),
+                                    "--protected-mode", "no", "--save", "", "--appendonly", "no", "--dir", logs.string(),
+                                    "--logfile", (logs / "redis.log").string()});
+  try {
+    lab_.enter("ctl");
+    wait_for(redis());
+  } catch (...) {
+    kill_and_reap(redis_pid_);
+    throw;
+  }
+}
+
+JobLab::~JobLab() { kill_and_reap(redis_pid_); }
+
+RedisAddress JobLab::redis() const {
+  RedisAddress address;
+  address.host = lab_.address("redis");
+  address.port = kRedisPort;
+  return address;
+}
+
+void JobLab::enter_worker(std::size_t worker) const { lab_.enter(worker_member(worker)); }
+
+void JobLab::cut_redis(std::size_t worker) { lab_.partition(worker_member(worker), "redis"); }
+
+void JobLab::heal_redis(std::size_t worker) { lab_.heal(worker_member(worker), "redis"); }
+
+void JobLab::heal_all() { lab_.heal_all(); }
+
+void check_netns(const Campaign& campaign, const ChaosSetup& setup) {
+  for (Fault f : campaign.faults) {
+    if (f != Fault::none && f != Fault::partition) {
+      throw UsageError(fmt::format("--netns runs the faults none and partition; {} runs without it", to_string(f)));
+    }
+  }
+  if (std::find(campaign.strategies.begin(), campaign.strategies.end(), Strategy::redlock) != campaign.strategies.end()) {
+    throw UsageError("--netns runs the single-Redis strategies; redlock (three servers) runs without it");
+  }
+  if (!campaign.clients.empty()) throw UsageError("--netns runs the built-in strategies; --client runs without it");
+  bool ours = false;
+  try {
+    RedisConnection redis(setup.redis);
+    ours = !local_redis_process(redis).config_file.empty();
+  } catch (const UsageError&) {
+    throw;
+  } catch (const Error&) {
+  }
+  if (!ours) {
+    throw UsageError(fmt::format("--netns runs on servers rlock starts (eval \"$(scripts/services.sh up)\", without "
+                                 "--redis and --db), and the Redis at {} is not one",
+                                 setup.redis.display()));
+  }
+}
+
+std::string netns_conninfo(const std::string& conninfo) {
+  AccountStore store(conninfo);
+  std::string dirs = store.setting("unix_socket_directories");
+  std::string dir = dirs.substr(0, dirs.find(','));
+  int port = std::stoi(store.setting("port"));
+  std::filesystem::path socket = std::filesystem::path(dir) / fmt::format(".s.PGSQL.{}", port);
+  if (dir.empty() || !std::filesystem::is_socket(socket)) {
+    throw UsageError(fmt::format("--netns reaches PostgreSQL through its Unix socket, and {} has none on this machine: run "
+                                 "it on servers rlock starts (eval \"$(scripts/services.sh up)\", without --redis and --db)",
+                                 describe_conninfo(conninfo)));
+  }
+  return conninfo_at(conninfo, dir, port);
+}
+
+}  // namespace rlock
