@@ -153,7 +153,8 @@ bool fault_struck(const TrialSpec& spec, const Schedule& schedule, const std::ve
   const std::string& target = schedule.workers[schedule.target].name;
   return std::any_of(events.begin(), events.end(), [&](const Event& e) {
     if (e.kind != EventKind::read) return e.who == "host";
-    return (spec.fault == Fault::slow && e.who == target) || spec.fault == Fault::net_delay;
+    bool target_read = (spec.fault == Fault::slow || spec.fault == Fault::clock_skew) && e.who == target;
+    return target_read || spec.fault == Fault::net_delay;
   });
 }
 
