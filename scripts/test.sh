@@ -11,6 +11,7 @@ case $preset in default | asan) ;; *) die "unknown preset '$preset': use default
 # (python3 reads their pictures: tests/ink_rows.py); tidy validates the HTML of rlock report.
 need_packages "${BUILD_PACKAGES[@]}" perl docker-compose libxml2-utils librsvg2-bin chromium fonts-nanum python3 tidy \
     etcd-server etcd-client python3-etcd3
+need_packages faketime  # chaos_clock_test's skewed worker (rlock chaos --faults clock-skew)
 need_packages iproute2 nftables  # netns_test's namespaces, bridge and partitions (src/host/netns.h)
 install_clients  # the real lock libraries that tests/clients_test.sh judges
 cd "$ROOT"

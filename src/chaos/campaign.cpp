@@ -108,8 +108,9 @@ std::vector<WorkerExit> run_workers(const TrialSpec& spec, const Schedule& sched
     std::vector<RedisAddress> servers = network ? network->redis_of(i) : redlock_addresses;
     LabSetup lab{network ? servers.front() : redis, network ? network->conninfo_of(i) : setup.conninfo, dir, Lang::en};
     WorkerPlan plan = plan_for(spec.strategy, schedule.workers[i], account, setup, redlock_addresses.empty() ? redlock_addresses : servers);
-    pids.push_back(spawn_worker(plan, lab, job.lab ? std::function<void()>([&job, i] { job.lab->enter_worker(i); })
-                                                   : std::function<void()>()));
+    pids.push_back(spawn_worker(plan, lab, i == schedule.target ? schedule.clock_rate : 1,
+                                job.lab ? std::function<void()>([&job, i] { job.lab->enter_worker(i); })
+                                        : std::function<void()>()));
   }
   if (nemesis.tick) nemesis.tick();  // net-delay holds from the start
   return supervise(spec, schedule, pids, dir, log, nemesis, [&] { return stopping(setup); });

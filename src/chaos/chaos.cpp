@@ -5,7 +5,7 @@
 namespace rlock {
 namespace {
 
-constexpr NameTable<Fault, 10> kFaults{{{Fault::none, "none"},
+constexpr NameTable<Fault, 11> kFaults{{{Fault::none, "none"},
                                        {Fault::pause, "pause"},
                                        {Fault::slow, "slow"},
                                        {Fault::kill, "kill"},
@@ -14,7 +14,8 @@ constexpr NameTable<Fault, 10> kFaults{{{Fault::none, "none"},
                                        {Fault::partition, "partition"},
                                        {Fault::delayed_write, "delayed-write"},
                                        {Fault::redis_stall, "redis-stall"},
-                                       {Fault::net_delay, "net-delay"}}};
+                                       {Fault::net_delay, "net-delay"},
+                                       {Fault::clock_skew, "clock-skew"}}};
 
 }  // namespace
 
@@ -49,7 +50,7 @@ bool expected_safe(Strategy strategy, Fault) {
 std::string_view not_applicable(Strategy strategy, Fault fault) {
   bool on_redis = strikes_server(fault) || fault == Fault::partition;
   if (in_postgres(strategy) && on_redis) return "Redis unused";
-  if (strategy == Strategy::pg_atomic && (fault == Fault::pause || fault == Fault::slow)) return "no lock held";
+  if (strategy == Strategy::pg_atomic && (fault == Fault::pause || fault == Fault::slow || fault == Fault::clock_skew)) return "no lock held";
   return "";
 }
 

@@ -27,8 +27,10 @@
 namespace rlock {
 
 // The network faults (partition, delayed-write, net-delay) act on a FaultProxy between each worker
-// and each server; redis-stall stops the Redis server (SIGSTOP) and continues it.
-enum class Fault { none, pause, slow, kill, redis_restart, failover, partition, delayed_write, redis_stall, net_delay };
+// and each server; redis-stall stops the Redis server (SIGSTOP) and continues it. clock-skew runs the
+// target under Debian's faketime, its clock fast or slow by a drawn factor (Schedule::clock_rate).
+enum class Fault { none, pause, slow, kill, redis_restart, failover, partition, delayed_write, redis_stall, net_delay,
+                   clock_skew };
 
 std::string_view to_string(Fault fault);
 std::optional<Fault> fault_from(std::string_view name);
@@ -48,7 +50,8 @@ bool strikes_server(Fault fault);
 // The network changes nothing here: under partition and redis-stall the PostgreSQL strategies never
 // meet Redis and fenced-claim claims in the database; a delayed write of theirs is an UPDATE whose
 // transaction still holds its lock (pg-row-lock, pg-advisory), or one statement (pg-atomic), and
-// fenced-claim's is rejected, its claim no longer the newest.
+// fenced-claim's is rejected, its claim no longer the newest. A skewed clock only changes how long
+// a worker's own waits last: the locks expire on Redis's clock and the database decides.
 // The article's fenced and fenced-retry do not: a stale write that lands between a newer holder's
 // read and its write passes `fence < $token`, and the newer write then overwrites it.
 bool expected_safe(Strategy strategy, Fault fault);
@@ -56,7 +59,7 @@ bool expected_safe(Strategy strategy, Fault fault);
 // Why the fault cannot strike or cannot matter to the strategy, by construction; empty when it
 // can. Such a cell is not run and prints n/a (docs/chaos.md): the PostgreSQL strategies never use
 // Redis, so its restart, failover, stall or a partition from it cannot touch them; pg-atomic holds nothing and reads nothing
-// before its one statement, so a pause or a slow worker cannot matter to it.
+// before its one statement, so a pause, a slow worker or a skewed clock cannot matter to it.
 std::string_view not_applicable(Strategy strategy, Fault fault);
 
 // A lock client of any language, given on the command line and driven over rlock's line protocol

@@ -1,6 +1,15 @@
 #include "chaos/client.h"
 
+#include <stdlib.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "host/child.h"
 
@@ -10,6 +19,42 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr auto kBusyRetry = 10ms;
+
+// The `rlock worker` flags that name the plan's strategy (cmd_worker.cpp reads them back).
+std::vector<std::string> strategy_flags(const WorkerPlan& plan) {
+  switch (plan.strategy) {
+    case Strategy::ttl: return {};
+    case Strategy::watchdog: return {"--watchdog"};
+    case Strategy::check_before_write: return {"--check-before-write"};
+    case Strategy::fenced: return {"--fenced"};
+    case Strategy::fenced_retry: return {"--fenced", "--retry"};
+    case Strategy::fenced_claim: return {"--fenced", "--retry", "--claim-fence"};
+    case Strategy::pg_atomic: return {"--pg", "atomic"};
+    case Strategy::pg_row_lock: return {"--pg", "row-lock"};
+    case Strategy::pg_advisory: return {"--pg", "advisory"};
+    case Strategy::redlock: break;
+  }
+  std::string urls;
+  for (const RedisAddress& server : plan.redlock) urls += (urls.empty() ? "" : ",") + server.url();
+  return {"--redlock", urls};
+}
+
+// `faketime -f "+0 xRATE" rlock --dir DIR worker ...`, the plan as flags, started at its delay
+// (by the host's clock: a fast one would start early); the servers' addresses go by the
+// environment, where no `ps` shows a password.
+std::vector<std::string> skewed_command(const WorkerPlan& plan, const LabSetup& setup, double clock_rate) {
+  std::vector<std::string> args{"faketime", "-f", fmt::format("+0 x{:.6f}", clock_rate), std::filesystem::read_symlink("/proc/self/exe").string(),
+                                "--dir", setup.dir.root().string(), "worker", plan.name, std::to_string(plan.amount),
+                                "--account", std::to_string(plan.account), "--ttl", std::to_string(plan.ttl.count()),
+                                "--delay", "0",
+                                "--pause", fmt::format("{:.6f}", plan.pause_seconds),
+                                "--retry-every", std::to_string(plan.busy_retry.count())};
+  for (std::string& flag : strategy_flags(plan)) args.push_back(std::move(flag));
+  if (!in_postgres(plan.strategy) && plan.strategy != Strategy::redlock) {
+    args.insert(args.end(), {"--wait", std::string(wait_mode_name(plan.wait))});
+  }
+  return args;
+}
 
 }  // namespace
 
@@ -30,7 +75,23 @@ WorkerPlan plan_for(Strategy strategy, const WorkerSchedule& w, long account, co
   return plan;
 }
 
-pid_t spawn_worker(const WorkerPlan& plan, const LabSetup& setup, const std::function<void()>& first) {
+pid_t spawn_worker(const WorkerPlan& plan, const LabSetup& setup, double clock_rate,
+                   const std::function<void()>& first) {
+  if (clock_rate != 1) {
+    std::vector<std::string> args = skewed_command(plan, setup, clock_rate);
+    auto start = std::chrono::duration<double>(setup.dir.start() + plan.delay_seconds);
+    return fork_child([&] {
+      std::this_thread::sleep_until(std::chrono::system_clock::time_point(
+          std::chrono::duration_cast<std::chrono::system_clock::duration>(start)));
+      ::setenv("REDIS_URL", setup.redis.url().c_str(), 1);
+      ::setenv("DATABASE_URL", setup.conninfo.c_str(), 1);
+      std::vector<char*> argv;
+      for (std::string& arg : args) argv.push_back(arg.data());
+      argv.push_back(nullptr);
+      ::execvp(argv[0], argv.data());
+      return 127;
+    });
+  }
   return fork_child([&] {
     if (first) first();
     try {

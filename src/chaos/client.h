@@ -2,7 +2,7 @@
 // one worker's schedule. The campaign's process forks it and reaps it (nemesis.h); the worker's
 // exit code says how it ended, as rlock's: 0, 1 failed, 3 write rejected.
 //
-// plan_for is a pure function. spawn_worker forks: call it from a process with no other threads.
+// plan_for is a pure function. spawn_worker forks (and may exec): call it from a process with no other threads.
 #pragma once
 
 #include <sys/types.h>
@@ -21,8 +21,12 @@ namespace rlock {
 WorkerPlan plan_for(Strategy strategy, const WorkerSchedule& w, long account, const ChaosSetup& setup,
                     const std::vector<RedisAddress>& redlock);
 
-// The client: a worker process. Exit codes as rlock's: 0, 1 failed, 3 write rejected.
-// `first` runs in the worker before anything else (under --netns: it enters its namespace).
-pid_t spawn_worker(const WorkerPlan& plan, const LabSetup& setup, const std::function<void()>& first = {});
+// The client: a worker process. Exit codes as rlock's: 0, 1 failed, 3 write rejected. With a
+// clock_rate other than 1 it is a fresh `rlock worker` under faketime (libfaketime is preloaded at
+// exec, so a fork cannot be skewed), its clock running clock_rate times as fast as the host's;
+// 127 when faketime cannot run. `first` runs in a forked worker before anything else (under
+// --netns: it enters its namespace).
+pid_t spawn_worker(const WorkerPlan& plan, const LabSetup& setup, double clock_rate = 1,
+                   const std::function<void()>& first = {});
 
 }  // namespace rlock

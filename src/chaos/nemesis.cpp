@@ -162,7 +162,8 @@ bool fault_struck(const TrialSpec& spec, const Schedule& schedule, const std::ve
   return std::any_of(events.begin(), events.end(), [&](const Event& e) {
     if (e.who == "host") return true;
     if (spec.fault == Fault::net_delay) return true;  // any worker's step went through the delayed network
-    return spec.fault == Fault::slow && e.who == target && e.kind == EventKind::read;
+    bool target_read = (spec.fault == Fault::slow || spec.fault == Fault::clock_skew) && e.who == target;
+    return target_read && e.kind == EventKind::read;
   });
 }
 

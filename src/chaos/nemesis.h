@@ -35,8 +35,9 @@ using Heal = std::function<void()>;
 using Strike = std::function<Heal()>;
 
 // Whether the trial's fault struck, by its run's events: the nemesis recorded an act of its own
-// (a signal, a crash, a failover, a cut: events of "host"), under `slow` the slow target read,
-// and under net-delay, which acts all along, whenever a worker did anything (pg-atomic never reads).
+// (a signal, a crash, a failover, a cut: events of "host"), under `slow` and `clock-skew` the
+// target read, and under net-delay, which acts all along, whenever a worker did anything
+// (pg-atomic never reads).
 bool fault_struck(const TrialSpec& spec, const Schedule& schedule, const std::vector<Event>& events);
 
 // What the nemesis does beyond the workers' own signals: its strike on Redis's host or on the

@@ -1,6 +1,7 @@
 #include "chaos/schedule.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string_view>
 
@@ -45,6 +46,9 @@ Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup) {
   if (spec.fault == Fault::redis_restart || spec.fault == Fault::failover || spec.fault == Fault::redis_stall) {
     schedule.workers[schedule.target].work_s = ttl_s * uniform(0.5, 0.8);
   }
+  // Under clock-skew the holder's work ends just inside its TTL by its own clock: a slow clock
+  // stretches it past the TTL, a fast one ends it early.
+  if (spec.fault == Fault::clock_skew) schedule.workers[schedule.target].work_s = ttl_s * uniform(0.7, 0.95);
   schedule.pause_s = ttl_s * uniform(1.0, 2.5);
   // Replication held back for 0 to 2 TTLs: whether the lock reached the replica before the failover
   // is measured then (FailoverPair::lock_reached_replica), not drawn.
@@ -61,6 +65,8 @@ Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup) {
   if (spec.fault == Fault::net_delay) {
     for (WorkerSchedule& w : schedule.workers) w.latency_ms = uniform(0, ttl_s * 1000 / 4);
   }
+  // As often slow as fast: 2 to the power -1 to 1.
+  if (spec.fault == Fault::clock_skew) schedule.clock_rate = std::exp2(uniform(-1, 1));
   return schedule;
 }
 

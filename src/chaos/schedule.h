@@ -29,6 +29,7 @@ struct Schedule {
   double pause_s = 0;  // how long a pause, a partition, a held write or a stall lasts
   double strike_after_s = 0;  // kill and failover: how long after the target's read the nemesis strikes
   double replica_lag_s = 0;  // failover: how long the replica's link is cut from the trial's start
+  double clock_rate = 1;  // clock-skew: how fast the target's clock runs, 0.5 to 2 (drawn last)
 };
 
 Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup);

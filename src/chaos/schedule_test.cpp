@@ -66,5 +66,20 @@ TEST(Schedule, OneTrialDependsOnlyOnItsSeedStrategyFaultAndNumber) {
   EXPECT_NE(describe(spec, schedule_for(spec, setup)), describe(spec, schedule_for(spec, other)));
 }
 
+TEST(Schedule, OnlyClockSkewSkewsTheTargetsClockAndAsOftenSlowAsFast) {
+  ChaosSetup setup;
+  setup.seed = 2026;
+  int slow = 0;
+  for (int n = 0; n < 200; ++n) {
+    double rate = schedule_for(TrialSpec{Strategy::redlock, Fault::clock_skew, n, std::nullopt}, setup).clock_rate;
+    EXPECT_GE(rate, 0.5);
+    EXPECT_LE(rate, 2.0);
+    slow += rate < 1;
+    EXPECT_EQ(schedule_for(TrialSpec{Strategy::redlock, Fault::slow, n, std::nullopt}, setup).clock_rate, 1);
+  }
+  EXPECT_GT(slow, 70);
+  EXPECT_LT(slow, 130);
+}
+
 }  // namespace
 }  // namespace rlock

@@ -1,7 +1,7 @@
 // rlock worker NAME AMOUNT [--ttl MS] [--delay S] [--pause S] [--watchdog] [--fenced] [--retry]
 // [--check-before-write] [--min-redis-uptime MS] [--wait-replicas N [--wait-timeout MS]]
 // [--claim-fence] [--pg atomic|row-lock|advisory] [--redlock URL,URL,URL...] [--wait poll|notify|queue]
-// [--account N]: the article's worker (see lab_worker.h), running the strategy its flags name.
+// [--account N] [--retry-every MS]: the article's worker (see lab_worker.h), running the strategy its flags name.
 #include <map>
 #include <memory>
 #include <optional>
@@ -25,6 +25,7 @@ struct WorkerOptions {
   double delay_seconds = 0;
   double pause_seconds = 0;
   long account = 1;
+  long retry_every_ms = 100;
   bool watchdog = false;
   bool fenced = false;
   bool retry = false;
@@ -69,6 +70,7 @@ WorkerPlan plan_of(const WorkerOptions& o) {
   plan.delay_seconds = o.delay_seconds;
   plan.pause_seconds = o.pause_seconds;
   plan.wait = o.wait;
+  plan.busy_retry = std::chrono::milliseconds(o.retry_every_ms);
   plan.lock_options.min_redis_uptime = std::chrono::milliseconds(o.min_uptime_ms);
   plan.lock_options.wait_replicas = o.wait_replicas;
   plan.lock_options.wait_timeout = std::chrono::milliseconds(o.wait_timeout_ms);
@@ -98,6 +100,9 @@ void add_run_options(CLI::App* cmd, WorkerOptions& o) {
       ->check(CLI::Range(0.0, 3600.0))
       ->capture_default_str();
   cmd->add_option("--account", o.account, "account id")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--retry-every", o.retry_every_ms, "ms a refused worker waits before asking again")
+      ->check(CLI::Range(1L, 60'000L))
+      ->capture_default_str();
 }
 
 // The Redis lock's strategies and its guards (the restart guard, WAIT).

@@ -17,7 +17,8 @@
 
 namespace rlock {
 
-// Seconds since the epoch, from the wall clock: the only clock that separate processes share.
+// Seconds since the epoch, from the wall clock: the only clock that separate processes share
+// (the kernel's, even in a process whose clock faketime skews).
 double wall_seconds();
 
 class RunLog {
