@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # rlock bench --seconds 0.2 with every strategy against the servers of scripts/test.sh, on accounts
 # of its own (9700 to 9715): the environment comes first, every case and every strategy row produced
-# numbers, the contended runs ended with the correct balance; bad input is one line and exit 2.
+# numbers, the contended runs ended with the correct balance; bad input is one line and exit 2. Then a
+# protocol client beside ttl (--client): its rows have numbers and a checked balance; a peer that
+# cannot start is one line naming it and exit 1.
 # A benchmark, not a timed test: no time is asserted.
 set -uo pipefail
 rlock=$1
@@ -54,5 +56,31 @@ one_line_exit_2() { # one_line_exit_2 LABEL ARGS...
 }
 one_line_exit_2 "an unknown strategy" --strategies ttl,nosuch
 one_line_exit_2 "more clients than PostgreSQL accepts" --clients 100000 --strategies ttl
+one_line_exit_2 "a --client without =" --strategies none --client redis-py
+
+# Peers in the same run: redis-py's Lock over the protocol, beside ttl, on accounts 9720 and on.
+redis_py="redis-py=/usr/bin/python3 $(cd "$(dirname "$0")/.." && pwd)/clients/redis-py-lock/client.py"
+"$rlock" --dir "$work" bench --seconds 0.2 --account 9720 --strategies ttl --client "$redis_py" \
+    --json "$work/bench.json" >"$work/out.txt" 2>"$work/err.txt"
+rc=$?
+cat "$work/out.txt" "$work/err.txt"
+check "bench with a peer exits 0 (got $rc)" test $rc -eq 0
+check "the peer redis-py has its rows at 1 and 16 clients, with numbers and the correct balance" test "$(json '
+    my @r = grep { $_->{name} eq "redis-py" && $_->{client} } @{$j->{strategies}};
+    my @good = grep { $_->{median_us} > 0 && $_->{p99_us} >= $_->{median_us} && $_->{floor_us} > 0 && $_->{ratio} > 0
+                      && $_->{throughput_per_s} > 0 && $_->{increments} > 0 && $_->{balance_ok} } @r;
+    join(",", map { $_->{clients} } @good)')" = "1,16"
+check "ttl's rows are there too, not marked as a client" test "$(json '
+    scalar(grep { $_->{name} eq "ttl" && !$_->{client} } @{$j->{strategies}})')" = 4
+check "the peer's rows are table lines" test "$(grep -c '^redis-py ' "$work/out.txt")" -eq 2
+
+# A peer that cannot start: one line naming it, exit 1.
+"$rlock" --dir "$work" bench --seconds 0.2 --account 9720 --strategies none --client 'ghost=/nonexistent/lock-client' \
+    >"$work/bad.out" 2>"$work/bad.err"
+rc=$?
+cat "$work/bad.err"
+check "a peer that cannot start: exit 1 (got $rc)" test $rc -eq 1
+check "a peer that cannot start: one line on stderr, naming it" \
+    bash -c "test \$(wc -l <'$work/bad.err') -eq 1 && grep -q 'peer ghost' '$work/bad.err'"
 
 finish

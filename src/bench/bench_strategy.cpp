@@ -68,7 +68,7 @@ StrategyRow measure_alone(const BenchSetup& setup, Strategy strategy) {
   AccountStore store(setup.conninfo);
   reset_accounts(setup, 1);
   RepeatedWorker worker(bench_plan(setup, strategy, setup.account, 0), setup.redis, setup.conninfo);
-  Floor floor(setup, strategy, store);
+  std::function<void()> floor = strategy_floor(setup, strategy, store);
   worker.increment();  // connections made and scripts loaded: no round is the first
   floor();
   std::vector<double> increments, floors;
@@ -85,6 +85,11 @@ StrategyRow measure_alone(const BenchSetup& setup, Strategy strategy) {
 }
 
 }  // namespace
+
+std::function<void()> strategy_floor(const BenchSetup& setup, Strategy strategy, AccountStore& store) {
+  auto floor = std::make_shared<Floor>(setup, strategy, store);
+  return [floor] { (*floor)(); };
+}
 
 std::vector<StrategyRow> measure_strategy(const BenchSetup& setup, Strategy strategy) {
   StrategyRow alone = measure_alone(setup, strategy);

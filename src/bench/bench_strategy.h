@@ -9,6 +9,7 @@
 // rate. Run from a process with no other threads: the contended rows fork.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,8 @@ struct StrategyRow {
   double floor_us = 0;
   double throughput_per_s = 0;
   bool balance_ok = false;
+  bool client = false;     // a protocol client's row (rlock bench --client), not a strategy's
+  std::size_t failed = 0;  // a client's increments that gave up (done with an error)
 
   double ratio() const { return floor_us > 0 ? median_us / floor_us : 0; }
 };
@@ -42,6 +45,10 @@ inline constexpr int kSpreadClients = 16;
 // the next 15), for setup.seconds each plus the clients' start. Throws Error when a client or the
 // bench's own increment fails.
 std::vector<StrategyRow> measure_strategy(const BenchSetup& setup, Strategy strategy);
+
+// The strategy's floor, one round per call: its round trips with no work in them, on connections of
+// its own (Redis: setup.redis, or setup.redlock's three for redlock) and on `store`.
+std::function<void()> strategy_floor(const BenchSetup& setup, Strategy strategy, AccountStore& store);
 
 // The strategies `rlock bench` measures when not told: every one the issue of safety is about
 // (ttl, watchdog, fenced-retry, fenced-claim, redlock, pg-atomic, pg-row-lock, pg-advisory).

@@ -1,6 +1,7 @@
 // rlock bench [--seconds S] [--clients N] [--json FILE] [--account N] [--strategies LIST]
-// [--wait poll|notify|queue] [--redlock-port P]: the cost of a lock over the round trips it needs
-// (bench.h), then the price of safety, strategy by strategy (bench_strategy.h). Prints the
+// [--wait poll|notify|queue] [--redlock-port P] [--client NAME=COMMAND ...]: the cost of a lock over
+// the round trips it needs (bench.h), then the price of safety, strategy by strategy
+// (bench_strategy.h), and of the protocol clients beside them (chaos/peer_bench.h). Prints the
 // environment, then one line per case and per strategy row: median, p99, the floor measured in the
 // same run and the ratio to it, with its progress on stderr. Keeps the run in
 // DIR/bench/runs/<UTC time>/ (bench.json and report.html, whose path it prints). Exits 1 when a
@@ -18,6 +19,8 @@
 
 #include "bench/bench.h"
 #include "bench/bench_strategy.h"
+#include "chaos/client_trial.h"
+#include "chaos/peer_bench.h"
 #include "host/local_redis.h"
 #include "cli/commands.h"
 #include "rlock/error.h"
@@ -38,6 +41,7 @@ struct BenchOptions {
   std::vector<std::string> strategies;  // empty: default_bench_strategies()
   WaitMode wait = WaitMode::poll;
   int redlock_port = 6740;
+  std::vector<std::string> clients_specs;  // --client NAME=COMMAND
 };
 
 // The strategies asked for, by name. Throws UsageError naming an unknown one.
@@ -90,10 +94,12 @@ void print_row(const StrategyRow& r) {
 }
 
 nlohmann::json row_json(const StrategyRow& r) {
-  return {{"name", r.name},         {"clients", r.clients},   {"accounts", r.accounts},
-          {"increments", r.increments}, {"median_us", r.median_us}, {"p99_us", r.p99_us},
-          {"floor_us", r.floor_us}, {"ratio", r.ratio()},     {"throughput_per_s", r.throughput_per_s},
-          {"balance_ok", r.balance_ok}};
+  nlohmann::json out{{"name", r.name},         {"clients", r.clients},   {"accounts", r.accounts},
+                     {"increments", r.increments}, {"median_us", r.median_us}, {"p99_us", r.p99_us},
+                     {"floor_us", r.floor_us}, {"ratio", r.ratio()},     {"throughput_per_s", r.throughput_per_s},
+                     {"balance_ok", r.balance_ok}};
+  if (r.client) out.update({{"client", true}, {"failed", r.failed}});
+  return out;
 }
 
 void write_json(const std::string& path, const std::vector<BenchCase>& cases, const std::vector<StrategyRow>& rows,
@@ -149,35 +155,38 @@ std::vector<BenchCase> environment_and_round_trips(const BenchOptions& options, 
   return cases;
 }
 
-// Redlock's three servers, when a redlock row is asked for.
-std::vector<std::unique_ptr<LocalRedis>> redlock_servers(const std::vector<Strategy>& strategies, int port,
+// Redlock's three servers, when a redlock row or a NAME@3 client is asked for.
+std::vector<std::unique_ptr<LocalRedis>> redlock_servers(const std::vector<Strategy>& strategies,
+                                                         const std::vector<ClientSpec>& peers, int port,
                                                          const std::filesystem::path& dir) {
   std::vector<std::unique_ptr<LocalRedis>> servers;
-  if (std::find(strategies.begin(), strategies.end(), Strategy::redlock) == strategies.end()) return servers;
+  bool three = std::find(strategies.begin(), strategies.end(), Strategy::redlock) != strategies.end() ||
+               std::any_of(peers.begin(), peers.end(), [](const ClientSpec& peer) { return peer.servers == 3; });
+  if (!three) return servers;
   for (int i = 0; i < 3; ++i) servers.push_back(std::make_unique<LocalRedis>(port + i, dir));
   return servers;
 }
 
-// The rows of every strategy, each strategy one step of `progress`.
-std::vector<StrategyRow> strategy_rows(const std::vector<Strategy>& strategies, BenchSetup& setup, int redlock_port,
-                                       Progress& progress, std::size_t& step) {
-  if (strategies.empty()) return {};
-  auto servers = redlock_servers(strategies, redlock_port, setup.dir);
-  for (const auto& server : servers) setup.redlock.push_back(server->address());
+// The strategies' rows, then the peers', under one header; each strategy and peer one step of
+// `progress`.
+std::vector<StrategyRow> strategy_rows(const std::vector<Strategy>& strategies, const std::vector<ClientSpec>& peers,
+                                       const BenchSetup& setup, Progress& progress, std::size_t& step) {
+  if (strategies.empty() && peers.empty()) return {};
   progress.clear();
   fmt::print("\n{:<15} {:>7} {:>8} {:>10} {:>10} {:>10} {:>7} {:>10}  {}\n", "strategy", "clients", "accounts",
              "median", "p99", "floor", "ratio", "incr/s", "balance");
   std::vector<StrategyRow> rows;
-  for (Strategy strategy : strategies) {
-    std::vector<StrategyRow> measured = measure_strategy(setup, strategy);
+  auto add = [&](std::vector<StrategyRow> measured, std::string_view name) {
     progress.clear();
     for (StrategyRow& row : measured) {
       print_row(row);
       rows.push_back(std::move(row));
     }
     std::fflush(stdout);
-    progress.update(++step, to_string(strategy));
-  }
+    progress.update(++step, name);
+  };
+  for (Strategy strategy : strategies) add(measure_strategy(setup, strategy), to_string(strategy));
+  for (const ClientSpec& peer : peers) add(measure_peer(setup, peer), peer.name);
   return rows;
 }
 
@@ -193,12 +202,15 @@ void keep_run(const GlobalOptions& global, const std::vector<BenchCase>& cases, 
 
 void bench(const BenchOptions& options, const GlobalOptions& global) {
   std::vector<Strategy> strategies = strategies_of(options);
+  std::vector<ClientSpec> peers;
+  for (const std::string& text : options.clients_specs) peers.push_back(parse_client_spec(text));
   TempDir scratch("rlock_bench");  // the clients' records, the startup runs' lab directory, redlock's servers
   BenchSetup setup = setup_of(options, global, scratch.path());
   nlohmann::json env = nlohmann::json::object();
   std::vector<BenchCase> cases = environment_and_round_trips(options, setup, env);
   double redis_rtt = cases.front().median_us;
-  Progress progress(stderr, "bench", "steps", 4 + strategies.size());  // three hand-offs, the start-up, the strategies
+  // The steps: three hand-offs, the start-up, each strategy and each peer.
+  Progress progress(stderr, "bench", "steps", 4 + strategies.size() + peers.size());
   std::size_t step = 0;
   auto measured = [&](BenchCase c) {
     progress.clear();
@@ -210,7 +222,9 @@ void bench(const BenchOptions& options, const GlobalOptions& global) {
   progress.update(step);
   for (WaitMode mode : {WaitMode::poll, WaitMode::notify, WaitMode::queue}) measured(measure_handoff(setup, mode, redis_rtt));
   measured(measure_startup(setup));
-  std::vector<StrategyRow> rows = strategy_rows(strategies, setup, options.redlock_port, progress, step);
+  auto servers = redlock_servers(strategies, peers, options.redlock_port, setup.dir);
+  for (const auto& server : servers) setup.redlock.push_back(server->address());
+  std::vector<StrategyRow> rows = strategy_rows(strategies, peers, setup, progress, step);
   progress.finish();
 
   if (!options.json.empty()) write_json(options.json, cases, rows, env);
@@ -239,6 +253,8 @@ void register_bench(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--redlock-port", options->redlock_port, "redlock's three servers run on this port and the next two")
       ->check(CLI::Range(1024, 65533))
       ->capture_default_str();
+  cmd->add_option("--client", options->clients_specs, "a protocol client measured beside the strategies on the same "
+                  "servers, as NAME=COMMAND (NAME@3=COMMAND: on redlock's three servers); repeatable (docs/clients.md)");
   cmd->callback([options, &global] { bench(*options, global); });
 }
 

@@ -1,0 +1,28 @@
+// Peers in rlock bench: a protocol client (docs/clients.md; `rlock bench --client NAME=COMMAND`),
+// redis-py's Lock or node-redlock say, priced as the built-in strategies are, on the bench's servers.
+//
+// The bench serves the account itself (served_account.h), answering every read and write at once
+// (no work time), and sends each client its next increment as soon as it said done. A row's
+// latency is the increment's, from the harness's `increment` to the client's `done`. The floor is
+// the Redis strategies' own (bench_strategy.h): ttl's, or redlock's for a client declared NAME@3,
+// timed in the same rounds as the single client's increments. A row's balance is right when the
+// served account ends at its initial balance plus the applied increments, with no stale write.
+// Functions of the calling thread; the clients are processes of their own, ended with the row.
+#pragma once
+
+#include <vector>
+
+#include "bench/bench_strategy.h"
+#include "chaos/chaos.h"
+
+namespace rlock {
+
+// The client counts of a peer's rows, on one account.
+inline const std::vector<int> kPeerClients{1, 16};
+
+// The rows of `client`, for setup.seconds each (its three servers: setup.redlock). The clients'
+// stderr goes to peer-NAME-I.stderr in setup.dir. Throws ClientError (one line naming the client,
+// with the end of its stderr) when a client fails to start or breaks the protocol.
+std::vector<StrategyRow> measure_peer(const BenchSetup& setup, const ClientSpec& client);
+
+}  // namespace rlock
