@@ -309,12 +309,7 @@ class ClientTrial {
   }
 
   // A client error, with the end of the client's stderr on the same line: the trial stops.
-  [[noreturn]] void fail(const ClientWorker& w, const std::string& what) {
-    std::string tail = w.client->stderr_tail();
-    std::replace(tail.begin(), tail.end(), '\n', ' ');  // the error is one line
-    throw ClientError(fmt::format("worker {}: {}{}{}", w.plan.name, what, tail.empty() ? "" : "; its stderr ends: ",
-                                  tail));
-  }
+  [[noreturn]] void fail(const ClientWorker& w, const std::string& what) { throw w.client->error(w.plan.name, what); }
 
   // Runs `receive`, adding the client's stderr to a ClientError it throws; a client the nemesis
   // killed has simply ended.

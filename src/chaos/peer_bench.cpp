@@ -146,11 +146,7 @@ class PeerRun {
   }
 
   // The client's error, with the end of its stderr, in one line.
-  [[noreturn]] void fail(const Peer& p, const std::string& what) {
-    std::string tail = p.client->stderr_tail();
-    std::replace(tail.begin(), tail.end(), '\n', ' ');
-    throw ClientError(fmt::format("worker {}: {}{}{}", p.name, what, tail.empty() ? "" : "; its stderr ends: ", tail));
-  }
+  [[noreturn]] void fail(const Peer& p, const std::string& what) { throw p.client->error(p.name, what); }
 
   // Runs `step`, turning the client's protocol errors (and a field of the wrong type) into fail's.
   template <typename Step>

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -120,6 +121,12 @@ std::string ProtocolClient::stderr_tail(std::size_t bytes) const {
   if (text.size() > bytes) text.erase(0, text.size() - bytes);
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   return text;
+}
+
+ClientError ProtocolClient::error(std::string_view worker, std::string_view what) const {
+  std::string tail = stderr_tail();
+  std::replace(tail.begin(), tail.end(), '\n', ' ');  // the error is one line
+  return ClientError(fmt::format("worker {}: {}{}{}", worker, what, tail.empty() ? "" : "; its stderr ends: ", tail));
 }
 
 }  // namespace rlock

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -54,6 +55,9 @@ class ProtocolClient {
   pid_t group() const { return pid_; }
   // The end of the client's stderr file (at most `bytes`), for a client error's report.
   std::string stderr_tail(std::size_t bytes = 400) const;
+  // The client error `what` of the worker named `worker`, with the end of the client's stderr on
+  // the same line.
+  ClientError error(std::string_view worker, std::string_view what) const;
 
  private:
   std::filesystem::path stderr_file_;
