@@ -2,7 +2,8 @@
 # rlock chaos's clock-skew: a worker under faketime runs its clock fast or slow (its pause, by its
 # own clock, lasts half or twice as long by the host's), yet stamps its events with the host's time
 # (the read-to-write interval in events.jsonl is the true one); and the fault runs, is judged and
-# strikes, the TTL lock or Redlock losing money when the target's clock is slow, fenced-claim never.
+# strikes, the TTL lock or Redlock losing money when the target's clock is slow, fenced-claim never,
+# and the watchdog's ticks still come (its monotonic clock is not faked: libfaketime would hang it).
 set -uo pipefail
 rlock=$1
 source "$(dirname "$0")/checks.sh"
@@ -23,13 +24,13 @@ for rate in 0.5 2; do
         perl -e "exit !(abs($took * $rate / 0.4 - 1) < 0.25)"
 done
 
-"$rlock" --dir "$work" chaos --seed 2 --jobs 2 --trials 8 --strategies ttl,redlock,fenced-claim --faults clock-skew \
+"$rlock" --dir "$work" chaos --seed 2 --jobs 2 --trials 8 --strategies ttl,watchdog,redlock,fenced-claim --faults clock-skew \
     --failover-port "${CHAOS_FAILOVER_PORT:-6440}" --redlock-port "${CHAOS_REDLOCK_PORT:-6700}" \
     --json "$work/table.json" >"$work/out.txt" 2>"$work/err.txt"
 rc=$?
 cat "$work/out.txt" "$work/err.txt"
 check "chaos clock-skew exits 0 (got $rc)" test $rc -eq 0
-for s in ttl redlock fenced-claim; do
+for s in ttl watchdog redlock fenced-claim; do
     check "$s ran its 8 trials under clock-skew" test "$(chaos_cell $s clock-skew trials)" -eq 8
     check "clock-skew struck $s's trials" test "$(chaos_cell $s clock-skew struck)" -gt 0
 done
@@ -37,4 +38,5 @@ done
 check "ttl or redlock lost money under clock-skew" \
     test $(($(chaos_cell ttl clock-skew lost_amount) + $(chaos_cell redlock clock-skew lost_amount))) -gt 0
 check "fenced-claim under clock-skew shows none" test "$(chaos_cell fenced-claim clock-skew anomalies)" -eq 0
+check "the watchdog, extending every TTL/3, shows none under clock-skew" test "$(chaos_cell watchdog clock-skew anomalies)" -eq 0
 finish

@@ -83,6 +83,10 @@ pid_t spawn_worker(const WorkerPlan& plan, const LabSetup& setup, double clock_r
     return fork_child([&] {
       std::this_thread::sleep_until(std::chrono::system_clock::time_point(
           std::chrono::duration_cast<std::chrono::system_clock::duration>(start)));
+      // libfaketime 0.9.10 fakes CLOCK_MONOTONIC as the faked wall time but does not intercept
+      // pthread_cond_clockwait, so a steady_clock wait (the watchdog's tick) would never return;
+      // the monotonic clock stays the host's, the wall clock and every sleep run at the rate.
+      ::setenv("FAKETIME_DONT_FAKE_MONOTONIC", "1", 1);
       ::setenv("REDIS_URL", setup.redis.url().c_str(), 1);
       ::setenv("DATABASE_URL", setup.conninfo.c_str(), 1);
       std::vector<char*> argv;
