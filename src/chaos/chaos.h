@@ -62,6 +62,10 @@ bool expected_safe(Strategy strategy, Fault fault);
 // before its one statement, so a pause, a slow worker or a skewed clock cannot matter to it.
 std::string_view not_applicable(Strategy strategy, Fault fault);
 
+// The same for a protocol client (ClientSpec): clock-skew, since faketime cannot skew a program of
+// any language honestly (a runtime that waits on the monotonic clock hangs or runs unskewed).
+std::string_view not_applicable_to_client(Fault fault);
+
 // A lock client of any language, given on the command line and driven over rlock's line protocol
 // (docs/clients.md): `--client NAME=COMMAND`, or `NAME@3=COMMAND` for a client given three
 // independent Redis servers (the job's Redlock servers). It is a row of its own, like a strategy.

@@ -1,5 +1,7 @@
 #include "chaos/report.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "chaos/campaign.h"
@@ -109,6 +111,17 @@ TEST(Tabulate, ACellThatCannotFailIsNotApplicable) {
   EXPECT_TRUE(cells[1].not_applicable.empty());
   EXPECT_EQ(not_applicable(Strategy::pg_atomic, Fault::pause), "no lock held");
   EXPECT_TRUE(not_applicable(Strategy::ttl, Fault::redis_restart).empty());
+}
+
+// faketime cannot skew a client of any language honestly: its clock-skew cell is n/a, and not run.
+TEST(Tabulate, AClientUnderClockSkewIsNotApplicable) {
+  Campaign campaign{{}, {ClientSpec{"py", "python3 client.py"}}, {Fault::clock_skew, Fault::pause}, 2, 1};
+  std::vector<Cell> cells = tabulate(campaign, {});
+  EXPECT_EQ(cells[0].not_applicable, "clock not skewed");
+  EXPECT_TRUE(cells[1].not_applicable.empty());
+  std::vector<TrialSpec> trials = all_trials(campaign);
+  EXPECT_EQ(trials.size(), 2u);
+  EXPECT_TRUE(std::all_of(trials.begin(), trials.end(), [](const TrialSpec& t) { return t.fault == Fault::pause; }));
 }
 
 TEST(CheckHarness, ALostServerIsOneLineWithTheTrialsCheckedAndNotRun) {
