@@ -24,12 +24,14 @@ for rate in 0.5 2; do
         perl -e "exit !(abs($took * $rate / 0.4 - 1) < 0.25)"
 done
 
-"$rlock" --dir "$work" chaos --seed 2 --jobs 2 --trials 8 --strategies ttl,watchdog,redlock,fenced-claim --faults clock-skew \
+"$rlock" --dir "$work" chaos --seed 2 --jobs 2 --trials 8 --strategies ttl,watchdog,fenced,redlock,fenced-claim --faults clock-skew \
     --failover-port "${CHAOS_FAILOVER_PORT:-6440}" --redlock-port "${CHAOS_REDLOCK_PORT:-6700}" \
     --json "$work/table.json" >"$work/out.txt" 2>"$work/err.txt"
 rc=$?
 cat "$work/out.txt" "$work/err.txt"
 check "chaos clock-skew exits 0 (got $rc)" test $rc -eq 0
+# a skewed worker is an exec'd `rlock worker`: its error lines go to its trial, not to the campaign's
+check "no skewed worker wrote to the campaign's stderr" test -z "$(grep 'rlock: error: worker' "$work/err.txt")"
 for s in ttl watchdog redlock fenced-claim; do
     check "$s ran its 8 trials under clock-skew" test "$(chaos_cell $s clock-skew trials)" -eq 8
     check "clock-skew struck $s's trials" test "$(chaos_cell $s clock-skew struck)" -gt 0
