@@ -26,6 +26,8 @@ for client in etcd-lock etcd-lock-fenced; do
     check "$client under none ran 20 trials" test "$(chaos_cell $client none trials)" -eq 20
     check "$client under none shows no anomaly" test "$(chaos_cell $client none anomalies)" -eq 0
     check "$client under none had no client error" test "$(chaos_cell $client none client_error)" -eq 0
+    # a waiter that missed a release (its watch started after it) waited out its 10 TTLs: stuck
+    check "$client under none left no increment stuck" test "$(chaos_cell $client none stuck)" -eq 0
 done
 
 # A pause of the holder outlasts its lease: the next holder's increment is lost under the plain

@@ -28,14 +28,19 @@ def acquire(client, lock, timeout):
     tenacity callback of the old two-argument form, which Debian's tenacity 8 calls with one: every
     contended acquire raises TypeError (kragniz/python-etcd3#2149). So each attempt is the library's
     acquire(timeout=0), which never waits, and the wait between is the library's: a watch of the
-    key for the time left."""
+    key for the time left, from the revision after the holder's put. Without that revision a release
+    between the refused attempt and the watch's start was never seen: the waiter slept out its
+    10 TTLs, and the trial counted it stuck."""
     deadline = time.monotonic() + timeout
     while not lock.acquire(timeout=0):
         left = deadline - time.monotonic()
         if left <= 0:
             return False
+        value, meta = client.get(lock.key)
+        if value is None:
+            continue  # released since the attempt: try again at once
         try:
-            client.watch_once(lock.key, left)
+            client.watch_once(lock.key, left, start_revision=meta.mod_revision + 1)
         except WatchTimedOut:
             pass
     return True
