@@ -466,7 +466,8 @@ TrialPlan plan_trials(const Campaign& campaign) {
   TrialPlan plan;
   auto add_row = [&](Strategy s, const std::optional<ClientSpec>& client) {
     for (Fault f : campaign.faults) {
-      if (!(client ? not_applicable_to_client(f) : not_applicable(s, f)).empty()) continue;  // its cell prints n/a
+      std::string_view why_not = client ? not_applicable_to_client(f) : not_applicable(s, f);
+      if (!why_not.empty()) continue;  // its cell prints n/a
       for (int n = 0; n < campaign.trials; ++n) {
         (f == Fault::redis_restart ? plan.one_by_one : plan.side_by_side).push_back({s, f, n, client});
       }

@@ -54,7 +54,9 @@ std::string_view not_applicable(Strategy strategy, Fault fault) {
   return "";
 }
 
-std::string_view not_applicable_to_client(Fault fault) { return fault == Fault::clock_skew ? "clock not skewed" : ""; }
+std::string_view not_applicable_to_client(Fault fault) {
+  return fault == Fault::clock_skew ? "clock not skewed" : "";
+}
 
 std::string row_name(const TrialSpec& spec) {
   return spec.client ? spec.client->name : std::string(to_string(spec.strategy));

@@ -88,7 +88,7 @@ pid_t spawn_worker(const WorkerPlan& plan, const LabSetup& setup, double clock_r
       // pthread_cond_clockwait, so a steady_clock wait (the watchdog's tick) would never return;
       // the monotonic clock stays the host's, the wall clock and every sleep run at the rate.
       ::setenv("FAKETIME_DONT_FAKE_MONOTONIC", "1", 1);
-      // Its output (a rejected fenced write's one line) stays with the trial, off the campaign's terminal.
+      // Its output (a rejected fenced write's line) stays with the trial, off the campaign's terminal.
       std::string log = (setup.dir.root() / fmt::format("worker-{}.log", plan.name)).string();
       int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
       if (fd >= 0) {

@@ -24,8 +24,9 @@ WorkerPlan plan_for(Strategy strategy, const WorkerSchedule& w, long account, co
 // The client: a worker process. Exit codes as rlock's: 0, 1 failed, 3 write rejected. With a
 // clock_rate other than 1 it is a fresh `rlock worker` under faketime (libfaketime is preloaded at
 // exec, so a fork cannot be skewed), its wall clock and its sleeps running clock_rate times as
-// fast as the host's (its monotonic clock is the host's); 127 when faketime cannot run. `first` runs in a forked worker before anything else (under
-// --netns: it enters its namespace).
+// fast as the host's (its monotonic clock is the host's), its output in worker-NAME.log of the
+// trial; 127 when faketime cannot run. `first` runs in a forked worker before anything else
+// (under --netns: it enters its namespace).
 pid_t spawn_worker(const WorkerPlan& plan, const LabSetup& setup, double clock_rate = 1,
                    const std::function<void()>& first = {});
 

@@ -56,7 +56,8 @@ std::vector<Cell> tabulate(const Campaign& campaign, const std::vector<TrialResu
   }
   for (const ClientSpec& client : campaign.clients) {
     for (Fault f : campaign.faults) {
-      add_cells(cells, Cell{.row = client.name,
+      add_cells(cells,
+                Cell{.row = client.name,
                      .fault = f,
                      .expected_safe = client.expected_safe,
                      .client = true,
