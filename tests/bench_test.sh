@@ -3,7 +3,7 @@
 # of its own (9700 to 9715): the environment comes first, every case and every strategy row produced
 # numbers, the contended runs ended with the correct balance; bad input is one line and exit 2. Then a
 # protocol client beside ttl (--client): its rows have numbers and a checked balance; a peer that
-# cannot start is one line naming it and exit 1.
+# cannot start is one line naming it and exit 1. Then ttl through chaos's fault proxy (--through-proxy).
 # A benchmark, not a timed test: no time is asserted.
 set -uo pipefail
 rlock=$1
@@ -83,5 +83,24 @@ check "a peer that cannot start: exit 1 (got $rc)" test $rc -eq 1
 # It fails when its rows start, after the cases: stderr has their progress lines, then the error.
 check "a peer that cannot start: one line on stderr besides the progress, naming it" \
     bash -c "test \$(grep -vc '^bench: ' '$work/bad.err') -eq 1 && tail -1 '$work/bad.err' | grep -q 'peer ghost'"
+
+# Through the fault proxy: every connection goes through it, and the balances still check out.
+"$rlock" --dir "$work" bench --seconds 0.1 --account 9740 --strategies ttl --through-proxy \
+    --json "$work/bench.json" >"$work/out.txt" 2>"$work/err.txt"
+rc=$?
+cat "$work/out.txt" "$work/err.txt"
+check "bench --through-proxy exits 0 (got $rc)" test $rc -eq 0
+check "the JSON says the run went through the proxy" test "$(json '$j->{env}{through_proxy} ? "yes" : "no"')" = yes
+check "the proxy accepted connections" test "$(json '$j->{env}{proxy_connections}')" -gt 0
+redis_port=$(sed -E 's#^.*:([0-9]+)(/[0-9]*)?$#\1#' <<<"$REDIS_URL")
+check "the Redis address printed is the proxy's, not the server's ($redis_port)" \
+    bash -c "grep -q '^redis ' '$work/out.txt' && ! grep '^redis ' '$work/out.txt' | grep -q ':$redis_port\$'"
+check "ttl's four rows through the proxy kept the balance" test "$(json '
+    scalar(grep { $_->{name} eq "ttl" && $_->{balance_ok} && $_->{median_us} > 0 } @{$j->{strategies}})')" = 4
+"$rlock" --redis unix:///tmp/no-such-redis.sock --dir "$work" bench --through-proxy >"$work/bad.out" 2>"$work/bad.err"
+rc=$?
+cat "$work/bad.err"
+check "--through-proxy to a Redis over a Unix socket: exit 2 (got $rc)" test $rc -eq 2
+check "--through-proxy to a Redis over a Unix socket: one line" test "$(wc -l <"$work/bad.err")" -eq 1
 
 finish

@@ -41,6 +41,15 @@ std::string TrialNetwork::conninfo_of(std::size_t worker) const {
   return conninfo_at(conninfo_, "127.0.0.1", links_[worker].postgres->port());
 }
 
+std::uint64_t TrialNetwork::accepted() const {
+  std::uint64_t total = 0;
+  for (const Links& links : links_) {
+    for (const auto& proxy : links.redis) total += proxy->accepted();
+    total += links.postgres->accepted();
+  }
+  return total;
+}
+
 void TrialNetwork::cut_redis(std::size_t worker) {
   for (auto& proxy : links_[worker].redis) proxy->hold();
 }

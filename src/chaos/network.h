@@ -42,6 +42,9 @@ class TrialNetwork {
   // 0.5 to 1.5 at each call (the jitter).
   void jitter(const std::vector<double>& latency_ms);
 
+  // How many connections the proxies have accepted, all together.
+  std::uint64_t accepted() const;
+
  private:
   struct Links {
     std::vector<std::unique_ptr<FaultProxy>> redis;

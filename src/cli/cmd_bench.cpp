@@ -1,11 +1,11 @@
 // rlock bench [--seconds S] [--clients N] [--json FILE] [--account N] [--strategies LIST]
-// [--wait poll|notify|queue] [--redlock-port P] [--client NAME=COMMAND ...]: the cost of a lock over
+// [--wait poll|notify|queue] [--redlock-port P] [--client NAME=COMMAND ...] [--through-proxy]: the cost of a lock over
 // the round trips it needs (bench.h), then the price of safety, strategy by strategy
 // (bench_strategy.h), and of the protocol clients beside them (chaos/peer_bench.h). Prints the
 // environment, then one line per case and per strategy row: median, p99, the floor measured in the
 // same run and the ratio to it, with its progress on stderr. Keeps the run in
 // DIR/bench/runs/<UTC time>/ (bench.json and report.html, whose path it prints). Exits 1 when a
-// contended run ended with a wrong balance.
+// contended run ended with a wrong balance. --through-proxy prices chaos's fault proxy, passing.
 #include <unistd.h>
 
 #include <cerrno>
@@ -20,6 +20,7 @@
 #include "bench/bench.h"
 #include "bench/bench_strategy.h"
 #include "chaos/client_trial.h"
+#include "chaos/network.h"
 #include "chaos/peer_bench.h"
 #include "host/local_redis.h"
 #include "cli/commands.h"
@@ -42,6 +43,7 @@ struct BenchOptions {
   WaitMode wait = WaitMode::poll;
   int redlock_port = 6740;
   std::vector<std::string> clients_specs;  // --client NAME=COMMAND
+  bool through_proxy = false;
 };
 
 // The strategies asked for, by name. Throws UsageError naming an unknown one.
@@ -143,8 +145,9 @@ std::vector<BenchCase> environment_and_round_trips(const BenchOptions& options, 
   RedisConnection redis(setup.redis);
   AccountStore store(setup.conninfo);
   check_capacity(std::max(options.clients, kSpreadClients), store);
-  fmt::print("rlock bench: {} s a case, {} clients contending, account {}, strategies waiting by {}\n",
-             options.seconds, options.clients, options.account, wait_mode_name(options.wait));
+  fmt::print("rlock bench: {} s a case, {} clients contending, account {}, strategies waiting by {}{}\n",
+             options.seconds, options.clients, options.account, wait_mode_name(options.wait),
+             options.through_proxy ? ", through the fault proxy" : "");
   for (const auto& [label, value] : bench_environment(redis, store)) {
     fmt::print("{:<11} {}\n", label, value);
     env[label] = value;
@@ -200,13 +203,31 @@ void keep_run(const GlobalOptions& global, const std::vector<BenchCase>& cases, 
   fmt::print("\nreport: {}\n", (run / "report.html").string());
 }
 
+// --through-proxy: Redis and PostgreSQL each behind a FaultProxy that passes everything, the proxy
+// chaos's network faults put between a worker and a server, so that the run's ratios against one
+// without price the proxy. Every connection of the bench and its clients goes through it (one
+// thread of this process for them all); redlock's own three servers stay direct.
+std::unique_ptr<TrialNetwork> route_through_proxies(BenchSetup& setup) {
+  std::unique_ptr<TrialNetwork> proxies;
+  try {
+    proxies = std::make_unique<TrialNetwork>(1, std::vector<RedisAddress>{setup.redis}, setup.conninfo, 0);
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format("--through-proxy: {}", e.what()));
+  }
+  setup.redis = proxies->redis_of(0).front();
+  setup.conninfo = proxies->conninfo_of(0);
+  setup.global_args = {"--redis", setup.redis.url(), "--db", setup.conninfo};
+  return proxies;
+}
+
 void bench(const BenchOptions& options, const GlobalOptions& global) {
   std::vector<Strategy> strategies = strategies_of(options);
   std::vector<ClientSpec> peers;
   for (const std::string& text : options.clients_specs) peers.push_back(parse_client_spec(text));
   TempDir scratch("rlock_bench");  // the clients' records, the startup runs' lab directory, redlock's servers
   BenchSetup setup = setup_of(options, global, scratch.path());
-  nlohmann::json env = nlohmann::json::object();
+  std::unique_ptr<TrialNetwork> proxies = options.through_proxy ? route_through_proxies(setup) : nullptr;
+  nlohmann::json env{{"through_proxy", options.through_proxy}};
   std::vector<BenchCase> cases = environment_and_round_trips(options, setup, env);
   double redis_rtt = cases.front().median_us;
   // The steps: three hand-offs, the start-up, each strategy and each peer.
@@ -226,6 +247,10 @@ void bench(const BenchOptions& options, const GlobalOptions& global) {
   for (const auto& server : servers) setup.redlock.push_back(server->address());
   std::vector<StrategyRow> rows = strategy_rows(strategies, peers, setup, progress, step);
   progress.finish();
+  if (proxies) {
+    env["proxy_connections"] = proxies->accepted();
+    fmt::print("\nthrough the fault proxy: {} connections\n", proxies->accepted());
+  }
 
   if (!options.json.empty()) write_json(options.json, cases, rows, env);
   keep_run(global, cases, rows, env);
@@ -255,6 +280,8 @@ void register_bench(CLI::App& app, const GlobalOptions& global) {
       ->capture_default_str();
   cmd->add_option("--client", options->clients_specs, "a protocol client measured beside the strategies on the same "
                   "servers, as NAME=COMMAND (NAME@3=COMMAND: on redlock's three servers); repeatable (docs/clients.md)");
+  cmd->add_flag("--through-proxy", options->through_proxy, "every connection to Redis and PostgreSQL through chaos's "
+                "fault proxy, passing: compare the ratios with a run without (docs/bench.md)");
   cmd->callback([options, &global] { bench(*options, global); });
 }
 
