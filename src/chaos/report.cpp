@@ -99,6 +99,11 @@ void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup) {
                  c.not_applicable);
       continue;
     }
+    if (c.trials == 0 && c.not_run == 0) {  // a failover's half that no trial fell in: no rate to give
+      fmt::print("{:<19}{:<14}{:>5} {:>7}   no trial fell in this cell\n", c.row, fault_label(c),
+                 c.expected_safe ? "yes" : "no", 0);
+      continue;
+    }
     auto [low, high] = wilson_interval(c.anomalies, c.judged());
     std::string errors = clients ? fmt::format("  {}", c.client_errors) : "";
     fmt::print("{:<19}{:<14}{:>5} {:>7}{:>7}{:>8}{:>6}{:>7}{:>9}{:>7}{:>8}{:>8}{:>6}{:>7.2f}  [{:.2f}, {:.2f}]  {:>6.0f} ms{}\n",
