@@ -45,7 +45,7 @@ run() {
 }
 run chaos --dir "$work/chaos" chaos --seed 1 --strategies ttl --faults none,pause --trials 4 --jobs 2 \
     --json "$work/chaos/chaos.json"
-run bench --dir "$work/bench" bench --seconds 0.2 --account 9710 --strategies ttl,fenced-claim \
+run bench --dir "$work/bench" bench --seconds 0.2 --account 9760 --strategies ttl,fenced-claim \
     --json "$work/bench/bench.json"
 
 # Each command keeps its run with a page of its own, and prints the page's path.
