@@ -1,6 +1,6 @@
 // fmt's implementation, compiled once for the lean build (RLOCK_LEAN_BINARY in CMakeLists.txt).
 // Debian ships it only in libfmt.so; header-only fmt, the other way to link it in, compiled it again
-// in every file that formats, about 6 s each at -O2 -g and half of a clean build. The templates
+// in every file that formats, about 6 s each at -O2 -g, some 40% of a clean build. The templates
 // that fmt/format.h and fmt/core.h declare but leave to the library are instantiated here.
 #include <fmt/format-inl.h>
 
