@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # rlock bench --seconds 0.2 with every strategy against the servers of scripts/test.sh, on accounts
-# of its own (9700 to 9715): the environment comes first, every case and every strategy row produced
+# of its own (from 9700 to 9755): the environment comes first, every case and every strategy row produced
 # numbers, the contended runs ended with the correct balance; bad input is one line and exit 2. Then a
 # protocol client beside ttl (--client): its rows have numbers and a checked balance; a peer that
 # cannot start is one line naming it and exit 1. Then ttl through chaos's fault proxy (--through-proxy).
