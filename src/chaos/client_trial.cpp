@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <iterator>
 #include <memory>
 #include <thread>
 #include <utility>
@@ -51,6 +52,15 @@ struct HeldWrite {
   nlohmann::json message;
   double sent_at;
 };
+
+// Removes from `held` what is due by `now` and returns it, both in the order they were held.
+template <typename Held>
+std::vector<Held> take_due(std::vector<Held>& held, Clock::time_point now) {
+  auto due = std::stable_partition(held.begin(), held.end(), [&](const Held& h) { return h.due > now; });
+  std::vector<Held> taken(std::make_move_iterator(due), std::make_move_iterator(held.end()));
+  held.erase(due, held.end());
+  return taken;
+}
 
 class ClientTrial {
  public:
@@ -132,22 +142,16 @@ class ClientTrial {
   }
 
   void send_due_replies(Clock::time_point now) {
-    for (auto it = held_.begin(); it != held_.end();) {
-      if (it->due > now) {
-        ++it;
-        continue;
-      }
-      ClientWorker& w = workers_[it->worker];
-      if (!w.done) {
-        bool target = it->worker == schedule_.target;
-        // A pause lands before the answer, which waits in the pipe: struck after it, the client
-        // could write first, which the built-in holder, pausing in its work, never does.
-        if (target && spec_.fault == Fault::pause) strike(w);
-        w.client->send(it->message);
-        w.heard = now;  // the client's silence counts from its answer
-        if (target) strike(w);
-      }
-      it = held_.erase(it);
+    for (const HeldReply& reply : take_due(held_, now)) {
+      ClientWorker& w = workers_[reply.worker];
+      if (w.done) continue;
+      bool target = reply.worker == schedule_.target;
+      // A pause lands before the answer, which waits in the pipe: struck after it, the client
+      // could write first, which the built-in holder, pausing in its work, never does.
+      if (target && spec_.fault == Fault::pause) strike(w);
+      w.client->send(reply.message);
+      w.heard = now;  // the client's silence counts from its answer
+      if (target) strike(w);
     }
   }
 
@@ -252,15 +256,10 @@ class ClientTrial {
 
   // The held write, applied once due: Kleppmann's write that arrives after the next holder's.
   void apply_due_writes(Clock::time_point now) {
-    for (auto it = held_writes_.begin(); it != held_writes_.end();) {
-      if (it->due > now) {
-        ++it;
-        continue;
-      }
-      ClientWorker& w = workers_[it->worker];
+    for (const HeldWrite& held : take_due(held_writes_, now)) {
+      ClientWorker& w = workers_[held.worker];
       log_->record("host", EventKind::network, {{"action", "its write delivered"}, {"target", w.plan.name}});
-      if (!w.done) write(w, it->message, it->sent_at);
-      it = held_writes_.erase(it);
+      if (!w.done) write(w, held.message, held.sent_at);
     }
   }
 
