@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "bench/bench_contended.h"
-#include "chaos/protocol_client.h"
+#include "protocol/protocol_client.h"
 #include "chaos/served_account.h"
 #include "util/stats.h"
 
