@@ -10,7 +10,7 @@
 
 #include "bench/bench_contended.h"
 #include "protocol/protocol_client.h"
-#include "chaos/served_account.h"
+#include "protocol/served_account.h"
 #include "util/stats.h"
 
 namespace rlock {
