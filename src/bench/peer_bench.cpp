@@ -1,4 +1,4 @@
-#include "chaos/peer_bench.h"
+#include "bench/peer_bench.h"
 
 #include <poll.h>
 
