@@ -19,7 +19,7 @@
 
 #include "bench/bench.h"
 #include "bench/bench_strategy.h"
-#include "chaos/client_trial.h"
+#include "chaos/client_list.h"
 #include "chaos/network.h"
 #include "chaos/peer_bench.h"
 #include "host/local_redis.h"

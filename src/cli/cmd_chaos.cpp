@@ -15,7 +15,7 @@
 
 #include "chaos/campaign.h"
 #include "chaos/chaos.h"
-#include "chaos/client_trial.h"
+#include "chaos/client_list.h"
 #include "chaos/report.h"
 #include "chaos/run_record.h"
 #include "cli/commands.h"
