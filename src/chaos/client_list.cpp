@@ -1,5 +1,7 @@
 #include "chaos/client_list.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "rlock/error.h"
@@ -25,6 +27,18 @@ ClientSpec parse_client_spec(const std::string& text) {
     throw UsageError(fmt::format("--client '{}': the command is empty", text));
   }
   return spec;
+}
+
+std::vector<ClientSpec> parse_client_list(const std::vector<std::string>& texts) {
+  std::vector<ClientSpec> clients;
+  for (const std::string& text : texts) {
+    ClientSpec client = parse_client_spec(text);
+    bool twice = std::any_of(clients.begin(), clients.end(), [&](const ClientSpec& c) { return c.name == client.name; });
+    if (twice) throw UsageError(fmt::format("--client {}: the name is given twice", client.name));
+    if (strategy_from(client.name)) throw UsageError(fmt::format("--client {}: the name is a strategy's", client.name));
+    clients.push_back(client);
+  }
+  return clients;
 }
 
 }  // namespace rlock

@@ -24,6 +24,7 @@
 #include "chaos/peer_bench.h"
 #include "host/local_redis.h"
 #include "cli/commands.h"
+#include "lab/strategy_list.h"
 #include "rlock/error.h"
 #include "host/temp_dir.h"
 #include "report/report.h"
@@ -39,25 +40,12 @@ struct BenchOptions {
   int clients = 2;
   long account = 7000;
   std::string json;
-  std::vector<std::string> strategies;  // empty: default_bench_strategies()
+  std::vector<std::string> strategies;  // strategy_list.h; empty: default_bench_strategies()
   WaitMode wait = WaitMode::poll;
   int redlock_port = 6740;
   std::vector<std::string> clients_specs;  // --client NAME=COMMAND
   bool through_proxy = false;
 };
-
-// The strategies asked for, by name. Throws UsageError naming an unknown one.
-std::vector<Strategy> strategies_of(const BenchOptions& options) {
-  if (options.strategies.empty()) return default_bench_strategies();
-  std::vector<Strategy> out;
-  if (options.strategies == std::vector<std::string>{"none"}) return out;  // the cases alone, as chaos's none
-  for (const std::string& name : options.strategies) {
-    std::optional<Strategy> strategy = strategy_from(name);
-    if (!strategy) throw UsageError(fmt::format("--strategies: unknown strategy '{}'", name));
-    out.push_back(*strategy);
-  }
-  return out;
-}
 
 // What a case measured besides its times, in words.
 std::string extra_text(const BenchCase& c) {
@@ -221,9 +209,8 @@ std::unique_ptr<TrialNetwork> route_through_proxies(BenchSetup& setup) {
 }
 
 void bench(const BenchOptions& options, const GlobalOptions& global) {
-  std::vector<Strategy> strategies = strategies_of(options);
-  std::vector<ClientSpec> peers;
-  for (const std::string& text : options.clients_specs) peers.push_back(parse_client_spec(text));
+  std::vector<Strategy> strategies = parse_strategy_list(options.strategies, default_bench_strategies());
+  std::vector<ClientSpec> peers = parse_client_list(options.clients_specs);
   TempDir scratch("rlock_bench");  // the clients' records, the startup runs' lab directory, redlock's servers
   BenchSetup setup = setup_of(options, global, scratch.path());
   std::unique_ptr<TrialNetwork> proxies = options.through_proxy ? route_through_proxies(setup) : nullptr;
