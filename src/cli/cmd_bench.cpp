@@ -8,11 +8,8 @@
 // contended run ended with a wrong balance. --through-proxy prices chaos's fault proxy, passing.
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
 #include <algorithm>
-#include <cstring>
-#include <fstream>
 #include <memory>
 
 #include <fmt/format.h>
@@ -28,6 +25,7 @@
 #include "rlock/error.h"
 #include "host/temp_dir.h"
 #include "report/report.h"
+#include "runfiles/bench_file.h"
 #include "util/duration_text.h"
 #include "util/progress.h"
 #include "util/run_dir.h"
@@ -69,13 +67,6 @@ void print_case(const BenchCase& c) {
   std::fflush(stdout);  // before the next case forks its clients
 }
 
-nlohmann::json case_json(const BenchCase& c) {
-  nlohmann::json out{{"name", c.name},         {"samples", c.samples},   {"median_us", c.median_us},
-                     {"p99_us", c.p99_us},     {"floor_us", c.floor_us}, {"ratio", c.ratio()}};
-  out.update(c.extra);
-  return out;
-}
-
 void print_row(const StrategyRow& r) {
   fmt::print("{:<15} {:>7} {:>8} {:>10} {:>10} {:>10} {:>7.2f} {:>10.1f}  {}\n", r.name, r.clients, r.accounts,
              duration_text(r.median_us), duration_text(r.p99_us), duration_text(r.floor_us), r.ratio(),
@@ -83,23 +74,20 @@ void print_row(const StrategyRow& r) {
   std::fflush(stdout);  // before the next row forks its clients
 }
 
-nlohmann::json row_json(const StrategyRow& r) {
-  nlohmann::json out{{"name", r.name},         {"clients", r.clients},   {"accounts", r.accounts},
-                     {"increments", r.increments}, {"median_us", r.median_us}, {"p99_us", r.p99_us},
-                     {"floor_us", r.floor_us}, {"ratio", r.ratio()},     {"throughput_per_s", r.throughput_per_s},
-                     {"balance_ok", r.balance_ok}};
-  if (r.client) out.update({{"client", true}, {"failed", r.failed}});
-  return out;
-}
-
-void write_json(const std::string& path, const std::vector<BenchCase>& cases, const std::vector<StrategyRow>& rows,
-                const nlohmann::json& env) {
-  nlohmann::json out{{"cases", nlohmann::json::array()}, {"strategies", nlohmann::json::array()}, {"env", env}};
-  for (const BenchCase& c : cases) out["cases"].push_back(case_json(c));
-  for (const StrategyRow& r : rows) out["strategies"].push_back(row_json(r));
-  std::ofstream file(path);
-  file << out.dump(2) << '\n';
-  if (!file) throw Error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+// The run as bench.json holds it (runfiles/bench_file.h).
+BenchFile bench_file(const std::vector<BenchCase>& cases, const std::vector<StrategyRow>& rows,
+                     const nlohmann::json& env) {
+  BenchFile file{env, {}, {}};
+  for (const BenchCase& c : cases) {
+    file.cases.push_back(BenchFileCase{c.name, static_cast<long>(c.samples), c.median_us, c.p99_us, c.floor_us,
+                                       c.ratio(), c.extra});
+  }
+  for (const StrategyRow& r : rows) {
+    file.strategies.push_back(BenchFileRow{r.name, r.clients, r.accounts, static_cast<long>(r.increments), r.median_us,
+                                           r.p99_us, r.floor_us, r.ratio(), r.throughput_per_s, r.balance_ok, r.client,
+                                           static_cast<long>(r.failed)});
+  }
+  return file;
 }
 
 // Throws Error when a case's or a row's final balance says an update was lost under the lock.
@@ -186,7 +174,7 @@ void keep_run(const GlobalOptions& global, const std::vector<BenchCase>& cases, 
               const nlohmann::json& env) {
   std::filesystem::path run = unused_path(std::filesystem::path(global.dir) / "bench" / "runs" / utc_now("%Y%m%dT%H%M%SZ"));
   std::filesystem::create_directories(run);
-  write_json((run / "bench.json").string(), cases, rows, env);
+  write_bench_file(run / "bench.json", bench_file(cases, rows, env));
   write_report({run}, run / "report.html", parse_lang(global.lang));
   fmt::print("\nreport: {}\n", (run / "report.html").string());
 }
@@ -239,7 +227,7 @@ void bench(const BenchOptions& options, const GlobalOptions& global) {
     fmt::print("\nthrough the fault proxy: {} connections\n", proxies->accepted());
   }
 
-  if (!options.json.empty()) write_json(options.json, cases, rows, env);
+  if (!options.json.empty()) write_bench_file(options.json, bench_file(cases, rows, env));
   keep_run(global, cases, rows, env);
   check_balances(cases, rows);
 }
