@@ -110,7 +110,7 @@ mkdir -p "$work/empty"
 refused "a directory with no run" report "$work/empty"
 check "nothing written for no run" test -z "$(ls -A "$work/empty")"
 mkdir -p "$work/newer"
-sed 's/^{/{"format": 99,/' "$work/chaos/chaos.json" >"$work/newer/chaos.json"
+sed 's/"format": 1,/"format": 99,/' "$work/chaos/chaos.json" >"$work/newer/chaos.json"
 refused "a run of a newer format" report "$work/newer"
 check "nothing written for a newer run" test "$(ls -A "$work/newer")" = chaos.json
 refused "an output in a missing directory" report "$work/lab1" --out "$work/missing/report.html"

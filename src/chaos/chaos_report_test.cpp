@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "chaos/campaign.h"
+#include "host/temp_dir.h"
+#include "runfiles/chaos_file.h"
 
 namespace rlock {
 namespace {
@@ -136,6 +138,45 @@ TEST(CheckHarness, ALostServerIsOneLineWithTheTrialsCheckedAndNotRun) {
                  "(1 trials checked, 2 not run)");
   }
   EXPECT_NO_THROW(check_harness({judged(Strategy::ttl, Fault::none, 0), not_run(Strategy::ttl, Fault::none, 1, false)}));
+}
+
+// chaos.json as the campaign writes it reads back cell by cell, the split failover's halves and an
+// n/a cell with what tells them apart.
+TEST(WriteJson, TheTableReadsBackCellByCell) {
+  TempDir tmp("chaos_report_test");
+  TrialResult lagging = judged(Strategy::ttl, Fault::failover, 0, 30);
+  lagging.lock_reached_replica = false;
+  lagging.ms = 250;
+  Campaign campaign{{Strategy::ttl, Strategy::pg_atomic}, {}, {Fault::failover, Fault::pause}, 1, 1};
+  std::vector<Cell> cells = tabulate(campaign, {lagging, judged(Strategy::ttl, Fault::pause, 0, 0)});
+  ChaosSetup setup;
+  setup.seed = 77;
+  setup.ttl = std::chrono::milliseconds(300);
+  setup.wait = WaitMode::notify;
+  write_json((tmp.path() / "chaos.json").string(), cells, campaign, setup);
+
+  ChaosFile file = read_chaos_file(tmp.path() / "chaos.json");
+  EXPECT_EQ(file.seed, 77u);
+  EXPECT_EQ(file.ttl_ms, 300);
+  EXPECT_EQ(file.trials_per_cell, 1);
+  EXPECT_EQ(file.wait, "notify");
+  ASSERT_EQ(file.cells.size(), cells.size());
+  const ChaosFileCell& lag = file.cells[0];
+  EXPECT_EQ(lag.strategy, "ttl");
+  EXPECT_EQ(lag.fault, "failover");
+  EXPECT_EQ(lag.replica, "lagging");
+  EXPECT_EQ(lag.trials, 1);
+  EXPECT_EQ(lag.anomalies, 1);
+  EXPECT_EQ(lag.lost_updates, 1);
+  EXPECT_EQ(lag.lost_amount, 30);
+  EXPECT_DOUBLE_EQ(lag.rate, 1.0);
+  EXPECT_DOUBLE_EQ(lag.median_trial_ms, 250);
+  EXPECT_EQ(lag.kept_trials, std::vector<std::string>{"0"});
+  EXPECT_EQ(file.cells[1].replica, "in-sync");
+  auto pg_pause = std::find_if(file.cells.begin(), file.cells.end(),
+                               [](const ChaosFileCell& c) { return c.strategy == "pg-atomic" && c.fault == "pause"; });
+  ASSERT_NE(pg_pause, file.cells.end());
+  EXPECT_EQ(pg_pause->not_applicable, "no lock held");
 }
 
 }  // namespace

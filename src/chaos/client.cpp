@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "host/child.h"
+#include "lab/worker_flags.h"
 
 namespace rlock {
 namespace {
@@ -20,25 +21,6 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr auto kBusyRetry = 10ms;
-
-// The `rlock worker` flags that name the plan's strategy (cmd_worker.cpp reads them back).
-std::vector<std::string> strategy_flags(const WorkerPlan& plan) {
-  switch (plan.strategy) {
-    case Strategy::ttl: return {};
-    case Strategy::watchdog: return {"--watchdog"};
-    case Strategy::check_before_write: return {"--check-before-write"};
-    case Strategy::fenced: return {"--fenced"};
-    case Strategy::fenced_retry: return {"--fenced", "--retry"};
-    case Strategy::fenced_claim: return {"--fenced", "--retry", "--claim-fence"};
-    case Strategy::pg_atomic: return {"--pg", "atomic"};
-    case Strategy::pg_row_lock: return {"--pg", "row-lock"};
-    case Strategy::pg_advisory: return {"--pg", "advisory"};
-    case Strategy::redlock: break;
-  }
-  std::string urls;
-  for (const RedisAddress& server : plan.redlock) urls += (urls.empty() ? "" : ",") + server.url();
-  return {"--redlock", urls};
-}
 
 // `faketime -f "+0 xRATE" rlock --dir DIR worker ...`, the plan as flags, started at its delay
 // (by the host's clock: a fast one would start early); the servers' addresses go by the
@@ -50,7 +32,7 @@ std::vector<std::string> skewed_command(const WorkerPlan& plan, const LabSetup& 
                                 "--delay", "0",
                                 "--pause", fmt::format("{:.6f}", plan.pause_seconds),
                                 "--retry-every", std::to_string(plan.busy_retry.count())};
-  for (std::string& flag : strategy_flags(plan)) args.push_back(std::move(flag));
+  for (std::string& flag : strategy_args(plan.strategy, plan.redlock)) args.push_back(std::move(flag));
   if (!in_postgres(plan.strategy) && plan.strategy != Strategy::redlock) {
     args.insert(args.end(), {"--wait", std::string(wait_mode_name(plan.wait))});
   }

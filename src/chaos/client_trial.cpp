@@ -289,27 +289,6 @@ class ClientTrial {
 
 }  // namespace
 
-ClientSpec parse_client_spec(const std::string& text) {
-  std::size_t equals = text.find('=');
-  if (equals == std::string::npos) throw UsageError(fmt::format("--client '{}': expected NAME=COMMAND", text));
-  ClientSpec spec{text.substr(0, equals), text.substr(equals + 1), 1, false};
-  if (std::size_t at = spec.name.find('@'); at != std::string::npos) {
-    if (spec.name.substr(at) != "@3") {
-      throw UsageError(fmt::format("--client '{}': NAME@3 is the only server count there is", spec.name));
-    }
-    spec.servers = 3;
-    spec.name.erase(at);
-  }
-  bool name_ok = !spec.name.empty() && spec.name.size() <= 32 &&
-                 spec.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
-                     std::string::npos;
-  if (!name_ok) throw UsageError(fmt::format("--client '{}': NAME must be 1 to 32 letters, digits, _ or -", text));
-  if (spec.command.find_first_not_of(" \t") == std::string::npos) {
-    throw UsageError(fmt::format("--client '{}': the command is empty", text));
-  }
-  return spec;
-}
-
 ClientTrialOutcome run_client_trial(const TrialSpec& spec, const Schedule& schedule, const ClientTrialSetup& setup,
                                     const LabDir& dir, const std::function<const RunLog&()>& start_clock,
                                     const std::function<Nemesis(const RunLog&)>& nemesis_of) {

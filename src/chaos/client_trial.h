@@ -29,9 +29,6 @@
 
 namespace rlock {
 
-// Parses NAME=COMMAND or NAME@3=COMMAND. Throws UsageError for anything else.
-ClientSpec parse_client_spec(const std::string& text);
-
 struct ClientTrialSetup {
   const ClientSpec& client;
   std::vector<std::vector<std::string>> redis;  // the URLs each worker's client is given: one, or three

@@ -1,14 +1,11 @@
 #include "chaos/report.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "rlock/error.h"
+#include "runfiles/chaos_file.h"
 #include "util/stats.h"
 
 namespace rlock {
@@ -127,27 +124,35 @@ void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup) {
 
 void write_json(const std::string& path, const std::vector<Cell>& cells, const Campaign& campaign,
                 const ChaosSetup& setup) {
-  nlohmann::json json_cells = nlohmann::json::array();
+  ChaosFile file{setup.seed, static_cast<long>(setup.ttl.count()), campaign.trials,
+                 std::string(wait_mode_name(setup.wait)), {}};
   for (const Cell& c : cells) {
     auto [low, high] = wilson_interval(c.anomalies, c.judged());
-    json_cells.push_back({{"strategy", c.row}, {"fault", to_string(c.fault)}, {"client", c.client},
-                          {"client_error", c.client_errors}, {"not_run", c.not_run},
-                          {"expected_safe", c.expected_safe}, {"trials", c.trials},
-                          {"anomalies", c.anomalies}, {"lost_updates", c.lost}, {"lost_amount", c.lost_amount},
-                          {"overlaps", c.overlaps}, {"failed", c.failed}, {"dropped_amount", c.failed_amount},
-                          {"unknown", c.unknown}, {"stuck", c.stuck}, {"struck", c.struck},
-                          {"rate", c.rate()}, {"ci_low", low}, {"ci_high", high}, {"median_trial_ms", median(c.ms)},
-                          {"kept_trials", c.kept}});
-    if (!c.not_applicable.empty()) json_cells.back()["not_applicable"] = std::string(c.not_applicable);
-    if (!c.replica.empty()) json_cells.back()["replica"] = std::string(c.replica);
+    file.cells.push_back(ChaosFileCell{.strategy = c.row,
+                                       .fault = std::string(to_string(c.fault)),
+                                       .client = c.client,
+                                       .client_error = c.client_errors,
+                                       .not_run = c.not_run,
+                                       .expected_safe = c.expected_safe,
+                                       .trials = c.trials,
+                                       .anomalies = c.anomalies,
+                                       .lost_updates = c.lost,
+                                       .lost_amount = c.lost_amount,
+                                       .overlaps = c.overlaps,
+                                       .failed = c.failed,
+                                       .dropped_amount = c.failed_amount,
+                                       .unknown = c.unknown,
+                                       .stuck = c.stuck,
+                                       .struck = c.struck,
+                                       .rate = c.rate(),
+                                       .ci_low = low,
+                                       .ci_high = high,
+                                       .median_trial_ms = median(c.ms),
+                                       .kept_trials = c.kept,
+                                       .not_applicable = std::string(c.not_applicable),
+                                       .replica = std::string(c.replica)});
   }
-  std::ofstream out(path);
-  out << nlohmann::json{{"seed", setup.seed}, {"ttl_ms", setup.ttl.count()}, {"trials_per_cell", campaign.trials},
-                        {"wait", wait_mode_name(setup.wait)},
-                        {"cells", json_cells}}
-             .dump(2)
-      << "\n";
-  if (!out) throw Error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+  write_chaos_file(path, file);
 }
 
 const Cell* find_cell(const std::vector<Cell>& cells, const std::string& row, Fault fault) {

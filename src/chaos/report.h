@@ -45,8 +45,8 @@ std::string fault_label(const Cell& c);
 std::vector<Cell> tabulate(const Campaign& campaign, const std::vector<TrialResult>& results);
 // The table on stdout, and where the anomalous trials are kept.
 void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup);
-// The table as JSON in `path`, with the seed, the TTL, the trials a cell and the wait mode.
-// Throws Error when the file cannot be written.
+// The table as chaos.json in `path` (runfiles/chaos_file.h), with the seed, the TTL, the trials a
+// cell and the wait mode. Throws Error when the file cannot be written.
 void write_json(const std::string& path, const std::vector<Cell>& cells, const Campaign& campaign,
                 const ChaosSetup& setup);
 // The cell of `row` under `fault`; nullptr when the campaign has none.

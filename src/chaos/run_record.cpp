@@ -2,23 +2,19 @@
 
 #include <zlib.h>
 
-#include <algorithm>
-#include <fstream>
 #include <map>
 #include <memory>
-#include <regex>
 #include <sstream>
-#include <tuple>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "bank/account_store.h"
+#include "chaos/run_file.h"
+#include "chaos/trial_line.h"
 #include "lab/append_file.h"
 #include "rlock/error.h"
+#include "runfiles/file_format.h"
 #include "util/run_dir.h"
-
-extern char** environ;
 
 namespace rlock {
 namespace {
@@ -28,96 +24,6 @@ namespace fs = std::filesystem;
 
 constexpr const char* kPlain = "trials.jsonl";
 constexpr const char* kCompressed = "trials.jsonl.gz";
-
-// A URL's password, and PGPASSWORD's, become ***.
-std::string blank_passwords(const std::string& text) {
-  static const std::regex password(R"((://[^:/@\s]*:)[^@\s]*@)");
-  return std::regex_replace(text, password, "$1***@");
-}
-
-json command_line() {
-  json args = json::array();
-  std::ifstream in("/proc/self/cmdline", std::ios::binary);
-  for (std::string arg; std::getline(in, arg, '\0');) args.push_back(blank_passwords(arg));
-  return args;
-}
-
-// The variables that can change a run: rlock's, the servers', libpq's and the locale.
-json environment() {
-  json env = json::object();
-  for (char** e = environ; *e != nullptr; ++e) {
-    std::string entry = *e;
-    std::string name = entry.substr(0, entry.find('=')), value = entry.substr(name.size() + 1);
-    bool kept = name.starts_with("RLOCK_") || name.starts_with("PG") || name == "REDIS_URL" ||
-                name == "DATABASE_URL" || name == "LANG" || name.starts_with("LC_") || name == "PATH";
-    if (kept) env[name] = name == "PGPASSWORD" ? "***" : blank_passwords(value);
-  }
-  return env;
-}
-
-json client_json(const ClientSpec& c) {
-  return {{"name", c.name}, {"command", c.command}, {"servers", c.servers}, {"expected_safe", c.expected_safe}};
-}
-
-template <typename T, typename Parse>
-T parse_name(const std::string& name, Parse&& parse, const char* what) {
-  auto value = parse(name);
-  if (!value) throw Error(fmt::format("unknown {} '{}'", what, name));
-  return *value;
-}
-
-Campaign campaign_from(const json& j) {
-  Campaign c;
-  for (const json& s : j.at("strategies")) c.strategies.push_back(parse_name<Strategy>(s.get<std::string>(), strategy_from, "strategy"));
-  for (const json& f : j.at("faults")) c.faults.push_back(parse_name<Fault>(f.get<std::string>(), fault_from, "fault"));
-  for (const json& k : j.at("clients")) {
-    c.clients.push_back(ClientSpec{k.at("name").get<std::string>(), k.at("command").get<std::string>(),
-                                   k.at("servers").get<int>(), k.at("expected_safe").get<bool>()});
-  }
-  c.trials = j.at("trials").get<int>();
-  c.jobs = j.at("jobs").get<int>();
-  return c;
-}
-
-ChaosSetup setup_from(const json& j) {
-  ChaosSetup s;
-  s.seed = j.at("seed").get<std::uint64_t>();
-  s.ttl = std::chrono::milliseconds(j.at("ttl_ms").get<long>());
-  s.wait = parse_name<WaitMode>(j.at("wait").get<std::string>(), [](const std::string& name) -> std::optional<WaitMode> {
-    auto modes = wait_modes_by_name();
-    auto it = modes.find(name);
-    return it == modes.end() ? std::nullopt : std::optional(it->second);
-  }, "wait mode");
-  s.dir = j.at("dir").get<std::string>();
-  s.first_account = j.at("first_account").get<long>();
-  s.failover_port = j.at("failover_port").get<int>();
-  s.redlock_port = j.at("redlock_port").get<int>();
-  return s;
-}
-
-// A trial's identity in a run: its row, whether that is a client, its fault and its number.
-using TrialKey = std::tuple<std::string, bool, std::string, int>;
-TrialKey key_of(const TrialSpec& spec) {
-  return {row_name(spec), spec.client.has_value(), std::string(to_string(spec.fault)), spec.number};
-}
-
-TrialInput input_from(const json& line, const TrialSpec& spec) {
-  TrialInput input{spec};
-  input.ms = line.at("ms").get<double>();
-  input.error = line.at("error").get<std::string>();
-  input.client_error = line.at("client_error").get<std::string>();
-  input.not_run = line.at("not_run").get<bool>();
-  if (line.contains("balance")) input.final_balance = line.at("balance").get<long long>();
-  input.balance_error = line.value("balance_error", "");
-  if (line.contains("served")) {
-    input.served = ServedTally{line.at("served").at("stale_writes").get<int>(), line.at("served").at("lost_money").get<long long>()};
-  }
-  for (const json& op : line.at("history")) input.history.push_back(operation_from(op));
-  for (const json& stuck : line.value("stuck", json::array())) input.stuck.push_back(stuck.get<bool>());
-  input.struck = line.value("struck", false);
-  if (line.contains("lock_reached_replica")) input.lock_reached_replica = line.at("lock_reached_replica").get<bool>();
-  return input;
-}
 
 // The whole of `path`, decompressed (zlib reads a plain file as it is). Throws Error when the
 // compressed stream is cut short or damaged.
@@ -139,15 +45,6 @@ std::string read_all(const fs::path& path) {
   return text;
 }
 
-void check_format(const json& j, const std::string& where) {
-  int format = j.value("format", 0);
-  if (format > kRunFormat) {
-    throw Error(fmt::format("{}: format {} is newer than this rlock reads ({}): analyze it with a newer rlock", where,
-                            format, kRunFormat));
-  }
-  if (format < 1) throw Error(fmt::format("{}: no format number: not written by rlock chaos", where));
-}
-
 // Every trial line of the run, by trial.
 std::map<TrialKey, json> trial_lines(const fs::path& dir) {
   fs::path path = fs::exists(dir / kCompressed) ? dir / kCompressed : dir / kPlain;
@@ -164,10 +61,9 @@ std::map<TrialKey, json> trial_lines(const fs::path& dir) {
     json j = json::parse(line, nullptr, false);
     std::string where = fmt::format("{} line {}", path.string(), number);
     if (!j.is_object()) throw Error(fmt::format("{} is not a JSON object (truncated?)", where));
-    check_format(j, where);
+    check_format(j, kTrialLineFormat, where, 0);
     try {
-      lines[{j.at("row").get<std::string>(), j.at("client").get<bool>(), j.at("fault").get<std::string>(),
-             j.at("number").get<int>()}] = j;
+      lines[trial_key_of(j)] = j;
     } catch (const json::exception& e) {
       throw Error(fmt::format("{} is malformed: {}", where, e.what()));
     }
@@ -182,38 +78,12 @@ fs::path new_run_dir(const fs::path& chaos_dir, std::uint64_t seed) {
 }
 
 void write_run_record(const Campaign& campaign, const ChaosSetup& setup) {
-  json strategies = json::array(), faults = json::array(), clients = json::array();
-  for (Strategy s : campaign.strategies) strategies.push_back(to_string(s));
-  for (Fault f : campaign.faults) faults.push_back(to_string(f));
-  for (const ClientSpec& c : campaign.clients) clients.push_back(client_json(c));
-  json record{{"format", kRunFormat},
-              {"started", utc_now("%Y-%m-%dT%H:%M:%SZ")},
-              {"command", command_line()},
-              {"environment", environment()},
-              {"campaign", {{"strategies", strategies}, {"faults", faults}, {"clients", clients},
-                            {"trials", campaign.trials}, {"jobs", campaign.jobs}}},
-              {"setup", {{"seed", setup.seed}, {"ttl_ms", setup.ttl.count()}, {"wait", wait_mode_name(setup.wait)},
-                         {"dir", setup.dir.string()}, {"first_account", setup.first_account},
-                         {"failover_port", setup.failover_port}, {"redlock_port", setup.redlock_port},
-                         {"redis", setup.redis.display()}, {"postgres", describe_conninfo(setup.conninfo)}}}};
   fs::create_directories(setup.run_dir);
-  std::ofstream out(setup.run_dir / "run.json");
-  out << record.dump(2) << "\n";
-  if (!out) throw Error(fmt::format("cannot write {}", (setup.run_dir / "run.json").string()));
+  write_json_file(setup.run_dir / "run.json", run_file_json(campaign, setup));
 }
 
 void record_trial(const fs::path& run_dir, const TrialInput& input) {
-  json history = json::array();
-  for (const Operation& op : input.history) history.push_back(operation_json(op));
-  json line{{"format", kRunFormat}, {"row", row_name(input.spec)}, {"client", input.spec.client.has_value()},
-            {"fault", to_string(input.spec.fault)}, {"number", input.spec.number}, {"ms", input.ms},
-            {"error", input.error}, {"client_error", input.client_error}, {"not_run", input.not_run},
-            {"history", history}, {"stuck", input.stuck}, {"struck", input.struck}};
-  if (input.lock_reached_replica) line["lock_reached_replica"] = *input.lock_reached_replica;
-  if (input.final_balance) line["balance"] = *input.final_balance;
-  if (!input.balance_error.empty()) line["balance_error"] = input.balance_error;
-  if (input.served) line["served"] = {{"stale_writes", input.served->stale_writes}, {"lost_money", input.served->lost_money}};
-  AppendFile(run_dir / kPlain).append_line(line.dump());
+  AppendFile(run_dir / kPlain).append_line(trial_line(input).dump());
 }
 
 void keep_trials(const fs::path& run_dir, const fs::path& trials) {
@@ -242,27 +112,18 @@ StoredRun load_run(const fs::path& dir) {
   if (!fs::exists(record_path)) {
     throw Error(fmt::format("{} is not a stored chaos run: it has no run.json", dir.string()));
   }
-  std::ifstream in(record_path);
-  json record = json::parse(in, nullptr, false);
-  if (!record.is_object()) throw Error(fmt::format("{} is not JSON (truncated?)", record_path.string()));
-  check_format(record, record_path.string());
-  StoredRun run;
-  try {
-    run.campaign = campaign_from(record.at("campaign"));
-    run.setup = setup_from(record.at("setup"));
-  } catch (const json::exception& e) {
-    throw Error(fmt::format("{} is malformed: {}", record_path.string(), e.what()));
-  }
+  RunFile file = read_run_file(record_path, kRunFileFormat, 0, "a stored run's record", run_file_from);
+  StoredRun run{file.campaign, file.setup, {}};
   run.setup.run_dir = dir;
   std::map<TrialKey, json> lines = trial_lines(dir);
   for (const TrialSpec& spec : all_trials(run.campaign)) {
-    auto line = lines.find(key_of(spec));
+    auto line = lines.find(trial_key(spec));
     if (line == lines.end()) {
       run.trials.emplace_back(spec).error = kNoResult;
       continue;
     }
     try {
-      run.trials.push_back(input_from(line->second, spec));
+      run.trials.push_back(trial_input_from(line->second, spec));
     } catch (const json::exception& e) {
       throw Error(fmt::format("{}'s trial {} {} {} is malformed: {}", dir.string(), row_name(spec),
                               to_string(spec.fault), spec.number, e.what()));

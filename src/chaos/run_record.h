@@ -1,12 +1,14 @@
 // A chaos run kept on disk, the Jepsen way, so that its checkers can be run again on it later
 // (`rlock analyze`). A campaign's directory, chaos/runs/<UTC start time>-seed<S>/ under the lab
 // directory, holds
-//   run.json         the format, the start time, the command line and environment (passwords
-//                    blanked), the campaign and its setup
-//   trials.jsonl.gz  one line a trial: its spec and what judge() needs (judge.h), history included
-//   chaos.json       the table as `rlock chaos --json` writes it (what `rlock report` reads)
-// While the campaign runs, its job processes append to trials.jsonl, whole lines (AppendFile);
-// seal_run() compresses it when the campaign ends. A reader refuses a format newer than its own.
+//   run.json         the start time, the command line and environment (passwords blanked), the
+//                    campaign and its setup (run_file.h)
+//   trials.jsonl.gz  one line a trial: its spec and what judge() needs (trial_line.h)
+//   chaos.json       the table as `rlock chaos --json` writes it (runfiles/chaos_file.h), what
+//                    `rlock report` reads
+// Each file carries its format (runfiles/file_format.h). While the campaign runs, its job
+// processes append to trials.jsonl, whole lines (AppendFile); seal_run() compresses it when the
+// campaign ends. A reader refuses a format newer than its own.
 //
 // Functions on files; record_trial may be called from many processes at once, the rest from one.
 #pragma once
@@ -19,8 +21,6 @@
 #include "chaos/judge.h"
 
 namespace rlock {
-
-inline constexpr int kRunFormat = 1;
 
 // chaos_dir/runs/<UTC time>-seed<S> (with -2, -3... when taken), not yet created.
 std::filesystem::path new_run_dir(const std::filesystem::path& chaos_dir, std::uint64_t seed);
@@ -41,7 +41,7 @@ struct StoredRun {
 };
 
 // Reads a run directory. Throws Error, in one line, for a directory that is missing or not a run,
-// a truncated file and a format newer than kRunFormat.
+// a truncated file and a format newer than run_file.h's or trial_line.h's.
 StoredRun load_run(const std::filesystem::path& run_dir);
 
 }  // namespace rlock

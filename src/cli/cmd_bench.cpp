@@ -8,25 +8,24 @@
 // contended run ended with a wrong balance. --through-proxy prices chaos's fault proxy, passing.
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
 #include <algorithm>
-#include <cstring>
-#include <fstream>
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "bench/bench.h"
 #include "bench/bench_strategy.h"
-#include "chaos/client_trial.h"
+#include "chaos/client_list.h"
 #include "chaos/network.h"
 #include "bench/peer_bench.h"
 #include "host/local_redis.h"
 #include "cli/commands.h"
+#include "lab/strategy_list.h"
 #include "rlock/error.h"
 #include "host/temp_dir.h"
 #include "report/report.h"
+#include "runfiles/bench_file.h"
 #include "util/duration_text.h"
 #include "util/progress.h"
 #include "util/run_dir.h"
@@ -39,25 +38,12 @@ struct BenchOptions {
   int clients = 2;
   long account = 7000;
   std::string json;
-  std::vector<std::string> strategies;  // empty: default_bench_strategies()
+  std::vector<std::string> strategies;  // strategy_list.h; empty: default_bench_strategies()
   WaitMode wait = WaitMode::poll;
   int redlock_port = 6740;
   std::vector<std::string> clients_specs;  // --client NAME=COMMAND
   bool through_proxy = false;
 };
-
-// The strategies asked for, by name. Throws UsageError naming an unknown one.
-std::vector<Strategy> strategies_of(const BenchOptions& options) {
-  if (options.strategies.empty()) return default_bench_strategies();
-  std::vector<Strategy> out;
-  if (options.strategies == std::vector<std::string>{"none"}) return out;  // the cases alone, as chaos's none
-  for (const std::string& name : options.strategies) {
-    std::optional<Strategy> strategy = strategy_from(name);
-    if (!strategy) throw UsageError(fmt::format("--strategies: unknown strategy '{}'", name));
-    out.push_back(*strategy);
-  }
-  return out;
-}
 
 // What a case measured besides its times, in words.
 std::string extra_text(const BenchCase& c) {
@@ -81,13 +67,6 @@ void print_case(const BenchCase& c) {
   std::fflush(stdout);  // before the next case forks its clients
 }
 
-nlohmann::json case_json(const BenchCase& c) {
-  nlohmann::json out{{"name", c.name},         {"samples", c.samples},   {"median_us", c.median_us},
-                     {"p99_us", c.p99_us},     {"floor_us", c.floor_us}, {"ratio", c.ratio()}};
-  out.update(c.extra);
-  return out;
-}
-
 void print_row(const StrategyRow& r) {
   fmt::print("{:<15} {:>7} {:>8} {:>10} {:>10} {:>10} {:>7.2f} {:>10.1f}  {}\n", r.name, r.clients, r.accounts,
              duration_text(r.median_us), duration_text(r.p99_us), duration_text(r.floor_us), r.ratio(),
@@ -95,23 +74,20 @@ void print_row(const StrategyRow& r) {
   std::fflush(stdout);  // before the next row forks its clients
 }
 
-nlohmann::json row_json(const StrategyRow& r) {
-  nlohmann::json out{{"name", r.name},         {"clients", r.clients},   {"accounts", r.accounts},
-                     {"increments", r.increments}, {"median_us", r.median_us}, {"p99_us", r.p99_us},
-                     {"floor_us", r.floor_us}, {"ratio", r.ratio()},     {"throughput_per_s", r.throughput_per_s},
-                     {"balance_ok", r.balance_ok}};
-  if (r.client) out.update({{"client", true}, {"failed", r.failed}});
-  return out;
-}
-
-void write_json(const std::string& path, const std::vector<BenchCase>& cases, const std::vector<StrategyRow>& rows,
-                const nlohmann::json& env) {
-  nlohmann::json out{{"cases", nlohmann::json::array()}, {"strategies", nlohmann::json::array()}, {"env", env}};
-  for (const BenchCase& c : cases) out["cases"].push_back(case_json(c));
-  for (const StrategyRow& r : rows) out["strategies"].push_back(row_json(r));
-  std::ofstream file(path);
-  file << out.dump(2) << '\n';
-  if (!file) throw Error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+// The run as bench.json holds it (runfiles/bench_file.h).
+BenchFile bench_file(const std::vector<BenchCase>& cases, const std::vector<StrategyRow>& rows,
+                     const nlohmann::json& env) {
+  BenchFile file{env, {}, {}};
+  for (const BenchCase& c : cases) {
+    file.cases.push_back(BenchFileCase{c.name, static_cast<long>(c.samples), c.median_us, c.p99_us, c.floor_us,
+                                       c.ratio(), c.extra});
+  }
+  for (const StrategyRow& r : rows) {
+    file.strategies.push_back(BenchFileRow{r.name, r.clients, r.accounts, static_cast<long>(r.increments), r.median_us,
+                                           r.p99_us, r.floor_us, r.ratio(), r.throughput_per_s, r.balance_ok, r.client,
+                                           static_cast<long>(r.failed)});
+  }
+  return file;
 }
 
 // Throws Error when a case's or a row's final balance says an update was lost under the lock.
@@ -198,7 +174,7 @@ void keep_run(const GlobalOptions& global, const std::vector<BenchCase>& cases, 
               const nlohmann::json& env) {
   std::filesystem::path run = unused_path(std::filesystem::path(global.dir) / "bench" / "runs" / utc_now("%Y%m%dT%H%M%SZ"));
   std::filesystem::create_directories(run);
-  write_json((run / "bench.json").string(), cases, rows, env);
+  write_bench_file(run / "bench.json", bench_file(cases, rows, env));
   write_report({run}, run / "report.html", parse_lang(global.lang));
   fmt::print("\nreport: {}\n", (run / "report.html").string());
 }
@@ -221,9 +197,8 @@ std::unique_ptr<TrialNetwork> route_through_proxies(BenchSetup& setup) {
 }
 
 void bench(const BenchOptions& options, const GlobalOptions& global) {
-  std::vector<Strategy> strategies = strategies_of(options);
-  std::vector<ClientSpec> peers;
-  for (const std::string& text : options.clients_specs) peers.push_back(parse_client_spec(text));
+  std::vector<Strategy> strategies = parse_strategy_list(options.strategies, default_bench_strategies());
+  std::vector<ClientSpec> peers = parse_client_list(options.clients_specs);
   TempDir scratch("rlock_bench");  // the clients' records, the startup runs' lab directory, redlock's servers
   BenchSetup setup = setup_of(options, global, scratch.path());
   std::unique_ptr<TrialNetwork> proxies = options.through_proxy ? route_through_proxies(setup) : nullptr;
@@ -252,7 +227,7 @@ void bench(const BenchOptions& options, const GlobalOptions& global) {
     fmt::print("\nthrough the fault proxy: {} connections\n", proxies->accepted());
   }
 
-  if (!options.json.empty()) write_json(options.json, cases, rows, env);
+  if (!options.json.empty()) write_bench_file(options.json, bench_file(cases, rows, env));
   keep_run(global, cases, rows, env);
   check_balances(cases, rows);
 }

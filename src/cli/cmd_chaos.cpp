@@ -15,10 +15,11 @@
 
 #include "chaos/campaign.h"
 #include "chaos/chaos.h"
-#include "chaos/client_trial.h"
+#include "chaos/client_list.h"
 #include "chaos/report.h"
 #include "chaos/run_record.h"
 #include "cli/commands.h"
+#include "lab/strategy_list.h"
 #include "host/netns.h"
 #include "report/report.h"
 #include "rlock/error.h"
@@ -67,21 +68,11 @@ std::uint64_t random_seed() {
   return std::stoull(hex, nullptr, 16);
 }
 
-// The clients of --client, each named once, and those of --client-safe marked expected safe.
+// The clients of --client (client_list.h), and those of --client-safe marked expected safe.
 std::vector<ClientSpec> clients_of(const ChaosOptions& options) {
-  std::vector<ClientSpec> clients;
-  auto named = [&](const std::string& name) {
-    return std::find_if(clients.begin(), clients.end(), [&](const ClientSpec& c) { return c.name == name; });
-  };
-  for (const std::string& text : options.clients) {
-    ClientSpec client = parse_client_spec(text);
-    if (named(client.name) != clients.end() || strategy_from(client.name)) {
-      throw UsageError(fmt::format("--client {}: that name is taken", client.name));
-    }
-    clients.push_back(client);
-  }
+  std::vector<ClientSpec> clients = parse_client_list(options.clients);
   for (const std::string& name : options.safe_clients) {
-    auto client = named(name);
+    auto client = std::find_if(clients.begin(), clients.end(), [&](const ClientSpec& c) { return c.name == name; });
     if (client == clients.end()) throw UsageError(fmt::format("--client-safe {}: no --client of that name", name));
     client->expected_safe = true;
   }
@@ -91,14 +82,10 @@ std::vector<ClientSpec> clients_of(const ChaosOptions& options) {
 // The campaign the flags ask for: --quick's strategies, faults and trials unless named;
 // `--strategies none` (or '') runs no built-in strategy, for a campaign of clients alone.
 Campaign campaign_of(const ChaosOptions& options) {
-  std::vector<std::string> strategy_names = options.strategies, fault_names = options.faults;
-  if (options.quick && strategy_names.empty()) strategy_names = {"ttl", "fenced-retry", "fenced-claim", "pg-row-lock"};
+  std::vector<std::string> fault_names = options.faults;
+  std::vector<Strategy> quick{Strategy::ttl, Strategy::fenced_retry, Strategy::fenced_claim, Strategy::pg_row_lock};
+  std::vector<Strategy> strategies = parse_strategy_list(options.strategies, options.quick ? quick : all_strategies());
   if (options.quick && fault_names.empty()) fault_names = {"none", "pause"};
-  bool no_strategies = strategy_names == std::vector<std::string>{"none"} || strategy_names == std::vector<std::string>{""};
-  std::vector<Strategy> strategies =
-      no_strategies            ? std::vector<Strategy>{}
-      : strategy_names.empty() ? all_strategies()
-                               : parse_list<Strategy>(strategy_names, strategy_from, "strategy", names_of(all_strategies()));
   std::vector<Fault> faults =
       fault_names.empty() ? all_faults() : parse_list<Fault>(fault_names, fault_from, "fault", names_of(all_faults()));
   int trials = options.quick && options.trials == 200 ? 20 : options.trials;
@@ -140,7 +127,7 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
 void register_chaos(CLI::App& app, const GlobalOptions& global) {
   auto options = std::make_shared<ChaosOptions>();
   CLI::App* cmd = app.add_subcommand("chaos", "randomized trials of every strategy under faults, with checkers");
-  cmd->add_option("--strategies", options->strategies, "comma-separated: " + names_of(all_strategies()))
+  cmd->add_option("--strategies", options->strategies, "comma-separated, or none: " + names_of(all_strategies()))
       ->delimiter(',');
   cmd->add_option("--faults", options->faults, "comma-separated: " + names_of(all_faults()))->delimiter(',');
   cmd->add_option("--trials", options->trials, "trials a cell (strategy x fault)")

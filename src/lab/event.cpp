@@ -6,8 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "util/enum_names.h"
 #include "rlock/error.h"
+#include "runfiles/file_format.h"
+#include "util/enum_names.h"
 
 namespace rlock {
 namespace {
@@ -76,8 +77,9 @@ std::string Event::to_json_line() const {
   record["t"] = std::round(t * 1e6) / 1e6;  // microseconds are plenty, and lines stay short
   record["who"] = who;
   record["event"] = to_string(kind);
+  record["format"] = kEventFormat;
   for (const auto& [name, value] : fields.items()) {
-    if (!record.contains(name)) record[name] = value;  // a field never overrides t, who or event
+    if (!record.contains(name)) record[name] = value;  // a field never overrides t, who, event or format
   }
   return record.dump();
 }
@@ -88,11 +90,12 @@ Event Event::from_json_line(std::string_view line) {
       !record["who"].is_string() || !record.contains("event") || !record["event"].is_string()) {
     throw Error("not an event record");
   }
+  check_format(record, kEventFormat, "event record", 1);
   auto kind = event_kind_from(record["event"].get<std::string>());
   if (!kind) throw Error(fmt::format("unknown event '{}'", record["event"].get<std::string>()));
   Event event{record["t"].get<double>(), record["who"].get<std::string>(), *kind, nlohmann::json::object()};
   for (const auto& [name, value] : record.items()) {
-    if (name != "t" && name != "who" && name != "event") event.fields[name] = value;
+    if (name != "t" && name != "who" && name != "event" && name != "format") event.fields[name] = value;
   }
   return event;
 }

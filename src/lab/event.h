@@ -2,7 +2,8 @@
 //
 // Events are what a run records (one JSON object per line in events.jsonl) and what every reader
 // works from: showlog renders them in either language, later tools draw or check them without
-// parsing prose. A plain value type; thread-safe.
+// parsing prose. Each line carries the file's format (kEventFormat; schema:
+// docs/schemas/event.schema.json). A plain value type; thread-safe.
 #pragma once
 
 #include <optional>
@@ -12,6 +13,9 @@
 #include <nlohmann/json.hpp>
 
 namespace rlock {
+
+// 1: {t, who, event, fields}. A line without the field is format 1 too (written before it was).
+inline constexpr int kEventFormat = 1;
 
 enum class EventKind {
   acquired,           // ttl_ms, fence (fenced only)
@@ -66,9 +70,9 @@ struct Event {
   std::optional<std::string> target() const;
   std::optional<std::string> error_text() const;  // "error": why the watchdog's Redis failed
 
-  // {"t":2.041,"who":"B","event":"acquired","ttl_ms":2000,...} on one line, no newline.
+  // {"t":2.041,"who":"B","event":"acquired","format":1,"ttl_ms":2000,...} on one line, no newline.
   std::string to_json_line() const;
-  // Throws rlock::Error when the line is not an event record.
+  // Throws rlock::Error when the line is not an event record, or one of a newer format.
   static Event from_json_line(std::string_view line);
 };
 

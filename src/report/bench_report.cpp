@@ -17,11 +17,11 @@ constexpr double kWidth = 760, kNames = 130, kBarsWidth = 440, kRow = 15, kBar =
 struct Bar {
   const Wording& name;
   const char* fill;
-  double BenchRow::*us;
+  double BenchFileCase::*us;
 };
-const Bar kBarsDrawn[] = {{words::kFloor, "#9e9e9e", &BenchRow::floor_us},
-                          {words::kMedian, "#2f5fb3", &BenchRow::median_us},
-                          {words::kP99, "#a9c1ea", &BenchRow::p99_us}};
+const Bar kBarsDrawn[] = {{words::kFloor, "#9e9e9e", &BenchFileCase::floor_us},
+                          {words::kMedian, "#2f5fb3", &BenchFileCase::median_us},
+                          {words::kP99, "#a9c1ea", &BenchFileCase::p99_us}};
 
 std::string bars(const BenchRun& run, Lang lang) {
   std::string body;
@@ -35,7 +35,7 @@ std::string bars(const BenchRun& run, Lang lang) {
     x += 100;
   }
   double y = 30;
-  for (const BenchRow& c : run.cases) {
+  for (const BenchFileCase& c : run.file.cases) {
     double most = std::max({c.floor_us, c.median_us, c.p99_us, 1e-9});
     body +=
         fmt::format("<text x=\"4\" y=\"{:.0f}\" font-weight=\"bold\">{}</text>\n", y + kRow + 4, html_escape(c.name));
@@ -73,7 +73,7 @@ std::string numbers(const BenchRun& run, Lang lang) {
     html += fmt::format("<th scope=\"col\">{}</th>", say(*w, lang));
   }
   html += "</tr>\n";
-  for (const BenchRow& c : run.cases) {
+  for (const BenchFileCase& c : run.file.cases) {
     html += fmt::format(
         "<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{:.2f}</td><td>{}</td></tr>\n",
@@ -84,14 +84,14 @@ std::string numbers(const BenchRun& run, Lang lang) {
 }
 
 std::string price_of_safety(const BenchRun& run, Lang lang) {
-  if (run.strategies.empty()) return "";
+  if (run.file.strategies.empty()) return "";
   std::string html = fmt::format("<table>\n<caption>{}</caption>\n<tr>", say(words::kPriceOfSafety, lang));
   for (const Wording* w : {&words::kStrategy, &words::kClients, &words::kAccounts, &words::kMedian, &words::kP99,
                            &words::kFloor, &words::kRatio, &words::kThroughput, &words::kBalance}) {
     html += fmt::format("<th scope=\"col\">{}</th>", say(*w, lang));
   }
   html += "</tr>\n";
-  for (const StrategyCost& r : run.strategies) {
+  for (const BenchFileRow& r : run.file.strategies) {
     html += fmt::format(
         "<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.2f}</td><td class=\"num\">{:.1f}</td>"
@@ -105,36 +105,11 @@ std::string price_of_safety(const BenchRun& run, Lang lang) {
 
 }  // namespace
 
-BenchRun read_bench_run(const std::filesystem::path& dir) {
-  return parse_run_json(dir / "bench.json", "a bench run's cases", [&](const nlohmann::json& j) {
-    BenchRun run{dir, {}, {}, {}};
-    for (const auto& [label, value] : j.at("env").items()) run.env.emplace_back(label, json_text(value));
-    for (nlohmann::json c : j.at("cases")) {
-      BenchRow row{c.at("name").get<std::string>(),
-                   c.at("samples").get<long>(),
-                   c.at("median_us").get<double>(),
-                   c.at("p99_us").get<double>(),
-                   c.at("floor_us").get<double>(),
-                   c.at("ratio").get<double>(),
-                   {}};
-      for (const char* known : {"name", "samples", "median_us", "p99_us", "floor_us", "ratio"}) c.erase(known);
-      row.extra = std::move(c);
-      run.cases.push_back(std::move(row));
-    }
-    for (const nlohmann::json& r : j.value("strategies", nlohmann::json::array())) {
-      run.strategies.push_back(StrategyCost{r.at("name").get<std::string>(), r.at("clients").get<long>(),
-                                            r.at("accounts").get<long>(), r.at("median_us").get<double>(),
-                                            r.at("p99_us").get<double>(), r.at("floor_us").get<double>(),
-                                            r.at("ratio").get<double>(), r.at("throughput_per_s").get<double>(),
-                                            r.at("balance_ok").get<bool>()});
-    }
-    return run;
-  });
-}
+BenchRun read_bench_run(const std::filesystem::path& dir) { return BenchRun{dir, read_bench_file(dir / "bench.json")}; }
 
 std::string bench_section(const BenchRun& run, Lang lang, std::string_view id) {
   std::vector<std::pair<std::string, std::string>> env;
-  for (const auto& [label, value] : run.env) env.emplace_back(html_escape(label), html_escape(value));
+  for (const auto& [label, value] : run.file.env.items()) env.emplace_back(html_escape(label), html_escape(json_text(value)));
   return fmt::format("<section id=\"{}\">\n<h2>{}</h2>\n", id,
                      say(words::kBenchRun, lang, {{"dir", run.dir.string()}})) +
          meta_list(env) + bars(run, lang) + numbers(run, lang) + price_of_safety(run, lang) + "</section>\n";

@@ -13,49 +13,18 @@
 namespace rlock {
 namespace {
 
-// The fault's column: a failover of one Redis is two, the replica lagging and in sync.
-std::string fault_of(const nlohmann::json& j) {
-  std::string fault = j.at("fault").get<std::string>();
-  if (!j.contains("replica")) return fault;
-  return fault + (j["replica"] == "lagging" ? "/lag" : "/sync");
+// The cell's column: its fault, and a failover of one Redis is two, the replica lagging and in sync.
+std::string column(const ChaosFileCell& c) {
+  if (c.replica.empty()) return c.fault;
+  return c.fault + (c.replica == "lagging" ? "/lag" : "/sync");
 }
 
-ChaosCell cell_from(const nlohmann::json& j) {
-  return ChaosCell{j.at("strategy").get<std::string>(),
-                   fault_of(j),
-                   j.at("expected_safe").get<bool>(),
-                   j.at("trials").get<long>(),
-                   j.at("anomalies").get<long>(),
-                   j.at("lost_updates").get<long>(),
-                   j.at("lost_amount").get<long long>(),
-                   j.at("overlaps").get<long>(),
-                   j.at("failed").get<long>(),
-                   j.at("dropped_amount").get<long long>(),
-                   j.value("unknown", 0L),
-                   j.value("stuck", 0L),
-                   j.value("struck", 0L),
-                   j.value("not_run", 0L),
-                   j.at("rate").get<double>(),
-                   j.at("ci_low").get<double>(),
-                   j.at("ci_high").get<double>(),
-                   j.at("median_trial_ms").get<double>(),
-                   j.at("kept_trials").get<std::vector<std::string>>()};
-}
-
-// A command line stored as one string or as its arguments.
-std::string command_of(const nlohmann::json& j) {
-  if (!j.contains("command")) return "";
-  if (j["command"].is_string()) return j["command"].get<std::string>();
-  std::string line;
-  for (const auto& arg : j["command"]) line += (line.empty() ? "" : " ") + arg.get<std::string>();
-  return line;
-}
-
-// Names in first-seen order.
-std::vector<std::string> names(const std::vector<ChaosCell>& cells, std::string ChaosCell::*field) {
+// The cells' names of `name_of` in first-seen order.
+template <typename NameOf>
+std::vector<std::string> names(const std::vector<ChaosFileCell>& cells, NameOf name_of) {
   std::vector<std::string> out;
-  for (const ChaosCell& c : cells) {
-    if (std::find(out.begin(), out.end(), c.*field) == out.end()) out.push_back(c.*field);
+  for (const ChaosFileCell& c : cells) {
+    if (std::find(out.begin(), out.end(), name_of(c)) == out.end()) out.push_back(name_of(c));
   }
   return out;
 }
@@ -72,11 +41,11 @@ std::string text_colour(double rate) { return rate > 0.4 ? "#fff" : "#222"; }
 
 std::string percent(double fraction) { return fmt::format("{:.0f}%", fraction * 100); }
 
-std::string cell_id(std::string_view id, const ChaosCell& c) {
-  return fmt::format("{}-{}-{}", id, c.strategy, c.fault);
+std::string cell_id(std::string_view id, const ChaosFileCell& c) {
+  return fmt::format("{}-{}-{}", id, c.strategy, column(c));
 }
 
-std::string matrix_cell(const ChaosCell* c, Lang lang, std::string_view id) {
+std::string matrix_cell(const ChaosFileCell* c, Lang lang, std::string_view id) {
   if (c == nullptr) return fmt::format("<td class=\"none\">{}</td>", say(words::kNotRun, lang));
   if (c->trials == 0) return fmt::format("<td class=\"none\">{}</td>", say(words::kNotApplicable, lang));
   std::string text = fmt::format("{} / {}{}<br>{}<br>[{}, {}]", c->anomalies, c->trials, c->expected_safe ? " †" : "",
@@ -88,8 +57,9 @@ std::string matrix_cell(const ChaosCell* c, Lang lang, std::string_view id) {
 }
 
 std::string matrix(const ChaosRun& run, Lang lang, std::string_view id) {
-  std::vector<std::string> strategies = names(run.cells, &ChaosCell::strategy);
-  std::vector<std::string> faults = names(run.cells, &ChaosCell::fault);
+  const std::vector<ChaosFileCell>& cells = run.table.cells;
+  std::vector<std::string> strategies = names(cells, [](const ChaosFileCell& c) { return c.strategy; });
+  std::vector<std::string> faults = names(cells, column);
   std::string html = fmt::format("<p>{}</p>\n<table class=\"heat\" id=\"{}-matrix\">\n<tr><th>{}</th>",
                                  say(words::kMatrix, lang), id, say(words::kStrategyFault, lang));
   for (const std::string& f : faults) html += fmt::format("<th scope=\"col\">{}</th>", html_escape(f));
@@ -97,9 +67,9 @@ std::string matrix(const ChaosRun& run, Lang lang, std::string_view id) {
   for (const std::string& s : strategies) {
     html += fmt::format("<tr><th scope=\"row\">{}</th>", html_escape(s));
     for (const std::string& f : faults) {
-      auto found = std::find_if(run.cells.begin(), run.cells.end(),
-                                [&](const ChaosCell& c) { return c.strategy == s && c.fault == f; });
-      html += matrix_cell(found == run.cells.end() ? nullptr : &*found, lang, id);
+      auto found =
+          std::find_if(cells.begin(), cells.end(), [&](const ChaosFileCell& c) { return c.strategy == s && column(c) == f; });
+      html += matrix_cell(found == cells.end() ? nullptr : &*found, lang, id);
     }
     html += "</tr>\n";
   }
@@ -117,20 +87,16 @@ std::string legend(Lang lang) {
 
 std::string settings(const ChaosRun& run, Lang lang) {
   std::vector<std::pair<std::string, std::string>> items{
-      {say(words::kSeed, lang), std::to_string(run.seed)},
-      {say(words::kTtl, lang), fmt::format("{} ms", run.ttl_ms)},
-      {say(words::kTrialsACell, lang), std::to_string(run.trials_per_cell)},
-      {say(words::kWait, lang), html_escape(run.wait)}};
-  if (!run.command.empty())
-    items.emplace_back(say(words::kCommand, lang), fmt::format("<code>{}</code>", html_escape(run.command)));
-  for (const auto& [name, value] : run.env.items())
-    items.emplace_back(html_escape(name), html_escape(json_text(value)));
+      {say(words::kSeed, lang), std::to_string(run.table.seed)},
+      {say(words::kTtl, lang), fmt::format("{} ms", run.table.ttl_ms)},
+      {say(words::kTrialsACell, lang), std::to_string(run.table.trials_per_cell)},
+      {say(words::kWait, lang), html_escape(run.table.wait)}};
   return meta_list(items);
 }
 
-std::string kept_cell(const ChaosRun& run, const ChaosCell& c, Lang lang, std::string_view id) {
+std::string kept_cell(const ChaosRun& run, const ChaosFileCell& c, Lang lang, std::string_view id) {
   std::string html = fmt::format("<section id=\"{}\">\n<h3>{}</h3>\n", cell_id(id, c),
-                                 say(words::kCell, lang, {{"strategy", c.strategy}, {"fault", c.fault}}));
+                                 say(words::kCell, lang, {{"strategy", c.strategy}, {"fault", column(c)}}));
   html += figures_table({{say(words::kTrials, lang), std::to_string(c.trials)},
                          {say(words::kAnomalies, lang), std::to_string(c.anomalies)},
                          {say(words::kLostUpdates, lang), std::to_string(c.lost_updates)},
@@ -148,7 +114,7 @@ std::string kept_cell(const ChaosRun& run, const ChaosCell& c, Lang lang, std::s
   const std::filesystem::path& trials = run.trials;
   std::string more;
   for (std::size_t i = 0; i < c.kept_trials.size(); ++i) {
-    std::string name = fmt::format("{}-{}-{}", c.strategy, c.fault, c.kept_trials[i]);
+    std::string name = fmt::format("{}-{}-{}", c.strategy, column(c), c.kept_trials[i]);
     if (i >= kTimelinesACell) {
       more += (more.empty() ? "" : ", ") + name;
       continue;
@@ -173,27 +139,15 @@ std::string kept_cell(const ChaosRun& run, const ChaosCell& c, Lang lang, std::s
 }  // namespace
 
 ChaosRun read_chaos_run(const std::filesystem::path& dir) {
-  return parse_run_json(dir / "chaos.json", "a chaos run's table", [&](const nlohmann::json& j) {
-    std::filesystem::path trials = std::filesystem::exists(dir / "trials") ? dir / "trials" : dir / "chaos" / "trials";
-    ChaosRun run{dir,
-                 trials,
-                 j.at("seed").get<std::uint64_t>(),
-                 j.at("ttl_ms").get<long>(),
-                 j.at("trials_per_cell").get<long>(),
-                 j.at("wait").get<std::string>(),
-                 command_of(j),
-                 j.value("env", nlohmann::json::object()),
-                 {}};
-    for (const nlohmann::json& c : j.at("cells")) run.cells.push_back(cell_from(c));
-    return run;
-  });
+  std::filesystem::path trials = std::filesystem::exists(dir / "trials") ? dir / "trials" : dir / "chaos" / "trials";
+  return ChaosRun{dir, trials, read_chaos_file(dir / "chaos.json")};
 }
 
 std::string chaos_section(const ChaosRun& run, Lang lang, std::string_view id) {
   std::string html =
       fmt::format("<section id=\"{}\">\n<h2>{}</h2>\n", id, say(words::kChaosRun, lang, {{"dir", run.dir.string()}}));
   html += settings(run, lang) + matrix(run, lang, id) + legend(lang);
-  for (const ChaosCell& c : run.cells) {
+  for (const ChaosFileCell& c : run.table.cells) {
     if (!c.kept_trials.empty()) html += kept_cell(run, c, lang, id);
   }
   return html + "</section>\n";

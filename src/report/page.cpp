@@ -1,6 +1,5 @@
 #include "report/page.h"
 
-#include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -76,20 +75,6 @@ std::string html_page(std::string_view title, Lang lang, const std::vector<std::
       "<style>{}</style>\n</head>\n<body>\n<h1>{}</h1>\n{}</body>\n</html>\n",
       lang == Lang::ko ? "ko" : "en", html_escape(title), fmt::format(kStyle, fmt::arg("fonts", kSvgFonts)),
       html_escape(title), body);
-}
-
-nlohmann::json read_run_json(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(fmt::format("cannot read {}", path.string()));
-  nlohmann::json json = nlohmann::json::parse(in, nullptr, false);
-  if (json.is_discarded() || !json.is_object())
-    throw Error(fmt::format("{} is not a run's JSON object", path.string()));
-  int format = json.value("format", 1);
-  if (format > kRunFormat) {
-    throw Error(fmt::format("{} is format {}, newer than this rlock reads ({}): use a newer rlock", path.string(),
-                            format, kRunFormat));
-  }
-  return json;
 }
 
 }  // namespace rlock

@@ -3,16 +3,14 @@
 // the only URL in a page is the SVG namespace of the timelines. Pure functions; thread-safe.
 #pragma once
 
-#include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "lab/messages.h"
-#include "rlock/error.h"
 
 namespace rlock {
 
@@ -35,22 +33,5 @@ std::string json_text(const nlohmann::json& value);
 // timelines' SVG pattern ids, repeated in each drawing, are kept on the first drawing only: the
 // others' fills name the same pattern.
 std::string html_page(std::string_view title, Lang lang, const std::vector<std::string>& sections);
-
-// The JSON that a run stored in `path`. Throws rlock::Error when it cannot be read or parsed, or
-// when its "format" field is newer than this rlock reads (kRunFormat; no field: format 1).
-inline constexpr int kRunFormat = 1;
-nlohmann::json read_run_json(const std::filesystem::path& path);
-
-// parse(the JSON in `path`), for a run of `what` ("a chaos run's table"). Throws rlock::Error as
-// read_run_json does, and when parse meets a missing or mistyped field.
-template <typename Parse>
-auto parse_run_json(const std::filesystem::path& path, std::string_view what, Parse&& parse) {
-  nlohmann::json json = read_run_json(path);
-  try {
-    return parse(json);
-  } catch (const nlohmann::json::exception& e) {
-    throw Error(fmt::format("{} is not {}: {}", path.string(), what, e.what()));
-  }
-}
 
 }  // namespace rlock

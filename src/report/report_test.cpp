@@ -6,6 +6,8 @@
 
 #include "host/temp_dir.h"
 #include "rlock/error.h"
+#include "runfiles/bench_file.h"
+#include "runfiles/chaos_file.h"
 
 namespace rlock {
 namespace {
@@ -25,30 +27,48 @@ std::size_t count(const std::string& text, const std::string& part) {
   return n;
 }
 
-std::string cell(const std::string& strategy, const std::string& fault, int trials, int anomalies,
-                 const std::string& kept) {
-  return R"({"strategy":")" + strategy + R"(","fault":")" + fault + R"(","expected_safe":)" +
-         (strategy == "ttl" ? "false" : "true") + R"(,"trials":)" + std::to_string(trials) + R"(,"anomalies":)" +
-         std::to_string(anomalies) +
-         R"(,"lost_updates":1,"lost_amount":40,"overlaps":2,"failed":0,"dropped_amount":0,)" + R"("rate":)" +
-         std::to_string(trials ? double(anomalies) / trials : 0) +
-         R"(,"ci_low":0.3,"ci_high":0.95,"median_trial_ms":812,"kept_trials":[)" + kept + "]}";
+ChaosFileCell cell(const std::string& strategy, const std::string& fault, long trials, long anomalies,
+                   std::vector<std::string> kept) {
+  ChaosFileCell c;
+  c.strategy = strategy;
+  c.fault = fault;
+  c.expected_safe = strategy != "ttl";
+  c.trials = trials;
+  c.anomalies = anomalies;
+  c.lost_updates = 1;
+  c.lost_amount = 40;
+  c.overlaps = 2;
+  c.rate = trials ? double(anomalies) / double(trials) : 0;
+  c.ci_low = 0.3;
+  c.ci_high = 0.95;
+  c.median_trial_ms = 812;
+  c.kept_trials = std::move(kept);
+  return c;
 }
 
 // A chaos run of ttl and fenced-claim under none and pause, fenced-claim under pause not run; ttl
 // under pause kept trials 1 and 3, both lab 1's events.
-fs::path chaos_run(const TempDir& tmp, const std::string& format_field = "") {
+fs::path chaos_run(const TempDir& tmp) {
   fs::path dir = tmp.path() / "chaos";
-  write(dir / "chaos.json", "{" + format_field +
-                                R"("seed":42,"ttl_ms":200,"trials_per_cell":4,"wait":"poll","cells":[)" +
-                                cell("ttl", "none", 4, 0, "") + "," + cell("ttl", "pause", 4, 3, R"("1","3","4","5")") +
-                                "," + cell("fenced-claim", "none", 4, 0, "") + "]}");
+  fs::create_directories(dir);
+  write_chaos_file(dir / "chaos.json", ChaosFile{42, 200, 4, "poll",
+                                                 {cell("ttl", "none", 4, 0, {}),
+                                                  cell("ttl", "pause", 4, 3, {"1", "3", "4", "5"}),
+                                                  cell("fenced-claim", "none", 4, 0, {})}});
   for (const char* trial : {"ttl-pause-1", "ttl-pause-3"}) {
     fs::create_directories(dir / "trials" / trial);
     fs::copy_file(kLab1 / "events.jsonl", dir / "trials" / trial / "events.jsonl",
                   fs::copy_options::overwrite_existing);
   }
   return dir;
+}
+
+// `path`'s JSON with its "format" set to `format`.
+void set_format(const fs::path& path, int format) {
+  std::ifstream in(path);
+  nlohmann::json j = nlohmann::json::parse(in);
+  j["format"] = format;
+  std::ofstream(path) << j.dump();
 }
 
 TEST(Report, AChaosRunIsAMatrixWithTheNumbersInEachCell) {
@@ -101,10 +121,11 @@ TEST(Report, TheKoreanPageIsMarkedKoAndSaysItsWordsInKorean) {
 
 TEST(Report, ABenchRunHasBarsAndItsNumbers) {
   TempDir tmp("report_test");
-  write(tmp.path() / "bench.json",
-        R"({"env":{"redis":"7.0.15"},"cases":[{"name":"cycle","samples":900,"median_us":95.2,"p99_us":1520,)"
-        R"("floor_us":80,"ratio":1.19},{"name":"handoff-poll","samples":50,"median_us":4100,"p99_us":48000,)"
-        R"("floor_us":160,"ratio":25.6,"jain":0.98,"clients":2}]})");
+  write_bench_file(tmp.path() / "bench.json",
+                   BenchFile{nlohmann::json{{"redis", "7.0.15"}},
+                             {BenchFileCase{"cycle", 900, 95.2, 1520, 80, 1.19},
+                              BenchFileCase{"handoff-poll", 50, 4100, 48000, 160, 25.6, {{"jain", 0.98}, {"clients", 2}}}},
+                             {}});
   std::string html = report_html({tmp.path()}, Lang::en);
   EXPECT_NE(html.find("<h2>Benchmark: "), std::string::npos);
   EXPECT_NE(html.find("<dt>redis</dt><dd>7.0.15</dd>"), std::string::npos);
@@ -116,11 +137,11 @@ TEST(Report, ABenchRunHasBarsAndItsNumbers) {
 
 TEST(Report, ABenchRunWithStrategiesHasThePriceOfSafety) {
   TempDir tmp("report_test");
-  write(tmp.path() / "bench.json",
-        R"({"env":{},"cases":[],"strategies":[{"name":"fenced-claim","clients":1,"accounts":1,"median_us":420,)"
-        R"("p99_us":900,"floor_us":300,"ratio":1.4,"throughput_per_s":2100.5,"balance_ok":true},)"
-        R"({"name":"ttl","clients":16,"accounts":1,"median_us":5000,"p99_us":9000,"floor_us":280,"ratio":17.9,)"
-        R"("throughput_per_s":932,"balance_ok":false}]})");
+  write_bench_file(tmp.path() / "bench.json",
+                   BenchFile{nlohmann::json::object(),
+                             {},
+                             {BenchFileRow{"fenced-claim", 1, 1, 500, 420, 900, 300, 1.4, 2100.5, true},
+                              BenchFileRow{"ttl", 16, 1, 500, 5000, 9000, 280, 17.9, 932, false}}});
   std::string en = report_html({tmp.path()}, Lang::en);
   EXPECT_NE(en.find("<caption>The price of safety"), std::string::npos);
   EXPECT_NE(en.find("<th scope=\"row\">fenced-claim</th><td class=\"num\">1</td>"), std::string::npos);
@@ -129,6 +150,7 @@ TEST(Report, ABenchRunWithStrategiesHasThePriceOfSafety) {
   EXPECT_NE(report_html({tmp.path()}, Lang::ko).find("<caption>안전의 대가"), std::string::npos);
 }
 
+// A bench.json from before the price of safety: no "strategies", no "format".
 TEST(Report, ABenchRunBeforeStrategiesHasNoPriceOfSafety) {
   TempDir tmp("report_test");
   write(tmp.path() / "bench.json", R"({"env":{},"cases":[]})");
@@ -142,13 +164,19 @@ TEST(Report, ADirectoryWithoutARunIsRefused) {
 
 TEST(Report, ARunOfANewerFormatIsRefused) {
   TempDir tmp("report_test");
+  fs::path dir = chaos_run(tmp);
+  EXPECT_NO_THROW(report_html({dir}, Lang::en));  // as written: the current format
+  set_format(dir / "chaos.json", kChaosFileFormat + 1);
   try {
-    report_html({chaos_run(tmp, R"("format":2,)")}, Lang::en);
-    FAIL() << "a format 2 run was read";
+    report_html({dir}, Lang::en);
+    FAIL() << "a newer run was read";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("format 2, newer than this rlock reads (1)"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("chaos.json: format 2 is newer than this rlock reads (1)"), std::string::npos)
+        << e.what();
   }
-  EXPECT_NO_THROW(report_html({chaos_run(tmp, R"("format":1,)")}, Lang::en));
+  write_bench_file(tmp.path() / "bench.json", BenchFile{});
+  set_format(tmp.path() / "bench.json", kBenchFileFormat + 1);
+  EXPECT_THROW(report_html({tmp.path()}, Lang::en), Error);
 }
 
 TEST(Report, AMalformedRunIsRefusedNamingItsFile) {

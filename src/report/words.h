@@ -16,8 +16,6 @@ constexpr Wording kSeed{"seed", "seed", "시드"};
 constexpr Wording kTtl{"ttl", "lock TTL", "락 TTL"};
 constexpr Wording kTrialsACell{"trials_a_cell", "trials a cell", "셀당 시행"};
 constexpr Wording kWait{"wait", "refused workers wait by", "거절된 워커의 대기 방식"};
-constexpr Wording kCommand{"command", "command line", "명령줄"};
-constexpr Wording kEnvironment{"environment", "environment", "환경"};
 constexpr Wording kMatrix{"matrix",
                           "Anomalies by strategy (rows) and fault (columns): anomalous trials of all trials, the "
                           "rate, and its 95% interval. A cell with kept trials links to them.",

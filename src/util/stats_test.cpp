@@ -22,10 +22,25 @@ TEST(Wilson, KnownIntervals) {
 
 TEST(Wilson, NoTrialsIsEmpty) { EXPECT_EQ(wilson_interval(0, 0), std::make_pair(0.0, 0.0)); }
 
+// k of n and n - k of n are mirror images, and each interval holds its observed rate (to rounding:
+// 0 of 200 gives a lower bound of 1.7e-18, not 0).
+TEST(Wilson, IsSymmetricAndHoldsTheObservedRate) {
+  for (long k : {0L, 1L, 3L, 12L, 199L, 200L}) {
+    auto [low, high] = wilson_interval(k, 200);
+    auto [mirror_low, mirror_high] = wilson_interval(200 - k, 200);
+    EXPECT_NEAR(low, 1 - mirror_high, 1e-12) << k;
+    EXPECT_NEAR(high, 1 - mirror_low, 1e-12) << k;
+    EXPECT_LE(low, static_cast<double>(k) / 200 + 1e-12);
+    EXPECT_GE(high, static_cast<double>(k) / 200 - 1e-12);
+  }
+}
+
 TEST(Median, OddEvenAndEmpty) {
   EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2);
   EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);
   EXPECT_DOUBLE_EQ(median({}), 0);
+  EXPECT_DOUBLE_EQ(median({-4.5}), -4.5);
+  EXPECT_DOUBLE_EQ(median({9, 9, 1, 9}), 9);
 }
 
 TEST(Percentile, NearestRank) {
@@ -37,6 +52,7 @@ TEST(Percentile, NearestRank) {
   EXPECT_DOUBLE_EQ(percentile({7}, 0.99), 7);
   EXPECT_DOUBLE_EQ(percentile({1, 2, 3}, 0.99), 3);  // fewer than 100 values: p99 is the largest
   EXPECT_DOUBLE_EQ(percentile({}, 0.99), 0);
+  EXPECT_DOUBLE_EQ(percentile(hundred, 0.001), 1);  // the smallest rank is the smallest value
 }
 
 TEST(Jain, EqualSharesAreFair) { EXPECT_DOUBLE_EQ(jain_index({5, 5, 5, 5}), 1.0); }

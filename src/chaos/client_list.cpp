@@ -1,0 +1,44 @@
+#include "chaos/client_list.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "rlock/error.h"
+
+namespace rlock {
+
+ClientSpec parse_client_spec(const std::string& text) {
+  std::size_t equals = text.find('=');
+  if (equals == std::string::npos) throw UsageError(fmt::format("--client '{}': expected NAME=COMMAND", text));
+  ClientSpec spec{text.substr(0, equals), text.substr(equals + 1), 1, false};
+  if (std::size_t at = spec.name.find('@'); at != std::string::npos) {
+    if (spec.name.substr(at) != "@3") {
+      throw UsageError(fmt::format("--client '{}': NAME@3 is the only server count there is", spec.name));
+    }
+    spec.servers = 3;
+    spec.name.erase(at);
+  }
+  bool name_ok = !spec.name.empty() && spec.name.size() <= 32 &&
+                 spec.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
+                     std::string::npos;
+  if (!name_ok) throw UsageError(fmt::format("--client '{}': NAME must be 1 to 32 letters, digits, _ or -", text));
+  if (spec.command.find_first_not_of(" \t") == std::string::npos) {
+    throw UsageError(fmt::format("--client '{}': the command is empty", text));
+  }
+  return spec;
+}
+
+std::vector<ClientSpec> parse_client_list(const std::vector<std::string>& texts) {
+  std::vector<ClientSpec> clients;
+  for (const std::string& text : texts) {
+    ClientSpec client = parse_client_spec(text);
+    bool twice = std::any_of(clients.begin(), clients.end(), [&](const ClientSpec& c) { return c.name == client.name; });
+    if (twice) throw UsageError(fmt::format("--client {}: the name is given twice", client.name));
+    if (strategy_from(client.name)) throw UsageError(fmt::format("--client {}: the name is a strategy's", client.name));
+    clients.push_back(client);
+  }
+  return clients;
+}
+
+}  // namespace rlock

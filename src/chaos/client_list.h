@@ -1,0 +1,20 @@
+// The protocol clients of the command line (`--client NAME=COMMAND`, `NAME@3=COMMAND`, repeated),
+// parsed into ClientSpec (chaos.h) by one rule set for chaos and bench: each client is a row of its
+// own, so a name is given once and is not a strategy's. Pure functions; thread-safe.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "chaos/chaos.h"
+
+namespace rlock {
+
+// Parses NAME=COMMAND or NAME@3=COMMAND. Throws UsageError for anything else.
+ClientSpec parse_client_spec(const std::string& text);
+
+// Each of `texts` parsed, in order. Throws UsageError, in one line, as parse_client_spec does, and
+// for a name given twice or taken by a strategy.
+std::vector<ClientSpec> parse_client_list(const std::vector<std::string>& texts);
+
+}  // namespace rlock

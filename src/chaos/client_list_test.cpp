@@ -1,0 +1,71 @@
+#include "chaos/client_list.h"
+
+#include <gtest/gtest.h>
+
+#include "rlock/error.h"
+
+namespace rlock {
+namespace {
+
+// The UsageError's text of parse_client_list(texts), or "" when it accepts them.
+std::string refusal(const std::vector<std::string>& texts) {
+  try {
+    parse_client_list(texts);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ParseClientSpec, NameEqualsCommandIsOneServer) {
+  ClientSpec c = parse_client_spec("redis-py=python3 client.py --flag=1");
+  EXPECT_EQ(c.name, "redis-py");
+  EXPECT_EQ(c.command, "python3 client.py --flag=1");  // only the first '=' splits
+  EXPECT_EQ(c.servers, 1);
+  EXPECT_FALSE(c.expected_safe);
+}
+
+TEST(ParseClientSpec, NameAtThreeIsThreeServers) {
+  ClientSpec c = parse_client_spec("node_redlock@3=node client.js");
+  EXPECT_EQ(c.name, "node_redlock");
+  EXPECT_EQ(c.servers, 3);
+}
+
+TEST(ParseClientSpec, TheLongestNameIs32Characters) {
+  EXPECT_EQ(parse_client_spec(std::string(32, 'a') + "=x").name, std::string(32, 'a'));
+}
+
+TEST(ParseClientSpec, BadFormsAreRefusedInOneLine) {
+  EXPECT_EQ(refusal({"redis-py"}), "--client 'redis-py': expected NAME=COMMAND");
+  EXPECT_EQ(refusal({""}), "--client '': expected NAME=COMMAND");
+  EXPECT_EQ(refusal({"py@2=x"}), "--client 'py@2': NAME@3 is the only server count there is");
+  EXPECT_EQ(refusal({"py@=x"}), "--client 'py@': NAME@3 is the only server count there is");
+  EXPECT_EQ(refusal({"=x"}), "--client '=x': NAME must be 1 to 32 letters, digits, _ or -");
+  EXPECT_EQ(refusal({"@3=x"}), "--client '@3=x': NAME must be 1 to 32 letters, digits, _ or -");
+  EXPECT_EQ(refusal({"a/b=x"}), "--client 'a/b=x': NAME must be 1 to 32 letters, digits, _ or -");
+  EXPECT_NE(refusal({std::string(33, 'a') + "=x"}), "");
+  EXPECT_EQ(refusal({"py="}), "--client 'py=': the command is empty");
+  EXPECT_EQ(refusal({"py= \t"}), "--client 'py= \t': the command is empty");
+}
+
+TEST(ParseClientList, ClientsKeepTheirOrder) {
+  std::vector<ClientSpec> clients = parse_client_list({"b=run b", "a@3=run a"});
+  ASSERT_EQ(clients.size(), 2u);
+  EXPECT_EQ(clients[0].name, "b");
+  EXPECT_EQ(clients[1].name, "a");
+  EXPECT_EQ(clients[1].servers, 3);
+  EXPECT_TRUE(parse_client_list({}).empty());
+}
+
+TEST(ParseClientList, ANameGivenTwiceIsRefused) {
+  EXPECT_EQ(refusal({"py=one", "py=two"}), "--client py: the name is given twice");
+  EXPECT_EQ(refusal({"py=one", "py@3=two"}), "--client py: the name is given twice");
+}
+
+TEST(ParseClientList, AStrategysNameIsRefused) {
+  EXPECT_EQ(refusal({"ttl=python3 x.py"}), "--client ttl: the name is a strategy's");
+  EXPECT_EQ(refusal({"fenced-claim@3=x"}), "--client fenced-claim: the name is a strategy's");
+}
+
+}  // namespace
+}  // namespace rlock

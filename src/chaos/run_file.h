@@ -1,0 +1,30 @@
+// A stored run's run.json (run_record.h): when and how the campaign was started (its command line
+// and the environment that can change a run, passwords blanked), the campaign and its setup. The
+// file's fields are defined here once, for the writer (write_run_record) and the reader (load_run);
+// the schema is docs/schemas/run.schema.json.
+//
+// Functions; run_file_json reads this process's command line and environment. Thread-safe.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "chaos/campaign.h"
+
+namespace rlock {
+
+// 1: format, started, command, environment, campaign, setup. A file without the field is refused.
+inline constexpr int kRunFileFormat = 1;
+
+// The run.json of `campaign` started now by this process.
+nlohmann::json run_file_json(const Campaign& campaign, const ChaosSetup& setup);
+
+struct RunFile {
+  Campaign campaign;
+  ChaosSetup setup;  // the seed, TTL, wait mode, directories and ports; no server addresses
+};
+
+// Throws nlohmann::json::exception for a field missing or of the wrong type, and Error for an
+// unknown strategy, fault or wait mode.
+RunFile run_file_from(const nlohmann::json& j);
+
+}  // namespace rlock

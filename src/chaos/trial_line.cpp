@@ -1,0 +1,48 @@
+#include "chaos/trial_line.h"
+
+namespace rlock {
+
+using nlohmann::json;
+
+TrialKey trial_key(const TrialSpec& spec) {
+  return {row_name(spec), spec.client.has_value(), std::string(to_string(spec.fault)), spec.number};
+}
+
+json trial_line(const TrialInput& input) {
+  json history = json::array();
+  for (const Operation& op : input.history) history.push_back(operation_json(op));
+  json line{{"format", kTrialLineFormat}, {"row", row_name(input.spec)}, {"client", input.spec.client.has_value()},
+            {"fault", to_string(input.spec.fault)}, {"number", input.spec.number}, {"ms", input.ms},
+            {"error", input.error}, {"client_error", input.client_error}, {"not_run", input.not_run},
+            {"history", history}, {"stuck", input.stuck}, {"struck", input.struck}};
+  if (input.lock_reached_replica) line["lock_reached_replica"] = *input.lock_reached_replica;
+  if (input.final_balance) line["balance"] = *input.final_balance;
+  if (!input.balance_error.empty()) line["balance_error"] = input.balance_error;
+  if (input.served) line["served"] = {{"stale_writes", input.served->stale_writes}, {"lost_money", input.served->lost_money}};
+  return line;
+}
+
+TrialKey trial_key_of(const json& line) {
+  return {line.at("row").get<std::string>(), line.at("client").get<bool>(), line.at("fault").get<std::string>(),
+          line.at("number").get<int>()};
+}
+
+TrialInput trial_input_from(const json& line, const TrialSpec& spec) {
+  TrialInput input{spec};
+  input.ms = line.at("ms").get<double>();
+  input.error = line.at("error").get<std::string>();
+  input.client_error = line.at("client_error").get<std::string>();
+  input.not_run = line.at("not_run").get<bool>();
+  if (line.contains("balance")) input.final_balance = line.at("balance").get<long long>();
+  input.balance_error = line.value("balance_error", "");
+  if (line.contains("served")) {
+    input.served = ServedTally{line.at("served").at("stale_writes").get<int>(), line.at("served").at("lost_money").get<long long>()};
+  }
+  for (const json& op : line.at("history")) input.history.push_back(operation_from(op));
+  for (const json& stuck : line.value("stuck", json::array())) input.stuck.push_back(stuck.get<bool>());
+  input.struck = line.value("struck", false);
+  if (line.contains("lock_reached_replica")) input.lock_reached_replica = line.at("lock_reached_replica").get<bool>();
+  return input;
+}
+
+}  // namespace rlock

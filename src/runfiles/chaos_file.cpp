@@ -1,0 +1,73 @@
+#include "runfiles/chaos_file.h"
+
+#include "runfiles/file_format.h"
+
+namespace rlock {
+namespace {
+
+nlohmann::json cell_json(const ChaosFileCell& c) {
+  nlohmann::json j{{"strategy", c.strategy},         {"fault", c.fault},
+                   {"client", c.client},             {"client_error", c.client_error},
+                   {"not_run", c.not_run},           {"expected_safe", c.expected_safe},
+                   {"trials", c.trials},             {"anomalies", c.anomalies},
+                   {"lost_updates", c.lost_updates}, {"lost_amount", c.lost_amount},
+                   {"overlaps", c.overlaps},         {"failed", c.failed},
+                   {"dropped_amount", c.dropped_amount}, {"unknown", c.unknown},
+                   {"stuck", c.stuck},               {"struck", c.struck},
+                   {"rate", c.rate},                 {"ci_low", c.ci_low},
+                   {"ci_high", c.ci_high},           {"median_trial_ms", c.median_trial_ms},
+                   {"kept_trials", c.kept_trials}};
+  if (!c.not_applicable.empty()) j["not_applicable"] = c.not_applicable;
+  if (!c.replica.empty()) j["replica"] = c.replica;
+  return j;
+}
+
+ChaosFileCell cell_from(const nlohmann::json& j) {
+  return ChaosFileCell{.strategy = j.at("strategy").get<std::string>(),
+                       .fault = j.at("fault").get<std::string>(),
+                       .client = j.value("client", false),
+                       .client_error = j.value("client_error", 0L),
+                       .not_run = j.value("not_run", 0L),
+                       .expected_safe = j.at("expected_safe").get<bool>(),
+                       .trials = j.at("trials").get<long>(),
+                       .anomalies = j.at("anomalies").get<long>(),
+                       .lost_updates = j.at("lost_updates").get<long>(),
+                       .lost_amount = j.at("lost_amount").get<long long>(),
+                       .overlaps = j.at("overlaps").get<long>(),
+                       .failed = j.at("failed").get<long>(),
+                       .dropped_amount = j.at("dropped_amount").get<long long>(),
+                       .unknown = j.value("unknown", 0L),
+                       .stuck = j.value("stuck", 0L),
+                       .struck = j.value("struck", 0L),
+                       .rate = j.at("rate").get<double>(),
+                       .ci_low = j.at("ci_low").get<double>(),
+                       .ci_high = j.at("ci_high").get<double>(),
+                       .median_trial_ms = j.at("median_trial_ms").get<double>(),
+                       .kept_trials = j.at("kept_trials").get<std::vector<std::string>>(),
+                       .not_applicable = j.value("not_applicable", ""),
+                       .replica = j.value("replica", "")};
+}
+
+}  // namespace
+
+nlohmann::json to_json(const ChaosFile& file) {
+  nlohmann::json cells = nlohmann::json::array();
+  for (const ChaosFileCell& c : file.cells) cells.push_back(cell_json(c));
+  return {{"format", kChaosFileFormat}, {"seed", file.seed},   {"ttl_ms", file.ttl_ms},
+          {"trials_per_cell", file.trials_per_cell}, {"wait", file.wait}, {"cells", cells}};
+}
+
+ChaosFile chaos_file_from(const nlohmann::json& j) {
+  ChaosFile file{j.at("seed").get<std::uint64_t>(), j.at("ttl_ms").get<long>(), j.at("trials_per_cell").get<long>(),
+                 j.at("wait").get<std::string>(), {}};
+  for (const nlohmann::json& c : j.at("cells")) file.cells.push_back(cell_from(c));
+  return file;
+}
+
+void write_chaos_file(const std::filesystem::path& path, const ChaosFile& file) { write_json_file(path, to_json(file)); }
+
+ChaosFile read_chaos_file(const std::filesystem::path& path) {
+  return read_run_file(path, kChaosFileFormat, 1, "a chaos run's table", chaos_file_from);
+}
+
+}  // namespace rlock

@@ -1,0 +1,68 @@
+// chaos.json: a chaos campaign's table, as `rlock chaos --json FILE` and `rlock analyze --json FILE`
+// write it and each stored run keeps it; `rlock report` reads it. Its fields are defined here
+// once, for the writer (chaos/report.cpp) and the reader (report/chaos_report.cpp); the schema is
+// docs/schemas/chaos.schema.json.
+//
+// Plain values and functions on files; thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace rlock {
+
+// 1: the table of cells. A file without the field is format 1 too (written before it was).
+inline constexpr int kChaosFileFormat = 1;
+
+// One cell: a strategy's or a client's row under one fault.
+struct ChaosFileCell {
+  std::string strategy;        // the row: a strategy's name, or a client's
+  std::string fault;
+  bool client = false;         // the row is a protocol client's
+  long client_error = 0;       // trials a client left unjudged
+  long not_run = 0;            // trials not run
+  bool expected_safe = false;
+  long trials = 0;             // trials run (client errors among them)
+  long anomalies = 0;
+  long lost_updates = 0;
+  long long lost_amount = 0;
+  long overlaps = 0;
+  long failed = 0;
+  long long dropped_amount = 0;
+  long unknown = 0;
+  long stuck = 0;
+  long struck = 0;
+  double rate = 0;             // of judged trials with an anomaly
+  double ci_low = 0;           // its 95% Wilson interval
+  double ci_high = 0;
+  double median_trial_ms = 0;
+  std::vector<std::string> kept_trials;  // numbers of the anomalous trials
+  std::string not_applicable;  // why the cell cannot fail; empty when it can
+  std::string replica;         // a split failover's half: "lagging" or "in-sync"; empty otherwise
+};
+
+struct ChaosFile {
+  std::uint64_t seed = 0;
+  long ttl_ms = 0;
+  long trials_per_cell = 0;
+  std::string wait;  // how refused workers waited: poll, notify or queue
+  std::vector<ChaosFileCell> cells;
+};
+
+nlohmann::json to_json(const ChaosFile& file);
+// Throws nlohmann::json::exception for a field missing or of the wrong type. The fields added after
+// the first files (client, client_error, not_run, unknown, stuck, struck, not_applicable,
+// replica) may be missing: they read as empty.
+ChaosFile chaos_file_from(const nlohmann::json& j);
+
+// Throws Error when the file cannot be written.
+void write_chaos_file(const std::filesystem::path& path, const ChaosFile& file);
+// Throws Error, in one line naming the file, when it is missing, not JSON, of a newer format, or
+// lacks a field.
+ChaosFile read_chaos_file(const std::filesystem::path& path);
+
+}  // namespace rlock

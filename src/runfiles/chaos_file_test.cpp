@@ -1,0 +1,48 @@
+#include "runfiles/chaos_file.h"
+
+#include <gtest/gtest.h>
+
+namespace rlock {
+namespace {
+
+// A cell as the first chaos.json files wrote it: without client, client_error, not_run, unknown,
+// stuck, struck, not_applicable and replica.
+const nlohmann::json kFirstCell = nlohmann::json::parse(
+    R"({"strategy":"ttl","fault":"pause","expected_safe":false,"trials":4,"anomalies":3,"lost_updates":3,)"
+    R"("lost_amount":90,"overlaps":3,"failed":0,"dropped_amount":0,"rate":0.75,"ci_low":0.3,"ci_high":0.95,)"
+    R"("median_trial_ms":812,"kept_trials":["1","3"]})");
+
+TEST(ChaosFile, RoundTripsThroughJson) {
+  ChaosFileCell cell = chaos_file_from({{"seed", 1}, {"ttl_ms", 200}, {"trials_per_cell", 4}, {"wait", "poll"},
+                                        {"cells", nlohmann::json::array({kFirstCell})}})
+                           .cells[0];
+  cell.client = true;
+  cell.client_error = 1;
+  cell.replica = "lagging";
+  ChaosFile file{9, 300, 4, "queue", {cell}};
+  nlohmann::json j = to_json(file);
+  EXPECT_EQ(j.at("format"), kChaosFileFormat);
+  EXPECT_EQ(to_json(chaos_file_from(j)), j);
+}
+
+TEST(ChaosFile, AFileFromBeforeTheNewerFieldsReads) {
+  ChaosFile file = chaos_file_from(
+      {{"seed", 42}, {"ttl_ms", 200}, {"trials_per_cell", 4}, {"wait", "poll"}, {"cells", nlohmann::json::array({kFirstCell})}});
+  ASSERT_EQ(file.cells.size(), 1u);
+  EXPECT_EQ(file.cells[0].anomalies, 3);
+  EXPECT_EQ(file.cells[0].kept_trials, (std::vector<std::string>{"1", "3"}));
+  EXPECT_FALSE(file.cells[0].client);
+  EXPECT_EQ(file.cells[0].struck, 0);
+  EXPECT_TRUE(file.cells[0].replica.empty());
+}
+
+TEST(ChaosFile, AMissingFieldThrows) {
+  nlohmann::json cell = kFirstCell;
+  cell.erase("rate");
+  EXPECT_THROW(
+      chaos_file_from({{"seed", 1}, {"ttl_ms", 200}, {"trials_per_cell", 4}, {"wait", "poll"}, {"cells", nlohmann::json::array({cell})}}),
+      nlohmann::json::exception);
+}
+
+}  // namespace
+}  // namespace rlock

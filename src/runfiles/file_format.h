@@ -1,0 +1,46 @@
+// The format number that every file a run leaves carries (chaos.json, bench.json, run.json, each
+// line of trials.jsonl and of events.jsonl): an integer field "format", one number per kind of
+// file, defined once beside that file's fields and raised when a reader of the previous number
+// could no longer read it right. A reader refuses a newer number in one line. The files' schemas
+// are in docs/schemas/.
+//
+// Pure functions; thread-safe.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "rlock/error.h"
+
+namespace rlock {
+
+// `j`'s format. `when_absent` is the format of the files written before the field was (0: the
+// field is required). Throws Error, in one line starting with `where`, for a format newer than
+// `newest`, a missing required one, or one that is not a positive integer.
+int check_format(const nlohmann::json& j, int newest, std::string_view where, int when_absent);
+
+// The JSON object in `path`, its format checked as check_format does. Throws Error, in one line
+// naming the file, when it cannot be read or holds no JSON object.
+nlohmann::json read_json_file(const std::filesystem::path& path, int newest, int when_absent);
+
+// parse(read_json_file(path, newest, when_absent)), for a file of `what` ("a chaos run's table").
+// Throws Error as read_json_file does, and naming the file and the field when parse meets one
+// missing or of the wrong type.
+template <typename Parse>
+auto read_run_file(const std::filesystem::path& path, int newest, int when_absent, std::string_view what,
+                   Parse&& parse) {
+  nlohmann::json j = read_json_file(path, newest, when_absent);
+  try {
+    return parse(j);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(path.string() + " is not " + std::string(what) + ": " + e.what());
+  }
+}
+
+// `j` written to `path`, indented by two, with a final newline. Throws Error when it cannot be.
+void write_json_file(const std::filesystem::path& path, const nlohmann::json& j);
+
+}  // namespace rlock

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The run files rlock writes validate against their JSON Schemas (docs/schemas/): a tiny chaos run
+# (its --json table, and its stored run.json, trials.jsonl.gz and chaos.json), a short bench run
+# (bench.json), and events.jsonl as a lab writes it (rlock reset and a worker) and as a kept chaos
+# trial holds it. A file written by rlock and refused by its schema, or the other way round, is
+# one definition drifting from the other.
+# Usage: schemas_test.sh RLOCK_BINARY. python3-jsonschema comes from scripts/test.sh.
+set -uo pipefail
+rlock=$1
+here=$(cd "$(dirname "$0")" && pwd)
+schemas=$here/../docs/schemas
+source "$here/checks.sh"
+python3 -c 'import jsonschema' 2>/dev/null || { echo "python3-jsonschema is not installed (scripts/test.sh installs it)"; exit 1; }
+valid() { # valid SCHEMA FILE...: every value in the files validates against docs/schemas/SCHEMA.schema.json
+    local schema=$1; shift
+    check "$* validate against $schema.schema.json" python3 "$here/validate_json.py" "$schemas/$schema.schema.json" "$@"
+}
+
+"$rlock" --dir "$work/chaos" chaos --seed 3 --strategies ttl,fenced-claim --faults none,pause --trials 3 --jobs 2 \
+    --json "$work/table.json" >"$work/chaos.txt" 2>&1
+check "the chaos run exits 0" test $? -eq 0 || cat "$work/chaos.txt"
+run=$(ls -d "$work"/chaos/chaos/runs/*-seed3 2>/dev/null | head -n 1)
+check "the chaos run is stored" test -n "$run"
+valid chaos "$work/table.json" "$run/chaos.json"
+valid run "$run/run.json"
+valid trial "$run/trials.jsonl.gz"
+kept=$(ls "$run"/trials/*/events.jsonl 2>/dev/null | head -n 3)
+check "the run kept a trial with its events" test -n "$kept"
+valid event $kept
+
+"$rlock" --dir "$work/bench" bench --seconds 0.1 --account 9820 --strategies ttl --json "$work/bench.json" \
+    >"$work/bench.txt" 2>&1
+check "the bench run exits 0" test $? -eq 0 || cat "$work/bench.txt"
+valid bench "$work/bench.json" "$(ls "$work"/bench/bench/runs/*/bench.json | head -n 1)"
+
+export RLOCK_DIR=$work/lab
+"$rlock" reset --account 9840 --start-in 0 >/dev/null 2>&1
+"$rlock" worker A 30 --account 9840 --ttl 2000 --fenced --retry >/dev/null 2>&1
+check "the lab's worker exits 0" test $? -eq 0
+valid event "$RLOCK_DIR/events.jsonl"
+finish
