@@ -20,6 +20,7 @@
 
 #include "chaos/checkers.h"
 #include "lab/strategy.h"
+#include "protocol/client_spec.h"
 #include "rlock/error.h"
 #include "rlock/redis_address.h"
 #include "rlock/release_waiter.h"
@@ -65,16 +66,6 @@ std::string_view not_applicable(Strategy strategy, Fault fault);
 // The same for a protocol client (ClientSpec): clock-skew, since faketime cannot skew a program of
 // any language honestly (a runtime that waits on the monotonic clock hangs or runs unskewed).
 std::string_view not_applicable_to_client(Fault fault);
-
-// A lock client of any language, given on the command line and driven over rlock's line protocol
-// (docs/clients.md): `--client NAME=COMMAND`, or `NAME@3=COMMAND` for a client given three
-// independent Redis servers (the job's Redlock servers). It is a row of its own, like a strategy.
-struct ClientSpec {
-  std::string name;
-  std::string command;
-  int servers = 1;
-  bool expected_safe = false;  // --client-safe NAME
-};
 
 struct TrialSpec {
   Strategy strategy = Strategy::ttl;

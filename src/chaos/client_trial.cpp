@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "chaos/protocol_client.h"
+#include "protocol/protocol_client.h"
 #include "rlock/error.h"
 
 namespace rlock {

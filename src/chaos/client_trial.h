@@ -23,7 +23,7 @@
 #include "chaos/history.h"
 #include "chaos/nemesis.h"
 #include "chaos/schedule.h"
-#include "chaos/served_account.h"
+#include "protocol/served_account.h"
 #include "lab/lab_dir.h"
 #include "lab/run_log.h"
 

@@ -1,7 +1,7 @@
 // rlock bench [--seconds S] [--clients N] [--json FILE] [--account N] [--strategies LIST]
 // [--wait poll|notify|queue] [--redlock-port P] [--client NAME=COMMAND ...] [--through-proxy]: the cost of a lock over
 // the round trips it needs (bench.h), then the price of safety, strategy by strategy
-// (bench_strategy.h), and of the protocol clients beside them (chaos/peer_bench.h). Prints the
+// (bench_strategy.h), and of the protocol clients beside them (peer_bench.h). Prints the
 // environment, then one line per case and per strategy row: median, p99, the floor measured in the
 // same run and the ratio to it, with its progress on stderr. Keeps the run in
 // DIR/bench/runs/<UTC time>/ (bench.json and report.html, whose path it prints). Exits 1 when a
@@ -21,7 +21,7 @@
 #include "bench/bench_strategy.h"
 #include "chaos/client_trial.h"
 #include "chaos/network.h"
-#include "chaos/peer_bench.h"
+#include "bench/peer_bench.h"
 #include "host/local_redis.h"
 #include "cli/commands.h"
 #include "rlock/error.h"

@@ -1,4 +1,4 @@
-#include "chaos/served_account.h"
+#include "protocol/served_account.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "chaos/protocol_client.h"
+#include "protocol/protocol_client.h"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "bench/bench_strategy.h"
-#include "chaos/chaos.h"
+#include "protocol/client_spec.h"
 
 namespace rlock {
 

@@ -1,4 +1,4 @@
-#include "chaos/peer_bench.h"
+#include "bench/peer_bench.h"
 
 #include <poll.h>
 
@@ -9,8 +9,8 @@
 #include <fmt/format.h>
 
 #include "bench/bench_contended.h"
-#include "chaos/protocol_client.h"
-#include "chaos/served_account.h"
+#include "protocol/protocol_client.h"
+#include "protocol/served_account.h"
 #include "util/stats.h"
 
 namespace rlock {

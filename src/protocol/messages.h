@@ -1,0 +1,85 @@
+// The messages of rlock's line protocol, version 1 (docs/clients.md), as types: what the harness
+// sends a client (init, increment, read_ok, write_ok) and what a client sends the harness
+// (init_ok, read, write, done). Each message's type name, as it appears on the wire, is its
+// `kType`, defined here and nowhere else. codec.h turns them into lines and back.
+// Plain values, compared field by field; thread-safe.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace rlock::protocol {
+
+inline constexpr int kVersion = 1;
+
+// The harness's first message to a client, before the trial's clock starts.
+struct Init {
+  static constexpr std::string_view kType = "init";
+  int protocol = kVersion;
+  std::string name;                // the worker's
+  std::vector<std::string> redis;  // one URL, or three independent servers
+  long long ttl_ms = 0;
+  bool operator==(const Init&) const = default;
+};
+
+struct InitOk {
+  static constexpr std::string_view kType = "init_ok";
+  bool operator==(const InitOk&) const = default;
+};
+
+// Add `amount` to the account guarded by the lock `key`.
+struct Increment {
+  static constexpr std::string_view kType = "increment";
+  long long id = 0;
+  std::string key;
+  long long amount = 0;
+  bool operator==(const Increment&) const = default;
+};
+
+// The account's balance, asked for by the increment `id`; with a token, claiming it when `claim`.
+struct Read {
+  static constexpr std::string_view kType = "read";
+  long long id = 0;
+  std::optional<long long> token;
+  bool claim = false;
+  bool operator==(const Read&) const = default;
+};
+
+struct ReadOk {
+  static constexpr std::string_view kType = "read_ok";
+  long long id = 0;
+  long long balance = 0;
+  std::optional<bool> claimed;  // set for a claiming read
+  bool operator==(const ReadOk&) const = default;
+};
+
+struct Write {
+  static constexpr std::string_view kType = "write";
+  long long id = 0;
+  long long balance = 0;
+  std::optional<long long> token;
+  bool operator==(const Write&) const = default;
+};
+
+struct WriteOk {
+  static constexpr std::string_view kType = "write_ok";
+  long long id = 0;
+  bool applied = false;
+  bool operator==(const WriteOk&) const = default;
+};
+
+// The increment `id` is over; with an error where the client gave up.
+struct Done {
+  static constexpr std::string_view kType = "done";
+  long long id = 0;
+  std::optional<std::string> error;
+  bool operator==(const Done&) const = default;
+};
+
+using HarnessMessage = std::variant<Init, Increment, ReadOk, WriteOk>;  // the harness sends these
+using ClientMessage = std::variant<InitOk, Read, Write, Done>;          // a client sends these
+
+}  // namespace rlock::protocol
