@@ -38,7 +38,7 @@ std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup
   RedisConnection{setup.redis};
   AccountStore{setup.conninfo};
   for (Fault f : campaign.faults) {
-    if (strikes_server(f)) check_strikable(setup.redis, f);
+    if (f->strikes_server()) check_strikable(setup.redis, f);
   }
   ChaosSetup jobs_setup = setup;  // under --netns, PostgreSQL through its Unix socket
   if (setup.netns) {
@@ -58,7 +58,8 @@ std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup
   bool three_servers = has(campaign.strategies, Strategy::redlock) ||
                        std::any_of(campaign.clients.begin(), campaign.clients.end(),
                                    [](const ClientSpec& c) { return c.servers == 3; });
-  check_own_servers(setup, campaign.jobs, has(campaign.faults, Fault::failover) || has(campaign.faults, Fault::redis_stall),
+  check_own_servers(setup, campaign.jobs,
+                    std::any_of(campaign.faults.begin(), campaign.faults.end(), [](Fault f) { return f->runs_own_redis(); }),
                     three_servers);
   std::filesystem::create_directories(setup.dir / "trials" / ".clients");
   std::size_t done_before = 0, anomalies_before = 0;

@@ -1,5 +1,5 @@
 // A chaos campaign: trials run in `jobs` processes side by side (job.h), each trial the Jepsen
-// way: its schedule (schedule.h), its clients (client.h), its nemesis (nemesis.h), its history
+// way: its schedule (schedule.h), its clients (client.h), its nemesis (faults/fault.h), its history
 // (history.h) and the checkers' verdicts on it (checkers.h). A trial with an anomaly keeps its
 // directory (run.log, events.jsonl, history.jsonl, timeline.svg) for `rlock showlog --dir`.
 //

@@ -12,14 +12,11 @@
 
 #include <fmt/format.h>
 
+#include "chaos/trial_loop.h"
 #include "host/child.h"
 
 namespace rlock {
 namespace {
-
-using namespace std::chrono_literals;
-
-constexpr auto kBusyRetry = 10ms;
 
 // The `rlock worker` flags that name the plan's strategy (cmd_worker.cpp reads them back).
 std::vector<std::string> strategy_flags(const WorkerPlan& plan) {

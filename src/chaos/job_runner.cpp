@@ -15,6 +15,7 @@
 #include "chaos/job.h"
 #include "chaos/judge.h"
 #include "chaos/netns_job.h"
+#include "chaos/result_line.h"
 #include "chaos/run_record.h"
 #include "chaos/trial.h"
 #include "host/child.h"
@@ -28,15 +29,6 @@ namespace {
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-nlohmann::json check_json(const CheckResult& c) {
-  return {{"validity", to_string(c.validity)}, {"detail", c.detail}, {"amount", c.amount}, {"count", c.count}};
-}
-
-CheckResult check_from(const nlohmann::json& j) {
-  return {validity_from(j.value("validity", "unknown")), j.value("detail", ""), j.value("amount", 0LL),
-          j.value("count", 0)};
-}
-
 std::vector<nlohmann::json> read_lines(const std::filesystem::path& path) {
   std::vector<nlohmann::json> lines;
   std::ifstream in(path);
@@ -45,26 +37,6 @@ std::vector<nlohmann::json> read_lines(const std::filesystem::path& path) {
     if (j.is_object()) lines.push_back(std::move(j));
   }
   return lines;
-}
-
-// A result line of a job process (see run_job) back as the TrialResult of `spec`.
-TrialResult result_from(const nlohmann::json& line, const TrialSpec& spec) {
-  return TrialResult{.spec = spec,
-                     .lost = check_from(line.value("lost", nlohmann::json::object())),
-                     .overlaps = check_from(line.value("overlaps", nlohmann::json::object())),
-                     .fences = check_from(line.value("fences", nlohmann::json::object())),
-                     .failed_ops = line.value("failed_ops", 0),
-                     .failed_amount = line.value("failed_amount", 0LL),
-                     .unknown_ops = line.value("unknown_ops", 0),
-                     .stuck_ops = line.value("stuck_ops", 0),
-                     .struck = line.value("struck", false),
-                     .lock_reached_replica = line.contains("lock_reached_replica") && line["lock_reached_replica"].is_boolean()
-                                                 ? std::optional<bool>(line["lock_reached_replica"].get<bool>())
-                                                 : std::nullopt,
-                     .ms = line.value("ms", 0.0),
-                     .error = line.value("error", ""),
-                     .client_error = line.value("client_error", ""),
-                     .not_run = line.value("not_run", false)};
 }
 
 std::filesystem::path client_record(const ChaosSetup& setup, const std::string& name) {
@@ -78,31 +50,35 @@ bool gave_up_on(const ChaosSetup& setup, const std::string& name) {
                      [](const nlohmann::json& t) { return t.value("client_error", false); });
 }
 
-// The trial `i` of a job, or not run: its client gave up on, or it could not run (a trial cut
-// short or a server lost stops the job: TrialStopped, HarnessLost).
-TrialInput trial_of_job(const std::vector<TrialSpec>& specs, std::size_t i, Job& job) {
+// The trial `i` of a job, judged, or not run: its client gave up on, or it could not run (a trial
+// cut short or a server lost stops the job: TrialStopped, HarnessLost).
+JudgedTrial trial_of_job(const std::vector<TrialSpec>& specs, std::size_t i, Job& job) {
   const ChaosSetup& setup = job.setup;
-  TrialInput r{specs[i]};
   const std::optional<ClientSpec>& client = specs[i].client;
+  auto not_run = [&](auto&& fill) {
+    TrialInput input{specs[i]};
+    fill(input);
+    input.not_run = true;
+    return JudgedTrial{input, judge(input)};
+  };
   if (client && gave_up_on(setup, client->name)) {
-    r.not_run = true;
-    r.client_error = fmt::format("not run: client {} failed its first {} trials", client->name, kGiveUpAfter);
-    return r;
+    return not_run([&](TrialInput& input) {
+      input.client_error = fmt::format("not run: client {} failed its first {} trials", client->name, kGiveUpAfter);
+    });
   }
+  std::optional<JudgedTrial> trial;
   try {
-    r = run_trial(specs[i], setup.first_account + static_cast<long>(i), job);
+    trial = run_trial(specs[i], setup.first_account + static_cast<long>(i), job);
   } catch (const HarnessLost&) {
     throw;
   } catch (const std::exception& e) {
-    r = TrialInput{specs[i]};
-    r.error = e.what();
-    r.not_run = true;
+    trial = not_run([&](TrialInput& input) { input.error = e.what(); });
   }
   if (client) {
     AppendFile(client_record(setup, client->name))
-        .append_line(nlohmann::json{{"client_error", !r.client_error.empty()}}.dump());
+        .append_line(nlohmann::json{{"client_error", !trial->input.client_error.empty()}}.dump());
   }
-  return r;
+  return std::move(*trial);
 }
 
 // One job process: every jobs-th trial, one after the other, each result one line in `results`.
@@ -122,24 +98,11 @@ void run_job(int job, int jobs, const std::vector<TrialSpec>& specs, const Chaos
                 lab ? &*lab : nullptr};
     for (std::size_t i = static_cast<std::size_t>(job); i < specs.size() && !stopping(setup);
          i += static_cast<std::size_t>(jobs)) {
-      TrialInput input = trial_of_job(specs, i, context);
-      if (!setup.run_dir.empty()) record_trial(setup.run_dir, input);
-      TrialResult r = judge(input);
-      out.append_line(nlohmann::json{{"i", i},
-                                     {"lost", check_json(r.lost)},
-                                     {"overlaps", check_json(r.overlaps)},
-                                     {"fences", check_json(r.fences)},
-                                     {"failed_ops", r.failed_ops},
-                                     {"failed_amount", r.failed_amount},
-                                     {"unknown_ops", r.unknown_ops},
-                                     {"stuck_ops", r.stuck_ops},
-                                     {"struck", r.struck},
-                                     {"lock_reached_replica", r.lock_reached_replica ? nlohmann::json(*r.lock_reached_replica) : nlohmann::json()},
-                                     {"ms", r.ms},
-                                     {"error", r.error},
-                                     {"client_error", r.client_error},
-                                     {"not_run", r.not_run}}
-                          .dump());
+      JudgedTrial trial = trial_of_job(specs, i, context);
+      if (!setup.run_dir.empty()) record_trial(setup.run_dir, trial.input);
+      nlohmann::json line = result_json(trial.result);
+      line["i"] = i;
+      out.append_line(line.dump());
     }
   } catch (const HarnessLost& e) {
     out.append_line(nlohmann::json{{"harness_lost", e.what()}}.dump());
@@ -151,7 +114,7 @@ void run_job(int job, int jobs, const std::vector<TrialSpec>& specs, const Chaos
 // How long the jobs of a stopping campaign have to end their trials before they are killed.
 constexpr auto kStopGrace = 2s;
 
-bool restarts_shared_redis(const TrialSpec& spec) { return spec.fault == Fault::redis_restart && !on_three_servers(spec); }
+bool restarts_shared_redis(const TrialSpec& spec) { return spec.fault->one_at_a_time() && !on_three_servers(spec); }
 
 }  // namespace
 

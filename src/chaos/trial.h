@@ -12,8 +12,9 @@
 
 namespace rlock {
 
-// Runs the trial on `account` and returns what judge() needs. Throws HarnessLost when a server the
-// harness needs stopped answering, TrialStopped when the campaign stops, Error when it cannot run.
-TrialInput run_trial(const TrialSpec& spec, long account, Job& job);
+// Runs the trial on `account`: what judge() needed, and its verdict. Throws HarnessLost when a
+// server the harness needs stopped answering, TrialStopped when the campaign stops, Error when it
+// cannot run.
+JudgedTrial run_trial(const TrialSpec& spec, long account, Job& job);
 
 }  // namespace rlock
