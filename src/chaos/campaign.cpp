@@ -30,11 +30,10 @@ void report_client_errors(const std::string& name, const std::vector<TrialResult
                      : "");
 }
 
-}  // namespace
-
-std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup& setup) {
-  auto [side_by_side, one_by_one] = plan_trials(campaign);
-  // Unreachable servers get one error here rather than one per job.
+// The servers the campaign needs, checked before any trial runs: the shared ones answer (one error
+// here rather than one per job), Redis can be struck when a fault strikes it, --netns can run, and
+// the jobs' own servers start. Returns the setup the jobs run on.
+ChaosSetup check_servers(const Campaign& campaign, const ChaosSetup& setup) {
   RedisConnection{setup.redis};
   AccountStore{setup.conninfo};
   for (Fault f : campaign.faults) {
@@ -45,51 +44,78 @@ std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup
     check_netns(campaign, setup);
     jobs_setup.conninfo = netns_conninfo(setup.conninfo);
   }
-  std::size_t total = side_by_side.size() + one_by_one.size();
+  return jobs_setup;
+}
+
+void check_own_servers_of(const Campaign& campaign, const ChaosSetup& setup) {
+  bool three_servers = std::find(campaign.strategies.begin(), campaign.strategies.end(), Strategy::redlock) !=
+                           campaign.strategies.end() ||
+                       std::any_of(campaign.clients.begin(), campaign.clients.end(),
+                                   [](const ClientSpec& c) { return c.servers == 3; });
+  check_own_servers(setup, campaign.jobs,
+                    std::any_of(campaign.faults.begin(), campaign.faults.end(), [](Fault f) { return f->runs_own_redis(); }),
+                    three_servers);
+}
+
+void print_first_line(const Campaign& campaign, const ChaosSetup& setup) {
   fmt::print("rlock chaos: seed {}, {} trials a cell, TTL {}ms, {} jobs, {} strategies{} x {} faults{}\n", setup.seed,
              campaign.trials, setup.ttl.count(), campaign.jobs, campaign.strategies.size(),
              campaign.clients.empty() ? "" : fmt::format(" and {} clients", campaign.clients.size()),
              campaign.faults.size(),
              setup.wait == WaitMode::notify ? ", waiters notified" : setup.wait == WaitMode::queue ? ", waiters queued" : "");
   std::fflush(stdout);
-  if (!setup.run_dir.empty()) write_run_record(campaign, setup);
-  std::filesystem::remove_all(setup.dir / "trials");
-  auto has = [](const auto& list, auto value) { return std::find(list.begin(), list.end(), value) != list.end(); };
-  bool three_servers = has(campaign.strategies, Strategy::redlock) ||
-                       std::any_of(campaign.clients.begin(), campaign.clients.end(),
-                                   [](const ClientSpec& c) { return c.servers == 3; });
-  check_own_servers(setup, campaign.jobs,
-                    std::any_of(campaign.faults.begin(), campaign.faults.end(), [](Fault f) { return f->runs_own_redis(); }),
-                    three_servers);
-  std::filesystem::create_directories(setup.dir / "trials" / ".clients");
+}
+
+// The trials side by side, then the redis-restart ones one at a time (they would crash each
+// other's Redis), unless the first lost a server the harness needs.
+std::vector<TrialResult> run_plan(const TrialPlan& plan, const Campaign& campaign, const ChaosSetup& setup,
+                                  const ChaosSetup& jobs_setup) {
   std::size_t done_before = 0, anomalies_before = 0;
-  Progress line(stderr, "chaos", "trials", total);
+  Progress line(stderr, "chaos", "trials", plan.side_by_side.size() + plan.one_by_one.size());
   auto progress = [&](std::size_t done, std::size_t anomalies) {
     line.update(done_before + done, fmt::format("{} with an anomaly", anomalies_before + anomalies));
   };
   if (setup.netns) NetnsLab::cleanup_leftovers();
-  std::vector<TrialResult> results = run_trials(side_by_side, jobs_setup, campaign.jobs, progress);
+  std::vector<TrialResult> results = run_trials(plan.side_by_side, jobs_setup, campaign.jobs, progress);
   if (setup.netns) NetnsLab::cleanup_leftovers();  // those of a job killed
   done_before = results.size();
   anomalies_before = static_cast<std::size_t>(std::count_if(results.begin(), results.end(), [](const TrialResult& r) { return r.anomaly(); }));
   auto lost = std::find_if(results.begin(), results.end(), [](const TrialResult& r) { return r.harness_lost; });
   if (lost == results.end()) {
-    std::vector<TrialResult> restarts = run_trials(one_by_one, jobs_setup, 1, progress);
+    std::vector<TrialResult> restarts = run_trials(plan.one_by_one, jobs_setup, 1, progress);
     results.insert(results.end(), restarts.begin(), restarts.end());
   } else {
     std::string error = lost->error;
-    for (const TrialSpec& spec : one_by_one) {
+    for (const TrialSpec& spec : plan.one_by_one) {
       results.push_back(TrialResult{.spec = spec, .error = error, .not_run = true, .harness_lost = true});
     }
   }
-
   line.finish();
+  return results;
+}
+
+// Says how many trials could not run, and each client's first error.
+void report_errors(const Campaign& campaign, const std::vector<TrialResult>& results) {
   auto could_not = [](const TrialResult& r) { return !r.error.empty() && !r.harness_lost; };
   if (auto not_run = std::count_if(results.begin(), results.end(), could_not); not_run > 0) {
     fmt::print(stderr, "chaos: {} trials could not run (not_run, not judged); the first: {}\n", not_run,
                std::find_if(results.begin(), results.end(), could_not)->error);
   }
   for (const ClientSpec& client : campaign.clients) report_client_errors(client.name, results);
+}
+
+}  // namespace
+
+std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup& setup) {
+  TrialPlan plan = plan_trials(campaign);
+  ChaosSetup jobs_setup = check_servers(campaign, setup);
+  print_first_line(campaign, setup);
+  if (!setup.run_dir.empty()) write_run_record(campaign, setup);
+  std::filesystem::remove_all(setup.dir / "trials");
+  check_own_servers_of(campaign, setup);
+  std::filesystem::create_directories(setup.dir / "trials" / ".clients");
+  std::vector<TrialResult> results = run_plan(plan, campaign, setup, jobs_setup);
+  report_errors(campaign, results);
   std::filesystem::remove_all(setup.dir / "trials" / ".clients");
   std::filesystem::remove(stop_file(setup));
   if (!setup.run_dir.empty()) {

@@ -116,6 +116,102 @@ constexpr auto kStopGrace = 2s;
 
 bool restarts_shared_redis(const TrialSpec& spec) { return spec.fault->one_at_a_time() && !on_three_servers(spec); }
 
+std::filesystem::path results_of(const ChaosSetup& setup, int job) {
+  return setup.dir / "trials" / fmt::format(".results-{}.jsonl", job);
+}
+
+// The job processes of one run_trials, forked, watched and collected.
+class Jobs {
+ public:
+  Jobs(const std::vector<TrialSpec>& specs, const ChaosSetup& setup, int jobs)
+      : specs_(specs), setup_(setup), jobs_(jobs),
+        probe_(setup, !std::any_of(specs.begin(), specs.end(), restarts_shared_redis)) {
+    for (int job = 0; job < jobs; ++job) {
+      pids_.push_back(fork_child([&] {
+        try {
+          run_job(job, jobs, specs, setup, results_of(setup, job));
+        } catch (const std::exception& e) {
+          fmt::print(stderr, "chaos: job {} stopped: {}\n", job, e.what());
+          return 1;  // its trials report nothing: they are not run
+        }
+        return 0;
+      }));
+    }
+    running_ = pids_.size();
+  }
+
+  // Waits for every job, reporting progress; stops them when the harness lost a server.
+  void watch(const std::function<void(std::size_t, std::size_t)>& progress) {
+    while (running_ > 0) {
+      std::this_thread::sleep_for(stopped_ ? 50ms : 1s);
+      for (pid_t& pid : pids_) {
+        if (pid > 0 && try_reap(pid)) pid = 0, --running_;
+      }
+      collect();
+      if (lost_.empty()) lost_ = probe_();
+      if (!lost_.empty() && !stopped_) stop();
+      if (stopped_ && Clock::now() > kill_at_) kill_the_rest();
+      if (!stopped_) {
+        progress(reported_.size(), static_cast<std::size_t>(std::count_if(
+                                       reported_.begin(), reported_.end(), [](const auto& r) { return r.second.anomaly(); })));
+      }
+    }
+    collect();
+  }
+
+  // Every trial's result, in the order of the specs: those no job reported are not run.
+  std::vector<TrialResult> results() const {
+    std::vector<TrialResult> results;
+    for (std::size_t i = 0; i < specs_.size(); ++i) {
+      auto it = reported_.find(i);
+      if (it != reported_.end()) {
+        results.push_back(it->second);
+      } else {
+        results.push_back(TrialResult{.spec = specs_[i],
+                                      .error = lost_.empty() ? kNoResult : lost_,
+                                      .not_run = true,
+                                      .harness_lost = !lost_.empty()});
+      }
+    }
+    return results;
+  }
+
+ private:
+  void collect() {
+    reported_.clear();
+    for (int job = 0; job < jobs_; ++job) {
+      for (const auto& line : read_lines(results_of(setup_, job))) {
+        std::size_t i = line.value("i", specs_.size());
+        if (i < specs_.size()) reported_.insert_or_assign(i, result_from(line, specs_[i]));
+        if (lost_.empty()) lost_ = line.value("harness_lost", "");
+      }
+    }
+  }
+
+  void stop() {
+    AppendFile(stop_file(setup_)).append_line(lost_);
+    stopped_ = true;
+    kill_at_ = Clock::now() + kStopGrace;
+  }
+
+  void kill_the_rest() {
+    for (pid_t& pid : pids_) {
+      if (pid > 0) kill_and_reap(pid), pid = 0, --running_;
+    }
+  }
+
+  const std::vector<TrialSpec>& specs_;
+  const ChaosSetup& setup_;
+  int jobs_;
+  HarnessProbe probe_;
+  std::vector<pid_t> pids_;
+  std::size_t running_ = 0;
+  std::map<std::size_t, TrialResult> reported_;
+  std::string lost_;  // the first server the harness lost, named
+  bool stopped_ = false;
+  Clock::time_point kill_at_{};  // once the campaign stops, jobs not done by then are killed
+};
+
 }  // namespace
 
 std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const ChaosSetup& setup, int jobs,
@@ -123,74 +219,10 @@ std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const C
   if (specs.empty()) return {};
   std::filesystem::create_directories(setup.dir / "trials");
   std::filesystem::remove(stop_file(setup));
-  auto results_of = [&](int job) { return setup.dir / "trials" / fmt::format(".results-{}.jsonl", job); };
-  std::vector<pid_t> pids;
-  for (int job = 0; job < jobs; ++job) {
-    pids.push_back(fork_child([&] {
-      try {
-        run_job(job, jobs, specs, setup, results_of(job));
-      } catch (const std::exception& e) {
-        fmt::print(stderr, "chaos: job {} stopped: {}\n", job, e.what());
-        return 1;  // its trials report nothing: they are not run
-      }
-      return 0;
-    }));
-  }
-
-  std::map<std::size_t, TrialResult> reported;
-  std::string lost;  // the first server the harness lost, named
-  auto collect = [&] {
-    reported.clear();
-    for (int job = 0; job < jobs; ++job) {
-      for (const auto& line : read_lines(results_of(job))) {
-        std::size_t i = line.value("i", specs.size());
-        if (i < specs.size()) reported.insert_or_assign(i, result_from(line, specs[i]));
-        if (lost.empty()) lost = line.value("harness_lost", "");
-      }
-    }
-  };
-  HarnessProbe probe(setup, !std::any_of(specs.begin(), specs.end(), restarts_shared_redis));
-  std::size_t running = pids.size();
-  bool stopped = false;
-  Clock::time_point kill_at{};  // once the campaign stops, jobs not done by then are killed
-  while (running > 0) {
-    std::this_thread::sleep_for(stopped ? 50ms : 1s);
-    for (pid_t& pid : pids) {
-      if (pid > 0 && try_reap(pid)) pid = 0, --running;
-    }
-    collect();
-    if (lost.empty()) lost = probe();
-    if (!lost.empty() && !stopped) {
-      AppendFile(stop_file(setup)).append_line(lost);
-      stopped = true;
-      kill_at = Clock::now() + kStopGrace;
-    }
-    if (stopped && Clock::now() > kill_at) {
-      for (pid_t& pid : pids) {
-        if (pid > 0) kill_and_reap(pid), pid = 0, --running;
-      }
-    }
-    if (!stopped) {
-      progress(reported.size(), static_cast<std::size_t>(std::count_if(
-                                    reported.begin(), reported.end(), [](const auto& r) { return r.second.anomaly(); })));
-    }
-  }
-  collect();
-
-  std::vector<TrialResult> results;
-  for (std::size_t i = 0; i < specs.size(); ++i) {
-    auto it = reported.find(i);
-    if (it != reported.end()) {
-      results.push_back(it->second);
-    } else {
-      results.push_back(TrialResult{.spec = specs[i],
-                                    .error = lost.empty() ? kNoResult : lost,
-                                    .not_run = true,
-                                    .harness_lost = !lost.empty()});
-    }
-  }
-  for (int job = 0; job < jobs; ++job) std::filesystem::remove(results_of(job));
-  return results;
+  Jobs running(specs, setup, jobs);
+  running.watch(progress);
+  for (int job = 0; job < jobs; ++job) std::filesystem::remove(results_of(setup, job));
+  return running.results();
 }
 
 }  // namespace rlock
