@@ -1,15 +1,13 @@
 #include "bench/peer_bench.h"
 
-#include <poll.h>
-
 #include <algorithm>
 #include <functional>
-#include <memory>
+#include <variant>
 
 #include <fmt/format.h>
 
 #include "bench/bench_contended.h"
-#include "protocol/protocol_client.h"
+#include "protocol/client_driver.h"
 #include "protocol/served_account.h"
 #include "util/stats.h"
 
@@ -26,13 +24,10 @@ double us_since(Clock::time_point start) {
   return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
 }
 
-// One client process and the increment it is doing (id 0: none).
+// One client process and when it was sent the increment it is doing.
 struct Peer {
-  std::unique_ptr<ProtocolClient> client;
-  std::string name;
-  long long id = 0;
+  ClientDriver client;
   Clock::time_point sent{};
-  Clock::time_point heard{};
 };
 
 // A row's clients, started and initialized by the constructor, and the account they increment.
@@ -40,23 +35,18 @@ class PeerRun {
  public:
   PeerRun(const BenchSetup& setup, const ClientSpec& spec, int clients)
       : key_(LockKey::for_account(setup.account).lock), account_(AccountStore::kInitialBalance) {
-    nlohmann::json redis = nlohmann::json::array();
+    std::vector<std::string> redis;
     if (spec.servers == 3) {
       for (const RedisAddress& server : setup.redlock) redis.push_back(server.url());
     } else {
       redis.push_back(setup.redis.url());
     }
     for (int i = 0; i < clients; ++i) {
-      std::string name = fmt::format("bench-{}", i);
-      peers_.push_back(Peer{std::make_unique<ProtocolClient>(spec.command, setup.dir / fmt::format("peer-{}-{}.stderr", spec.name, i)), name});
+      peers_.push_back(Peer{ClientDriver(fmt::format("bench-{}", i), spec.command,
+                                         setup.dir / fmt::format("peer-{}-{}.stderr", spec.name, i))});
     }
-    for (Peer& p : peers_) {
-      guarded(p, [&] { p.client->send({{"type", "init"}, {"protocol", 1}, {"name", p.name}, {"redis", redis}, {"ttl_ms", kTtl.count()}}); });
-    }
-    for (Peer& p : peers_) {
-      nlohmann::json reply = guarded(p, [&] { return p.client->receive_within(kSilenceLimit); });
-      if (reply["type"] != "init_ok") fail(p, fmt::format("answered init with {:.120}", reply.dump()));
-    }
+    for (Peer& p : peers_) p.client.send_init(protocol::Init{protocol::kVersion, p.client.worker(), redis, kTtl.count()});
+    for (Peer& p : peers_) p.client.await_init_ok(kSilenceLimit);
   }
 
   // Increments until `end`, then lets those under way finish. `floor` (a single client's) is timed
@@ -64,7 +54,7 @@ class PeerRun {
   StrategyRow run(Clock::time_point end, const std::function<void()>& floor) {
     auto start = Clock::now();
     for (Peer& p : peers_) next(p, floor);
-    while (std::any_of(peers_.begin(), peers_.end(), [](const Peer& p) { return p.id != 0; })) {
+    while (std::any_of(peers_.begin(), peers_.end(), [](const Peer& p) { return p.client.under_way(); })) {
       wait_for_messages();
       for (Peer& p : peers_) serve(p, end, floor);
     }
@@ -85,78 +75,41 @@ class PeerRun {
       floor();
       floors_.push_back(us_since(began));
     }
-    p.id = ++last_id_;
-    p.sent = p.heard = Clock::now();
-    guarded(p, [&] { p.client->send({{"type", "increment"}, {"id", p.id}, {"key", key_}, {"amount", 1}}); });
+    p.sent = Clock::now();
+    p.client.send_increment(protocol::Increment{++last_id_, key_, 1});
   }
 
   void wait_for_messages() {
-    std::vector<pollfd> fds;
+    std::vector<const ClientDriver*> clients;
     for (const Peer& p : peers_) {
-      if (p.id != 0) fds.push_back(pollfd{p.client->stdout_fd(), POLLIN, 0});
+      if (p.client.under_way()) clients.push_back(&p.client);
     }
-    ::poll(fds.data(), fds.size(), 10);
+    wait_for_any(clients, 10ms);
   }
 
   void serve(Peer& p, Clock::time_point end, const std::function<void()>& floor) {
-    while (p.id != 0) {
-      std::optional<nlohmann::json> message = guarded(p, [&] { return p.client->receive(); });
+    while (p.client.under_way()) {
+      std::optional<protocol::ClientMessage> message = p.client.receive();
       if (!message) break;
-      p.heard = Clock::now();
-      if (message->value("id", -1LL) != p.id) fail(p, fmt::format("sent an unknown id: {:.120}", message->dump()));
       handle(p, *message);
-      if (p.id == 0 && Clock::now() < end) next(p, floor);
+      if (!p.client.under_way() && Clock::now() < end) next(p, floor);
     }
-    if (p.id != 0 && Clock::now() - p.heard > kSilenceLimit) {
-      fail(p, fmt::format("said nothing for {} ms", std::chrono::duration_cast<std::chrono::milliseconds>(kSilenceLimit).count()));
-    }
+    if (p.client.under_way()) p.client.check_silence(kSilenceLimit);
   }
 
-  void handle(Peer& p, const nlohmann::json& message) {
-    std::string type = message["type"];
-    if (type == "read") {
-      std::optional<long long> token = number(p, message, "token");
-      ServedAccount::ReadResult result = account_.read(p.id, 1, token, message.value("claim", false));
-      nlohmann::json reply{{"type", "read_ok"}, {"id", p.id}, {"balance", result.balance}};
-      if (result.claimed) reply["claimed"] = *result.claimed;
-      guarded(p, [&] { p.client->send(reply); });
-    } else if (type == "write") {
-      std::optional<long long> balance = number(p, message, "balance");
-      if (!balance) fail(p, fmt::format("wrote no integer balance: {:.120}", message.dump()));
-      ServedAccount::WriteResult result = account_.write(p.id, *balance, number(p, message, "token"));
-      if (result.protocol_error) fail(p, *result.protocol_error);
-      if (result.applied) ++applied_;
-      guarded(p, [&] { p.client->send({{"type", "write_ok"}, {"id", p.id}, {"applied", result.applied}}); });
-    } else if (type == "done") {
-      if (message.contains("error")) {
-        ++failed_;
-      } else {
-        latencies_.push_back(us_since(p.sent));
-      }
-      p.id = 0;
+  // The client's read, write or done (the driver checked that it is one, of its increment): each
+  // answered at once.
+  void handle(Peer& p, const protocol::ClientMessage& message) {
+    if (const auto* read = std::get_if<protocol::Read>(&message)) {
+      p.client.send(p.client.serve_read(account_, *read, 1));
+    } else if (const auto* write = std::get_if<protocol::Write>(&message)) {
+      protocol::WriteOk reply = p.client.serve_write(account_, *write);
+      if (reply.applied) ++applied_;
+      p.client.send(reply);
+    } else if (std::get<protocol::Done>(message).error) {
+      ++failed_;
     } else {
-      fail(p, fmt::format("sent a message of unknown type: {:.120}", message.dump()));
-    }
-  }
-
-  std::optional<long long> number(Peer& p, const nlohmann::json& message, const char* field) {
-    if (!message.contains(field)) return std::nullopt;
-    if (!message[field].is_number_integer()) fail(p, fmt::format("sent a {} that is not an integer: {:.120}", field, message.dump()));
-    return message[field].get<long long>();
-  }
-
-  // The client's error, with the end of its stderr, in one line.
-  [[noreturn]] void fail(const Peer& p, const std::string& what) { throw p.client->error(p.name, what); }
-
-  // Runs `step`, turning the client's protocol errors (and a field of the wrong type) into fail's.
-  template <typename Step>
-  auto guarded(Peer& p, Step&& step) -> decltype(step()) {
-    try {
-      return step();
-    } catch (const ClientError& e) {
-      fail(p, e.what());
-    } catch (const nlohmann::json::exception& e) {
-      fail(p, fmt::format("sent a malformed message: {}", e.what()));
+      latencies_.push_back(us_since(p.sent));
     }
   }
 

@@ -1,18 +1,16 @@
 #include "chaos/client_trial.h"
 
-#include <poll.h>
 #include <signal.h>
 
 #include <algorithm>
 #include <iterator>
-#include <memory>
 #include <thread>
 #include <utility>
 
 #include <fmt/format.h>
 
 #include "chaos/trial_loop.h"
-#include "protocol/protocol_client.h"
+#include "protocol/client_driver.h"
 #include "rlock/error.h"
 
 namespace rlock {
@@ -23,13 +21,12 @@ using Clock = TrialClock;
 // One worker of the trial: its client process and where its increment stands.
 struct ClientWorker {
   const WorkerSchedule& plan;
-  std::unique_ptr<ProtocolClient> client;
+  ClientDriver client;
   long long id = 0;
   bool sent = false;     // its increment was sent
   bool done = false;     // it said done, or was killed
   bool applied = false;  // one of its writes was applied
   bool stopped = false;  // the nemesis stopped it (SIGSTOP): it cannot be late
-  Clock::time_point heard{};
   WorkerExit exit;
 };
 
@@ -37,14 +34,14 @@ struct ClientWorker {
 struct HeldReply {
   Clock::time_point due;
   std::size_t worker;
-  nlohmann::json message;
+  protocol::ReadOk message;
 };
 
 // A write the network holds (delayed-write), applied once due as sent at `sent_at` (the log's clock).
 struct HeldWrite {
   Clock::time_point due;
   std::size_t worker;
-  nlohmann::json message;
+  protocol::Write message;
   double sent_at;
 };
 
@@ -66,9 +63,9 @@ class ClientTrial : public Participants {
     const Schedule& schedule = trial.schedule;
     for (std::size_t i = 0; i < schedule.workers.size(); ++i) {
       const WorkerSchedule& w = schedule.workers[i];
-      workers_.push_back(ClientWorker{w, std::make_unique<ProtocolClient>(
-                                             setup.client.command, dir.root() / fmt::format("client-{}.stderr", w.name)),
-                                      static_cast<long long>(i + 1), false, false, false, false, {},
+      workers_.push_back(ClientWorker{w, ClientDriver(w.name, setup.client.command,
+                                                      dir.root() / fmt::format("client-{}.stderr", w.name)),
+                                      static_cast<long long>(i + 1), false, false, false, false,
                                       WorkerExit{w.name, w.amount, false, 0}});
     }
   }
@@ -84,8 +81,6 @@ class ClientTrial : public Participants {
       run_trial_loop(trial_, *this, stopped);
     } catch (const ClientError& e) {
       outcome.client_error = fmt::format("client {}: {}", setup_.client.name, e.what());
-    } catch (const nlohmann::json::exception& e) {  // a field of the wrong type
-      outcome.client_error = fmt::format("client {}: sent a malformed message: {}", setup_.client.name, e.what());
     }
     for (ClientWorker& w : workers_) outcome.exits.push_back(w.exit);
     outcome.account = account_;
@@ -95,18 +90,10 @@ class ClientTrial : public Participants {
  private:
   void initialize() {
     for (ClientWorker& w : workers_) {
-      try {
-        w.client->send({{"type", "init"}, {"protocol", 1}, {"name", w.plan.name}, {"redis", setup_.redis[static_cast<std::size_t>(w.id - 1)]},
-                        {"ttl_ms", setup_.ttl.count()}});
-      } catch (const ClientError& e) {
-        with_stderr(w, [&] { return w.client->receive(); });  // what it wrote instead, if anything, says more
-        fail(w, e.what());
-      }
+      w.client.send_init(protocol::Init{protocol::kVersion, w.plan.name, setup_.redis[static_cast<std::size_t>(w.id - 1)],
+                                        setup_.ttl.count()});
     }
-    for (ClientWorker& w : workers_) {
-      nlohmann::json reply = with_stderr(w, [&] { return w.client->receive_within(silence_limit_); });
-      if (reply["type"] != "init_ok") fail(w, fmt::format("answered init with {:.120}", reply.dump()));
-    }
+    for (ClientWorker& w : workers_) w.client.await_init_ok(silence_limit_);
   }
 
   void advance(Clock::time_point now) override {
@@ -144,12 +131,12 @@ class ClientTrial : public Participants {
   void signal(std::size_t worker, int number, const char* name) override {
     ClientWorker& w = workers_[worker];
     log_->record("host", EventKind::signal, {{"signal", name}, {"target", w.plan.name}});
-    ::kill(-w.client->group(), number);
+    ::kill(-w.client.group(), number);
     if (number == SIGKILL) w.done = true;  // its outcome: unknown unless a write of it was applied
     if (number == SIGSTOP) w.stopped = true;
     if (number == SIGCONT) {
       w.stopped = false;
-      w.heard = Clock::now();  // a stopped client cannot be late
+      w.client.reset_silence();  // a stopped client cannot be late
     }
   }
 
@@ -163,80 +150,67 @@ class ClientTrial : public Participants {
 
   void send_increment(ClientWorker& w) {
     w.sent = true;
-    w.heard = Clock::now();
-    w.client->send({{"type", "increment"}, {"id", w.id}, {"key", setup_.key}, {"amount", w.plan.amount}});
+    w.client.send_increment(protocol::Increment{w.id, setup_.key, w.plan.amount});
   }
 
   void send_due_replies(Clock::time_point now) {
     for (const HeldReply& reply : take_due(held_, now)) {
       ClientWorker& w = workers_[reply.worker];
       if (w.done) continue;
-      w.client->send(reply.message);
-      w.heard = now;  // the client's silence counts from its answer
+      w.client.send(reply.message);
+      w.client.reset_silence();  // the client's silence counts from its answer
       if (reply.worker == schedule_.target && !target_answered_at_) target_answered_at_ = now;
     }
   }
 
   void poll_clients() {
-    std::vector<pollfd> fds;
+    std::vector<const ClientDriver*> clients;
     for (const ClientWorker& w : workers_) {
-      if (!w.done) fds.push_back(pollfd{w.client->stdout_fd(), POLLIN, 0});
+      if (!w.done) clients.push_back(&w.client);
     }
-    ::poll(fds.data(), fds.size(), 2);
+    wait_for_any(clients, kRound);
   }
 
   // Handles every message worker i has sent, and checks its silence.
   void serve(std::size_t i) {
     ClientWorker& w = workers_[i];
     if (w.done) return;
-    while (std::optional<nlohmann::json> message = with_stderr(w, [&] { return w.client->receive(); })) {
-      w.heard = Clock::now();
+    while (std::optional<protocol::ClientMessage> message = w.client.receive()) {
       handle(i, *message);
       if (w.done) return;
     }
     bool owes = w.sent && !w.stopped && !holds_reply_for(i);
-    if (owes && Clock::now() - w.heard > silence_limit_) {
-      fail(w, fmt::format("said nothing for {} ms", silence_limit_.count()));
-    }
+    if (owes) w.client.check_silence(silence_limit_);
   }
 
-  void handle(std::size_t i, const nlohmann::json& message) {
+  // The client's read, write or done (the driver checked that it is one, of its increment).
+  void handle(std::size_t i, const protocol::ClientMessage& message) {
     ClientWorker& w = workers_[i];
-    std::string type = message["type"];
-    if (type == "read" || type == "write" || type == "done") {
-      if (!w.sent || message.value("id", -1LL) != w.id) fail(w, fmt::format("sent an unknown id: {:.120}", message.dump()));
-    }
-    if (type == "read") {
-      read(i, message);
-    } else if (type == "write") {
+    if (const auto* read_message = std::get_if<protocol::Read>(&message)) {
+      read(i, *read_message);
+    } else if (const auto* write_message = std::get_if<protocol::Write>(&message)) {
       std::optional<double> hold = spec_.fault->held_write_s(schedule_);
       if (hold && i == schedule_.target && !write_held_) {
         write_held_ = true;
         log_->record("host", EventKind::network, {{"action", "its write held"}, {"target", w.plan.name}});
-        held_writes_.push_back(HeldWrite{Clock::now() + seconds_of(*hold), i, message, log_->elapsed()});
+        held_writes_.push_back(HeldWrite{Clock::now() + seconds_of(*hold), i, *write_message, log_->elapsed()});
       } else {
-        write(w, message, log_->elapsed());
+        write(w, *write_message, log_->elapsed());
       }
-    } else if (type == "done") {
-      finish(w, message);
     } else {
-      fail(w, fmt::format("sent a message of unknown type: {:.120}", message.dump()));
+      finish(w, std::get<protocol::Done>(message));
     }
   }
 
-  void read(std::size_t i, const nlohmann::json& message) {
+  void read(std::size_t i, const protocol::Read& message) {
     ClientWorker& w = workers_[i];
-    std::optional<long long> token = optional_number(w, message, "token");
-    bool claim = message.value("claim", false);
-    ServedAccount::ReadResult result = account_.read(w.id, w.plan.amount, token, claim);
-    nlohmann::json reply{{"type", "read_ok"}, {"id", w.id}, {"balance", result.balance}};
-    if (result.claimed) reply["claimed"] = *result.claimed;
-    if (result.claimed == false) {
-      log_->record(w.plan.name, EventKind::claim_rejected, {{"fence", *token}});
+    protocol::ReadOk reply = w.client.serve_read(account_, message, w.plan.amount);
+    if (reply.claimed == false) {
+      log_->record(w.plan.name, EventKind::claim_rejected, {{"fence", *message.token}});
     } else {
       log_->record(w.plan.name, EventKind::read,
-                  result.claimed ? nlohmann::json{{"balance", result.balance}, {"fence", *token}}
-                                 : nlohmann::json{{"balance", result.balance}});
+                  reply.claimed ? nlohmann::json{{"balance", reply.balance}, {"fence", *message.token}}
+                                : nlohmann::json{{"balance", reply.balance}});
     }
     held_.push_back(HeldReply{Clock::now() + seconds_of(w.plan.work_s), i, reply});
     if (i == schedule_.target && !target_read_at_) target_read_at_ = Clock::now();
@@ -251,39 +225,27 @@ class ClientTrial : public Participants {
     }
   }
 
-  void write(ClientWorker& w, const nlohmann::json& message, double sent_at) {
-    if (!message.contains("balance") || !message["balance"].is_number_integer()) {
-      fail(w, fmt::format("wrote no integer balance: {:.120}", message.dump()));
-    }
-    long long balance = message["balance"];
-    std::optional<long long> token = optional_number(w, message, "token");
-    ServedAccount::WriteResult result = account_.write(w.id, balance, token);
-    if (result.protocol_error) fail(w, *result.protocol_error);
-    w.applied = w.applied || result.applied;
-    if (token) {
+  void write(ClientWorker& w, const protocol::Write& message, double sent_at) {
+    protocol::WriteOk reply = w.client.serve_write(account_, message);
+    w.applied = w.applied || reply.applied;
+    long long balance = message.balance;
+    if (message.token) {
       log_->record(w.plan.name, EventKind::fenced_write,
-                  {{"balance", balance}, {"fence", *token}, {"rowcount", result.applied ? 1 : 0}, {"sent_at", sent_at}});
+                  {{"balance", balance}, {"fence", *message.token}, {"rowcount", reply.applied ? 1 : 0}, {"sent_at", sent_at}});
     } else {
       log_->record(w.plan.name, EventKind::wrote,
                   {{"before", balance - w.plan.amount}, {"amount", w.plan.amount}, {"after", balance}, {"sent_at", sent_at}});
     }
-    w.client->send({{"type", "write_ok"}, {"id", w.id}, {"applied", result.applied}});
+    w.client.send(reply);
   }
 
-  void finish(ClientWorker& w, const nlohmann::json& message) {
+  void finish(ClientWorker& w, const protocol::Done& message) {
     w.done = true;
     w.exit.exited = true;
-    if (!message.contains("error")) return;
+    if (!message.error) return;
     w.exit.code = 1;
-    std::string error = message["error"].is_string() ? message["error"].get<std::string>() : message["error"].dump();
     log_->record(w.plan.name, EventKind::error,
-                {{"message", error}, {"amount", w.plan.amount}, {"added", w.applied}, {"in_doubt", false}});
-  }
-
-  std::optional<long long> optional_number(ClientWorker& w, const nlohmann::json& message, const char* field) {
-    if (!message.contains(field)) return std::nullopt;
-    if (!message[field].is_number_integer()) fail(w, fmt::format("sent a {} that is not an integer: {:.120}", field, message.dump()));
-    return message[field].get<long long>();
+                {{"message", *message.error}, {"amount", w.plan.amount}, {"added", w.applied}, {"in_doubt", false}});
   }
 
   bool holds_reply_for(std::size_t i) const {
@@ -293,20 +255,6 @@ class ClientTrial : public Participants {
 
   bool all_done() const override {
     return std::all_of(workers_.begin(), workers_.end(), [](const ClientWorker& w) { return w.done; });
-  }
-
-  // A client error, with the end of the client's stderr on the same line: the trial stops.
-  [[noreturn]] void fail(const ClientWorker& w, const std::string& what) { throw w.client->error(w.plan.name, what); }
-
-  // Runs `receive`, adding the client's stderr to a ClientError it throws; a client the nemesis
-  // killed has simply ended.
-  template <typename Receive>
-  auto with_stderr(ClientWorker& w, Receive&& receive) -> decltype(receive()) {
-    try {
-      return receive();
-    } catch (const ClientError& e) {
-      fail(w, e.what());
-    }
   }
 
   TrialContext& trial_;

@@ -3,11 +3,13 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
+#include "protocol/codec.h"
+#include "protocol/messages.h"
 #include "rlock/acquire.h"
 #include "rlock/error.h"
 #include "rlock/patterns/redlock.h"
@@ -20,7 +22,6 @@ namespace rlock {
 namespace {
 
 using namespace std::chrono_literals;
-using nlohmann::json;
 
 constexpr auto kBusyRetry = 10ms;  // as the built-in chaos worker asks again for a refused lock
 
@@ -33,33 +34,32 @@ class HarnessError : public Error {
   using Error::Error;
 };
 
-struct Increment {
-  long long id = 0;
-  std::string key;
-  long long amount = 0;
-};
-
 // The harness's end of the protocol, seen from the client.
 class Harness {
  public:
   Harness(std::istream& in, std::ostream& out) : in_(in), out_(out) {}
 
-  // The next message, which must be of `type`; none when the harness closed stdin.
-  std::optional<json> next(std::string_view type) {
+  // The next message, which must be a `Message`; none when the harness closed stdin.
+  template <typename Message>
+  std::optional<Message> next() {
     std::string line;
     if (!std::getline(in_, line)) return std::nullopt;
-    json message = json::parse(line, nullptr, false);
-    if (!message.is_object() || message.value("type", "") != type) {
-      throw HarnessError(fmt::format("expected a message of type {}, got: {}", type, line));
+    protocol::HarnessMessage message;
+    try {
+      message = protocol::decode_harness_message(line);
+    } catch (const protocol::BadMessage& e) {
+      throw HarnessError(fmt::format("the harness sent {}", e.what()));
     }
-    return message;
+    if (const Message* expected = std::get_if<Message>(&message)) return *expected;
+    throw HarnessError(fmt::format("expected a message of type {}, got: {}", Message::kType, line));
   }
-  json answer(std::string_view type) {
-    std::optional<json> message = next(type);
+  template <typename Message>
+  Message answer() {
+    std::optional<Message> message = next<Message>();
     if (!message) throw TrialOver{};
     return *message;
   }
-  void send(const json& message) { out_ << message.dump() << '\n' << std::flush; }
+  void send(const protocol::ClientMessage& message) { out_ << protocol::encode(message) << '\n' << std::flush; }
 
   struct Read {
     long long balance = 0;
@@ -67,17 +67,13 @@ class Harness {
   };
   // A read; with a fence, one that claims it.
   Read read(long long id, const std::optional<Fence>& claim) {
-    json read{{"type", "read"}, {"id", id}};
-    if (claim) read.update({{"token", claim->value}, {"claim", true}});
-    send(read);
-    json ok = answer("read_ok");
-    return {ok.at("balance").get<long long>(), ok.value("claimed", false)};
+    send(protocol::Read{id, claim ? std::optional<long long>(claim->value) : std::nullopt, claim.has_value()});
+    protocol::ReadOk ok = answer<protocol::ReadOk>();
+    return {ok.balance, ok.claimed.value_or(false)};
   }
   bool write(long long id, long long balance, const std::optional<Fence>& fence) {
-    json write{{"type", "write"}, {"id", id}, {"balance", balance}};
-    if (fence) write["token"] = fence->value;
-    send(write);
-    return answer("write_ok").value("applied", false);
+    send(protocol::Write{id, balance, fence ? std::optional<long long>(fence->value) : std::nullopt});
+    return answer<protocol::WriteOk>().applied;
   }
 
  private:
@@ -90,9 +86,9 @@ enum class Pass { written, rejected, lock_lost };
 
 class StrategyClient {
  public:
-  StrategyClient(Strategy strategy, Harness& harness, const json& init)
-      : strategy_(strategy), harness_(harness), ttl_(init.at("ttl_ms").get<long long>()) {
-    for (const json& url : init.at("redis")) servers_.push_back(RedisAddress::parse(url.get<std::string>()));
+  StrategyClient(Strategy strategy, Harness& harness, const protocol::Init& init)
+      : strategy_(strategy), harness_(harness), ttl_(init.ttl_ms) {
+    for (const std::string& url : init.redis) servers_.push_back(RedisAddress::parse(url));
     if (servers_.empty()) throw UsageError("init named no Redis server");
     if (strategy == Strategy::redlock && servers_.size() < 3) {
       throw UsageError("redlock needs three Redis servers in init: declare the client as NAME@3=COMMAND");
@@ -101,7 +97,7 @@ class StrategyClient {
   }
 
   // The increment's error, if it gave up; none when its write was applied.
-  std::optional<std::string> run(const Increment& increment) {
+  std::optional<std::string> run(const protocol::Increment& increment) {
     try {
       return strategy_ == Strategy::redlock ? run_redlock(increment) : run_single(increment);
     } catch (const HarnessError&) {
@@ -117,7 +113,7 @@ class StrategyClient {
   AcquirePolicy policy() const { return AcquirePolicy{.retry = kBusyRetry, .deadline = 10 * ttl_}; }
 
   // The built-in Worker's attempts (lab_worker.cpp), with the account behind the protocol.
-  std::optional<std::string> run_single(const Increment& increment) {
+  std::optional<std::string> run_single(const protocol::Increment& increment) {
     RedisLock lock(*redis_, LockKey::named(increment.key));
     Acquirer acquirer(lock, servers_.front(), policy());
     for (;;) {
@@ -140,7 +136,7 @@ class StrategyClient {
     }
   }
 
-  Pass read_modify_write(RedisLock& lock, const Lease& lease, const Increment& increment) {
+  Pass read_modify_write(RedisLock& lock, const Lease& lease, const protocol::Increment& increment) {
     bool claim = strategy_ == Strategy::fenced_claim;
     Harness::Read read = harness_.read(increment.id, claim ? lease.fence : std::nullopt);
     if (claim && !read.claimed) return Pass::rejected;
@@ -149,7 +145,7 @@ class StrategyClient {
   }
 
   // The built-in RedlockWorker: a majority's lock, an unchecked write.
-  std::optional<std::string> run_redlock(const Increment& increment) {
+  std::optional<std::string> run_redlock(const protocol::Increment& increment) {
     Redlock lock(servers_, LockKey::named(increment.key));
     RedlockAttempt attempt = RedlockAcquirer(lock, policy()).acquire(ttl_);
     if (!attempt) return fmt::format("could not acquire {} on a majority in 10 TTLs", increment.key);
@@ -179,22 +175,15 @@ void check_client_strategy(Strategy strategy) {
 void run_strategy_client(Strategy strategy, std::istream& in, std::ostream& out) {
   check_client_strategy(strategy);
   Harness harness(in, out);
-  std::optional<json> init = harness.next("init");
+  std::optional<protocol::Init> init = harness.next<protocol::Init>();
   if (!init) return;
   StrategyClient client(strategy, harness, *init);
-  harness.send({{"type", "init_ok"}});
+  harness.send(protocol::InitOk{});
   try {
-    while (std::optional<json> message = harness.next("increment")) {
-      Increment increment{message->at("id").get<long long>(), message->at("key").get<std::string>(),
-                          message->at("amount").get<long long>()};
-      std::optional<std::string> error = client.run(increment);
-      json done{{"type", "done"}, {"id", increment.id}};
-      if (error) done["error"] = *error;
-      harness.send(done);
+    while (std::optional<protocol::Increment> increment = harness.next<protocol::Increment>()) {
+      harness.send(protocol::Done{increment->id, client.run(*increment)});
     }
   } catch (const TrialOver&) {
-  } catch (const json::exception& e) {
-    throw HarnessError(fmt::format("a message without the protocol's fields: {}", e.what()));
   }
 }
 

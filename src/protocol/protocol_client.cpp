@@ -7,7 +7,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -60,8 +59,8 @@ ProtocolClient::~ProtocolClient() {
   ::close(to_client_);
 }
 
-void ProtocolClient::send(const nlohmann::json& message) {
-  std::string line = message.dump() + "\n";
+void ProtocolClient::send(std::string_view message) {
+  std::string line = std::string(message) + "\n";
   std::size_t sent = 0;
   while (sent < line.size()) {
     ssize_t n = ::send(to_client_, line.data() + sent, line.size() - sent, MSG_NOSIGNAL);
@@ -76,7 +75,7 @@ void ProtocolClient::send(const nlohmann::json& message) {
   }
 }
 
-std::optional<nlohmann::json> ProtocolClient::receive() {
+std::optional<std::string> ProtocolClient::receive() {
   while (lines_.empty() && !closed_) {
     char buffer[4096];
     ssize_t n = ::read(from_client_, buffer, sizeof buffer);
@@ -97,17 +96,13 @@ std::optional<nlohmann::json> ProtocolClient::receive() {
   }
   std::string line = std::move(lines_.front());
   lines_.pop_front();
-  nlohmann::json message = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (!message.is_object() || !message.contains("type") || !message["type"].is_string()) {
-    throw ClientError(fmt::format("the client wrote a line that is not a protocol message: {:.120}", line));
-  }
-  return message;
+  return line;
 }
 
-nlohmann::json ProtocolClient::receive_within(std::chrono::milliseconds limit) {
+std::string ProtocolClient::receive_within(std::chrono::milliseconds limit) {
   auto deadline = Clock::now() + limit;
   for (;;) {
-    if (std::optional<nlohmann::json> message = receive()) return *message;
+    if (std::optional<std::string> line = receive()) return *line;
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) throw ClientError(fmt::format("the client said nothing for {} ms", limit.count()));
     pollfd readable{from_client_, POLLIN, 0};
@@ -121,12 +116,6 @@ std::string ProtocolClient::stderr_tail(std::size_t bytes) const {
   if (text.size() > bytes) text.erase(0, text.size() - bytes);
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   return text;
-}
-
-ClientError ProtocolClient::error(std::string_view worker, std::string_view what) const {
-  std::string tail = stderr_tail();
-  std::replace(tail.begin(), tail.end(), '\n', ' ');  // the error is one line
-  return ClientError(fmt::format("worker {}: {}{}{}", worker, what, tail.empty() ? "" : "; its stderr ends: ", tail));
 }
 
 }  // namespace rlock

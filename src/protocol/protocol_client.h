@@ -1,5 +1,5 @@
-// A lock client of any language, driven over rlock's line protocol, version 1 (docs/clients.md):
-// JSON objects, one per line, on the client's stdin and stdout.
+// A lock client of any language as a process that rlock's line protocol (docs/clients.md) is
+// spoken to: lines on its stdin and stdout. What the lines say is the driver's (client_driver.h).
 //
 // The client runs as `/bin/sh -c COMMAND` in a process group of its own, so that a pause or a kill
 // reaches every process and thread of it (a library's renewal thread freezes with the holder). Its
@@ -17,14 +17,12 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
-
 #include "rlock/error.h"
 
 namespace rlock {
 
-// The client broke the protocol (bad JSON, a message that is not an object or has no type, an
-// unknown id), exited early, or said nothing in time. Never an anomaly of the lock: the trial
+// The client broke the protocol (a line that is no valid message, an unknown id), exited early, or
+// said nothing in time. Never an anomaly of the lock: the trial
 // counts as a client error.
 class ClientError : public Error {
  public:
@@ -39,25 +37,21 @@ class ProtocolClient {
   ProtocolClient(const ProtocolClient&) = delete;
   ProtocolClient& operator=(const ProtocolClient&) = delete;
 
-  // Writes one message and a newline. Throws ClientError when the client no longer reads (it exited).
-  void send(const nlohmann::json& message);
-  // The client's stdout, for poll(2): readable when a message (or its end) may have arrived.
+  // Writes one line and a newline. Throws ClientError when the client no longer reads (it exited).
+  void send(std::string_view line);
+  // The client's stdout, for poll(2): readable when a line (or its end) may have arrived.
   int stdout_fd() const { return from_client_; }
-  // Reads what the client wrote, without blocking, and returns its next complete message, if any.
-  // Throws ClientError for a line that is not a JSON object with a string "type", or when the
-  // client closed its stdout with no message left (it exited).
-  std::optional<nlohmann::json> receive();
-  // Waits up to `limit` for the next message; throws ClientError as receive() does, and when
-  // nothing came in time.
-  nlohmann::json receive_within(std::chrono::milliseconds limit);
+  // Reads what the client wrote, without blocking, and returns its next complete line, if any.
+  // Throws ClientError when the client closed its stdout with no line left (it exited).
+  std::optional<std::string> receive();
+  // Waits up to `limit` for the next line; throws ClientError as receive() does, and when nothing
+  // came in time.
+  std::string receive_within(std::chrono::milliseconds limit);
 
   // The client's process group, for the nemesis's signals.
   pid_t group() const { return pid_; }
   // The end of the client's stderr file (at most `bytes`), for a client error's report.
   std::string stderr_tail(std::size_t bytes = 400) const;
-  // The client error `what` of the worker named `worker`, with the end of the client's stderr on
-  // the same line.
-  ClientError error(std::string_view worker, std::string_view what) const;
 
  private:
   std::filesystem::path stderr_file_;

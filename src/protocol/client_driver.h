@@ -1,0 +1,88 @@
+// One protocol client as the harness drives it (docs/clients.md): the process started for a
+// worker, the handshake, its increment's messages read without blocking and checked, the account
+// it reads and writes served, and every client error made in one place, naming the worker and
+// quoting the end of the client's stderr on the same line.
+//
+// What differs between the harnesses stays with them: a chaos trial holds answers back for the
+// work time and writes under delayed-write, logs each step and signals the process group; the
+// bench answers at once and times the increments. They decide when to send what the driver
+// serves, and when the client's silence counts.
+//
+// The driver owns its client (protocol_client.h: its process group ends with the driver). Every
+// error of the client throws ClientError. Not thread-safe.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "protocol/messages.h"
+#include "protocol/protocol_client.h"
+#include "protocol/served_account.h"
+
+namespace rlock {
+
+class ClientDriver {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  // Starts `command` as the client of the worker named `worker`, its stderr to `stderr_file`.
+  // Throws Error when it cannot be started at all.
+  ClientDriver(std::string worker, const std::string& command, const std::filesystem::path& stderr_file);
+
+  // The handshake in two halves, so that a trial's clients start side by side: init sent, then
+  // init_ok awaited for up to `limit`.
+  void send_init(const protocol::Init& init);
+  void await_init_ok(std::chrono::milliseconds limit);
+
+  // Sends the increment: until its done, the client's messages must carry its id.
+  void send_increment(const protocol::Increment& increment);
+  // Sends an answer (read_ok, write_ok), now or when the harness held it long enough.
+  void send(const protocol::HarnessMessage& message);
+  // Whether an increment was sent and its done has not come yet.
+  bool under_way() const { return increment_.has_value(); }
+
+  // The client's next message, if one came, read without blocking: a read, a write or a done of the
+  // increment under way (a done ends it). Anything else is a client error.
+  std::optional<protocol::ClientMessage> receive();
+
+  // The answer to the increment's read, served from `account` (`amount`: the increment's).
+  protocol::ReadOk serve_read(ServedAccount& account, const protocol::Read& read, long long amount) const;
+  // The increment's write applied to `account`, and its answer; a write that is not its read plus
+  // its amount, or has no read before it, is a client error.
+  protocol::WriteOk serve_write(ServedAccount& account, const protocol::Write& write) const;
+
+  // The client's silence counts from its last message, from the increment sent, or from now.
+  void reset_silence() { heard_ = Clock::now(); }
+  // A client error when the client has said nothing for longer than `limit`.
+  void check_silence(std::chrono::milliseconds limit) const;
+
+  const std::string& worker() const { return worker_; }
+  // The client's process group, for the nemesis's signals.
+  pid_t group() const { return client_->group(); }
+  // The client's stdout, for poll(2).
+  int stdout_fd() const { return client_->stdout_fd(); }
+
+ private:
+  // The client error `what`, with the end of the client's stderr, in one line.
+  [[noreturn]] void fail(std::string_view what) const;
+  // The client's next line, if one came; its process's errors are fail's.
+  std::optional<std::string> receive_line();
+  protocol::ClientMessage decode(const std::string& line) const;
+
+  std::string worker_;
+  std::unique_ptr<ProtocolClient> client_;
+  std::optional<long long> increment_;  // the id of the increment under way
+  Clock::time_point heard_{};
+};
+
+// Waits up to `timeout` for a line from any of `drivers`' clients.
+void wait_for_any(const std::vector<const ClientDriver*>& drivers, std::chrono::milliseconds timeout);
+
+}  // namespace rlock
