@@ -1,11 +1,12 @@
 // Peers in rlock bench: a protocol client (docs/clients.md; `rlock bench --client NAME=COMMAND`),
 // redis-py's Lock or node-redlock say, priced as the built-in strategies are, on the bench's servers.
 //
-// The bench serves the account itself (served_account.h), answering every read and write at once
-// (no work time), and sends each client its next increment as soon as it said done. A row's
-// latency is the increment's, from the harness's `increment` to the client's `done`. The floor is
-// the Redis strategies' own (bench_strategy.h): ttl's, or redlock's for a client declared NAME@3,
-// timed in the same rounds as the single client's increments. A row's balance is right when the
+// Each client is driven by protocol/client_driver.h; the bench serves the account itself
+// (protocol/served_account.h), answering every read and write at once (no work time), and sends
+// each client its next increment as soon as it said done. A row's latency is the increment's,
+// from the harness's `increment` to the client's `done`. The floor is the Redis strategies' own
+// (bench_strategy.h): ttl's, or redlock's for a client declared NAME@3, timed in the same rounds as
+// the single client's increments. A row's balance is right when the
 // served account ends at its initial balance plus the applied increments, with no stale write.
 // Functions of the calling thread; the clients are processes of their own, ended with the row.
 #pragma once
