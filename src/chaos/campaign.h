@@ -1,25 +1,16 @@
 // A chaos campaign: trials run in `jobs` processes side by side (job.h), each trial the Jepsen
-// way: its schedule (schedule.h), its clients (client.h), its nemesis (nemesis.h), its history
+// way: its schedule (schedule.h), its clients (client.h), its nemesis (faults/fault.h), its history
 // (history.h) and the checkers' verdicts on it (checkers.h). A trial with an anomaly keeps its
 // directory (run.log, events.jsonl, history.jsonl, timeline.svg) for `rlock showlog --dir`.
 //
 // Runs in the calling process, which must have no other threads: jobs and trials fork.
 #pragma once
 
-#include <cstddef>
-#include <functional>
 #include <vector>
 
 #include "chaos/chaos.h"
 
 namespace rlock {
-
-// Runs every spec in `jobs` processes; `progress(done, anomalies)` is called now and then. A
-// redis-restart trial crashes the shared Redis: run those with one job, and on a Redis that is
-// local and was started from a config file (check_strikable). Anomalous trials are kept in
-// setup.dir/trials, which the caller clears before a campaign.
-std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const ChaosSetup& setup, int jobs,
-                                    const std::function<void(std::size_t, std::size_t)>& progress);
 
 // What a campaign runs: every strategy and client under every fault, `trials` times each, in
 // `jobs` processes.

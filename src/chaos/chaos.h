@@ -1,10 +1,10 @@
 // Randomized trials of locking strategies under faults, the Jepsen way: a generator (a seeded
 // schedule per trial, schedule.h), clients (worker processes running a strategy, client.h), a
-// nemesis (the fault, nemesis.h), a history (events and exit statuses, history.h), checkers
+// nemesis (the fault, faults/fault.h, and the trial loop, trial_loop.h), a history (events and exit statuses, history.h), checkers
 // (checkers.h), and the campaign that runs trials in jobs (campaign.h, job.h).
 //
-// This header is their vocabulary: the faults by name (the strategies are the lab's, strategy.h),
-// which strategy is expected to be safe under which fault, and a trial's spec, setup and result.
+// This header is their vocabulary: the faults (each one object, faults/fault.h; the strategies are
+// the lab's, strategy.h), and a trial's spec, setup and result.
 // Each trial has 2 to 4 workers adding random amounts to an account and lock of its own, so trials
 // run side by side on one Redis and one PostgreSQL. A trial is replayable from the seed, its strategy, its fault and
 // its number. Plain values and pure functions; thread-safe.
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "chaos/checkers.h"
+#include "chaos/faults/fault.h"
 #include "lab/strategy.h"
 #include "protocol/client_spec.h"
 #include "rlock/error.h"
@@ -27,49 +28,17 @@
 
 namespace rlock {
 
-// The network faults (partition, delayed-write, net-delay) act on a FaultProxy between each worker
-// and each server; redis-stall stops the Redis server (SIGSTOP) and continues it. clock-skew runs the
-// target under Debian's faketime, its clock fast or slow by a drawn factor (Schedule::clock_rate).
-enum class Fault { none, pause, slow, kill, redis_restart, failover, partition, delayed_write, redis_stall, net_delay,
-                   clock_skew };
-
-std::string_view to_string(Fault fault);
-std::optional<Fault> fault_from(std::string_view name);
-const std::vector<Fault>& all_faults();
-// Whether the fault's trials put a FaultProxy between each worker and each server.
-bool through_proxies(Fault fault);
-// Whether the fault strikes a Redis server (crashes, fails over or stops it): it needs servers
-// rlock started itself.
-bool strikes_server(Fault fault);
-
-// Whether the strategy promises no anomaly under the fault. For redlock, redis-restart and
-// failover strike one of its three servers, which starts again empty (a failover to a replica
-// that lagged loses the same keys). fenced-claim and the PostgreSQL
-// strategies do under every fault here: the database decides. fenced-claim's fences only pass a
-// read that claims a fence no one claimed before and a write whose claim is still the newest, so
-// even a failover that sends the fence counter back (lab 5) costs retries, not money.
-// The network changes nothing here: under partition and redis-stall the PostgreSQL strategies never
-// meet Redis and fenced-claim claims in the database; a delayed write of theirs is an UPDATE whose
-// transaction still holds its lock (pg-row-lock, pg-advisory), or one statement (pg-atomic), and
-// fenced-claim's is rejected, its claim no longer the newest. A skewed clock only changes how long
-// a worker's own waits last: the locks expire on Redis's clock and the database decides.
-// The article's fenced and fenced-retry do not: a stale write that lands between a newer holder's
-// read and its write passes `fence < $token`, and the newer write then overwrites it.
+// Whether the strategy promises no anomaly under the fault (FaultModel::expected_safe).
 bool expected_safe(Strategy strategy, Fault fault);
-
 // Why the fault cannot strike or cannot matter to the strategy, by construction; empty when it
-// can. Such a cell is not run and prints n/a (docs/chaos.md): the PostgreSQL strategies never use
-// Redis, so its restart, failover, stall or a partition from it cannot touch them; pg-atomic holds nothing and reads nothing
-// before its one statement, so a pause, a slow worker or a skewed clock cannot matter to it.
+// can. Such a cell is not run and prints n/a (docs/chaos.md).
 std::string_view not_applicable(Strategy strategy, Fault fault);
-
-// The same for a protocol client (ClientSpec): clock-skew, since faketime cannot skew a program of
-// any language honestly (a runtime that waits on the monotonic clock hangs or runs unskewed).
+// The same for a protocol client (ClientSpec).
 std::string_view not_applicable_to_client(Fault fault);
 
 struct TrialSpec {
   Strategy strategy = Strategy::ttl;
-  Fault fault = Fault::none;
+  Fault fault{};
   int number = 0;
   std::optional<ClientSpec> client;  // a protocol client's trial (then `strategy` is not used)
 };
@@ -108,7 +77,7 @@ struct TrialResult {
   long long failed_amount = 0;
   int unknown_ops = 0;           // increments of unknown outcome (killed, or a write's answer lost), not stuck
   int stuck_ops = 0;             // increments still running when the trial's time ran out
-  bool struck = false;           // the fault struck (nemesis.h fault_struck)
+  bool struck = false;           // the fault struck (FaultModel::struck)
   // failover of a single Redis: whether the lock had reached the replica when the primary died.
   std::optional<bool> lock_reached_replica{};
   double ms = 0;

@@ -19,7 +19,7 @@ Cell cell(Strategy strategy, Fault fault, long anomalies) {
 }
 
 TEST(CheckExpectedSafe, AnAnomalyOfAnExpectedSafeCellIsTheCampaignsVerdict) {
-  std::vector<Cell> cells{cell(Strategy::ttl, Fault::pause, 10), cell(Strategy::fenced_claim, Fault::pause, 1)};
+  std::vector<Cell> cells{cell(Strategy::ttl, fault_named("pause"), 10), cell(Strategy::fenced_claim, fault_named("pause"), 1)};
   try {
     check_expected_safe(cells);
     FAIL() << "no UnexpectedAnomaly";
@@ -29,7 +29,7 @@ TEST(CheckExpectedSafe, AnAnomalyOfAnExpectedSafeCellIsTheCampaignsVerdict) {
 }
 
 TEST(CheckExpectedSafe, AnomaliesWhereTheyAreExpectedPass) {
-  EXPECT_NO_THROW(check_expected_safe({cell(Strategy::ttl, Fault::pause, 10), cell(Strategy::pg_row_lock, Fault::kill, 0)}));
+  EXPECT_NO_THROW(check_expected_safe({cell(Strategy::ttl, fault_named("pause"), 10), cell(Strategy::pg_row_lock, fault_named("kill"), 0)}));
 }
 
 // A judged trial of `strategy` under `fault`: every checker valid unless `lost` money.
@@ -48,16 +48,16 @@ TrialResult not_run(Strategy strategy, Fault fault, int number, bool harness_los
 }
 
 TEST(Tabulate, EveryOutcomeIsCountedInItsColumn) {
-  TrialResult a = judged(Strategy::ttl, Fault::kill, 0);
+  TrialResult a = judged(Strategy::ttl, fault_named("kill"), 0);
   a.unknown_ops = 1;
   a.struck = true;
-  TrialResult b = judged(Strategy::ttl, Fault::kill, 1, 40);
+  TrialResult b = judged(Strategy::ttl, fault_named("kill"), 1, 40);
   b.stuck_ops = 2;
   b.failed_ops = 1;
   b.failed_amount = 7;
   b.struck = true;
-  TrialResult c = judged(Strategy::ttl, Fault::kill, 2);
-  Campaign campaign{{Strategy::ttl}, {}, {Fault::kill}, 3, 1};
+  TrialResult c = judged(Strategy::ttl, fault_named("kill"), 2);
+  Campaign campaign{{Strategy::ttl}, {}, {fault_named("kill")}, 3, 1};
   std::vector<Cell> cells = tabulate(campaign, {a, b, c});
   ASSERT_EQ(cells.size(), 1U);
   EXPECT_EQ(cells[0].trials, 3);
@@ -73,13 +73,13 @@ TEST(Tabulate, EveryOutcomeIsCountedInItsColumn) {
 // A trial that could not run (the harness lost PostgreSQL) is never an anomaly, and never in a
 // rate's denominator: 1 anomaly in 2 judged trials, whatever the trials not run.
 TEST(Tabulate, TrialsNotRunAreNeitherAnomaliesNorInTheRate) {
-  std::vector<TrialResult> results{judged(Strategy::fenced_claim, Fault::pause, 0, 10),
-                                   judged(Strategy::fenced_claim, Fault::pause, 1),
-                                   not_run(Strategy::fenced_claim, Fault::pause, 2, true),
-                                   not_run(Strategy::fenced_claim, Fault::pause, 3, false)};
+  std::vector<TrialResult> results{judged(Strategy::fenced_claim, fault_named("pause"), 0, 10),
+                                   judged(Strategy::fenced_claim, fault_named("pause"), 1),
+                                   not_run(Strategy::fenced_claim, fault_named("pause"), 2, true),
+                                   not_run(Strategy::fenced_claim, fault_named("pause"), 3, false)};
   EXPECT_FALSE(results[2].anomaly());
   EXPECT_FALSE(results[3].anomaly());
-  std::vector<Cell> cells = tabulate(Campaign{{Strategy::fenced_claim}, {}, {Fault::pause}, 4, 1}, results);
+  std::vector<Cell> cells = tabulate(Campaign{{Strategy::fenced_claim}, {}, {fault_named("pause")}, 4, 1}, results);
   EXPECT_EQ(cells[0].trials, 2);
   EXPECT_EQ(cells[0].not_run, 2);
   EXPECT_EQ(cells[0].anomalies, 1);
@@ -88,13 +88,13 @@ TEST(Tabulate, TrialsNotRunAreNeitherAnomaliesNorInTheRate) {
 
 // A failover of one Redis is two cells, by what the harness found on the replica; redlock's is one.
 TEST(Tabulate, AFailoverSplitsLaggingFromInSyncTrials) {
-  TrialResult lagging = judged(Strategy::ttl, Fault::failover, 0, 30);
+  TrialResult lagging = judged(Strategy::ttl, fault_named("failover"), 0, 30);
   lagging.lock_reached_replica = false;
-  TrialResult in_sync = judged(Strategy::ttl, Fault::failover, 1);
+  TrialResult in_sync = judged(Strategy::ttl, fault_named("failover"), 1);
   in_sync.lock_reached_replica = true;
-  TrialResult redlock = judged(Strategy::redlock, Fault::failover, 0);
+  TrialResult redlock = judged(Strategy::redlock, fault_named("failover"), 0);
   std::vector<Cell> cells =
-      tabulate(Campaign{{Strategy::ttl, Strategy::redlock}, {}, {Fault::failover}, 2, 1}, {lagging, in_sync, redlock});
+      tabulate(Campaign{{Strategy::ttl, Strategy::redlock}, {}, {fault_named("failover")}, 2, 1}, {lagging, in_sync, redlock});
   ASSERT_EQ(cells.size(), 3U);
   EXPECT_EQ(fault_label(cells[0]), "failover/lag");
   EXPECT_EQ(cells[0].trials, 1);
@@ -108,27 +108,27 @@ TEST(Tabulate, AFailoverSplitsLaggingFromInSyncTrials) {
 
 // The PostgreSQL strategies never use Redis: its restart is n/a for them, and not run.
 TEST(Tabulate, ACellThatCannotFailIsNotApplicable) {
-  std::vector<Cell> cells = tabulate(Campaign{{Strategy::pg_row_lock}, {}, {Fault::redis_restart, Fault::pause}, 2, 1}, {});
+  std::vector<Cell> cells = tabulate(Campaign{{Strategy::pg_row_lock}, {}, {fault_named("redis-restart"), fault_named("pause")}, 2, 1}, {});
   EXPECT_EQ(cells[0].not_applicable, "Redis unused");
   EXPECT_TRUE(cells[1].not_applicable.empty());
-  EXPECT_EQ(not_applicable(Strategy::pg_atomic, Fault::pause), "no lock held");
-  EXPECT_TRUE(not_applicable(Strategy::ttl, Fault::redis_restart).empty());
+  EXPECT_EQ(not_applicable(Strategy::pg_atomic, fault_named("pause")), "no lock held");
+  EXPECT_TRUE(not_applicable(Strategy::ttl, fault_named("redis-restart")).empty());
 }
 
 // faketime cannot skew a client of any language honestly: its clock-skew cell is n/a, and not run.
 TEST(Tabulate, AClientUnderClockSkewIsNotApplicable) {
-  Campaign campaign{{}, {ClientSpec{"py", "python3 client.py"}}, {Fault::clock_skew, Fault::pause}, 2, 1};
+  Campaign campaign{{}, {ClientSpec{"py", "python3 client.py"}}, {fault_named("clock-skew"), fault_named("pause")}, 2, 1};
   std::vector<Cell> cells = tabulate(campaign, {});
   EXPECT_EQ(cells[0].not_applicable, "clock not skewed");
   EXPECT_TRUE(cells[1].not_applicable.empty());
   std::vector<TrialSpec> trials = all_trials(campaign);
   EXPECT_EQ(trials.size(), 2u);
-  EXPECT_TRUE(std::all_of(trials.begin(), trials.end(), [](const TrialSpec& t) { return t.fault == Fault::pause; }));
+  EXPECT_TRUE(std::all_of(trials.begin(), trials.end(), [](const TrialSpec& t) { return t.fault == fault_named("pause"); }));
 }
 
 TEST(CheckHarness, ALostServerIsOneLineWithTheTrialsCheckedAndNotRun) {
-  std::vector<TrialResult> results{judged(Strategy::ttl, Fault::none, 0), not_run(Strategy::ttl, Fault::none, 1, true),
-                                   not_run(Strategy::ttl, Fault::none, 2, true)};
+  std::vector<TrialResult> results{judged(Strategy::ttl, fault_named("none"), 0), not_run(Strategy::ttl, fault_named("none"), 1, true),
+                                   not_run(Strategy::ttl, fault_named("none"), 2, true)};
   try {
     check_harness(results);
     FAIL() << "no HarnessLost";
@@ -137,7 +137,7 @@ TEST(CheckHarness, ALostServerIsOneLineWithTheTrialsCheckedAndNotRun) {
                  "the campaign stopped: the harness lost PostgreSQL at 127.0.0.1:5448/bank: connection refused "
                  "(1 trials checked, 2 not run)");
   }
-  EXPECT_NO_THROW(check_harness({judged(Strategy::ttl, Fault::none, 0), not_run(Strategy::ttl, Fault::none, 1, false)}));
+  EXPECT_NO_THROW(check_harness({judged(Strategy::ttl, fault_named("none"), 0), not_run(Strategy::ttl, fault_named("none"), 1, false)}));
 }
 
 // chaos.json as the campaign writes it reads back cell by cell, the split failover's halves and an

@@ -1,6 +1,6 @@
 // The checkers on hand-made histories, valid and invalid, and the history built from events.
 #include "chaos/checkers.h"
-#include "chaos/nemesis.h"
+#include "chaos/schedule.h"
 
 #include <stdexcept>
 
@@ -137,11 +137,11 @@ TEST(Schedule, AKillFallsFromTheTargetsReadToItsReleaseAndAFailoverInItsWork) {
   ChaosSetup setup;
   setup.seed = 2026;
   for (int n = 0; n < 50; ++n) {
-    Schedule kill = schedule_for({Strategy::ttl, Fault::kill, n, {}}, setup);
+    Schedule kill = schedule_for({Strategy::ttl, fault_named("kill"), n, {}}, setup);
     const WorkerSchedule& target = kill.workers[kill.target];
     EXPECT_GE(target.hold_s, 0.005);
     EXPECT_LE(kill.strike_after_s, target.work_s + target.hold_s);
-    Schedule failover = schedule_for({Strategy::ttl, Fault::failover, n, {}}, setup);
+    Schedule failover = schedule_for({Strategy::ttl, fault_named("failover"), n, {}}, setup);
     EXPECT_LE(failover.strike_after_s, failover.workers[failover.target].work_s);
     EXPECT_GE(failover.replica_lag_s, 0);
     EXPECT_LE(failover.replica_lag_s, 0.4);  // 2 TTLs of 200 ms
@@ -153,17 +153,17 @@ TEST(FaultStruck, ByTheNemesisActsOrUnderSlowByTheTargetsRead) {
   std::vector<Event> read_only{event(0.1, "A", EventKind::read, {{"balance", 100}})};
   std::vector<Event> signalled{event(0.1, "A", EventKind::read, {{"balance", 100}}),
                                event(0.2, "host", EventKind::signal, {{"signal", "SIGSTOP"}, {"target", "A"}})};
-  EXPECT_TRUE(fault_struck({Strategy::ttl, Fault::pause, 0, {}}, schedule, signalled));
-  EXPECT_FALSE(fault_struck({Strategy::ttl, Fault::pause, 0, {}}, schedule, read_only));
-  EXPECT_TRUE(fault_struck({Strategy::ttl, Fault::slow, 0, {}}, schedule, read_only));
-  EXPECT_FALSE(fault_struck({Strategy::ttl, Fault::none, 0, {}}, schedule, read_only));
+  EXPECT_TRUE(fault_named("pause")->struck(schedule, signalled));
+  EXPECT_FALSE(fault_named("pause")->struck(schedule, read_only));
+  EXPECT_TRUE(fault_named("slow")->struck(schedule, read_only));
+  EXPECT_FALSE(fault_named("none")->struck(schedule, read_only));
 }
 
 TEST(FaultStruck, NetDelayStrikesAnyWorkerThatDidAnything) {
   Schedule schedule{{{"A", 10, 0, 0}}, 0, 0, {}};
   std::vector<Event> added_only{event(0.1, "A", EventKind::wrote, {{"before", 100}, {"amount", 10}, {"after", 110}})};
-  EXPECT_TRUE(fault_struck({Strategy::pg_atomic, Fault::net_delay, 0, {}}, schedule, added_only));
-  EXPECT_FALSE(fault_struck({Strategy::pg_atomic, Fault::net_delay, 0, {}}, schedule, {}));
+  EXPECT_TRUE(fault_named("net-delay")->struck(schedule, added_only));
+  EXPECT_FALSE(fault_named("net-delay")->struck(schedule, {}));
 }
 
 }  // namespace

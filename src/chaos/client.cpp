@@ -12,15 +12,13 @@
 
 #include <fmt/format.h>
 
+#include "chaos/trial_loop.h"
 #include "host/child.h"
 #include "lab/worker_flags.h"
 
 namespace rlock {
 namespace {
 
-using namespace std::chrono_literals;
-
-constexpr auto kBusyRetry = 10ms;
 
 // `faketime -f "+0 xRATE" rlock --dir DIR worker ...`, the plan as flags, started at its delay
 // (by the host's clock: a fast one would start early); the servers' addresses go by the

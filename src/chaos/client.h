@@ -1,5 +1,5 @@
 // The client of a chaos trial: a worker process (lab_worker.h) running the trial's strategy on
-// one worker's schedule. The campaign's process forks it and reaps it (nemesis.h); the worker's
+// one worker's schedule. The campaign's process forks it and reaps it (worker_trial.h); the worker's
 // exit code says how it ended, as rlock's: 0, 1 failed, 3 write rejected.
 //
 // plan_for is a pure function. spawn_worker forks (and may exec): call it from a process with no other threads.

@@ -9,20 +9,14 @@
 
 #include <fmt/format.h>
 
+#include "chaos/trial_loop.h"
 #include "protocol/client_driver.h"
 #include "rlock/error.h"
 
 namespace rlock {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-using namespace std::chrono_literals;
-
-constexpr auto kTrialLimit = 10s;  // as for the built-in workers: then the unfinished are stuck
-
-Clock::duration seconds(double s) {
-  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
-}
+using Clock = TrialClock;
 
 // One worker of the trial: its client process and where its increment stands.
 struct ClientWorker {
@@ -32,6 +26,7 @@ struct ClientWorker {
   bool sent = false;     // its increment was sent
   bool done = false;     // it said done, or was killed
   bool applied = false;  // one of its writes was applied
+  bool stopped = false;  // the nemesis stopped it (SIGSTOP): it cannot be late
   WorkerExit exit;
 };
 
@@ -59,29 +54,31 @@ std::vector<Held> take_due(std::vector<Held>& held, Clock::time_point now) {
   return taken;
 }
 
-class ClientTrial {
+class ClientTrial : public Participants {
  public:
-  ClientTrial(const TrialSpec& spec, const Schedule& schedule, const ClientTrialSetup& setup, const LabDir& dir)
-      : spec_(spec), schedule_(schedule), setup_(setup), account_(setup.initial_balance),
-        silence_limit_(10 * setup.ttl + 5s) {
+  ClientTrial(TrialContext& trial, const ClientTrialSetup& setup)
+      : trial_(trial), spec_(trial.spec), schedule_(trial.schedule), setup_(setup), account_(setup.initial_balance),
+        silence_limit_(silence_limit(setup.ttl)) {
+    const LabDir& dir = trial.dir;
+    const Schedule& schedule = trial.schedule;
     for (std::size_t i = 0; i < schedule.workers.size(); ++i) {
       const WorkerSchedule& w = schedule.workers[i];
       workers_.push_back(ClientWorker{w, ClientDriver(w.name, setup.client.command,
                                                       dir.root() / fmt::format("client-{}.stderr", w.name)),
-                                      static_cast<long long>(i + 1), false, false, false,
+                                      static_cast<long long>(i + 1), false, false, false, false,
                                       WorkerExit{w.name, w.amount, false, 0}});
     }
   }
 
-  // Runs the trial from now, the run log's start: `start_clock` starts it and returns the log.
-  ClientTrialOutcome run(const std::function<const RunLog&()>& start_clock,
-                         const std::function<Nemesis(const RunLog&)>& nemesis_of) {
+  // Runs the trial from now, the run log's start: `start_clock` starts it.
+  ClientTrialOutcome run(const std::function<void()>& start_clock, const std::function<bool()>& stopped) {
     ClientTrialOutcome outcome{{}, account_, std::nullopt};
     try {
       initialize();
-      log_ = &start_clock();
-      nemesis_ = nemesis_of(*log_);
-      drive(Clock::now());
+      start_clock();
+      log_ = &trial_.run_log();
+      start_ = Clock::now();
+      run_trial_loop(trial_, *this, stopped);
     } catch (const ClientError& e) {
       outcome.client_error = fmt::format("client {}: {}", setup_.client.name, e.what());
     }
@@ -99,27 +96,56 @@ class ClientTrial {
     for (ClientWorker& w : workers_) w.client.await_init_ok(silence_limit_);
   }
 
-  void drive(Clock::time_point start) {
-    auto deadline = start + kTrialLimit;
-    while (!all_done() && Clock::now() < deadline) {
-      auto now = Clock::now();
-      for (ClientWorker& w : workers_) {
-        if (!w.sent && now >= start + seconds(w.plan.delay_s)) send_increment(w);
-      }
-      send_due_replies(now);
-      apply_due_writes(now);
-      if (paused_ && now >= resume_at_) resume();
-      if (heal_ && now >= heal_at_) std::exchange(heal_, {})();
-      if (nemesis_.tick && now >= tick_at_) {
-        nemesis_.tick();
-        tick_at_ = now + 10ms;
-      }
-      poll_clients();
-      for (std::size_t i = 0; i < workers_.size(); ++i) serve(i);
+  void advance(Clock::time_point now) override {
+    for (ClientWorker& w : workers_) {
+      if (!w.sent && now >= start_ + seconds_of(w.plan.delay_s)) send_increment(w);
     }
-    if (paused_) resume();
-    if (heal_) std::exchange(heal_, {})();
-    for (ClientWorker& w : workers_) w.exit.stuck = !w.done;  // the time ran out on them
+  }
+
+  void deliver(Clock::time_point now) override {
+    send_due_replies(now);
+    apply_due_writes(now);
+  }
+
+  void wait() override {
+    poll_clients();
+    for (std::size_t i = 0; i < workers_.size(); ++i) serve(i);
+  }
+
+  bool done(std::size_t worker) const override { return workers_[worker].done; }
+
+  std::optional<Clock::time_point> strike_time(const FaultModel& fault) const override {
+    switch (fault.client_strike()) {
+      case ClientStrike::at_read: return target_read_at_;
+      case ClientStrike::after_answer: return target_answered_at_;
+      case ClientStrike::before_answer: break;
+    }
+    std::optional<Clock::time_point> due;
+    for (const HeldReply& reply : held_) {
+      if (reply.worker == schedule_.target && (!due || reply.due < *due)) due = reply.due;
+    }
+    return due;
+  }
+
+  // The nemesis on a client's whole process group.
+  void signal(std::size_t worker, int number, const char* name) override {
+    ClientWorker& w = workers_[worker];
+    log_->record("host", EventKind::signal, {{"signal", name}, {"target", w.plan.name}});
+    ::kill(-w.client.group(), number);
+    if (number == SIGKILL) w.done = true;  // its outcome: unknown unless a write of it was applied
+    if (number == SIGSTOP) w.stopped = true;
+    if (number == SIGCONT) {
+      w.stopped = false;
+      w.client.reset_silence();  // a stopped client cannot be late
+    }
+  }
+
+  void end_the_rest(bool late) override {
+    for (ClientWorker& w : workers_) {
+      if (w.done) continue;
+      w.done = true;
+      w.exit.stuck = late;  // the time ran out on them
+    }
   }
 
   void send_increment(ClientWorker& w) {
@@ -131,49 +157,10 @@ class ClientTrial {
     for (const HeldReply& reply : take_due(held_, now)) {
       ClientWorker& w = workers_[reply.worker];
       if (w.done) continue;
-      bool target = reply.worker == schedule_.target;
-      // A pause lands before the answer, which waits in the pipe: struck after it, the client
-      // could write first, which the built-in holder, pausing in its work, never does.
-      if (target && spec_.fault == Fault::pause) strike(w);
       w.client.send(reply.message);
       w.client.reset_silence();  // the client's silence counts from its answer
-      if (target) strike(w);
+      if (reply.worker == schedule_.target && !target_answered_at_) target_answered_at_ = now;
     }
-  }
-
-  // The nemesis on the client's processes, once the target's read has been answered.
-  void strike(ClientWorker& target) {
-    if (struck_) return;
-    struck_ = true;
-    if (spec_.fault == Fault::pause) {
-      signal_group(target, SIGSTOP, "SIGSTOP");
-      paused_ = true;
-      resume_at_ = Clock::now() + seconds(schedule_.pause_s);
-    } else if (spec_.fault == Fault::kill) {
-      signal_group(target, SIGKILL, "SIGKILL");
-      target.done = true;  // its outcome: unknown unless a write of it was applied
-    }
-  }
-
-  // The nemesis on Redis's host or the network, as soon as the target has read: while it works
-  // (its answer held back), as the built-in workers' holder works through a restart or a failover.
-  void strike_host() {
-    if (struck_ || !nemesis_.strike) return;
-    struck_ = true;
-    heal_ = nemesis_.strike();
-    heal_at_ = Clock::now() + seconds(nemesis_.heal_after_s);
-  }
-
-  void resume() {
-    ClientWorker& target = workers_[schedule_.target];
-    signal_group(target, SIGCONT, "SIGCONT");
-    paused_ = false;
-    target.client.reset_silence();  // a stopped client cannot be late
-  }
-
-  void signal_group(const ClientWorker& w, int number, const char* name) {
-    log_->record("host", EventKind::signal, {{"signal", name}, {"target", w.plan.name}});
-    ::kill(-w.client.group(), number);
   }
 
   void poll_clients() {
@@ -181,7 +168,7 @@ class ClientTrial {
     for (const ClientWorker& w : workers_) {
       if (!w.done) clients.push_back(&w.client);
     }
-    wait_for_any(clients, 2ms);
+    wait_for_any(clients, kRound);
   }
 
   // Handles every message worker i has sent, and checks its silence.
@@ -192,7 +179,7 @@ class ClientTrial {
       handle(i, *message);
       if (w.done) return;
     }
-    bool owes = w.sent && !(paused_ && i == schedule_.target) && !holds_reply_for(i);
+    bool owes = w.sent && !w.stopped && !holds_reply_for(i);
     if (owes) w.client.check_silence(silence_limit_);
   }
 
@@ -202,10 +189,11 @@ class ClientTrial {
     if (const auto* read_message = std::get_if<protocol::Read>(&message)) {
       read(i, *read_message);
     } else if (const auto* write_message = std::get_if<protocol::Write>(&message)) {
-      if (spec_.fault == Fault::delayed_write && i == schedule_.target && !write_held_) {
+      std::optional<double> hold = spec_.fault->held_write_s(schedule_);
+      if (hold && i == schedule_.target && !write_held_) {
         write_held_ = true;
         log_->record("host", EventKind::network, {{"action", "its write held"}, {"target", w.plan.name}});
-        held_writes_.push_back(HeldWrite{Clock::now() + seconds(schedule_.pause_s), i, *write_message, log_->elapsed()});
+        held_writes_.push_back(HeldWrite{Clock::now() + seconds_of(*hold), i, *write_message, log_->elapsed()});
       } else {
         write(w, *write_message, log_->elapsed());
       }
@@ -224,8 +212,8 @@ class ClientTrial {
                   reply.claimed ? nlohmann::json{{"balance", reply.balance}, {"fence", *message.token}}
                                 : nlohmann::json{{"balance", reply.balance}});
     }
-    held_.push_back(HeldReply{Clock::now() + seconds(w.plan.work_s), i, reply});
-    if (i == schedule_.target) strike_host();
+    held_.push_back(HeldReply{Clock::now() + seconds_of(w.plan.work_s), i, reply});
+    if (i == schedule_.target && !target_read_at_) target_read_at_ = Clock::now();
   }
 
   // The held write, applied once due: Kleppmann's write that arrives after the next holder's.
@@ -265,35 +253,31 @@ class ClientTrial {
            std::any_of(held_writes_.begin(), held_writes_.end(), [i](const HeldWrite& r) { return r.worker == i; });
   }
 
-  bool all_done() const {
+  bool all_done() const override {
     return std::all_of(workers_.begin(), workers_.end(), [](const ClientWorker& w) { return w.done; });
   }
 
+  TrialContext& trial_;
   const TrialSpec& spec_;
   const Schedule& schedule_;
   const ClientTrialSetup& setup_;
   const RunLog* log_ = nullptr;
-  Nemesis nemesis_;
-  Heal heal_;
-  Clock::time_point heal_at_{}, tick_at_{};
+  Clock::time_point start_{};
+  std::optional<Clock::time_point> target_read_at_, target_answered_at_;
   ServedAccount account_;
   std::chrono::milliseconds silence_limit_;
   std::vector<ClientWorker> workers_;
   std::vector<HeldReply> held_;
   std::vector<HeldWrite> held_writes_;
   bool write_held_ = false;
-  bool struck_ = false;
-  bool paused_ = false;
-  Clock::time_point resume_at_{};
 };
 
 }  // namespace
 
-ClientTrialOutcome run_client_trial(const TrialSpec& spec, const Schedule& schedule, const ClientTrialSetup& setup,
-                                    const LabDir& dir, const std::function<const RunLog&()>& start_clock,
-                                    const std::function<Nemesis(const RunLog&)>& nemesis_of) {
-  ClientTrial trial(spec, schedule, setup, dir);
-  return trial.run(start_clock, nemesis_of);
+ClientTrialOutcome run_client_trial(TrialContext& trial, const ClientTrialSetup& setup,
+                                    const std::function<void()>& start_clock, const std::function<bool()>& stopped) {
+  ClientTrial client_trial(trial, setup);
+  return client_trial.run(start_clock, stopped);
 }
 
 }  // namespace rlock

@@ -43,7 +43,7 @@ struct Job {
 // The job's Redlock servers (started for its first redlock trial), rid of `key`'s lock.
 std::vector<RedisAddress> redlock_servers_for(Job& job, const LockKey& key);
 
-// A fault that strikes a server (strikes_server: redis-restart crashes the shared Redis; failover
+// A fault that strikes a server (FaultModel::strikes_server: redis-restart crashes the shared Redis; failover
 // and redis-stall run on servers of the job's own, judging rlock's Redis rather than the user's)
 // needs the shared Redis to be one rlock can restart: a process on this machine started from a
 // config file, as scripts/services.sh starts it. Throws UsageError, in one line, when it is not.

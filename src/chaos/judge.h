@@ -29,7 +29,7 @@ struct TrialInput {
   TrialSpec spec;
   std::vector<Operation> history;
   std::vector<bool> stuck;                 // per operation: still running when the trial's time ran out
-  bool struck = false;                     // the fault struck (nemesis.h fault_struck)
+  bool struck = false;                     // the fault struck (FaultModel::struck)
   std::optional<bool> lock_reached_replica;  // failover of a single Redis, measured at the failover
   std::optional<long long> final_balance;  // a built-in strategy's account at the end
   std::string balance_error;               // why final_balance could not be read
@@ -41,5 +41,11 @@ struct TrialInput {
 };
 
 TrialResult judge(const TrialInput& input);
+
+// A trial's input and its verdict, judged once.
+struct JudgedTrial {
+  TrialInput input;
+  TrialResult result;
+};
 
 }  // namespace rlock

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "bank/account_store.h"
 #include "host/child.h"
@@ -69,9 +70,13 @@ void JobLab::heal_redis(std::size_t worker) { lab_.heal(worker_member(worker), "
 void JobLab::heal_all() { lab_.heal_all(); }
 
 void check_netns(const Campaign& campaign, const ChaosSetup& setup) {
+  std::vector<std::string_view> in_netns;
+  for (Fault f : all_faults()) {
+    if (f->runs_in_netns()) in_netns.push_back(f->name());
+  }
   for (Fault f : campaign.faults) {
-    if (f != Fault::none && f != Fault::partition) {
-      throw UsageError(fmt::format("--netns runs the faults none and partition; {} runs without it", to_string(f)));
+    if (!f->runs_in_netns()) {
+      throw UsageError(fmt::format("--netns runs the faults {}; {} runs without it", fmt::join(in_netns, " and "), to_string(f)));
     }
   }
   if (std::find(campaign.strategies.begin(), campaign.strategies.end(), Strategy::redlock) != campaign.strategies.end()) {

@@ -18,7 +18,7 @@ constexpr std::string_view kLagging = "lagging", kInSync = "in-sync";
 
 // The cell, or under failover of one Redis its two: the replica lagging, and in sync.
 void add_cells(std::vector<Cell>& cells, Cell cell, bool one_redis) {
-  if (cell.fault != Fault::failover || !one_redis || !cell.not_applicable.empty()) {
+  if (!cell.fault->splits_by_replica() || !one_redis || !cell.not_applicable.empty()) {
     cells.push_back(cell);
     return;
   }

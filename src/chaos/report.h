@@ -16,7 +16,7 @@ namespace rlock {
 
 struct Cell {
   std::string row;  // the strategy's or the client's name
-  Fault fault = Fault::none;
+  Fault fault{};
   bool expected_safe = false;
   bool client = false;
   std::string_view not_applicable{};  // why the cell cannot fail (chaos.h), not run; empty when it can

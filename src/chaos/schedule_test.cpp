@@ -33,11 +33,11 @@ std::string first_trials() {
   ChaosSetup setup;
   setup.seed = 2026;
   std::string text;
-  for (auto [strategy, fault] : {std::pair{Strategy::ttl, Fault::none}, {Strategy::fenced_retry, Fault::pause},
-                                 {Strategy::fenced_claim, Fault::pause}, {Strategy::ttl, Fault::slow},
-                                 {Strategy::redlock, Fault::failover}, {Strategy::ttl, Fault::redis_restart},
-                                 {Strategy::watchdog, Fault::kill}, {Strategy::ttl, Fault::failover},
-                                 {Strategy::watchdog, Fault::partition}, {Strategy::ttl, Fault::net_delay}}) {
+  for (auto [strategy, fault] : {std::pair{Strategy::ttl, fault_named("none")}, {Strategy::fenced_retry, fault_named("pause")},
+                                 {Strategy::fenced_claim, fault_named("pause")}, {Strategy::ttl, fault_named("slow")},
+                                 {Strategy::redlock, fault_named("failover")}, {Strategy::ttl, fault_named("redis-restart")},
+                                 {Strategy::watchdog, fault_named("kill")}, {Strategy::ttl, fault_named("failover")},
+                                 {Strategy::watchdog, fault_named("partition")}, {Strategy::ttl, fault_named("net-delay")}}) {
     for (int n = 0; n < 5; ++n) {
       TrialSpec spec{strategy, fault, n, std::nullopt};
       text += describe(spec, schedule_for(spec, setup));
@@ -59,7 +59,7 @@ TEST(Schedule, SeedReplaysTheGoldenSchedules) {
 TEST(Schedule, OneTrialDependsOnlyOnItsSeedStrategyFaultAndNumber) {
   ChaosSetup setup;
   setup.seed = 7;
-  TrialSpec spec{Strategy::fenced_claim, Fault::pause, 3, std::nullopt};
+  TrialSpec spec{Strategy::fenced_claim, fault_named("pause"), 3, std::nullopt};
   EXPECT_EQ(describe(spec, schedule_for(spec, setup)), describe(spec, schedule_for(spec, setup)));
   ChaosSetup other = setup;
   other.seed = 8;
@@ -71,11 +71,11 @@ TEST(Schedule, OnlyClockSkewSkewsTheTargetsClockAndAsOftenSlowAsFast) {
   setup.seed = 2026;
   int slow = 0;
   for (int n = 0; n < 200; ++n) {
-    double rate = schedule_for(TrialSpec{Strategy::redlock, Fault::clock_skew, n, std::nullopt}, setup).clock_rate;
+    double rate = schedule_for(TrialSpec{Strategy::redlock, fault_named("clock-skew"), n, std::nullopt}, setup).clock_rate;
     EXPECT_GE(rate, 0.5);
     EXPECT_LE(rate, 2.0);
     slow += rate < 1;
-    EXPECT_EQ(schedule_for(TrialSpec{Strategy::redlock, Fault::slow, n, std::nullopt}, setup).clock_rate, 1);
+    EXPECT_EQ(schedule_for(TrialSpec{Strategy::redlock, fault_named("slow"), n, std::nullopt}, setup).clock_rate, 1);
   }
   EXPECT_GT(slow, 70);
   EXPECT_LT(slow, 130);

@@ -1,0 +1,64 @@
+// failover: the primary the lock lives on dies and its replica takes over. A lock of one Redis
+// lives on a primary and replica of the trial's own (the job's failover ports), the replica's link
+// cut from the trial's start for a drawn 0 to 2 TTLs: whether the lock had reached the replica when
+// the primary died is measured then, and splits the table's cell in two. The target's work takes
+// half its TTL or more, and still ends well inside it; a built-in worker's primary dies at a drawn
+// point of its work, by when the link may be back, a protocol client's as soon as it has read. A
+// lock on Redlock's three servers loses the first of them, which starts again empty.
+#include <chrono>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "chaos/faults/strikes.h"
+#include "chaos/harness.h"
+#include "chaos/schedule.h"
+#include "chaos/trial_context.h"
+#include "lab/host_events.h"
+
+namespace rlock::faults {
+namespace {
+
+class Failover : public FaultModel {
+ public:
+  std::string_view name() const override { return "failover"; }
+  std::string_view not_applicable(Strategy strategy) const override { return redis_unused(strategy); }
+
+  void draw_work(ScheduleDraw& draw) const override { draw.target().work_s = draw.ttl_s * draw.uniform(0.5, 0.8); }
+  void draw_rest(ScheduleDraw& draw) const override {
+    draw.schedule.replica_lag_s = draw.ttl_s * draw.uniform(0, 2.0);
+    draw.schedule.strike_after_s = draw.uniform(0, draw.target().work_s);
+  }
+
+  bool strikes_server() const override { return true; }
+  bool runs_own_redis() const override { return true; }
+  bool splits_by_replica() const override { return true; }
+
+  void set_up(TrialContext& trial) const override {
+    if (on_three_servers(trial.spec)) return;
+    std::filesystem::create_directories(trial.dir.root());  // for the servers' logs
+    int port = failover_port_of(trial.setup(), trial.job.number);
+    needing("the failover pair", fmt::format("127.0.0.1:{}", port), [&] {
+      trial.pair.emplace(port, trial.dir.root());
+      trial.pair->hold_replication(std::chrono::duration<double>(trial.schedule.replica_lag_s));
+    });
+  }
+
+  Strike strike(TrialContext& trial, Participants&) const override {
+    if (on_three_servers(trial.spec)) return crash_redlock_server(trial);
+    return [&pair = *trial.pair, &key = trial.key, &log = trial.run_log()] {
+      record_crash(log, pair.fail_over(key));
+      return Heal{};
+    };
+  }
+  double strike_after_s(const Schedule& schedule) const override { return schedule.strike_after_s; }
+};
+
+}  // namespace
+
+const FaultModel& failover() {
+  static const Failover fault;
+  return fault;
+}
+
+}  // namespace rlock::faults

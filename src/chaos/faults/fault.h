@@ -1,0 +1,127 @@
+// A fault of a chaos trial, the whole of it in one place: one file in src/chaos/faults/ each says
+// which strategies and clients the fault can touch (and why not, otherwise), what it draws from the
+// trial's schedule, how its trials run (through proxies, on servers of their own, one at a time),
+// how it strikes and heals a built-in worker or a protocol client, Redis's host or the network,
+// and how it knows it struck. The registry (registry.cpp) lists the faults, in the order of the
+// table and of the run files, which name a fault by its name. Nothing outside this folder asks
+// which fault it has: it asks the fault.
+//
+// A FaultModel is stateless, one per fault, living as long as the program; Fault is a handle to
+// one, a plain value. Both are thread-safe; a strike runs on its trial's thread.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lab/strategy.h"
+
+namespace rlock {
+
+class Participants;
+class SeededRandom;
+struct Event;
+struct Schedule;
+struct TrialContext;
+struct WorkerSchedule;
+
+// A strike returns what heals it (empty: nothing heals a crash).
+using Heal = std::function<void()>;
+using Strike = std::function<Heal()>;
+
+// The schedule as a fault draws into it (schedule.cpp): its draws come in the order they are
+// asked for, which the schedule's golden file fixes.
+struct ScheduleDraw {
+  SeededRandom& rng;
+  Schedule& schedule;
+  double ttl_s;
+
+  double uniform(double low, double high);
+  WorkerSchedule& target();
+};
+
+// When a fault that strikes the target's process strikes a protocol client, whose read the harness
+// answers after the worker's work time: at its read, just before its answer is sent, or just after.
+enum class ClientStrike { at_read, before_answer, after_answer };
+
+class FaultModel {
+ public:
+  virtual ~FaultModel() = default;
+
+  // Its name in the table, on the command line and in stored runs.
+  virtual std::string_view name() const = 0;
+
+  // Why it cannot strike or cannot matter to `strategy`, by construction; empty when it can. Such
+  // a cell is not run and prints n/a (docs/chaos.md).
+  virtual std::string_view not_applicable(Strategy) const { return {}; }
+  // The same for a protocol client.
+  virtual std::string_view not_applicable_to_client() const { return {}; }
+  // Whether `strategy` promises no anomaly under it. By default those where the database decides.
+  virtual bool expected_safe(Strategy strategy) const;
+
+  // What it draws: first the target's work (before the pause's length, which every trial draws),
+  // then the rest.
+  virtual void draw_work(ScheduleDraw&) const {}
+  virtual void draw_rest(ScheduleDraw&) const {}
+
+  // A FaultProxy between each worker and each server (network.h).
+  virtual bool through_proxies() const { return false; }
+  // It crashes, fails over or stops a Redis server: it needs servers rlock started itself.
+  virtual bool strikes_server() const { return false; }
+  // It crashes the shared Redis: its trials run one at a time, after the others.
+  virtual bool one_at_a_time() const { return false; }
+  // `rlock chaos --netns` runs it (netns_job.h).
+  virtual bool runs_in_netns() const { return false; }
+  // A trial of one Redis runs on a Redis of the job's own, on the job's failover ports.
+  virtual bool runs_own_redis() const { return false; }
+  // Sets up the trial's servers of its own before its workers start.
+  virtual void set_up(TrialContext&) const {}
+  // The cell of a single Redis splits in two by whether the lock reached the replica (report.h).
+  virtual bool splits_by_replica() const { return false; }
+
+  // Its strike on the trial's target worker (among `workers`), on Redis's host or on the network;
+  // empty when nothing strikes. It strikes once, after the target's read (strike_after_s,
+  // client_strike), unless the target finished first, and is healed heal_after_s after it struck
+  // or when the trial ends.
+  virtual Strike strike(TrialContext&, Participants&) const { return {}; }
+  // A built-in worker's trial: how long after the target's read it strikes.
+  virtual double strike_after_s(const Schedule&) const { return 0; }
+  // A protocol client's trial: when it strikes.
+  virtual ClientStrike client_strike() const { return ClientStrike::at_read; }
+  // How long after its strike it is healed (by default the schedule's pause).
+  virtual double heal_after_s(const Schedule& schedule) const;
+  // What it does every kTick (trial_loop.h) all along the trial; empty: nothing.
+  virtual std::function<void()> tick(TrialContext&) const { return {}; }
+  // A protocol client's trial: how long the harness, which is the client's database, holds the
+  // target's first write before it applies it; nullopt: it does not.
+  virtual std::optional<double> held_write_s(const Schedule&) const { return std::nullopt; }
+
+  // Whether it struck, by the run's events. By default: the nemesis recorded an act of its own (a
+  // signal, a crash, a failover, a cut: events of "host").
+  virtual bool struck(const Schedule& schedule, const std::vector<Event>& events) const;
+};
+
+// One of the registry's faults.
+class Fault {
+ public:
+  Fault();  // none
+  Fault(const FaultModel& model) : model_(&model) {}  // NOLINT: a fault is its model
+
+  const FaultModel& operator*() const { return *model_; }
+  const FaultModel* operator->() const { return model_; }
+  friend bool operator==(const Fault&, const Fault&) = default;
+
+ private:
+  const FaultModel* model_;
+};
+
+inline std::string_view to_string(Fault fault) { return fault->name(); }
+// Every fault, in the registry's order.
+const std::vector<Fault>& all_faults();
+std::optional<Fault> fault_from(std::string_view name);
+// The fault of that name; throws Error for a name no fault has.
+Fault fault_named(std::string_view name);
+
+}  // namespace rlock

@@ -1,0 +1,42 @@
+// kill: the target killed (SIGKILL). A built-in worker is killed at a drawn point from its read to
+// its release: before its write (the increment lost, unknown to the checker) or after it (the
+// increment in, the lock held to its TTL); it holds its lock a drawn 5 to 30 ms after its write.
+// A protocol client is killed whole (its process group) just after its read's answer is sent.
+#include <signal.h>
+
+#include "chaos/faults/fault.h"
+#include "chaos/schedule.h"
+#include "chaos/trial_context.h"
+#include "chaos/trial_loop.h"
+
+namespace rlock::faults {
+namespace {
+
+class Kill : public FaultModel {
+ public:
+  std::string_view name() const override { return "kill"; }
+
+  void draw_rest(ScheduleDraw& draw) const override {
+    WorkerSchedule& target = draw.target();
+    target.hold_s = draw.uniform(0.005, 0.03);
+    draw.schedule.strike_after_s = draw.uniform(0, target.work_s + target.hold_s);
+  }
+
+  Strike strike(TrialContext& trial, Participants& workers) const override {
+    return [&workers, target = trial.schedule.target]() -> Heal {
+      workers.signal(target, SIGKILL, "SIGKILL");
+      return {};
+    };
+  }
+  double strike_after_s(const Schedule& schedule) const override { return schedule.strike_after_s; }
+  ClientStrike client_strike() const override { return ClientStrike::after_answer; }
+};
+
+}  // namespace
+
+const FaultModel& kill() {
+  static const Kill fault;
+  return fault;
+}
+
+}  // namespace rlock::faults

@@ -1,0 +1,39 @@
+// redis-restart: the Redis the lock lives on crashes and starts again, empty, as soon as the target
+// has read, while it works: the target's work takes half its TTL or more, and still ends well inside
+// it, so only the fault can take its lock away. A lock of one Redis lives on the shared one, which
+// every job uses: its trials run one at a time, after the others. A lock on Redlock's three servers
+// loses the first of them.
+#include "chaos/faults/strikes.h"
+#include "chaos/schedule.h"
+#include "chaos/trial_context.h"
+#include "host/redis_server.h"
+#include "lab/host_events.h"
+
+namespace rlock::faults {
+namespace {
+
+class RedisRestart : public FaultModel {
+ public:
+  std::string_view name() const override { return "redis-restart"; }
+  std::string_view not_applicable(Strategy strategy) const override { return redis_unused(strategy); }
+  void draw_work(ScheduleDraw& draw) const override { draw.target().work_s = draw.ttl_s * draw.uniform(0.5, 0.8); }
+  bool strikes_server() const override { return true; }
+  bool one_at_a_time() const override { return true; }
+
+  Strike strike(TrialContext& trial, Participants&) const override {
+    if (on_three_servers(trial.spec)) return crash_redlock_server(trial);
+    return [&redis = trial.job.redis, &key = trial.key, &log = trial.run_log()] {
+      record_crash(log, crash_redis(redis, key, /*start_again=*/true));
+      return Heal{};
+    };
+  }
+};
+
+}  // namespace
+
+const FaultModel& redis_restart() {
+  static const RedisRestart fault;
+  return fault;
+}
+
+}  // namespace rlock::faults

@@ -1,0 +1,59 @@
+// redis-stall: the Redis the lock lives on stopped (SIGSTOP) as soon as the target has read, for the
+// schedule's pause, then continued (SIGCONT); its expiry runs on its own clock, which goes on
+// meanwhile. The target's work takes half its TTL or more, and still ends well inside it. A lock of
+// one Redis lives on a Redis of the trial's own (stopping the shared one would stall every job); a
+// lock on Redlock's three servers loses the first of them for that long.
+#include <signal.h>
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "chaos/faults/strikes.h"
+#include "chaos/harness.h"
+#include "chaos/schedule.h"
+#include "chaos/trial_context.h"
+#include "host/redis_server.h"
+
+namespace rlock::faults {
+namespace {
+
+class RedisStall : public FaultModel {
+ public:
+  std::string_view name() const override { return "redis-stall"; }
+  std::string_view not_applicable(Strategy strategy) const override { return redis_unused(strategy); }
+  void draw_work(ScheduleDraw& draw) const override { draw.target().work_s = draw.ttl_s * draw.uniform(0.5, 0.8); }
+  bool strikes_server() const override { return true; }
+  bool runs_own_redis() const override { return true; }
+
+  void set_up(TrialContext& trial) const override {
+    if (on_three_servers(trial.spec)) return;
+    std::filesystem::create_directories(trial.dir.root());  // for the server's log
+    int port = failover_port_of(trial.setup(), trial.job.number);
+    needing("the trial's Redis", fmt::format("127.0.0.1:{}", port), [&] { trial.own.emplace(port, trial.dir.root()); });
+  }
+
+  Strike strike(TrialContext& trial, Participants&) const override {
+    LocalRedis& server = on_three_servers(trial.spec) ? *trial.job.redlock.front() : *trial.own;
+    return [&server, &log = trial.run_log()]() -> Heal {
+      pid_t pid = local_redis_process(server.connection()).pid;
+      std::string name = "Redis at " + server.address().display();
+      nlohmann::json fields{{"server", server.address().display()}};
+      fields["signal"] = "SIGSTOP";
+      signal_and_record(log, pid, SIGSTOP, name, EventKind::redis_signal, fields);
+      return [&log, pid, name, fields]() mutable {
+        fields["signal"] = "SIGCONT";
+        signal_and_record(log, pid, SIGCONT, name, EventKind::redis_signal, fields);
+      };
+    };
+  }
+};
+
+}  // namespace
+
+const FaultModel& redis_stall() {
+  static const RedisStall fault;
+  return fault;
+}
+
+}  // namespace rlock::faults

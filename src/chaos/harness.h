@@ -1,0 +1,68 @@
+// What the campaign needs of the servers it does not own, the shared Redis and PostgreSQL: a step
+// that needs one turns its failure into HarnessLost naming the server (needing), the campaign's
+// stop file tells its jobs to stop, and the probe watches the shared servers while jobs run.
+//
+// Functions on the calling process's connections and files; HarnessProbe is not thread-safe.
+#pragma once
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "chaos/chaos.h"
+#include "chaos/job.h"
+#include "rlock/error.h"
+
+namespace rlock {
+
+// Where the campaign tells its jobs to stop: it lost a server the harness needs.
+inline std::filesystem::path stop_file(const ChaosSetup& setup) { return setup.dir / "trials" / ".stop"; }
+inline bool stopping(const ChaosSetup& setup) { return std::filesystem::exists(stop_file(setup)); }
+
+// A trial cut short because the campaign stops: not run, and its job stops too.
+struct TrialStopped {};
+
+// Runs `call`, a step that needs `what` at `address`: its Error becomes HarnessLost, naming both.
+template <typename Call>
+auto needing(std::string_view what, const std::string& address, Call&& call) -> decltype(call()) {
+  try {
+    return call();
+  } catch (const HarnessLost&) {
+    throw;
+  } catch (const Error& e) {
+    std::string cause = e.what();
+    std::replace(cause.begin(), cause.end(), '\n', ' ');  // one line
+    while (!cause.empty() && cause.back() == ' ') cause.pop_back();
+    std::string named = fmt::format("{} at {}: ", what, address);
+    if (cause.starts_with(named)) cause.erase(0, named.size());  // said once is enough
+    throw HarnessLost(named + cause);
+  }
+}
+
+inline std::string postgres_at(const ChaosSetup& setup) { return describe_conninfo(setup.conninfo); }
+
+// A command to the shared Redis that the job needs: once more when the first fails, since a
+// restart trial leaves the job's connection closed (the second reconnects).
+void on_shared_redis(Job& job, const std::vector<std::string_view>& command);
+
+// The campaign's own watch on the shared servers, once a second while jobs run: a server that
+// fails two probes in a row is lost (one failure may be a busy machine). The shared Redis is not
+// watched while trials crash it on purpose.
+class HarnessProbe {
+ public:
+  HarnessProbe(const ChaosSetup& setup, bool redis) : setup_(setup), redis_(redis) {}
+
+  // The lost server, named, or "".
+  std::string operator()();
+
+ private:
+  const ChaosSetup& setup_;
+  bool redis_;
+  int failures_ = 0;
+};
+
+}  // namespace rlock

@@ -1,0 +1,125 @@
+#include "chaos/trial.h"
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "chaos/client_trial.h"
+#include "chaos/harness.h"
+#include "chaos/history.h"
+#include "chaos/schedule.h"
+#include "chaos/trial_context.h"
+#include "chaos/worker_trial.h"
+#include "lab/lab_dir.h"
+#include "lab/run_log.h"
+#include "rlock/error.h"
+#include "timeline/timeline_svg.h"
+
+namespace rlock {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The trial's account and lock made new, and the servers and proxies its lock and its fault use.
+void set_up(TrialContext& trial) {
+  const ChaosSetup& setup = trial.setup();
+  if (!trial.spec.client) needing("PostgreSQL", postgres_at(setup), [&] { trial.job.store.reset(trial.account); });
+  on_shared_redis(trial.job, {"DEL", trial.key.lock, trial.key.fence_counter});
+  if (on_three_servers(trial.spec)) {
+    trial.redlock = needing("a Redlock server", fmt::format("127.0.0.1:{}", setup.redlock_port + 3 * trial.job.number),
+                            [&] { return redlock_servers_for(trial.job, trial.key); });
+  }
+  trial.spec.fault->set_up(trial);
+  if (trial.spec.fault->through_proxies() && !trial.job.lab) {  // seeded from the trial's schedule
+    auto seed = static_cast<std::uint64_t>(trial.schedule.pause_s * 1e9);
+    trial.network = std::make_unique<TrialNetwork>(trial.schedule.workers.size(), trial.servers(), setup.conninfo, seed);
+  }
+}
+
+// The protocol client's trial (client_trial.h): how each client ended, and the served account's
+// exact count of stale writes, or the client's error.
+ClientTrialOutcome run_clients(TrialContext& trial) {
+  std::vector<std::vector<std::string>> urls;
+  for (std::size_t i = 0; i < trial.schedule.workers.size(); ++i) {
+    urls.emplace_back();
+    for (const RedisAddress& server : trial.network ? trial.network->redis_of(i) : trial.servers()) {
+      urls.back().push_back(server.url());
+    }
+  }
+  const ClientSpec& client = *trial.spec.client;
+  ClientTrialSetup setup{client, urls, trial.key.lock, trial.setup().ttl, AccountStore::kInitialBalance};
+  auto start_clock = [&] {
+    trial.dir.start_new_run(wall_seconds());
+    trial.log.emplace(trial.dir, Lang::en);
+  };
+  std::filesystem::create_directories(trial.dir.root());  // for the clients' stderr
+  return needing(fmt::format("client {}", client.name), client.command, [&] {
+    return run_client_trial(trial, setup, start_clock, [&] { return stopping(trial.setup()); });
+  });
+}
+
+// The trial's workers run, of either kind: how each one ended, into `input`.
+std::vector<WorkerExit> run_participants(TrialContext& trial, TrialInput& input) {
+  if (!trial.spec.client) return run_workers(trial, [&] { return stopping(trial.setup()); });
+  ClientTrialOutcome outcome = run_clients(trial);
+  input.served = ServedTally{outcome.account.stale_writes(), outcome.account.lost_money()};
+  input.client_error = outcome.client_error.value_or("");
+  return std::move(outcome.exits);
+}
+
+// What judge() needs from the trial's run: its history, and the account's balance.
+std::vector<Event> gather(TrialContext& trial, const std::vector<WorkerExit>& exits, TrialInput& input) {
+  std::vector<Event> events;
+  try {
+    events = read_events(trial.dir);
+  } catch (const Error&) {
+    if (input.client_error.empty()) throw;  // a client that failed before the clock started has none
+  }
+  input.history = history_from(events, exits);
+  for (const WorkerExit& exit : exits) input.stuck.push_back(exit.stuck);
+  if (!trial.spec.client && input.client_error.empty()) {
+    input.final_balance =
+        needing("PostgreSQL", postgres_at(trial.setup()), [&] { return trial.job.store.read_balance(trial.account); });
+  }
+  input.struck = trial.spec.fault->struck(trial.schedule, events);
+  return events;
+}
+
+// An anomalous trial, or one a client failed, keeps its directory with its history and timeline.
+void keep_or_remove(const LabDir& dir, const std::vector<Event>& events, const JudgedTrial& trial) {
+  if (trial.result.anomaly() || !trial.input.client_error.empty()) {
+    write_history(dir.root() / "history.jsonl", trial.input.history);
+    if (!events.empty()) write_timeline(dir, dir.timeline(), SvgOptions{dir.root().filename().string()});
+  } else {
+    std::filesystem::remove_all(dir.root());
+  }
+}
+
+}  // namespace
+
+JudgedTrial run_trial(const TrialSpec& spec, long account, Job& job) {
+  auto began = Clock::now();
+  LabDir dir(job.setup.dir / "trials" / fmt::format("{}-{}-{}", row_name(spec), to_string(spec.fault), spec.number));
+  Schedule schedule = schedule_for(spec, job.setup);
+  TrialContext trial{spec, schedule, job, dir, account, LockKey::for_account(account)};
+  TrialInput input{spec};
+  set_up(trial);
+  std::vector<WorkerExit> exits = run_participants(trial, input);
+  if (trial.pair) input.lock_reached_replica = trial.pair->lock_reached_replica();
+  trial.network.reset();
+  trial.pair.reset();
+  trial.own.reset();
+  if (stopping(job.setup)) throw TrialStopped{};
+  // A trial that ran while the shared Redis was gone judges nothing: it is not run.
+  on_shared_redis(job, {"PING"});
+  std::vector<Event> events = gather(trial, exits, input);
+  input.ms = std::chrono::duration<double, std::milli>(Clock::now() - began).count();
+  JudgedTrial judged{input, judge(input)};
+  keep_or_remove(dir, events, judged);
+  return judged;
+}
+
+}  // namespace rlock

@@ -1,0 +1,77 @@
+#include "chaos/trial_loop.h"
+
+#include <utility>
+
+namespace rlock {
+namespace {
+
+// The fault over one trial: its strike when due, its heal, its tick.
+class Nemesis {
+ public:
+  Nemesis(TrialContext& trial, Participants& workers)
+      : fault_(*trial.spec.fault), schedule_(trial.schedule), workers_(workers), strike_(fault_.strike(trial, workers)),
+        tick_(fault_.tick(trial)) {}
+
+  void strike_if_due(TrialClock::time_point now) {
+    if (!strike_) return;
+    std::optional<TrialClock::time_point> at = workers_.strike_time(fault_);
+    if (!at || now < *at) return;
+    Strike strike = std::exchange(strike_, {});
+    if (workers_.done(schedule_.target)) return;  // the target finished first: nothing strikes
+    heal_ = strike();
+    heal_at_ = TrialClock::now() + seconds_of(fault_.heal_after_s(schedule_));
+  }
+
+  void heal_if_due(TrialClock::time_point now, bool all_done) {
+    if (heal_ && (all_done || now >= heal_at_)) std::exchange(heal_, {})();
+  }
+
+  void tick_if_due(TrialClock::time_point now) {
+    if (!tick_ || now < tick_at_) return;
+    tick_();
+    tick_at_ = now + kTick;
+  }
+
+ private:
+  const FaultModel& fault_;
+  const Schedule& schedule_;
+  Participants& workers_;
+  Strike strike_;
+  std::function<void()> tick_;
+  Heal heal_;
+  TrialClock::time_point heal_at_{}, tick_at_{};
+};
+
+}  // namespace
+
+TrialClock::duration seconds_of(double s) {
+  return std::chrono::duration_cast<TrialClock::duration>(std::chrono::duration<double>(s));
+}
+
+void run_trial_loop(TrialContext& trial, Participants& workers, const std::function<bool()>& stopped) {
+  Nemesis nemesis(trial, workers);
+  auto deadline = TrialClock::now() + kTrialLimit;
+  try {
+    for (;;) {
+      auto now = TrialClock::now();
+      workers.advance(now);
+      nemesis.strike_if_due(now);  // a strike before a client's answer
+      workers.deliver(now);
+      nemesis.strike_if_due(now);  // and one just after it
+      bool all_done = workers.all_done();
+      nemesis.heal_if_due(now, all_done);
+      if (all_done) return;
+      nemesis.tick_if_due(now);
+      if (bool late = TrialClock::now() > deadline; late || (stopped && stopped())) {
+        workers.end_the_rest(late);
+      } else {
+        workers.wait();
+      }
+    }
+  } catch (...) {
+    nemesis.heal_if_due(TrialClock::now(), true);  // no fault outlives its trial
+    throw;
+  }
+}
+
+}  // namespace rlock
