@@ -6,7 +6,6 @@
 #include <fstream>
 #include <map>
 #include <memory>
-#include <regex>
 #include <sstream>
 #include <tuple>
 
@@ -16,6 +15,7 @@
 #include "bank/account_store.h"
 #include "lab/append_file.h"
 #include "rlock/error.h"
+#include "rlock/redis_address.h"
 #include "util/run_dir.h"
 
 extern char** environ;
@@ -28,12 +28,6 @@ namespace fs = std::filesystem;
 
 constexpr const char* kPlain = "trials.jsonl";
 constexpr const char* kCompressed = "trials.jsonl.gz";
-
-// A URL's password, and PGPASSWORD's, become ***.
-std::string blank_passwords(const std::string& text) {
-  static const std::regex password(R"((://[^:/@\s]*:)[^@\s]*@)");
-  return std::regex_replace(text, password, "$1***@");
-}
 
 json command_line() {
   json args = json::array();
@@ -56,7 +50,7 @@ json environment() {
 }
 
 json client_json(const ClientSpec& c) {
-  return {{"name", c.name}, {"command", c.command}, {"servers", c.servers}, {"expected_safe", c.expected_safe}};
+  return {{"name", c.name}, {"command", blank_passwords(c.command)}, {"servers", c.servers}, {"expected_safe", c.expected_safe}};
 }
 
 template <typename T, typename Parse>
