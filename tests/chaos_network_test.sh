@@ -2,8 +2,9 @@
 # rlock chaos's network and server faults against the servers of scripts/test.sh: under partition
 # and delayed-write the plain TTL lock loses money (the watchdog too under partition: cut off, it
 # cannot extend) and fenced-claim and pg-row-lock never do; redis-stall and net-delay run and are
-# judged; and against a Redis rlock cannot restart (a bare redis-server of this test's own, started
-# without a config file), the client-side faults run through the proxies while the faults that
+# judged; and against a Redis rlock did not start (a bare redis-server of this test's own, started
+# without a config file, and one started from a config file without rlock's marker, as a
+# distribution's service is), the client-side faults run through the proxies while the faults that
 # strike a server are refused in one line, exit 2, with no process left behind.
 set -uo pipefail
 rlock=$1
@@ -52,6 +53,22 @@ for f in redis-stall failover redis-restart; do
     check "$f's refusal is one line naming the way out" bash -c "test \$(wc -l <'$work/err.txt') -eq 1 && grep -q 'services.sh up' '$work/err.txt'"
 done
 redis-cli -p $bare shutdown nosave >/dev/null 2>&1
+# A Redis of the system's: started from a config file of its own, which rlock did not write.
+system=6448
+mkdir "$work/system"
+printf '%s\n' "bind 127.0.0.1" "port $system" "save \"\"" "appendonly no" "daemonize yes" "dir $work/system" \
+    "logfile $work/system/redis.log" >"$work/system/redis.conf"
+redis-server "$work/system/redis.conf" >/dev/null
+for _ in $(seq 50); do redis-cli -p $system ping >/dev/null 2>&1 && break; sleep 0.1; done
+for f in redis-restart redis-stall failover; do
+    "$rlock" --dir "$work" --redis "redis://127.0.0.1:$system/0" chaos --faults "$f" --trials 1 >/dev/null 2>"$work/err.txt"
+    rc=$?
+    check "$f on a Redis of the system's exits 2 (got $rc)" test $rc -eq 2
+    check "$f's refusal is one line saying rlock did not start it" \
+        bash -c "test \$(wc -l <'$work/err.txt') -eq 1 && grep -q 'not started by rlock' '$work/err.txt'"
+done
+check "the Redis of the system's still runs" bash -c "redis-cli -p $system ping | grep -q PONG"
+redis-cli -p $system shutdown nosave >/dev/null 2>&1
 "$rlock" --dir "$work" chaos --faults partition,bogus >/dev/null 2>"$work/err.txt"
 rc=$?
 check "an unknown fault exits 2 in one line" bash -c "test $rc -eq 2 && test \$(wc -l <'$work/err.txt') -eq 1 && grep -q \"unknown fault 'bogus'\" '$work/err.txt'"

@@ -64,4 +64,15 @@ chaos "--wait notify" --strategies ttl,fenced-claim --faults none --trials 5 --w
 check "the JSON table says notify" grep -q '"wait": "notify"' "$work/table.json"
 check "fenced-claim with notified waiters shows none" test "$(cell fenced-claim none anomalies)" -eq 0
 
+# Passwords are blanked in the stored run, wherever they were: the URLs and conninfo of the command
+# line and the environment (user information, ?password=, libpq's password keyword, an @ inside a
+# password) and a --client command. The servers ignore them (no password is set).
+real_redis=$REDIS_URL
+REDIS_URL='redis://:p@ss-s3cret@127.0.0.1:1/0' DATABASE_URL="host=127.0.0.1 password='kw s3cret'" \
+    chaos passwords --redis "$real_redis" --db "$DATABASE_URL?password=q-s3cret" --strategies none --faults none \
+    --trials 1 --client "c=$rlock client --strategy ttl #redis://u:cl-s3cret@h redis://tok-s3cret@h"
+run=$(ls -d "$work"/chaos/runs/*/ | tail -n 1)
+check "no password in the stored run" bash -c "! grep -rq s3cret '$run' && ! zgrep -q s3cret '$run'/trials.jsonl.gz"
+check "the stored run says where they were" grep -q 'password=\*\*\*' "$run/run.json"
+
 finish

@@ -105,11 +105,17 @@ expect 1 'worker S is not running' -- sig CONT S  # gone altogether
 echo '{"t":0.1,"who":"A"' >>"$RLOCK_DIR/events.jsonl"
 expect 1 'events.jsonl line 1'     -- showlog
 
-# rlock netns (as root, as CI runs): a leftover of a dead owner is removed; without root, one line.
+# rlock netns (as root, as CI runs): a leftover of a dead owner, marked as rlock marks the namespaces
+# it creates, is removed, and an unmarked one of the same kind of name is not; without root, one line.
 expect 2 'cleanup'                 -- netns clean
 ip netns add rlock-999999999-0     # pid 999999999 cannot run: a crashed run's namespace
+mkdir -p /run/rlock/netns
+echo "999999999 $(stat -c '%d %i' /run/netns/rlock-999999999-0)" >/run/rlock/netns/rlock-999999999-0
+ip netns add rlock-999999998-0     # named as rlock names them, but not created by it
 check "rlock netns cleanup removes a crashed run's namespace" \
     bash -c "'$rlock' netns cleanup | grep -q 'removed network namespace rlock-999999999-0' && ! ip netns list | grep -q rlock-999999999"
+check "rlock netns cleanup leaves a namespace it did not create" bash -c "ip netns list | grep -q rlock-999999998-0"
+ip netns del rlock-999999998-0
 mkdir -p "$work/bin" && cp "$rlock" "$work/bin/rlock" && chmod 755 "$work" "$work/bin"  # for nobody to run
 printf '#!/bin/sh\nexec setpriv --reuid=65534 --regid=65534 --clear-groups %s "$@"\n' "$work/bin/rlock" >"$work/bin/as-nobody"
 chmod 755 "$work/bin/as-nobody"

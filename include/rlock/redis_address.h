@@ -44,4 +44,15 @@ struct RedisAddress {
   std::string url() const;
 };
 
+// `text` (a URL of any scheme, a libpq conninfo, a command line, an environment variable's value)
+// with every password in it replaced by ***, for what is shown or stored:
+//   - a URL's user information, from :// to the last @ before the next space or the next URL (a
+//     password may hold an unencoded @): a user before a colon stays (redis://alice:***@host); a
+//     name alone is the password in a redis:// or unix:// URL (redis://***@host) and the user in
+//     any other (postgresql://postgres@host stays);
+//   - the value of a setting whose name ends in "password", in any case (password=, PGPASSWORD=,
+//     --password=, a URL's ?password= or &password=, libpq's `password = 'a b'`): a quoted value to
+//     its closing quote, one in a URL's query to the next & or #, any other to the next space.
+std::string blank_passwords(std::string_view text);
+
 }  // namespace rlock

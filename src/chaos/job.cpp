@@ -33,21 +33,19 @@ std::vector<RedisAddress> redlock_servers_for(Job& job, const LockKey& key) {
 }
 
 void check_strikable(const RedisAddress& address, Fault fault) {
-  std::string why;
   try {
     RedisConnection redis(address);
-    if (local_redis_process(redis).config_file.empty()) why = "was not started from a config file";
+    local_redis_process(redis);
+    return;
   } catch (const UsageError&) {
     throw;
-  } catch (const Error&) {
-    why = "is not a process on this machine";
+  } catch (const Error& e) {
+    throw UsageError(fmt::format(
+        "fault {} strikes only a Redis server that rlock or its scripts started, and {}: run the client-side faults "
+        "(pause, slow, kill, partition, delayed-write, net-delay) against it, or this one against local servers "
+        "(eval \"$(scripts/services.sh up)\", without --redis and --db)",
+        to_string(fault), e.what()));
   }
-  if (why.empty()) return;
-  throw UsageError(fmt::format(
-      "fault {} strikes a Redis server rlock starts and restarts itself, and the Redis at {} {}: run the client-side "
-      "faults (pause, slow, kill, partition, delayed-write, net-delay) against it, or this one against local servers "
-      "(eval \"$(scripts/services.sh up)\", without --redis and --db)",
-      to_string(fault), address.display(), why));
 }
 
 void check_own_servers(const ChaosSetup& setup, int jobs, bool failover, bool redlock) {

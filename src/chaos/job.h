@@ -45,8 +45,9 @@ std::vector<RedisAddress> redlock_servers_for(Job& job, const LockKey& key);
 
 // A fault that strikes a server (FaultModel::strikes_server: redis-restart crashes the shared Redis; failover
 // and redis-stall run on servers of the job's own, judging rlock's Redis rather than the user's)
-// needs the shared Redis to be one rlock can restart: a process on this machine started from a
-// config file, as scripts/services.sh starts it. Throws UsageError, in one line, when it is not.
+// needs the shared Redis to be one that rlock or its scripts started (local_redis_process: a process
+// on this machine whose config file has rlock's marker, as scripts/services.sh writes it), never the
+// user's or the system's. Throws UsageError, in one line, when it is not.
 void check_strikable(const RedisAddress& redis, Fault fault);
 // Starts and stops the servers of their own that `jobs` jobs will run (a failover's primary and
 // replica, Redlock's three): throws Error when one cannot start (a port taken, no redis-server),

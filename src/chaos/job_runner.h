@@ -18,8 +18,8 @@ namespace rlock {
 constexpr std::size_t kGiveUpAfter = 5;
 
 // Runs every spec in `jobs` processes; `progress(done, anomalies)` is called now and then. A
-// redis-restart trial crashes the shared Redis: run those with one job, and on a Redis that is
-// local and was started from a config file (check_strikable). Anomalous trials are kept in
+// redis-restart trial crashes the shared Redis: run those with one job, and on a Redis that rlock
+// or its scripts started (check_strikable). Anomalous trials are kept in
 // setup.dir/trials, which the caller clears before a campaign.
 std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const ChaosSetup& setup, int jobs,
                                     const std::function<void(std::size_t, std::size_t)>& progress);

@@ -2,12 +2,12 @@
 
 #include <fstream>
 #include <optional>
-#include <regex>
 
 #include <fmt/format.h>
 
 #include "bank/account_store.h"
 #include "rlock/error.h"
+#include "rlock/redis_address.h"
 #include "util/run_dir.h"
 
 extern char** environ;
@@ -16,12 +16,6 @@ namespace rlock {
 namespace {
 
 using nlohmann::json;
-
-// A URL's password, and PGPASSWORD's, become ***.
-std::string blank_passwords(const std::string& text) {
-  static const std::regex password(R"((://[^:/@\s]*:)[^@\s]*@)");
-  return std::regex_replace(text, password, "$1***@");
-}
 
 json command_line() {
   json args = json::array();
@@ -44,7 +38,7 @@ json environment() {
 }
 
 json client_json(const ClientSpec& c) {
-  return {{"name", c.name}, {"command", c.command}, {"servers", c.servers}, {"expected_safe", c.expected_safe}};
+  return {{"name", c.name}, {"command", blank_passwords(c.command)}, {"servers", c.servers}, {"expected_safe", c.expected_safe}};
 }
 
 template <typename T, typename Parse>

@@ -1,6 +1,7 @@
 // rlock netns cleanup: removes the network namespaces (with their links and nftables rules) that a
-// run of rlock left behind when it died before removing them: every `rlock-` namespace whose owning
-// process is gone (src/host/netns.h). Prints each one removed. Needs root.
+// run of rlock left behind when it died before removing them: those its marker says rlock created,
+// whose creating process is gone, never one by its name (src/host/netns.h). Prints each one removed.
+// Needs root.
 #include <memory>
 
 #include <fmt/format.h>

@@ -50,6 +50,7 @@ void act(const RedisOptions& options, const GlobalOptions& global) {
 
   RedisConnection redis(setup.redis);
   if (options.action == "promote") {
+    local_redis_process(redis);  // only a Redis that rlock or its scripts started
     if (redis.checked({"ROLE"}).element(0).text() != "master") redis.checked({"REPLICAOF", "NO", "ONE"});
     long long pttl = RedisLock(redis, key).pttl();
     log.record("host", EventKind::redis_promoted, {{"server", server}, {"pttl", pttl}});

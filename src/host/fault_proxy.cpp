@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -13,8 +14,10 @@
 #include <cerrno>
 #include <cstring>
 #include <deque>
+#include <mutex>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -27,6 +30,51 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::size_t kReadSize = 64 * 1024;
 constexpr std::size_t kQueueLimit = 4 * 1024 * 1024;  // bytes queued in one direction before it stops reading
+// At the descriptor limit a pending connection keeps the listener readable: it rests this long
+// before it tries to accept again, instead of polling at full speed.
+constexpr auto kAcceptBackoff = std::chrono::milliseconds(100);
+
+bool out_of_descriptors(int error) { return error == EMFILE || error == ENFILE || error == ENOBUFS || error == ENOMEM; }
+
+// The descriptors of every proxy in this process. A child forked while proxies run (a chaos worker)
+// closes them at once: a copy of a connection would keep it open after the proxy closed or reset
+// it, and a copy of a listener would keep its port. Each descriptor is opened and closed under the
+// mutex that fork takes (pthread_atfork), so none is half-registered when a child is made.
+class ProxyDescriptors {
+ public:
+  static ProxyDescriptors& instance() {
+    static ProxyDescriptors* descriptors = [] {
+      auto* made = new ProxyDescriptors;  // never destroyed: a proxy may outlive static destruction
+      ::pthread_atfork([] { instance().mutex_.lock(); }, [] { instance().mutex_.unlock(); },
+                       [] { instance().close_all_in_child(); });
+      return made;
+    }();
+    return *descriptors;
+  }
+  // Runs `open` (socket, accept4, eventfd) and registers the descriptor it returns, unless negative.
+  template <typename Open>
+  int open(Open&& open) {
+    std::lock_guard lock(mutex_);
+    int fd = open();
+    if (fd >= 0) fds_.push_back(fd);
+    return fd;
+  }
+  void close(int fd) {
+    std::lock_guard lock(mutex_);
+    std::erase(fds_, fd);
+    ::close(fd);
+  }
+
+ private:
+  void close_all_in_child() {
+    for (int fd : fds_) ::close(fd);
+    fds_.clear();
+    mutex_.unlock();
+  }
+
+  std::mutex mutex_;
+  std::vector<int> fds_;
+};
 
 struct Fault {
   enum class Kind { pass, delay, hold, black_hole };
@@ -38,7 +86,11 @@ struct Fault {
 class Fd {
  public:
   Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
+  // Opens it through `open`, registered (ProxyDescriptors); invalid (get() < 0) when that failed.
+  template <typename Open>
+  static Fd opened(Open&& open) {
+    return Fd(ProxyDescriptors::instance().open(std::forward<Open>(open)));
+  }
   Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
   Fd& operator=(Fd&& other) noexcept {
     if (this != &other) {
@@ -50,7 +102,7 @@ class Fd {
   ~Fd() { close(); }
   int get() const { return fd_; }
   void close() {
-    if (fd_ >= 0) ::close(fd_);
+    if (fd_ >= 0) ProxyDescriptors::instance().close(fd_);
     fd_ = -1;
   }
   // Closes with a TCP RST instead of a FIN.
@@ -62,6 +114,8 @@ class Fd {
   }
 
  private:
+  explicit Fd(int fd) : fd_(fd) {}
+
   int fd_ = -1;
 };
 
@@ -181,15 +235,25 @@ struct FaultProxy::Loop {
     if (direction != Direction::to_server) down = fault;
   }
 
-  void accept_all() {
+  std::optional<Clock::time_point> accept_resumes;  // set at the descriptor limit: accepting rests until then
+
+  void accept_all(Clock::time_point now) {
     while (true) {
-      int fd = ::accept4(listener.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-      if (fd < 0) return;
+      Fd client = Fd::opened([&] { return ::accept4(listener.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC); });
+      if (client.get() < 0) {
+        if (out_of_descriptors(errno)) accept_resumes = now + kAcceptBackoff;
+        return;
+      }
       accepted->fetch_add(1);
       Link& link = links.emplace_back();
-      link.client = Fd(fd);
-      set_nodelay(fd);
-      link.server = Fd(::socket(upstream.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+      link.client = std::move(client);
+      set_nodelay(link.client.get());
+      link.server = Fd::opened([&] { return ::socket(upstream.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0); });
+      if (link.server.get() < 0 && out_of_descriptors(errno)) {
+        link.abort();
+        accept_resumes = now + kAcceptBackoff;
+        return;
+      }
       if (link.server.get() < 0 ||
           (::connect(link.server.get(), reinterpret_cast<const sockaddr*>(&upstream), upstream_length) != 0 &&
            errno != EINPROGRESS)) {
@@ -198,8 +262,14 @@ struct FaultProxy::Loop {
     }
   }
 
+  bool accepting(Clock::time_point now) {
+    if (accept_resumes && *accept_resumes > now) return false;
+    accept_resumes.reset();
+    return true;
+  }
+
   void reset_all() {
-    accept_all();  // a connection waiting in the backlog is a current one too
+    accept_all(Clock::now());  // a connection waiting in the backlog is a current one too
     for (Link& link : links) link.abort();
     links.clear();
   }
@@ -246,9 +316,9 @@ struct FaultProxy::Loop {
     }
   }
 
-  // How long poll may sleep: until the first delayed byte falls due, or for ever.
+  // How long poll may sleep: until the first delayed byte falls due or accepting resumes, or for ever.
   int timeout(Clock::time_point now) const {
-    std::optional<Clock::time_point> first;
+    std::optional<Clock::time_point> first = accept_resumes;
     for (const Link& link : links) {
       for (auto next : {link.connecting ? std::nullopt : link.up.next_due(up), link.down.next_due(down)}) {
         // A byte already due waits for POLLOUT, not for the clock.
@@ -277,7 +347,7 @@ FaultProxy::FaultProxy(const std::string& upstream_host, int upstream_port, int 
   loop_->upstream_length = found->ai_addrlen;
   ::freeaddrinfo(found);
 
-  loop_->listener = Fd(::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  loop_->listener = Fd::opened([] { return ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0); });
   int on = 1;
   ::setsockopt(loop_->listener.get(), SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
   sockaddr_in address{};
@@ -292,7 +362,7 @@ FaultProxy::FaultProxy(const std::string& upstream_host, int upstream_port, int 
     throw Error(fmt::format("fault proxy cannot listen on 127.0.0.1:{}: {}", listen_port, std::strerror(errno)));
   }
   port_ = ntohs(address.sin_port);
-  wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  wake_fd_ = ProxyDescriptors::instance().open([] { return ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); });
   if (wake_fd_ < 0) throw Error(fmt::format("fault proxy: eventfd: {}", std::strerror(errno)));
   thread_ = std::thread([this] { run(); });
 }
@@ -305,7 +375,7 @@ FaultProxy::~FaultProxy() {
   std::uint64_t one = 1;
   [[maybe_unused]] ssize_t ignored = ::write(wake_fd_, &one, sizeof one);
   thread_.join();
-  ::close(wake_fd_);
+  ProxyDescriptors::instance().close(wake_fd_);
 }
 
 void FaultProxy::pass(Direction direction) {
@@ -345,13 +415,13 @@ void FaultProxy::run() {
     Clock::time_point now = Clock::now();
     entries.assign(2 + 2 * loop.links.size(), pollfd{});
     entries[0] = pollfd{wake_fd_, POLLIN, 0};
-    entries[1] = pollfd{loop.listener.get(), POLLIN, 0};
+    entries[1] = pollfd{loop.accepting(now) ? loop.listener.get() : -1, POLLIN, 0};
     for (std::size_t i = 0; i < loop.links.size(); ++i) loop.want(loop.links[i], now, &entries[2 + 2 * i]);
     ::poll(entries.data(), entries.size(), timeout);
 
     now = Clock::now();
     for (std::size_t i = 0; i < loop.links.size(); ++i) loop.handle(loop.links[i], &entries[2 + 2 * i], now);
-    if ((entries[1].revents & POLLIN) != 0) loop.accept_all();
+    if ((entries[1].revents & POLLIN) != 0) loop.accept_all(now);
 
     std::uint64_t drained = 0;  // before taking the commands: one posted after them wakes the next poll
     [[maybe_unused]] ssize_t ignored = ::read(wake_fd_, &drained, sizeof drained);

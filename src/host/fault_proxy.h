@@ -14,8 +14,12 @@
 // thread has applied it (reset()'s connections are closed, hold()'s next byte is held). Buffers are
 // unbounded but for back-pressure: a direction with 4 MB or more queued on a connection stops reading
 // from its source until it drains, so a held or slow direction slows its sender instead of growing
-// for ever. Destruction (once no command is under way) stops the thread and closes everything,
-// delivering nothing more.
+// for ever. At the descriptor limit (accept or the upstream socket fails with EMFILE, ENFILE) it
+// stops accepting for 100 ms at a time, leaving new connections in the backlog, instead of spinning.
+// Its sockets are close-on-exec, and a child forked while it runs closes them at once
+// (pthread_atfork), so a worker holds no copy that would keep a reset connection open or its port
+// bound; such a child must not destroy the proxy. Destruction (once no command is under way) stops
+// the thread and closes everything, delivering nothing more.
 #pragma once
 
 #include <atomic>

@@ -1,13 +1,18 @@
 #include "host/fault_proxy.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <filesystem>
 #include <functional>
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <string_view>
@@ -17,6 +22,7 @@
 
 #include <gtest/gtest.h>
 
+#include "host/child.h"
 #include "host/process.h"
 #include "rlock/error.h"
 #include "rlock/redis_connection.h"
@@ -64,6 +70,7 @@ class Socket {
     if (!send_all(fd_, bytes)) throw std::runtime_error("send failed");
   }
   void finish_sending() { ::shutdown(fd_, SHUT_WR); }
+  int fd() const { return fd_; }
   // Everything until EOF; stops early at a reset.
   std::string receive_all() {
     std::string bytes;
@@ -174,6 +181,100 @@ void change_fault(FaultProxy& proxy, std::mt19937& random) {
       proxy.pass(direction);
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(random() % 3));
+}
+
+// The port of a descriptor's IPv4 socket, its own or its peer's; -1 for anything else.
+int port_of(int fd, bool peer) {
+  sockaddr_storage address{};
+  socklen_t length = sizeof address;
+  auto* any = reinterpret_cast<sockaddr*>(&address);
+  if ((peer ? ::getpeername(fd, any, &length) : ::getsockname(fd, any, &length)) != 0 || address.ss_family != AF_INET) {
+    return -1;
+  }
+  return ntohs(reinterpret_cast<sockaddr_in*>(&address)->sin_port);
+}
+
+// The proxy's sockets among this process's descriptors: those on its port (its listener and the
+// connections it accepted) and those connected to its upstream.
+std::vector<int> proxy_sockets(const FaultProxy& proxy, int upstream_port) {
+  std::vector<int> found;
+  std::error_code ignored;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd", ignored)) {
+    int fd = std::stoi(entry.path().filename().string());
+    if (port_of(fd, false) == proxy.port() || port_of(fd, true) == upstream_port) found.push_back(fd);
+  }
+  return found;
+}
+
+TEST(FaultProxy, ItsSocketsAreCloseOnExec) {
+  EchoServer echo;
+  FaultProxy proxy("127.0.0.1", echo.port());
+  Socket client(proxy.port());
+  ASSERT_TRUE(wait_for(2s, [&] { return proxy.accepted() == 1; }));
+  std::vector<int> sockets = proxy_sockets(proxy, echo.port());
+  EXPECT_EQ(sockets.size(), 3u) << "its listener, the accepted connection and the upstream one";
+  for (int fd : sockets) EXPECT_NE(::fcntl(fd, F_GETFD) & FD_CLOEXEC, 0) << "descriptor " << fd;
+}
+
+TEST(FaultProxy, AChildForkedWhileItRunsHoldsNoneOfItsSockets) {
+  EchoServer echo;
+  FaultProxy proxy("127.0.0.1", echo.port());
+  Socket client(proxy.port());
+  ASSERT_TRUE(wait_for(2s, [&] { return proxy.accepted() == 1; }));
+  pid_t child = fork_child([&] { return static_cast<int>(proxy_sockets(proxy, echo.port()).size()); });
+  EXPECT_EQ(reap(child).code(), 0) << "sockets of the proxy's in a forked child";
+
+  // A child that lives on does not keep a reset connection open: the client sees the reset now.
+  pid_t holder = fork_child([] { ::sleep(10); return 0; });
+  proxy.reset();
+  timeval two_seconds{2, 0};
+  ::setsockopt(client.fd(), SOL_SOCKET, SO_RCVTIMEO, &two_seconds, sizeof two_seconds);
+  char byte = 0;
+  ssize_t n = ::recv(client.fd(), &byte, 1, 0);
+  int error = errno;
+  kill_and_reap(holder);
+  EXPECT_TRUE(n == 0 || (n < 0 && error == ECONNRESET)) << "recv gave " << n << ", errno " << error;
+}
+
+TEST(FaultProxy, AtTheDescriptorLimitItRestsInsteadOfSpinning) {
+  // Upstream, the test's Redis: a process of its own, with descriptors of its own.
+  FaultProxy proxy(servers().redis.host, servers().redis.port);
+  rlimit before{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &before), 0);
+  rlimit low = before;
+  low.rlim_cur = 256;
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
+  // Every descriptor taken but the client's: the proxy's accept4 fails with EMFILE.
+  std::vector<int> fillers;
+  for (int fd; (fd = ::fcntl(0, F_DUPFD_CLOEXEC, 0)) >= 0;) fillers.push_back(fd);
+  ASSERT_FALSE(fillers.empty());
+  ::close(fillers.back());
+  fillers.pop_back();
+  std::unique_ptr<Socket> client = std::make_unique<Socket>(proxy.port());  // connected: waiting in the backlog
+
+  auto cpu = [] {
+    rusage usage{};
+    ::getrusage(RUSAGE_SELF, &usage);
+    return std::chrono::seconds(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+           std::chrono::microseconds(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+  };
+  auto cpu_before = cpu();
+  auto wall_before = std::chrono::steady_clock::now();
+  std::this_thread::sleep_for(1s);
+  double ratio = std::chrono::duration<double>(cpu() - cpu_before).count() /
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_before).count();
+  EXPECT_EQ(proxy.accepted(), 0u);
+
+  for (int fd : fillers) ::close(fd);
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &before), 0);
+  EXPECT_LT(ratio, 0.05) << "the process used " << ratio << " s of CPU a second at the descriptor limit";
+  EXPECT_TRUE(wait_for(2s, [&] { return proxy.accepted() == 1; })) << "the waiting client was never accepted";
+  timeval two_seconds{2, 0};
+  ::setsockopt(client->fd(), SOL_SOCKET, SO_RCVTIMEO, &two_seconds, sizeof two_seconds);
+  client->send("PING\r\n");
+  char reply[7] = {};
+  EXPECT_EQ(::recv(client->fd(), reply, sizeof reply, MSG_WAITALL), 7);
+  EXPECT_EQ(std::string(reply, sizeof reply), "+PONG\r\n");
 }
 
 TEST(FaultProxy, DeliversEveryByteOnceAndInOrderWhileItsFaultsChange) {

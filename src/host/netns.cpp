@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <charconv>
@@ -94,32 +95,58 @@ std::optional<NetnsId> netns_id(const fs::path& file) {
   return NetnsId{st.st_dev, st.st_ino};
 }
 
-// SIGKILLs every process that runs in one of `namespaces`, and removes them by name.
-void remove_namespaces(const std::vector<std::string>& namespaces) {
+// A namespace rlock created, as its marker (NetnsLab::kMarkerDir/NAME: "PID DEV INO") records it.
+struct Marker {
+  std::string name;
+  pid_t owner = 0;
+  NetnsId id;
+};
+
+fs::path marker_path(const std::string& name) { return fs::path(NetnsLab::kMarkerDir) / name; }
+
+void write_marker(const std::string& name, const NetnsId& id) {
+  fs::create_directories(NetnsLab::kMarkerDir);
+  std::ofstream out(marker_path(name));
+  out << fmt::format("{} {} {}\n", ::getpid(), id.first, id.second);
+  if (!out) throw Error(fmt::format("cannot write {}", marker_path(name).string()));
+}
+
+std::optional<Marker> read_marker(const std::string& name) {
+  std::ifstream in(marker_path(name));
+  Marker marker{name, 0, {}};
+  if (!(in >> marker.owner >> marker.id.first >> marker.id.second) || marker.owner <= 0) return std::nullopt;
+  return marker;
+}
+
+// SIGKILLs every process that runs in one of the marked namespaces still there (the same namespace
+// under the same name), removes them, and drops the markers. Returns the names removed.
+std::vector<std::string> remove_namespaces(const std::vector<Marker>& markers) {
+  auto ours = [](const Marker& marker) { return netns_id(fs::path(kNetnsDir) / marker.name) == marker.id; };
   std::set<NetnsId> ids;
-  std::vector<std::string> lines;
-  for (const std::string& ns : namespaces) {
-    if (auto id = netns_id(fs::path(kNetnsDir) / ns)) {
-      ids.insert(*id);
-      lines.push_back("netns del " + ns);
-    }
+  std::vector<std::string> removed, lines;
+  for (const Marker& marker : markers) {
+    if (!ours(marker)) continue;
+    ids.insert(marker.id);
+    removed.push_back(marker.name);
+    lines.push_back("netns del " + marker.name);
   }
-  if (lines.empty()) return;
   std::error_code ignored;
-  for (const fs::directory_entry& entry : fs::directory_iterator("/proc", ignored)) {
-    pid_t pid = 0;
-    std::string name = entry.path().filename().string();
-    if (std::from_chars(name.data(), name.data() + name.size(), pid).ec != std::errc{} || pid <= 0) continue;
-    if (auto id = netns_id(entry.path() / "ns/net"); id && ids.count(*id)) ::kill(pid, SIGKILL);
-  }
-  try {
-    ip_batch("", lines, /*keep_going=*/true);
-  } catch (const Error&) {
-    // Another run's cleanup may have removed some first: only those still there are a failure.
-    for (const std::string& ns : namespaces) {
-      if (netns_id(fs::path(kNetnsDir) / ns)) throw;
+  if (!lines.empty()) {
+    for (const fs::directory_entry& entry : fs::directory_iterator("/proc", ignored)) {
+      pid_t pid = 0;
+      std::string name = entry.path().filename().string();
+      if (std::from_chars(name.data(), name.data() + name.size(), pid).ec != std::errc{} || pid <= 0) continue;
+      if (auto id = netns_id(entry.path() / "ns/net"); id && ids.count(*id)) ::kill(pid, SIGKILL);
+    }
+    try {
+      ip_batch("", lines, /*keep_going=*/true);
+    } catch (const Error&) {
+      // Another run's cleanup may have removed some first: only those still there are a failure.
+      if (std::any_of(markers.begin(), markers.end(), ours)) throw;
     }
   }
+  for (const Marker& marker : markers) fs::remove(marker_path(marker.name), ignored);
+  return removed;
 }
 
 }  // namespace
@@ -153,12 +180,38 @@ NetnsLab::NetnsLab(const std::vector<std::string>& members) {
 
 NetnsLab::~NetnsLab() { teardown(); }
 
+// Creates the namespaces and marks each one created, even when the batch stopped half-way. A name
+// taken already is someone else's namespace: nothing is created then.
+void NetnsLab::create_namespaces(const std::vector<std::string>& names) {
+  std::vector<std::string> adds;
+  for (const std::string& name : names) {
+    if (netns_id(fs::path(kNetnsDir) / name)) {
+      throw Error(fmt::format("a network namespace named {} exists already and is not this run's: rlock leaves it alone",
+                              name));
+    }
+    adds.push_back("netns add " + name);
+  }
+  auto mark = [&] {
+    for (const std::string& name : names) {
+      if (auto id = netns_id(fs::path(kNetnsDir) / name)) {
+        write_marker(name, *id);
+        namespaces_.push_back(name);
+      }
+    }
+  };
+  try {
+    ip_batch("", adds);
+  } catch (const Error&) {
+    mark();
+    throw;
+  }
+  mark();
+}
+
 void NetnsLab::build(const std::vector<std::string>& members) {
-  std::vector<std::string> adds{"netns add " + lab_};
-  for (const std::string& member : members) adds.push_back("netns add " + namespace_of(member));
-  namespaces_.push_back(lab_);  // removed by teardown() even when the batch stopped half-way
-  for (const std::string& member : members) namespaces_.push_back(namespace_of(member));
-  ip_batch("", adds);
+  std::vector<std::string> names{lab_};
+  for (const std::string& member : members) names.push_back(namespace_of(member));
+  create_namespaces(names);
 
   std::vector<std::string> bridge{fmt::format("link add {} type bridge", kBridge), fmt::format("link set {} up", kBridge)};
   for (const std::string& member : members) {
@@ -179,7 +232,11 @@ void NetnsLab::build(const std::vector<std::string>& members) {
 
 void NetnsLab::teardown() noexcept {
   try {
-    remove_namespaces(namespaces_);
+    std::vector<Marker> markers;
+    for (const std::string& name : namespaces_) {
+      if (auto marker = read_marker(name)) markers.push_back(*marker);
+    }
+    remove_namespaces(markers);
   } catch (const std::exception&) {
     // cleanup_leftovers() at the next start removes what is left (the owner is gone by then)
   }
@@ -253,19 +310,13 @@ void NetnsLab::apply_rules() const {
 
 std::vector<std::string> NetnsLab::cleanup_leftovers() {
   need_root();
-  std::vector<std::string> leftovers;
+  std::vector<Marker> leftovers;
   std::error_code ignored;
-  for (const fs::directory_entry& entry : fs::directory_iterator(kNetnsDir, ignored)) {
-    std::string name = entry.path().filename().string();
-    if (name.rfind(kPrefix, 0) != 0) continue;
-    std::string_view rest = std::string_view(name).substr(std::strlen(kPrefix));
-    pid_t owner = 0;
-    auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), owner);
-    bool owned = ec == std::errc{} && end != rest.data() + rest.size() && *end == '-' && owner > 0;
-    if (!owned || !process_alive(owner)) leftovers.push_back(name);
+  for (const fs::directory_entry& entry : fs::directory_iterator(kMarkerDir, ignored)) {
+    auto marker = read_marker(entry.path().filename().string());
+    if (marker && !process_alive(marker->owner)) leftovers.push_back(*marker);
   }
-  remove_namespaces(leftovers);
-  return leftovers;
+  return remove_namespaces(leftovers);
 }
 
 }  // namespace rlock

@@ -19,10 +19,16 @@
 //
 // Names: every namespace is `rlock-PID-N` (the bridge's) or `rlock-PID-N-MEMBER`, PID being the
 // owning process and N its count of labs, so labs of different processes, or of one, never collide;
-// on the bridge the port of MEMBER is `rlock-MEMBER` and the nftables table is `bridge rlock`.
-// cleanup_leftovers() removes every `rlock-` namespace whose owner is no longer alive (a crashed
-// run), killing what still runs inside it first; the constructor calls it.
+// on the bridge the port of MEMBER is `rlock-MEMBER` and the nftables table is `bridge rlock`, both
+// inside the lab's own namespace, so they go with it.
 //
+// Ownership is never read from a name: creating a namespace writes a marker, /run/rlock/netns/NAME,
+// holding the creating process's pid and the namespace's identity (the device and inode of its
+// nsfs file). cleanup_leftovers() reads only those markers: it removes a namespace when its marker's
+// process is gone and the namespace under that name is still the one the marker names, killing what
+// still runs inside it first; a namespace a user made, whatever its name, is never touched (nor one
+// an rlock killed between `ip netns add` and its marker: that one is left for the user to remove).
+// The constructor calls it.
 // Owns its namespaces (and with them every link and rule): created by the constructor, removed by
 // the destructor, which first kills (SIGKILL) whatever still runs in them; the processes started by
 // spawn() are still the caller's to reap. Not thread-safe; enter() is meant for a forked child.
@@ -42,13 +48,16 @@ namespace rlock {
 
 class NetnsLab {
  public:
-  // Every namespace, bridge port and nftables table of a lab starts with this.
+  // Every namespace and bridge port of a lab starts with this (a name, not a mark of ownership).
   static constexpr const char* kPrefix = "rlock-";
+  // Where the markers of the namespaces rlock created are (one file a namespace, named after it).
+  static constexpr const char* kMarkerDir = "/run/rlock/netns";
 
   // Removes leftovers (cleanup_leftovers()), then builds the lab for `members` (1 to 200 distinct
   // names of 1 to 9 characters among a-z, 0-9). Throws Error, leaving nothing behind, when not run as
-  // root ("--netns needs root ..."), when `ip` or `nft` is missing (naming its Debian package), or
-  // when a command fails (its stderr's last line); UsageError for a bad member name.
+  // root ("--netns needs root ..."), when `ip` or `nft` is missing (naming its Debian package), when
+  // a namespace of its names exists already (someone else's: it is left alone), or when a command
+  // fails (its stderr's last line); UsageError for a bad member name.
   explicit NetnsLab(const std::vector<std::string>& members);
   ~NetnsLab();
   NetnsLab(const NetnsLab&) = delete;
@@ -73,19 +82,21 @@ class NetnsLab {
   void heal(const std::string& a, const std::string& b);
   void heal_all();
 
-  // Removes every `rlock-` namespace whose owning process is gone, killing what runs inside.
-  // Returns the names removed. Needs root (throws Error otherwise).
+  // Removes every namespace that a marker says rlock created, whose creating process is gone,
+  // killing what runs inside; drops the markers of namespaces gone or replaced. Returns the names
+  // removed. Needs root (throws Error otherwise).
   static std::vector<std::string> cleanup_leftovers();
 
  private:
   void build(const std::vector<std::string>& members);
+  void create_namespaces(const std::vector<std::string>& names);
   void apply_rules() const;
   void teardown() noexcept;
   std::string port_of(const std::string& member) const;
 
   std::string lab_;                              // rlock-PID-N, the bridge's namespace
   std::map<std::string, std::string> address_;   // member -> its address
-  std::vector<std::string> namespaces_;          // created so far, the bridge's first
+  std::vector<std::string> namespaces_;          // created (and marked) so far, the bridge's first
   std::set<std::pair<std::string, std::string>> cut_;  // partitioned pairs, each sorted
 };
 

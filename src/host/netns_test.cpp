@@ -162,6 +162,27 @@ TEST(NetnsLab, CleanupRemovesWhatACrashedRunLeftBehind) {
   EXPECT_TRUE(wait_for(2s, [&] { return !process_alive(inside); })) << "the crashed run's process still runs";
 }
 
+TEST(NetnsLab, CleanupLeavesNamespacesItDidNotCreateWhateverTheirNames) {
+  ASSERT_EQ(::geteuid(), 0u) << "netns_test needs root (CI runs as root)";
+  // A user's own namespace, and one named as a dead run's would be: rlock created neither.
+  std::vector<std::string> theirs{"rlock-vpn", fmt::format("{}4194303-0-w0", NetnsLab::kPrefix)};
+  std::vector<pid_t> inside;
+  for (const std::string& ns : theirs) {
+    ASSERT_TRUE(reap(spawn_child({"ip", "netns", "add", ns})).succeeded()) << ns;
+    inside.push_back(spawn_child({"ip", "netns", "exec", ns, "sleep", "60"}));
+  }
+  std::vector<std::string> removed = NetnsLab::cleanup_leftovers();
+  { NetnsLab lab({"w0"}); }  // a lab's start cleans up too
+  std::string listed = output_of("ip netns list");
+  for (std::size_t i = 0; i < theirs.size(); ++i) {
+    EXPECT_EQ(std::count(removed.begin(), removed.end(), theirs[i]), 0) << theirs[i];
+    EXPECT_NE(listed.find(theirs[i]), std::string::npos) << theirs[i] << " was removed";
+    EXPECT_TRUE(process_alive(inside[i])) << "the process in " << theirs[i] << " was killed";
+    kill_and_reap(inside[i]);
+    reap(spawn_child({"ip", "netns", "del", theirs[i]}));
+  }
+}
+
 TEST(NetnsLab, WithoutRootOrNftItSaysSoInOneLine) {
   ASSERT_EQ(::geteuid(), 0u) << "netns_test needs root (CI runs as root)";
   auto message_of = [](const std::function<void()>& setup) {

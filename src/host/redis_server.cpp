@@ -4,12 +4,14 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 
 #include <fmt/format.h>
 
 #include "rlock/error.h"
 #include "host/child.h"
 #include "host/process.h"
+#include "host/throwaway_redis_conf.h"
 #include "rlock/redis_lock.h"
 
 namespace rlock {
@@ -19,6 +21,14 @@ using namespace std::chrono_literals;
 
 bool is_redis_server(pid_t pid) { return proc_file(pid, "comm").starts_with("redis-server"); }
 
+bool has_throwaway_marker(const std::string& config_file) {
+  std::ifstream in(config_file);
+  for (std::string line; std::getline(in, line);) {
+    if (line == kThrowawayRedisMarker) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 RedisProcess local_redis_process(RedisConnection& redis) {
@@ -27,6 +37,14 @@ RedisProcess local_redis_process(RedisConnection& redis) {
   if (!is_redis_server(process.pid)) {
     throw Error(fmt::format("Redis at {} is not a process on this machine (pid {} is not redis-server)",
                             redis.address().display(), process.pid));
+  }
+  if (process.config_file.empty()) {
+    throw Error(fmt::format("Redis at {} was started without a config file, so not by rlock or its scripts",
+                            redis.address().display()));
+  }
+  if (!has_throwaway_marker(process.config_file)) {
+    throw Error(fmt::format("Redis at {} was not started by rlock or its scripts: its config file {} has no line '{}'",
+                            redis.address().display(), process.config_file, kThrowawayRedisMarker));
   }
   return process;
 }

@@ -1,8 +1,10 @@
 // A Redis server running on this machine, as the host's faults see it: a process to kill, freeze,
 // continue or start again from its config file.
 //
-// The process is found through the server itself (INFO server: process_id, config_file), so it
-// works for any local Redis started from a config file, and refuses one that is not local.
+// The process is found through the server itself (INFO server: process_id, config_file), and only a
+// server that rlock or its scripts started is one: a local process whose config file has the
+// throwaway marker (throwaway_redis_conf.h). A Redis of the user's or of the system's (a
+// distribution's service, started from /etc/redis/redis.conf) is refused, as is one not local.
 // Thread-safe: no state beyond the values returned.
 #pragma once
 
@@ -25,7 +27,8 @@ struct RedisProcess {
   std::string config_file;
 };
 
-// Throws Error when the server's process is not on this machine.
+// Throws Error, in one line saying why, when the server's process is not on this machine or was not
+// started by rlock or its scripts (no config file, or one without the marker).
 RedisProcess local_redis_process(RedisConnection& redis);
 
 // SIGKILL, then waits (bounded) until the process is gone. Throws Error when it does not go.

@@ -1,12 +1,12 @@
 #include "rlock/redis_address.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <utility>
 #include <vector>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "rlock/error.h"
 
@@ -71,6 +71,89 @@ std::vector<std::pair<std::string_view, std::string_view>> parameters(std::strin
   return found;
 }
 
+bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+bool is_scheme_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.'; }
+
+// Where the value that starts at `at` ends: past its closing quote, or at a space (or, in a URL's
+// query, at & or #).
+std::size_t value_end(std::string_view text, std::size_t at, bool in_query) {
+  if (at < text.size() && (text[at] == '\'' || text[at] == '"')) {
+    std::size_t end = at + 1;
+    for (; end < text.size() && text[end] != text[at]; ++end) {
+      if (text[end] == '\\') ++end;
+    }
+    return std::min(end + 1, text.size());
+  }
+  std::size_t end = at;
+  while (end < text.size() && !is_space(text[end]) && !(in_query && (text[end] == '&' || text[end] == '#'))) ++end;
+  return end;
+}
+
+// `text` with the value of every NAMEpassword= setting blanked.
+std::string blank_password_settings(std::string_view text) {
+  constexpr std::string_view kName = "password";
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t after = i + kName.size();
+    bool named = after <= text.size() &&
+                 std::equal(kName.begin(), kName.end(), text.begin() + static_cast<std::ptrdiff_t>(i),
+                            [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); }) &&
+                 (after == text.size() || !(std::isalnum(static_cast<unsigned char>(text[after])) || text[after] == '_'));
+    if (named) {
+      std::size_t at = after;
+      while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
+      if (at < text.size() && text[at] == '=') {
+        ++at;
+        while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
+        std::size_t end = value_end(text, at, i > 0 && (text[i - 1] == '?' || text[i - 1] == '&'));
+        if (end > at) {
+          out.append(text.substr(i, at - i)).append("***");
+          i = end;
+          continue;
+        }
+      }
+    }
+    out.push_back(text[i++]);
+  }
+  return out;
+}
+
+// `text` with the password in every URL's user information blanked.
+std::string blank_userinfo(std::string_view text) {
+  std::string out;
+  std::size_t copied = 0;
+  for (std::size_t mark = text.find("://"); mark != std::string_view::npos;) {
+    std::size_t scheme_start = mark;
+    while (scheme_start > 0 && is_scheme_char(text[scheme_start - 1])) --scheme_start;
+    std::string scheme(text.substr(scheme_start, mark - scheme_start));
+    for (char& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::size_t start = mark + 3, end = start;
+    std::size_t next = std::string_view::npos;
+    for (; end < text.size() && !is_space(text[end]); ++end) {
+      if (text.substr(end, 3) == "://") {
+        next = end;
+        while (end > start && is_scheme_char(text[end - 1])) --end;  // the next URL's scheme
+        break;
+      }
+    }
+    std::size_t at = text.substr(start, end - start).rfind('@');
+    if (at != std::string_view::npos) {
+      std::string_view userinfo = text.substr(start, at);
+      std::size_t colon = userinfo.find(':');
+      bool lone_password = scheme == "redis" || scheme == "rediss" || scheme == "unix";
+      if (colon != std::string_view::npos || lone_password) {
+        out.append(text.substr(copied, start - copied));
+        if (colon != std::string_view::npos) out.append(userinfo.substr(0, colon)).append(":");
+        out.append("***");
+        copied = start + at;
+      }
+    }
+    mark = next != std::string_view::npos ? next : text.find("://", end);
+  }
+  out.append(text.substr(copied));
+  return out;
+}
+
 // host[:port] or [IPv6 literal][:port] into `address`.
 void parse_host_port(std::string_view hostport, RedisAddress& address, std::string_view shown) {
   if (hostport.starts_with('[')) {
@@ -122,12 +205,7 @@ RedisAddress RedisAddress::parse(std::string_view url) {
   }
   auto [location, query] = split(rest, '?');
   auto given = parameters(query);
-  std::vector<std::string> shown_parameters;
-  for (auto [name, value] : given) {
-    shown_parameters.push_back(fmt::format("{}={}", name, name == "password" ? "***" : value));
-  }
-  std::string shown = fmt::format("{}{}{}{}{}", scheme, userinfo.empty() ? "" : "***@", location,
-                                  query.empty() ? "" : "?", fmt::join(shown_parameters, "&"));
+  std::string shown = blank_passwords(url);
 
   if (unix_socket) {
     if (location.size() < 2 || !location.starts_with('/')) {
@@ -173,6 +251,8 @@ std::string RedisAddress::url() const {
   if (host.find(':') != std::string::npos) return fmt::format("redis://{}[{}]:{}/{}", credentials, host, port, db);
   return fmt::format("redis://{}{}:{}/{}", credentials, host, port, db);
 }
+
+std::string blank_passwords(std::string_view text) { return blank_userinfo(blank_password_settings(text)); }
 
 std::string RedisAddress::display() const {
   if (!socket.empty()) return socket;

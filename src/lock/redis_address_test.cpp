@@ -190,6 +190,28 @@ TEST(RedisAddress, ErrorsNeverShowThePassword) {
   }
 }
 
+TEST(BlankPasswords, BlanksEveryFormOfPasswordAndKeepsTheRest) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"redis://secret@host:6379/0", "redis://***@host:6379/0"},
+      {"redis://user:secret@host", "redis://user:***@host"},
+      {"redis://:p@ss@host:6379", "redis://:***@host:6379"},
+      {"unix://:secret@/run/redis.sock?db=1", "unix://:***@/run/redis.sock?db=1"},
+      {"redis://host:6379/0?password=secret&db=2", "redis://host:6379/0?password=***&db=2"},
+      {"redis://host/0?db=2&password=se@cret", "redis://host/0?db=2&password=***"},
+      {"host=db port=5432 password=secret dbname=bank", "host=db port=5432 password=*** dbname=bank"},
+      {"host=db password = 'a b\\' c' dbname=bank", "host=db password = *** dbname=bank"},
+      {"postgresql://postgres:secret@db:5432/bank", "postgresql://postgres:***@db:5432/bank"},
+      {"postgresql://postgres@db/bank?password=secret&sslmode=disable",
+       "postgresql://postgres@db/bank?password=***&sslmode=disable"},
+      {"PGPASSWORD=secret node client.js --password=secret", "PGPASSWORD=*** node client.js --password=***"},
+      {"--redlock redis://a,redis://:secret@b,redis://u:p@ss@c", "--redlock redis://a,redis://:***@b,redis://u:***@c"},
+      {"redis://127.0.0.1:6379/0 and postgresql://postgres@127.0.0.1/bank",
+       "redis://127.0.0.1:6379/0 and postgresql://postgres@127.0.0.1/bank"},
+      {"passwords, a word; redis://h?password=&db=1", "passwords, a word; redis://h?password=&db=1"},
+  };
+  for (const auto& [text, blanked] : cases) EXPECT_EQ(blank_passwords(text), blanked) << text;
+}
+
 TEST(RedisAddress, ErrorsSayWhatIsWrong) {
   EXPECT_NE(error_message<UsageError>([] { RedisAddress::parse("redis://h:99999"); }).find("port"),
             std::string::npos);

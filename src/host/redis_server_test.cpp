@@ -1,0 +1,85 @@
+#include "host/redis_server.h"
+
+#include <chrono>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "host/child.h"
+#include "host/local_redis.h"
+#include "host/process.h"
+#include "host/temp_dir.h"
+#include "host/throwaway_redis_conf.h"
+#include "rlock/error.h"
+#include "testing/test_env.h"
+
+namespace rlock {
+namespace {
+
+using namespace std::chrono_literals;
+using test::error_message;
+
+constexpr int kOursPort = 6452;     // ports of this test alone
+constexpr int kForeignPort = 6453;
+
+TEST(ThrowawayRedisConf, ItsFirstLineIsTheMarker) {
+  EXPECT_TRUE(kThrowawayRedisConf.starts_with(std::string(kThrowawayRedisMarker) + "\n"));
+}
+
+TEST(LocalRedisProcess, FindsAServerRlockStarted) {
+  TempDir dir;
+  LocalRedis server(kOursPort, dir.path());
+  RedisProcess process = local_redis_process(server.connection());
+  EXPECT_TRUE(process_alive(process.pid));
+  EXPECT_EQ(process.config_file, (std::filesystem::absolute(dir.path()) / "redis-6452.conf").string());
+}
+
+// A redis-server of someone else's on kForeignPort, started with `args`; killed when it goes.
+class ForeignRedis {
+ public:
+  explicit ForeignRedis(std::vector<std::string> args) : pid_(spawn_child(args)) {
+    RedisAddress address;
+    address.port = kForeignPort;
+    answers_ = wait_for(5s, [&] {
+      try {
+        connection_ = std::make_unique<RedisConnection>(address, RedisTimeouts{200ms, 2000ms});
+        return true;
+      } catch (const Error&) {
+        return false;
+      }
+    });
+  }
+  ~ForeignRedis() { kill_and_reap(pid_); }
+  bool answers() const { return answers_; }
+  RedisConnection& connection() { return *connection_; }
+
+ private:
+  pid_t pid_;
+  bool answers_ = false;
+  std::unique_ptr<RedisConnection> connection_;
+};
+
+TEST(LocalRedisProcess, RefusesARedisStartedFromAConfigFileWithoutTheMarker) {
+  TempDir dir;  // as a distribution's service is: a config file of its own
+  std::filesystem::path conf = dir.path() / "redis.conf";
+  std::ofstream(conf) << "bind 127.0.0.1\nport " << kForeignPort << "\nsave \"\"\nappendonly no\ndir "
+                      << dir.path().string() << "\n";
+  ForeignRedis server({"redis-server", conf.string()});
+  ASSERT_TRUE(server.answers());
+  std::string message = error_message<Error>([&] { local_redis_process(server.connection()); });
+  EXPECT_NE(message.find("not started by rlock or its scripts"), std::string::npos) << message;
+  EXPECT_NE(message.find(conf.string()), std::string::npos) << message;
+}
+
+TEST(LocalRedisProcess, RefusesARedisStartedWithoutAConfigFile) {
+  TempDir dir;
+  ForeignRedis server({"redis-server", "--port", std::to_string(kForeignPort), "--save", "", "--appendonly", "no",
+                       "--dir", dir.path().string()});
+  ASSERT_TRUE(server.answers());
+  std::string message = error_message<Error>([&] { local_redis_process(server.connection()); });
+  EXPECT_NE(message.find("without a config file"), std::string::npos) << message;
+}
+
+}  // namespace
+}  // namespace rlock
