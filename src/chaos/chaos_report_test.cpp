@@ -144,11 +144,11 @@ TEST(CheckHarness, ALostServerIsOneLineWithTheTrialsCheckedAndNotRun) {
 // n/a cell with what tells them apart.
 TEST(WriteJson, TheTableReadsBackCellByCell) {
   TempDir tmp("chaos_report_test");
-  TrialResult lagging = judged(Strategy::ttl, Fault::failover, 0, 30);
+  TrialResult lagging = judged(Strategy::ttl, fault_named("failover"), 0, 30);
   lagging.lock_reached_replica = false;
   lagging.ms = 250;
-  Campaign campaign{{Strategy::ttl, Strategy::pg_atomic}, {}, {Fault::failover, Fault::pause}, 1, 1};
-  std::vector<Cell> cells = tabulate(campaign, {lagging, judged(Strategy::ttl, Fault::pause, 0, 0)});
+  Campaign campaign{{Strategy::ttl, Strategy::pg_atomic}, {}, {fault_named("failover"), fault_named("pause")}, 1, 1};
+  std::vector<Cell> cells = tabulate(campaign, {lagging, judged(Strategy::ttl, fault_named("pause"), 0, 0)});
   ChaosSetup setup;
   setup.seed = 77;
   setup.ttl = std::chrono::milliseconds(300);
