@@ -177,7 +177,7 @@ TrialInput run_trial(const TrialSpec& spec, long account, Job& job) {
                          own, key);
     });
     exits = std::move(outcome.exits);
-    input.served = ServedTally{outcome.account.stale_writes(), outcome.account.lost_money()};
+    input.served = outcome.tally();
     input.client_error = outcome.client_error.value_or("");
   } else {
     exits = run_workers(spec, schedule, account, job, dir, redis, redlock_addresses, pair, own, key);
@@ -240,6 +240,8 @@ TrialResult result_from(const nlohmann::json& line, const TrialSpec& spec) {
                      .failed_amount = line.value("failed_amount", 0LL),
                      .unknown_ops = line.value("unknown_ops", 0),
                      .stuck_ops = line.value("stuck_ops", 0),
+                     .balance = check_from(line.value("balance", nlohmann::json::object())),
+                     .unwritten_ops = line.value("unwritten_ops", 0),
                      .struck = line.value("struck", false),
                      .lock_reached_replica = line.contains("lock_reached_replica") && line["lock_reached_replica"].is_boolean()
                                                  ? std::optional<bool>(line["lock_reached_replica"].get<bool>())
@@ -320,6 +322,8 @@ void run_job(int job, int jobs, const std::vector<TrialSpec>& specs, const Chaos
                                      {"failed_amount", r.failed_amount},
                                      {"unknown_ops", r.unknown_ops},
                                      {"stuck_ops", r.stuck_ops},
+                                     {"balance", check_json(r.balance)},
+                                     {"unwritten_ops", r.unwritten_ops},
                                      {"struck", r.struck},
                                      {"lock_reached_replica", r.lock_reached_replica ? nlohmann::json(*r.lock_reached_replica) : nlohmann::json()},
                                      {"ms", r.ms},

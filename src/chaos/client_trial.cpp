@@ -253,6 +253,7 @@ class ClientTrial {
 
   void finish(ClientWorker& w, const protocol::Done& message) {
     w.done = true;
+    account_.done(w.id, message.error.has_value());
     w.exit.exited = true;
     if (!message.error) return;
     w.exit.code = 1;
@@ -288,6 +289,15 @@ class ClientTrial {
 };
 
 }  // namespace
+
+ServedTally ClientTrialOutcome::tally() const {
+  return ServedTally{.stale_writes = account.stale_writes(),
+                     .lost_money = account.lost_money(),
+                     .balance = account.balance(),
+                     .expected_balance = account.expected_balance(),
+                     .repeated_writes = account.repeated_writes(),
+                     .unwritten = account.unwritten()};
+}
 
 ClientTrialOutcome run_client_trial(const TrialSpec& spec, const Schedule& schedule, const ClientTrialSetup& setup,
                                     const LabDir& dir, const std::function<const RunLog&()>& start_clock,

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "chaos/history.h"
+#include "chaos/judge.h"
 #include "chaos/nemesis.h"
 #include "chaos/schedule.h"
 #include "protocol/served_account.h"
@@ -41,6 +42,9 @@ struct ClientTrialOutcome {
   std::vector<WorkerExit> exits;  // ended: done (code 0), done with an error (1), killed or stuck
   ServedAccount account;
   std::optional<std::string> client_error;  // the client broke the protocol: not an anomaly
+
+  // What the judge reads of the served account.
+  ServedTally tally() const;
 };
 
 // The clients' stderr goes to client-WORKER.stderr in `dir`. Throws Error when a client cannot be
