@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "protocol/codec.h"
+#include "util/printable.h"
 
 namespace rlock {
 
@@ -85,7 +86,8 @@ void ClientDriver::check_silence(std::chrono::milliseconds limit) const {
 void ClientDriver::fail(std::string_view what) const {
   std::string tail = client_->stderr_tail();
   std::replace(tail.begin(), tail.end(), '\n', ' ');  // the error is one line
-  throw ClientError(fmt::format("worker {}: {}{}{}", worker_, what, tail.empty() ? "" : "; its stderr ends: ", tail));
+  throw ClientError(
+      printable(fmt::format("worker {}: {}{}{}", worker_, what, tail.empty() ? "" : "; its stderr ends: ", tail)));
 }
 
 std::optional<std::string> ClientDriver::receive_line() {

@@ -119,5 +119,12 @@ TEST_F(ScriptedClient, SilenceLongerThanTheLimitIsAClientError) {
   EXPECT_EQ(client_error([&] { driver.check_silence(1ms); }), "worker A: said nothing for 1 ms");
 }
 
+TEST_F(ScriptedClient, EscapeCodesAndNulsOfAClientAreEscapedInItsError) {
+  ClientDriver driver = start(R"(printf '\033[31mred\000\n' >&2; printf '\033]0;title\007\n'; read l)");
+  EXPECT_EQ(handshake_error(driver),
+            "worker A: the client wrote a line that is not a protocol message: \\x1B]0;title\\x07; its stderr ends: "
+            "\\x1B[31mred\\x00");
+}
+
 }  // namespace
 }  // namespace rlock
