@@ -9,7 +9,7 @@ flood         answers an increment with valid reads of it, without end
 stderr-flood  writes 300 MB to stderr, then exits before init_ok
 escape        writes escape codes and NULs to stderr and stdout
 setsid        leaves `setsid sleep 301.5` behind, then behaves
-env           prints its environment to stderr, then behaves
+env           prints its environment to stderr, then exits before init_ok
 """
 import json
 import os
@@ -62,7 +62,7 @@ if mode == "setsid":
 if mode == "env":
     for name, value in sorted(os.environ.items()):
         sys.stderr.write(f"env {name}={value}\n")
-    sys.stderr.flush()
+    sys.exit(3)
 send({"type": "init_ok"})
 while True:
     increment = receive()

@@ -63,7 +63,7 @@ class ClientTrial {
  public:
   ClientTrial(const TrialSpec& spec, const Schedule& schedule, const ClientTrialSetup& setup, const LabDir& dir)
       : spec_(spec), schedule_(schedule), setup_(setup), account_(setup.initial_balance),
-        silence_limit_(10 * setup.ttl + 5s) {
+        silence_limit_(silence_limit(setup.ttl)) {
     for (std::size_t i = 0; i < schedule.workers.size(); ++i) {
       const WorkerSchedule& w = schedule.workers[i];
       workers_.push_back(ClientWorker{w, ClientDriver(w.name, setup.client.command,
