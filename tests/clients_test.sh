@@ -55,6 +55,6 @@ bad_flag() {
 }
 bad_flag 'expected NAME=COMMAND' --client redis-py
 bad_flag 'the command is empty' --client 'empty= '
-bad_flag 'that name is taken' --client a=true --client a=false
+bad_flag 'the name is given twice' --client a=true --client a=false
 bad_flag 'no --client of that name' --client a=true --client-safe b
 finish
