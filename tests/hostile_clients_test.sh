@@ -13,13 +13,14 @@ hostile="$root/tests/hostile_client.py"
 # $seconds and $peak_mib.
 chaos() {
     local name=$1 command=$2 rc began; shift 2
+    rm -f "$work/peak.txt"
     began=$(date +%s%N)
     timeout -k 5 120 /usr/bin/time -f %M -o "$work/peak.txt" "$rlock" --dir "$work/$name" chaos --seed 1 \
         --strategies none --faults none --jobs 1 --json "$work/table.json" --client "h=$command" "$@" \
         >"$work/out.txt" 2>"$work/err.txt"
     rc=$?
     seconds=$(( ($(date +%s%N) - began) / 1000000000 ))
-    peak_mib=$(( $(tail -n 1 "$work/peak.txt" 2>/dev/null || echo 0) / 1024 ))
+    peak_mib=$(( $(grep -sx '[0-9]*' "$work/peak.txt" || echo 0) / 1024 ))
     echo "$name: exit $rc, ${seconds} s, peak ${peak_mib} MiB"
     check "chaos $name exits 0 (got $rc)" test $rc -eq 0
 }
