@@ -18,7 +18,7 @@ using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
 constexpr std::chrono::milliseconds kTtl{2000};  // the bench's strategies' (WorkerPlan's default)
-constexpr auto kSilenceLimit = 10 * kTtl + 5s;   // as chaos allows a client that owes an answer
+constexpr auto kSilenceLimit = silence_limit(kTtl);  // as chaos allows a client that owes an answer
 
 double us_since(Clock::time_point start) {
   return std::chrono::duration<double, std::micro>(Clock::now() - start).count();

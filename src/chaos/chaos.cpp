@@ -17,7 +17,7 @@ bool on_three_servers(const TrialSpec& spec) {
 bool TrialResult::anomaly() const {
   if (not_run || !error.empty() || !client_error.empty()) return false;
   return lost.validity != Validity::valid || overlaps.validity != Validity::valid ||
-         fences.validity != Validity::valid;
+         fences.validity != Validity::valid || balance.validity == Validity::invalid;
 }
 
 }  // namespace rlock

@@ -77,6 +77,11 @@ struct TrialResult {
   long long failed_amount = 0;
   int unknown_ops = 0;           // increments of unknown outcome (killed, or a write's answer lost), not stuck
   int stuck_ops = 0;             // increments still running when the trial's time ran out
+  // A protocol client's: its served balance against the increments whose writes were applied
+  // (invalid: money created, its amount; unknown for a strategy), and the increments it reported
+  // done with no write applied and no error, never a success.
+  CheckResult balance{};
+  int unwritten_ops = 0;
   bool struck = false;           // the fault struck (FaultModel::struck)
   // failover of a single Redis: whether the lock had reached the replica when the primary died.
   std::optional<bool> lock_reached_replica{};

@@ -241,6 +241,7 @@ class ClientTrial : public Participants {
 
   void finish(ClientWorker& w, const protocol::Done& message) {
     w.done = true;
+    account_.done(w.id, message.error.has_value());
     w.exit.exited = true;
     if (!message.error) return;
     w.exit.code = 1;
@@ -273,6 +274,15 @@ class ClientTrial : public Participants {
 };
 
 }  // namespace
+
+ServedTally ClientTrialOutcome::tally() const {
+  return ServedTally{.stale_writes = account.stale_writes(),
+                     .lost_money = account.lost_money(),
+                     .balance = account.balance(),
+                     .expected_balance = account.expected_balance(),
+                     .repeated_writes = account.repeated_writes(),
+                     .unwritten = account.unwritten()};
+}
 
 ClientTrialOutcome run_client_trial(TrialContext& trial, const ClientTrialSetup& setup,
                                     const std::function<void()>& start_clock, const std::function<bool()>& stopped) {

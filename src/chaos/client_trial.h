@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "chaos/history.h"
+#include "chaos/judge.h"
 #include "chaos/trial_context.h"
 #include "protocol/served_account.h"
 #include "lab/lab_dir.h"
@@ -41,6 +42,9 @@ struct ClientTrialOutcome {
   std::vector<WorkerExit> exits;  // ended: done (code 0), done with an error (1), killed or stuck
   ServedAccount account;
   std::optional<std::string> client_error;  // the client broke the protocol: not an anomaly
+
+  // What the judge reads of the served account.
+  ServedTally tally() const;
 };
 
 // The clients' stderr goes to client-WORKER.stderr in the trial's directory. Throws Error when a

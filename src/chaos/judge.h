@@ -17,10 +17,16 @@
 
 namespace rlock {
 
-// A protocol client's account, served by the harness: its exact count of stale writes.
+// A protocol client's account, served by the harness: its exact count of stale writes, and its
+// balance against what the increments whose writes were applied add up to. A run stored before
+// the balance was kept has no balance: its trials are not checked for it.
 struct ServedTally {
   int stale_writes = 0;
   long long lost_money = 0;
+  std::optional<long long> balance{};         // the account at the end
+  std::optional<long long> expected_balance{};  // initial + each increment with an applied write, once
+  int repeated_writes = 0;                    // applied writes beyond the first of their increment
+  int unwritten = 0;                          // increments reported done with no write applied, no error
 };
 
 struct TrialInput {

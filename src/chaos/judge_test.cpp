@@ -134,17 +134,63 @@ TEST(Judge, AClientErrorLeavesTheCheckersUnjudgedButCountsTheIncrements) {
 TEST(Judge, AServedAccountIsJudgedByItsTallyNotItsBalance) {
   TrialInput input(TrialSpec{Strategy::ttl, fault_named("pause"), 3, ClientSpec{"py", "python3 client.py"}});
   input.history = {op("A", 30, Outcome::ok, 0.0, 0.1), op("B", 50, Outcome::ok, 0.2, 0.3)};
-  input.served = ServedTally{0, 0};
+  input.served = ServedTally{.stale_writes = 0, .lost_money = 0};
   TrialResult clean = judge(input);
   EXPECT_EQ(clean.lost.validity, Validity::valid);
   EXPECT_FALSE(clean.anomaly());
 
-  input.served = ServedTally{2, 80};
+  input.served = ServedTally{.stale_writes = 2, .lost_money = 80};
   TrialResult lossy = judge(input);
   EXPECT_EQ(lossy.lost.validity, Validity::invalid);
   EXPECT_EQ(lossy.lost.amount, 80);
   EXPECT_EQ(lossy.lost.count, 2);
   EXPECT_TRUE(lossy.anomaly());
+}
+
+// A client trial where A adds 30 and B adds 50, as the harness served them.
+TrialInput client_trial(ServedTally served) {
+  TrialInput input(TrialSpec{Strategy::ttl, fault_named("none"), 4, ClientSpec{"py", "python3 client.py"}});
+  input.history = {op("A", 30, Outcome::ok, 0.0, 0.1), op("B", 50, Outcome::ok, 0.2, 0.3)};
+  input.stuck = {false, false};
+  input.served = served;
+  return input;
+}
+
+TEST(Judge, AServedBalanceOfEachAppliedIncrementOnceIsValid) {
+  TrialResult r = judge(client_trial(ServedTally{.balance = kStart + 80, .expected_balance = kStart + 80}));
+  EXPECT_EQ(r.balance.validity, Validity::valid);
+  EXPECT_FALSE(r.anomaly());
+}
+
+TEST(Judge, AnIncrementWrittenTwiceCreatesMoneyAnAnomalyWithItsAmount) {
+  TrialResult r = judge(
+      client_trial(ServedTally{.balance = kStart + 110, .expected_balance = kStart + 80, .repeated_writes = 1}));
+  EXPECT_EQ(r.balance.validity, Validity::invalid);
+  EXPECT_EQ(r.balance.amount, 30);
+  EXPECT_EQ(r.balance.count, 1);
+  EXPECT_EQ(r.lost.validity, Validity::valid);
+  EXPECT_TRUE(r.anomaly());
+}
+
+TEST(Judge, MoneyLostToStaleWritesIsNotCreatedMoneyToo) {
+  TrialResult r = judge(client_trial(
+      ServedTally{.stale_writes = 1, .lost_money = 50, .balance = kStart + 30, .expected_balance = kStart + 80}));
+  EXPECT_EQ(r.lost.validity, Validity::invalid);
+  EXPECT_EQ(r.balance.validity, Validity::valid);
+}
+
+TEST(Judge, DoneWithNoWriteIsCountedApartNeverAnAnomaly) {
+  TrialResult r = judge(client_trial(ServedTally{.balance = kStart, .expected_balance = kStart, .unwritten = 2}));
+  EXPECT_EQ(r.unwritten_ops, 2);
+  EXPECT_EQ(r.balance.validity, Validity::valid);
+  EXPECT_EQ(r.failed_ops, 0);
+  EXPECT_FALSE(r.anomaly());
+}
+
+TEST(Judge, AStoredClientTrialWithoutItsBalanceIsNotCheckedForIt) {
+  TrialResult r = judge(client_trial(ServedTally{.stale_writes = 0, .lost_money = 0}));
+  EXPECT_EQ(r.balance.validity, Validity::unknown);
+  EXPECT_FALSE(r.anomaly());
 }
 
 TEST(Judge, WhatTheTrialMeasuredIsCarriedThrough) {

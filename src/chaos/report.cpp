@@ -79,6 +79,8 @@ std::vector<Cell> tabulate(const Campaign& campaign, const std::vector<TrialResu
     if (r.failed_ops > 0) ++c.failed, c.failed_amount += r.failed_amount;
     c.unknown += r.unknown_ops;
     c.stuck += r.stuck_ops;
+    c.unwritten += r.unwritten_ops;
+    if (r.balance.validity == Validity::invalid) ++c.created, c.created_amount += r.balance.amount;
     if (r.struck) ++c.struck;
     if (r.anomaly()) ++c.anomalies, c.kept.push_back(std::to_string(r.spec.number));
   }
@@ -89,7 +91,7 @@ void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup) {
   bool clients = std::any_of(cells.begin(), cells.end(), [](const Cell& c) { return c.client; });
   fmt::print("\n{:<19}{:<14}{:>5} {:>7}{:>7}{:>8}{:>6}{:>7}{:>9}{:>7}{:>8}{:>8}{:>6}{:>7}  {:<15}{:>9}{}\n", "strategy",
              "fault", "safe", "trials", "struck", "not_run", "lost", "money", "overlaps", "failed", "dropped", "unknown",
-             "stuck", "rate", "95% CI", "median", clients ? "  client_error" : "");
+             "stuck", "rate", "95% CI", "median", clients ? "  client_error unwritten created  extra" : "");
   for (const Cell& c : cells) {
     if (!c.not_applicable.empty()) {
       fmt::print("{:<19}{:<14}{:>5}   n/a: {}\n", c.row, fault_label(c), c.expected_safe ? "yes" : "no",
@@ -102,7 +104,9 @@ void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup) {
       continue;
     }
     auto [low, high] = wilson_interval(c.anomalies, c.judged());
-    std::string errors = clients ? fmt::format("  {}", c.client_errors) : "";
+    std::string errors = clients ? fmt::format("  {:>12} {:>9} {:>7} {:>6}", c.client_errors, c.unwritten, c.created,
+                                               c.created_amount)
+                                 : "";
     fmt::print("{:<19}{:<14}{:>5} {:>7}{:>7}{:>8}{:>6}{:>7}{:>9}{:>7}{:>8}{:>8}{:>6}{:>7.2f}  [{:.2f}, {:.2f}]  {:>6.0f} ms{}\n",
                c.row, fault_label(c), c.expected_safe ? "yes" : "no", c.trials, c.struck, c.not_run, c.lost,
                c.lost_amount, c.overlaps, c.failed, c.failed_amount, c.unknown, c.stuck, c.rate(), low, high,
@@ -118,7 +122,10 @@ void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup) {
              (setup.dir / "trials").string());
   if (clients) {
     fmt::print("client_error: trials a client left unjudged (it broke the protocol, exited or fell silent); they\n"
-               "are not in the rate, and are kept too.\n");
+               "are not in the rate, and are kept too. unwritten: increments a client reported done with no write\n"
+               "of theirs applied and no error (never a success, not in the rate). created: trials whose balance\n"
+               "ended above the initial one plus each increment with an applied write, once (extra: how much), an\n"
+               "anomaly.\n");
   }
 }
 
@@ -143,6 +150,9 @@ void write_json(const std::string& path, const std::vector<Cell>& cells, const C
                                        .dropped_amount = c.failed_amount,
                                        .unknown = c.unknown,
                                        .stuck = c.stuck,
+                                       .unwritten = c.unwritten,
+                                       .created = c.created,
+                                       .created_amount = c.created_amount,
                                        .struck = c.struck,
                                        .rate = c.rate(),
                                        .ci_low = low,

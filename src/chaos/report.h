@@ -28,6 +28,9 @@ struct Cell {
   long stuck = 0;          // increments still running when their trial's time ran out
   long struck = 0;         // trials in which the fault struck
   long client_errors = 0;  // trials run that the client's error left unjudged
+  long unwritten = 0;      // a client's increments reported done with no write applied and no error
+  long created = 0;        // a client's trials whose balance holds money no increment added
+  long long created_amount = 0;
   long not_run = 0;        // trials not run: the client failed its first ones, a trial could not run, or the harness lost a server
   long long lost_amount = 0, failed_amount = 0;
   std::vector<double> ms{};

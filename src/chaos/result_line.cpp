@@ -24,6 +24,8 @@ nlohmann::json result_json(const TrialResult& r) {
           {"failed_amount", r.failed_amount},
           {"unknown_ops", r.unknown_ops},
           {"stuck_ops", r.stuck_ops},
+          {"balance", check_json(r.balance)},
+          {"unwritten_ops", r.unwritten_ops},
           {"struck", r.struck},
           {"lock_reached_replica", r.lock_reached_replica ? nlohmann::json(*r.lock_reached_replica) : nlohmann::json()},
           {"ms", r.ms},
@@ -41,6 +43,8 @@ TrialResult result_from(const nlohmann::json& line, const TrialSpec& spec) {
                      .failed_amount = line.value("failed_amount", 0LL),
                      .unknown_ops = line.value("unknown_ops", 0),
                      .stuck_ops = line.value("stuck_ops", 0),
+                     .balance = check_from(line.value("balance", nlohmann::json::object())),
+                     .unwritten_ops = line.value("unwritten_ops", 0),
                      .struck = line.value("struck", false),
                      .lock_reached_replica = line.contains("lock_reached_replica") && line["lock_reached_replica"].is_boolean()
                                                  ? std::optional<bool>(line["lock_reached_replica"].get<bool>())

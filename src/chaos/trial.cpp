@@ -65,7 +65,7 @@ ClientTrialOutcome run_clients(TrialContext& trial) {
 std::vector<WorkerExit> run_participants(TrialContext& trial, TrialInput& input) {
   if (!trial.spec.client) return run_workers(trial, [&] { return stopping(trial.setup()); });
   ClientTrialOutcome outcome = run_clients(trial);
-  input.served = ServedTally{outcome.account.stale_writes(), outcome.account.lost_money()};
+  input.served = outcome.tally();
   input.client_error = outcome.client_error.value_or("");
   return std::move(outcome.exits);
 }

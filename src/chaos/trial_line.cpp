@@ -18,7 +18,13 @@ json trial_line(const TrialInput& input) {
   if (input.lock_reached_replica) line["lock_reached_replica"] = *input.lock_reached_replica;
   if (input.final_balance) line["balance"] = *input.final_balance;
   if (!input.balance_error.empty()) line["balance_error"] = input.balance_error;
-  if (input.served) line["served"] = {{"stale_writes", input.served->stale_writes}, {"lost_money", input.served->lost_money}};
+  if (input.served) {
+    const ServedTally& served = *input.served;
+    line["served"] = {{"stale_writes", served.stale_writes}, {"lost_money", served.lost_money},
+                      {"repeated_writes", served.repeated_writes}, {"unwritten", served.unwritten}};
+    if (served.balance) line["served"]["balance"] = *served.balance;
+    if (served.expected_balance) line["served"]["expected_balance"] = *served.expected_balance;
+  }
   return line;
 }
 
@@ -36,7 +42,13 @@ TrialInput trial_input_from(const json& line, const TrialSpec& spec) {
   if (line.contains("balance")) input.final_balance = line.at("balance").get<long long>();
   input.balance_error = line.value("balance_error", "");
   if (line.contains("served")) {
-    input.served = ServedTally{line.at("served").at("stale_writes").get<int>(), line.at("served").at("lost_money").get<long long>()};
+    const json& served = line.at("served");
+    input.served = ServedTally{.stale_writes = served.at("stale_writes").get<int>(),
+                               .lost_money = served.at("lost_money").get<long long>(),
+                               .repeated_writes = served.value("repeated_writes", 0),
+                               .unwritten = served.value("unwritten", 0)};
+    if (served.contains("balance")) input.served->balance = served.at("balance").get<long long>();
+    if (served.contains("expected_balance")) input.served->expected_balance = served.at("expected_balance").get<long long>();
   }
   for (const json& op : line.at("history")) input.history.push_back(operation_from(op));
   for (const json& stuck : line.value("stuck", json::array())) input.stuck.push_back(stuck.get<bool>());

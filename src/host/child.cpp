@@ -62,6 +62,8 @@ pid_t spawn_child(const std::vector<std::string>& args, const SpawnOptions& opti
   }
   if (!stderr_file.empty()) {
     posix_spawn_file_actions_addopen(&actions, 2, stderr_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  } else if (options.stderr_fd >= 0) {
+    posix_spawn_file_actions_adddup2(&actions, options.stderr_fd, 2);
   }
   posix_spawn_file_actions_addclosefrom_np(&actions, 3);
   posix_spawnattr_t attributes;
@@ -70,8 +72,14 @@ pid_t spawn_child(const std::vector<std::string>& args, const SpawnOptions& opti
     posix_spawnattr_setpgroup(&attributes, 0);
     posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
   }
+  std::vector<char*> environment;
+  if (options.environment) {
+    for (const std::string& variable : *options.environment) environment.push_back(const_cast<char*>(variable.c_str()));
+    environment.push_back(nullptr);
+  }
   pid_t pid = 0;
-  int rc = posix_spawnp(&pid, argv[0], &actions, &attributes, argv.data(), environ);
+  int rc = posix_spawnp(&pid, argv[0], &actions, &attributes, argv.data(),
+                        options.environment ? environment.data() : environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   if (rc != 0) throw Error(fmt::format("cannot run {}: {}", args.front(), std::strerror(rc)));

@@ -32,11 +32,14 @@ struct ChildExit {
 // Throws Error when fork fails.
 pid_t fork_child(const std::function<int()>& body);
 
-// Where a spawned child's standard files go, and whether it leads a process group of its own.
+// Where a spawned child's standard files go, whether it leads a process group of its own, and
+// its environment.
 struct SpawnOptions {
   int stdin_stdout = -1;                // a descriptor to be both its stdin and stdout; -1: ours
-  std::filesystem::path stderr_file;    // appended to; empty: our stderr
+  std::filesystem::path stderr_file{};  // appended to; empty: our stderr (or stderr_fd)
+  int stderr_fd = -1;                   // a descriptor to be its stderr, when no stderr_file
   bool own_group = false;               // its pid is then its group's id, for kill(-pid, ...)
+  std::optional<std::vector<std::string>> environment{};  // NAME=VALUE each; none: ours
 };
 
 // Runs `args` (argv[0] first, looked up in PATH) as a child that inherits no file of this process

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "protocol/codec.h"
+#include "util/printable.h"
 
 namespace rlock {
 
@@ -36,6 +37,7 @@ void ClientDriver::await_init_ok(std::chrono::milliseconds limit) {
 
 void ClientDriver::send_increment(const protocol::Increment& increment) {
   increment_ = increment.id;
+  messages_ = 0;
   heard_ = Clock::now();
   send(increment);
 }
@@ -63,6 +65,9 @@ std::optional<protocol::ClientMessage> ClientDriver::receive() {
       },
       message);
   if (id != increment_.value_or(0) || id == 0) fail(fmt::format("sent an unknown id: {:.120}", *line));
+  if (++messages_ > kMaxMessagesPerIncrement) {
+    fail(fmt::format("sent more than {} messages in one increment", kMaxMessagesPerIncrement));
+  }
   if (std::holds_alternative<protocol::Done>(message)) increment_.reset();
   return message;
 }
@@ -85,7 +90,8 @@ void ClientDriver::check_silence(std::chrono::milliseconds limit) const {
 void ClientDriver::fail(std::string_view what) const {
   std::string tail = client_->stderr_tail();
   std::replace(tail.begin(), tail.end(), '\n', ' ');  // the error is one line
-  throw ClientError(fmt::format("worker {}: {}{}{}", worker_, what, tail.empty() ? "" : "; its stderr ends: ", tail));
+  throw ClientError(
+      printable(fmt::format("worker {}: {}{}{}", worker_, what, tail.empty() ? "" : "; its stderr ends: ", tail)));
 }
 
 std::optional<std::string> ClientDriver::receive_line() {
@@ -106,7 +112,10 @@ protocol::ClientMessage ClientDriver::decode(const std::string& line) const {
 
 void wait_for_any(const std::vector<const ClientDriver*>& drivers, std::chrono::milliseconds timeout) {
   std::vector<pollfd> fds;
-  for (const ClientDriver* driver : drivers) fds.push_back(pollfd{driver->stdout_fd(), POLLIN, 0});
+  for (const ClientDriver* driver : drivers) {
+    fds.push_back(pollfd{driver->stdout_fd(), POLLIN, 0});
+    fds.push_back(pollfd{driver->stderr_fd(), POLLIN, 0});
+  }
   ::poll(fds.data(), fds.size(), static_cast<int>(timeout.count()));
 }
 

@@ -8,8 +8,13 @@
 // bench answers at once and times the increments. They decide when to send what the driver
 // serves, and when the client's silence counts.
 //
+// Whatever a client does, its trial stays bounded: a line is at most kMaxLineBytes
+// (protocol_client.h), an increment at most kMaxMessagesPerIncrement messages, and a client that
+// owes an answer may be silent for silence_limit(TTL), the one place that limit is derived.
+//
 // The driver owns its client (protocol_client.h: its process group ends with the driver). Every
-// error of the client throws ClientError. Not thread-safe.
+// error of the client throws ClientError, its text made printable (util/printable.h). Not
+// thread-safe.
 #pragma once
 
 #include <sys/types.h>
@@ -27,6 +32,15 @@
 #include "protocol/served_account.h"
 
 namespace rlock {
+
+// A read, a write and a done, and retries: more than this in one increment is a client error.
+inline constexpr int kMaxMessagesPerIncrement = 64;
+
+// How long a client that owes an answer (or init_ok) may say nothing: 10 TTLs, as a library waits
+// for its lock, and 5 s for its runtime to start.
+constexpr std::chrono::milliseconds silence_limit(std::chrono::milliseconds ttl) {
+  return 10 * ttl + std::chrono::seconds(5);
+}
 
 class ClientDriver {
  public:
@@ -49,7 +63,8 @@ class ClientDriver {
   bool under_way() const { return increment_.has_value(); }
 
   // The client's next message, if one came, read without blocking: a read, a write or a done of the
-  // increment under way (a done ends it). Anything else is a client error.
+  // increment under way (a done ends it). Anything else is a client error, and so is a message past
+  // the increment's kMaxMessagesPerIncrement.
   std::optional<protocol::ClientMessage> receive();
 
   // The answer to the increment's read, served from `account` (`amount`: the increment's).
@@ -66,8 +81,9 @@ class ClientDriver {
   const std::string& worker() const { return worker_; }
   // The client's process group, for the nemesis's signals.
   pid_t group() const { return client_->group(); }
-  // The client's stdout, for poll(2).
+  // The client's stdout and stderr, for poll(2).
   int stdout_fd() const { return client_->stdout_fd(); }
+  int stderr_fd() const { return client_->stderr_fd(); }
 
  private:
   // The client error `what`, with the end of the client's stderr, in one line.
@@ -79,10 +95,11 @@ class ClientDriver {
   std::string worker_;
   std::unique_ptr<ProtocolClient> client_;
   std::optional<long long> increment_;  // the id of the increment under way
+  int messages_ = 0;                    // of the increment under way
   Clock::time_point heard_{};
 };
 
-// Waits up to `timeout` for a line from any of `drivers`' clients.
+// Waits up to `timeout` for a line (or stderr to drain) from any of `drivers`' clients.
 void wait_for_any(const std::vector<const ClientDriver*>& drivers, std::chrono::milliseconds timeout);
 
 }  // namespace rlock

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <thread>
 
 #include "host/temp_dir.h"
@@ -117,6 +118,53 @@ TEST_F(ScriptedClient, SilenceLongerThanTheLimitIsAClientError) {
   EXPECT_NO_THROW(driver.check_silence(5s));
   std::this_thread::sleep_for(5ms);
   EXPECT_EQ(client_error([&] { driver.check_silence(1ms); }), "worker A: said nothing for 1 ms");
+}
+
+TEST_F(ScriptedClient, ALineLongerThan64KiBIsAClientErrorThoughNoNewlineComes) {
+  ClientDriver driver = start("read l; head -c 200000 /dev/zero | tr '\\0' x; sleep 30");
+  auto began = ClientDriver::Clock::now();
+  std::string error = handshake_error(driver);
+  EXPECT_EQ(error.substr(0, 64), "worker A: the client wrote a line longer than 64 KiB: " + std::string(10, 'x'));
+  EXPECT_LT(ClientDriver::Clock::now() - began, 4s);
+}
+
+TEST_F(ScriptedClient, MoreThan64MessagesInOneIncrementIsAClientError) {
+  ClientDriver driver = start(std::string(kInitOk) + R"(while :; do echo '{"type":"read","id":1}'; done)");
+  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200});
+  driver.await_init_ok(5s);
+  driver.send_increment(protocol::Increment{1, "lock:account:1", 5});
+  EXPECT_EQ(client_error([&] {
+              for (int i = 0; i < 1000; ++i) next(driver);
+            }),
+            "worker A: sent more than 64 messages in one increment");
+}
+
+TEST_F(ScriptedClient, ItsStderrIsKeptUpToTheCapAndTheRestCountedAndDropped) {
+  {
+    ClientDriver driver = start("read l; head -c 3000000 /dev/zero >&2; echo 'the end' >&2; exit 0");
+    std::string nuls;
+    for (int i = 0; i < 400 - 8; ++i) nuls += "\\x00";
+    EXPECT_EQ(handshake_error(driver),
+              "worker A: the client closed its stdout (it exited); its stderr ends: " + nuls + "the end");
+  }
+  std::ifstream in(dir_.path() / "client-A.stderr", std::ios::binary);
+  std::string kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string note = "\n[rlock: 1951432 more bytes of stderr dropped past the first 1048576]\n";
+  EXPECT_EQ(kept.size(), kClientStderrCap + note.size());
+  EXPECT_TRUE(kept.ends_with(note));
+}
+
+TEST_F(ScriptedClient, EscapeCodesAndNulsOfAClientAreEscapedInItsError) {
+  ClientDriver driver = start(R"(printf '\033[31mred\000\n' >&2; printf '\033]0;title\007\n'; read l)");
+  EXPECT_EQ(handshake_error(driver),
+            "worker A: the client wrote a line that is not a protocol message: \\x1B]0;title\\x07; its stderr ends: "
+            "\\x1B[31mred\\x00");
+}
+
+TEST_F(ScriptedClient, AClientGetsOnlyTheAllowedVariables) {
+  ::setenv("DATABASE_URL", "postgresql://u:secret@h/bank", 1);
+  ClientDriver driver = start("echo \"[${DATABASE_URL:-none}] [${PATH:+path}]\" >&2; exit 0");
+  EXPECT_EQ(handshake_error(driver), "worker A: the client closed its stdout (it exited); its stderr ends: [none] [path]");
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "util/printable.h"
+
 namespace rlock::protocol {
 namespace {
 
@@ -24,7 +26,7 @@ class Fields {
  public:
   Fields(const json& object, std::string_view line) : object_(object), line_(line) {}
 
-  [[noreturn]] void bad(std::string_view what) const { throw BadMessage(fmt::format("{}: {:.120}", what, line_)); }
+  [[noreturn]] void bad(std::string_view what) const { throw BadMessage(fmt::format("{}: {}", what, printable(line_.substr(0, 120)))); }
 
   std::optional<long long> optional_integer(const char* field) const {
     const json* value = find(field);

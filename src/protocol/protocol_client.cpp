@@ -9,12 +9,12 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <thread>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "host/child.h"
+#include "protocol/client_environment.h"
 
 namespace rlock {
 namespace {
@@ -27,23 +27,70 @@ bool has_exited(pid_t pid) {
   return ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
 }
 
+// util-linux's unshare forks the shell as the first process of a new PID namespace and, with
+// --kill-child, kills it when unshare itself is killed.
+const std::vector<std::string> kPidNamespace{"unshare", "--pid", "--fork", "--kill-child"};
+
+std::vector<std::string> client_argv(const std::string& command) {
+  std::vector<std::string> argv = clients_get_pid_namespace() ? kPidNamespace : std::vector<std::string>{};
+  argv.insert(argv.end(), {"/bin/sh", "-c", command});
+  return argv;
+}
+
+// Waits up to `timeout` for `fds` to be readable.
+void wait_readable(std::initializer_list<int> fds, std::chrono::milliseconds timeout) {
+  std::vector<pollfd> polled;
+  for (int fd : fds) polled.push_back(pollfd{fd, POLLIN, 0});
+  ::poll(polled.data(), polled.size(), static_cast<int>(timeout.count()));
+}
+
 }  // namespace
 
-ProtocolClient::ProtocolClient(const std::string& command, const std::filesystem::path& stderr_file)
-    : stderr_file_(stderr_file) {
+bool clients_get_pid_namespace() {
+  static const bool available = [] {
+    std::vector<std::string> probe = kPidNamespace;
+    probe.push_back("true");
+    bool works = false;
+    try {
+      works = reap(spawn_child(probe, SpawnOptions{.stderr_file = "/dev/null"})).succeeded();
+    } catch (const Error&) {
+    }
+    if (!works) {
+      fmt::print(stderr, "rlock: clients run without a PID namespace (`unshare --pid` failed; it needs root): a "
+                         "process a client starts in a session of its own may outlive its trial\n");
+    }
+    return works;
+  }();
+  return available;
+}
+
+ProtocolClient::ProtocolClient(const std::string& command, const std::filesystem::path& stderr_file) {
   // One socket pair is the client's stdin and stdout: a send to a client that exited fails with
   // EPIPE (MSG_NOSIGNAL) instead of killing rlock, and shutdown() closes its stdin alone.
   int ends[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
     throw Error(fmt::format("socketpair failed: {}", std::strerror(errno)));
   }
+  int errors[2];
+  if (::pipe2(errors, O_CLOEXEC) != 0) {
+    ::close(ends[0]);
+    ::close(ends[1]);
+    throw Error(fmt::format("pipe failed: {}", std::strerror(errno)));
+  }
   try {
-    pid_ = spawn_child({"/bin/sh", "-c", command}, SpawnOptions{ends[1], stderr_file, /*own_group=*/true});
+    stderr_ = std::make_unique<ClientStderr>(errors[0], stderr_file);
+    pid_ = spawn_child(client_argv(command), SpawnOptions{.stdin_stdout = ends[1],
+                                                           .stderr_fd = errors[1],
+                                                           .own_group = true,
+                                                           .environment = client_environment()});
   } catch (const Error&) {
+    if (!stderr_) ::close(errors[0]);
+    ::close(errors[1]);
     ::close(ends[0]);
     ::close(ends[1]);
     throw;
   }
+  ::close(errors[1]);
   ::close(ends[1]);
   to_client_ = from_client_ = ends[0];
   ::fcntl(from_client_, F_SETFL, ::fcntl(from_client_, F_GETFL) | O_NONBLOCK);
@@ -52,7 +99,10 @@ ProtocolClient::ProtocolClient(const std::string& command, const std::filesystem
 ProtocolClient::~ProtocolClient() {
   ::shutdown(to_client_, SHUT_WR);  // the client's stdin ends: it should exit now
   auto deadline = Clock::now() + std::chrono::seconds(1);
-  while (!has_exited(pid_) && Clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  while (!has_exited(pid_) && Clock::now() < deadline) {
+    stderr_->drain();  // a client blocked on its stderr could not exit
+    wait_readable({stderr_->fd()}, std::chrono::milliseconds(5));
+  }
   ::kill(-pid_, SIGKILL);  // whatever of the group is left, stopped or not
   ::kill(-pid_, SIGCONT);
   reap(pid_);
@@ -76,6 +126,7 @@ void ProtocolClient::send(std::string_view message) {
 }
 
 std::optional<std::string> ProtocolClient::receive() {
+  stderr_->drain();
   while (lines_.empty() && !closed_) {
     char buffer[4096];
     ssize_t n = ::read(from_client_, buffer, sizeof buffer);
@@ -85,9 +136,16 @@ std::optional<std::string> ProtocolClient::receive() {
       closed_ = true;
       break;
     }
+    std::size_t scanned = partial_.size();
     partial_.append(buffer, static_cast<std::size_t>(n));
-    for (std::size_t end; (end = partial_.find('\n')) != std::string::npos; partial_.erase(0, end + 1)) {
-      lines_.push_back(partial_.substr(0, end));
+    std::size_t start = 0;
+    for (std::size_t end; (end = partial_.find('\n', scanned)) != std::string::npos; scanned = start = end + 1) {
+      if (end - start > kMaxLineBytes) break;
+      lines_.push_back(partial_.substr(start, end - start));
+    }
+    partial_.erase(0, start);
+    if (partial_.size() > kMaxLineBytes) {
+      throw ClientError(fmt::format("the client wrote a line longer than {} KiB: {:.120}", kMaxLineBytes / 1024, partial_));
     }
   }
   if (lines_.empty()) {
@@ -105,17 +163,8 @@ std::string ProtocolClient::receive_within(std::chrono::milliseconds limit) {
     if (std::optional<std::string> line = receive()) return *line;
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) throw ClientError(fmt::format("the client said nothing for {} ms", limit.count()));
-    pollfd readable{from_client_, POLLIN, 0};
-    ::poll(&readable, 1, static_cast<int>(left.count()));
+    wait_readable({from_client_, stderr_->fd()}, left);
   }
-}
-
-std::string ProtocolClient::stderr_tail(std::size_t bytes) const {
-  std::ifstream in(stderr_file_, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (text.size() > bytes) text.erase(0, text.size() - bytes);
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  return text;
 }
 
 }  // namespace rlock

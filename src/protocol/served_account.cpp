@@ -1,5 +1,7 @@
 #include "protocol/served_account.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace rlock {
@@ -48,8 +50,31 @@ ServedAccount::WriteResult ServedAccount::write(long long id, long long balance,
     lost_money_ += balance_ - *increment.read;
   }
   balance_ = balance;
+  ++increment.applied_writes;
   increment.read.reset();  // a second write needs a read of its own
   return result;
+}
+
+void ServedAccount::done(long long id, bool error) { increments_[id].done_without_error = !error; }
+
+long long ServedAccount::expected_balance() const {
+  long long expected = initial_;
+  for (const auto& [id, increment] : increments_) {
+    if (increment.applied_writes > 0) expected += increment.amount;
+  }
+  return expected;
+}
+
+int ServedAccount::repeated_writes() const {
+  int repeated = 0;
+  for (const auto& [id, increment] : increments_) repeated += std::max(increment.applied_writes - 1, 0);
+  return repeated;
+}
+
+int ServedAccount::unwritten() const {
+  return static_cast<int>(std::count_if(increments_.begin(), increments_.end(), [](const auto& entry) {
+    return entry.second.done_without_error && entry.second.applied_writes == 0;
+  }));
 }
 
 }  // namespace rlock

@@ -69,5 +69,43 @@ TEST(ServedAccount, AClaimedFenceShutsOutTheStaleWrite) {
   EXPECT_EQ(account.lost_money(), 0);
 }
 
+TEST(ServedAccount, TwoAppliedWritesOfOneIncrementAddItsAmountTwice) {
+  ServedAccount account(100);
+  account.read(1, 30, std::nullopt, false);
+  EXPECT_TRUE(account.write(1, 130, std::nullopt).applied);
+  account.read(1, 30, std::nullopt, false);
+  EXPECT_TRUE(account.write(1, 160, std::nullopt).applied);  // each write right for its read
+  account.done(1, false);
+  EXPECT_EQ(account.balance(), 160);
+  EXPECT_EQ(account.expected_balance(), 130);
+  EXPECT_EQ(account.repeated_writes(), 1);
+  EXPECT_EQ(account.stale_writes(), 0);
+}
+
+TEST(ServedAccount, DoneWithNoAppliedWriteAndNoErrorIsUnwritten) {
+  ServedAccount account(100);
+  account.read(1, 30, std::nullopt, false);
+  account.done(1, false);  // no write at all
+  account.read(2, 50, 1, true);
+  account.read(3, 20, 2, true);
+  EXPECT_FALSE(account.write(2, 150, 1).applied);
+  account.done(2, false);  // its write refused, and it says nothing of it
+  account.done(3, true);   // gave up, and said so: failed, not unwritten
+  EXPECT_EQ(account.unwritten(), 2);
+  EXPECT_EQ(account.balance(), 100);
+  EXPECT_EQ(account.expected_balance(), 100);
+}
+
+TEST(ServedAccount, TheExpectedBalanceCountsEachIncrementWithAnAppliedWriteOnce) {
+  ServedAccount account(100);
+  account.read(1, 30, std::nullopt, false);
+  account.write(1, 130, std::nullopt);
+  account.done(1, false);
+  account.read(2, 50, std::nullopt, false);  // read, never written: not expected
+  EXPECT_EQ(account.expected_balance(), 130);
+  EXPECT_EQ(account.unwritten(), 0);
+  EXPECT_EQ(account.repeated_writes(), 0);
+}
+
 }  // namespace
 }  // namespace rlock

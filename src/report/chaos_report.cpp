@@ -97,7 +97,7 @@ std::string settings(const ChaosRun& run, Lang lang) {
 std::string kept_cell(const ChaosRun& run, const ChaosFileCell& c, Lang lang, std::string_view id) {
   std::string html = fmt::format("<section id=\"{}\">\n<h3>{}</h3>\n", cell_id(id, c),
                                  say(words::kCell, lang, {{"strategy", c.strategy}, {"fault", column(c)}}));
-  html += figures_table({{say(words::kTrials, lang), std::to_string(c.trials)},
+  std::vector<std::pair<std::string, std::string>> figures{{say(words::kTrials, lang), std::to_string(c.trials)},
                          {say(words::kAnomalies, lang), std::to_string(c.anomalies)},
                          {say(words::kLostUpdates, lang), std::to_string(c.lost_updates)},
                          {say(words::kMoneyLost, lang), std::to_string(c.lost_amount)},
@@ -110,7 +110,13 @@ std::string kept_cell(const ChaosRun& run, const ChaosFileCell& c, Lang lang, st
                          {say(words::kTrialsNotRun, lang), std::to_string(c.not_run)},
                          {say(words::kRate, lang), percent(c.rate)},
                          {say(words::kInterval, lang), fmt::format("[{}, {}]", percent(c.ci_low), percent(c.ci_high))},
-                         {say(words::kMedianTrial, lang), fmt::format("{:.0f} ms", c.median_trial_ms)}});
+                         {say(words::kMedianTrial, lang), fmt::format("{:.0f} ms", c.median_trial_ms)}};
+  if (c.client) {
+    figures.insert(figures.begin() + 4, {{say(words::kCreated, lang), std::to_string(c.created)},
+                                         {say(words::kMoneyCreated, lang), std::to_string(c.created_amount)},
+                                         {say(words::kUnwritten, lang), std::to_string(c.unwritten)}});
+  }
+  html += figures_table(figures);
   const std::filesystem::path& trials = run.trials;
   std::string more;
   for (std::size_t i = 0; i < c.kept_trials.size(); ++i) {

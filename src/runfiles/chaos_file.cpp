@@ -14,6 +14,8 @@ nlohmann::json cell_json(const ChaosFileCell& c) {
                    {"overlaps", c.overlaps},         {"failed", c.failed},
                    {"dropped_amount", c.dropped_amount}, {"unknown", c.unknown},
                    {"stuck", c.stuck},               {"struck", c.struck},
+                   {"unwritten", c.unwritten},       {"created", c.created},
+                   {"created_amount", c.created_amount},
                    {"rate", c.rate},                 {"ci_low", c.ci_low},
                    {"ci_high", c.ci_high},           {"median_trial_ms", c.median_trial_ms},
                    {"kept_trials", c.kept_trials}};
@@ -38,6 +40,9 @@ ChaosFileCell cell_from(const nlohmann::json& j) {
                        .dropped_amount = j.at("dropped_amount").get<long long>(),
                        .unknown = j.value("unknown", 0L),
                        .stuck = j.value("stuck", 0L),
+                       .unwritten = j.value("unwritten", 0L),
+                       .created = j.value("created", 0L),
+                       .created_amount = j.value("created_amount", 0LL),
                        .struck = j.value("struck", 0L),
                        .rate = j.at("rate").get<double>(),
                        .ci_low = j.at("ci_low").get<double>(),

@@ -35,6 +35,9 @@ struct ChaosFileCell {
   long long dropped_amount = 0;
   long unknown = 0;
   long stuck = 0;
+  long unwritten = 0;          // a client's increments reported done with no write applied, no error
+  long created = 0;            // a client's trials whose balance holds money no increment added
+  long long created_amount = 0;
   long struck = 0;
   double rate = 0;             // of judged trials with an anomaly
   double ci_low = 0;           // its 95% Wilson interval
@@ -55,8 +58,8 @@ struct ChaosFile {
 
 nlohmann::json to_json(const ChaosFile& file);
 // Throws nlohmann::json::exception for a field missing or of the wrong type. The fields added after
-// the first files (client, client_error, not_run, unknown, stuck, struck, not_applicable,
-// replica) may be missing: they read as empty.
+// the first files (client, client_error, not_run, unknown, stuck, unwritten, created,
+// created_amount, struck, not_applicable, replica) may be missing: they read as empty.
 ChaosFile chaos_file_from(const nlohmann::json& j);
 
 // Throws Error when the file cannot be written.

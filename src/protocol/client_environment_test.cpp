@@ -1,0 +1,29 @@
+#include "protocol/client_environment.h"
+
+#include <gtest/gtest.h>
+
+namespace rlock {
+namespace {
+
+TEST(ClientEnvironment, ServersAndTheirPasswordsStayWithRlock) {
+  std::vector<std::string> passed = client_environment(
+      {"PATH=/usr/bin", "DATABASE_URL=postgresql://u:secret@h/bank", "REDIS_URL=redis://:secret@h:6379/0",
+       "HOME=/root", "PGPASSWORD=secret", "AWS_SECRET_ACCESS_KEY=x", "LC_ALL=C.UTF-8", "NODE_PATH=/opt/node"});
+  EXPECT_EQ(passed, (std::vector<std::string>{"PATH=/usr/bin", "HOME=/root", "LC_ALL=C.UTF-8", "NODE_PATH=/opt/node"}));
+}
+
+TEST(ClientEnvironment, WhatTheAdaptersNeedIsPassed) {
+  for (const char* name : {"PATH", "HOME", "LANG", "LC_CTYPE", "TMPDIR", "PYTHONPATH", "NODE_PATH", "ETCD_ENDPOINT"}) {
+    EXPECT_TRUE(passed_to_clients(name)) << name;
+  }
+  for (const char* name : {"DATABASE_URL", "REDIS_URL", "PGPASSWORD", "LD_PRELOAD", "PATHX", "XLC_ALL"}) {
+    EXPECT_FALSE(passed_to_clients(name)) << name;
+  }
+}
+
+TEST(ClientEnvironment, AnEntryWithoutAValueIsDropped) {
+  EXPECT_TRUE(client_environment({"PATH"}).empty());
+}
+
+}  // namespace
+}  // namespace rlock
