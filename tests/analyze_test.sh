@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # A small chaos campaign stored under chaos/runs/, then rlock analyze on it: the same JSON as the
 # campaign's own --json, the same table, a comparison with Fisher's p-value, rlock report on the
-# run directory; and bad input: a missing or foreign directory, a truncated history, a newer
-# format, each one line on stderr, exit 1, the --json file left as it was.
+# run directory; and bad input: a missing or foreign directory, a history cut short (anywhere in its
+# gzip stream, or in a line), an unsealed run, a newer format, a run.json with a field of the wrong
+# type or out of range or too large, each one line on stderr, exit 1, the --json file left as it
+# was, within 1 GB of memory.
 set -uo pipefail
 rlock=$1
 source "$(dirname "$0")/checks.sh"
@@ -15,6 +17,7 @@ check "the run is stored under chaos/runs/TIME-seed5" test -n "$run"
 check "it keeps its command line" grep -q '"--seed"' "$run/run.json"
 check "it keeps every trial, compressed" test "$(gzip -dc "$run/trials.jsonl.gz" | wc -l)" -eq 24
 check "it keeps the table as chaos.json" cmp -s "$work/campaign.json" "$run/chaos.json"
+check "it is sealed complete" grep -q '"state": "complete"' "$run/sealed.json"
 
 "$rlock" analyze "$run" --json "$work/analyze.json" >"$work/analyze.txt" 2>"$work/analyze.err"
 check "analyze exits 0" test $? -eq 0
@@ -33,7 +36,7 @@ check "rlock report reads the run directory" test -s "$run/report.html"
 bad() {
     local dir=$1 text=$2 rc
     echo keep >"$work/kept.json"
-    "$rlock" analyze "$dir" --json "$work/kept.json" >/dev/null 2>"$work/bad.err"
+    (ulimit -v 1000000; "$rlock" analyze "$dir" --json "$work/kept.json" >/dev/null 2>"$work/bad.err")
     rc=$?
     check "analyze $(basename "$dir"): exit 1 (got $rc)" test $rc -eq 1
     check "analyze $(basename "$dir"): one line naming '$text'" \
@@ -42,16 +45,66 @@ bad() {
 }
 bad "$work/missing" "no such directory"
 mkdir "$work/foreign" && bad "$work/foreign" "not a stored chaos run"
-cp -r "$run" "$work/cut-gz" && head -c -40 "$run/trials.jsonl.gz" >"$work/cut-gz/trials.jsonl.gz"
+# copy NAME: a copy of the run to break.
+copy() { cp -r "$run" "$work/$1"; }
+for bytes in 10 20 40 70; do
+    copy "cut-gz-$bytes" && head -c $bytes "$run/trials.jsonl.gz" >"$work/cut-gz-$bytes/trials.jsonl.gz"
+    bad "$work/cut-gz-$bytes" "truncated"
+done
+copy cut-gz && head -c -40 "$run/trials.jsonl.gz" >"$work/cut-gz/trials.jsonl.gz"
 bad "$work/cut-gz" "truncated"
-cp -r "$run" "$work/cut-line" && rm "$work/cut-line/trials.jsonl.gz"
-gzip -dc "$run/trials.jsonl.gz" | head -c -30 >"$work/cut-line/trials.jsonl"
+copy bad-crc && python3 -c 'import sys; p=sys.argv[1]; b=bytearray(open(p,"rb").read()); b[-8]^=1; open(p,"wb").write(b)' \
+    "$work/bad-crc/trials.jsonl.gz"
+bad "$work/bad-crc" "damaged"
+copy trailing && echo junk >>"$work/trailing/trials.jsonl.gz"
+bad "$work/trailing" "bytes follow its gzip stream"
+copy cut-line && gzip -dc "$run/trials.jsonl.gz" | head -c -30 | gzip >"$work/cut-line/trials.jsonl.gz"
 bad "$work/cut-line" "truncated"
-cp -r "$run" "$work/newer" && sed -i 's/"format": 1/"format": 2/' "$work/newer/run.json"
+copy unsealed && gzip -dc "$run/trials.jsonl.gz" >"$work/unsealed/trials.jsonl" && rm "$work/unsealed/trials.jsonl.gz"
+rm "$work/unsealed/sealed.json"
+bad "$work/unsealed" "not sealed: its trials.jsonl was never compressed"
+copy no-seal && rm "$work/no-seal/sealed.json"
+bad "$work/no-seal" "not sealed: it has no sealed.json"
+copy other-seal && sed -i 's/"complete"/"interrupted"/' "$work/other-seal/sealed.json"
+bad "$work/other-seal" "it was sealed \"interrupted\""
+copy newer && sed -i 's/"format": 1/"format": 2/' "$work/newer/run.json"
 bad "$work/newer" "newer than this rlock reads"
-cp -r "$run" "$work/newer-trial" && rm "$work/newer-trial/trials.jsonl.gz"
-gzip -dc "$run/trials.jsonl.gz" | sed '3s/"format":1/"format":2/' >"$work/newer-trial/trials.jsonl"
+copy newer-trial
+gzip -dc "$run/trials.jsonl.gz" | sed '3s/"format":1/"format":2/' | gzip >"$work/newer-trial/trials.jsonl.gz"
 bad "$work/newer-trial" "line 3: format 2 is newer"
+# field NAME FROM TO TEXT: run.json with FROM replaced by TO is refused naming TEXT.
+field() {
+    copy "$1" && sed -i "s/$2/$3/" "$work/$1/run.json"
+    bad "$work/$1" "$4"
+}
+field format-string '"format": 1' '"format": "1"' 'format "1" is not a format number'
+field trials-20m '"trials": 6' '"trials": 20000000' 'trials is 20000000, not an integer from 1 to 100000'
+field trials-float '"trials": 6' '"trials": 6.5' 'trials is 6.5, not an integer'
+field jobs-negative '"jobs": 2' '"jobs": -5' 'jobs is -5'
+field ttl-huge '"ttl_ms": 200' '"ttl_ms": 99999999999999999999' 'ttl_ms is'
+field strategy-unknown '"fenced-claim"' '"nothing"' 'unknown strategy "nothing"'
+field strategy-twice '"fenced-claim"' '"ttl"' 'names the strategy "ttl" twice'
+field fault-number '"pause"' '7' 'a fault is 7, not a name'
+copy trials-many && python3 - "$work/trials-many/run.json" <<'PY'
+import json, sys
+path = sys.argv[1]
+run = json.load(open(path))
+run["campaign"]["clients"] = [{"name": f"c{i}", "command": "true", "servers": 1, "expected_safe": False} for i in range(100)]
+run["campaign"]["trials"] = 100000
+json.dump(run, open(path, "w"))
+PY
+bad "$work/trials-many" "trials: at most 1000000 a run"
+copy run-json-large && python3 - "$work/run-json-large/run.json" <<'PY'
+import json, sys
+path = sys.argv[1]
+run = json.load(open(path))
+run["padding"] = "x" * (2 << 20)
+json.dump(run, open(path, "w"))
+PY
+bad "$work/run-json-large" "larger than 1048576 bytes"
+copy line-foreign
+gzip -dc "$run/trials.jsonl.gz" | sed '1s/"row":"[^"]*"/"row":"nobody"/' | gzip >"$work/line-foreign/trials.jsonl.gz"
+bad "$work/line-foreign" "line 1 names no trial of the campaign"
 "$rlock" analyze >/dev/null 2>&1
 check "analyze without a directory is a usage error" test $? -eq 2
 finish

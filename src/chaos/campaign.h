@@ -22,6 +22,15 @@ struct Campaign {
   int jobs = 8;
 };
 
+// A campaign's bounds, as `rlock chaos` takes it and a stored run's reader checks it.
+inline constexpr int kMaxTrialsACell = 100'000;
+inline constexpr long long kMaxTrialsARun = 1'000'000;
+inline constexpr int kMaxJobs = 64;
+inline constexpr long kMinTtlMs = 20, kMaxTtlMs = 60'000;
+inline constexpr int kMinOwnPort = 1024, kMaxOwnPort = 65'000;  // --failover-port, --redlock-port
+// The campaign's cells times its trials a cell: the most trials it can run (a cell n/a runs none).
+long long most_trials(const Campaign& campaign);
+
 // The campaign's trials: those run side by side, then the redis-restart ones, run one at a time
 // (each crashes the shared Redis). all_trials is both in one list: the order of run_campaign's results.
 struct TrialPlan {

@@ -8,6 +8,11 @@
 
 namespace rlock {
 
+bool is_client_name(std::string_view name) {
+  return !name.empty() && name.size() <= 32 &&
+         name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == std::string::npos;
+}
+
 ClientSpec parse_client_spec(const std::string& text) {
   std::size_t equals = text.find('=');
   if (equals == std::string::npos) throw UsageError(fmt::format("--client '{}': expected NAME=COMMAND", text));
@@ -19,10 +24,7 @@ ClientSpec parse_client_spec(const std::string& text) {
     spec.servers = 3;
     spec.name.erase(at);
   }
-  bool name_ok = !spec.name.empty() && spec.name.size() <= 32 &&
-                 spec.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
-                     std::string::npos;
-  if (!name_ok) throw UsageError(fmt::format("--client '{}': NAME must be 1 to 32 letters, digits, _ or -", text));
+  if (!is_client_name(spec.name)) throw UsageError(fmt::format("--client '{}': NAME must be 1 to 32 letters, digits, _ or -", text));
   if (spec.command.find_first_not_of(" \t") == std::string::npos) {
     throw UsageError(fmt::format("--client '{}': the command is empty", text));
   }

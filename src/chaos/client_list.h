@@ -4,11 +4,15 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "chaos/chaos.h"
 
 namespace rlock {
+
+// 1 to 32 letters, digits, _ or -: a client's name, also a part of its trials' directory names.
+bool is_client_name(std::string_view name);
 
 // Parses NAME=COMMAND or NAME@3=COMMAND. Throws UsageError for anything else.
 ClientSpec parse_client_spec(const std::string& text);

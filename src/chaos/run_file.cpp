@@ -1,11 +1,14 @@
 #include "chaos/run_file.h"
 
+#include <algorithm>
 #include <fstream>
+#include <limits>
 #include <optional>
 
 #include <fmt/format.h>
 
 #include "bank/account_store.h"
+#include "chaos/client_list.h"
 #include "rlock/error.h"
 #include "rlock/redis_address.h"
 #include "util/run_dir.h"
@@ -42,38 +45,73 @@ json client_json(const ClientSpec& c) {
 }
 
 template <typename T, typename Parse>
-T parse_name(const std::string& name, Parse&& parse, const char* what) {
-  auto value = parse(name);
-  if (!value) throw Error(fmt::format("unknown {} '{}'", what, name));
+T parse_name(const json& j, Parse&& parse, const char* what) {
+  if (!j.is_string()) throw Error(fmt::format("a {} is {}, not a name", what, j.dump()));
+  auto value = parse(j.get<std::string>());
+  if (!value) throw Error(fmt::format("unknown {} {}", what, j.dump()));
   return *value;
+}
+
+// j[key], an integer from `low` to `high`.
+long long integer(const json& j, const char* key, long long low, long long high) {
+  const json& value = j.at(key);
+  bool fits = value.is_number_integer() &&
+              (value.is_number_unsigned() ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(high)
+                                          : value.get<long long>() >= low && value.get<long long>() <= high);
+  if (!fits) throw Error(fmt::format("{} is {}, not an integer from {} to {}", key, value.dump(), low, high));
+  return value.get<long long>();
+}
+
+// j[key]'s names, each parsed, none given twice.
+template <typename T, typename Parse>
+std::vector<T> name_list(const json& j, const char* key, Parse&& parse, const char* what) {
+  std::vector<T> values;
+  for (const json& name : j.at(key).get_ref<const json::array_t&>()) {
+    T value = parse_name<T>(name, parse, what);
+    if (std::find(values.begin(), values.end(), value) != values.end()) {
+      throw Error(fmt::format("{} names the {} {} twice", key, what, name.dump()));
+    }
+    values.push_back(value);
+  }
+  return values;
+}
+
+ClientSpec client_from(const json& k, const std::vector<ClientSpec>& before) {
+  ClientSpec c{k.at("name").get<std::string>(), k.at("command").get<std::string>(),
+               static_cast<int>(integer(k, "servers", 1, 3)), k.at("expected_safe").get<bool>()};
+  if (!is_client_name(c.name) || strategy_from(c.name)) throw Error(fmt::format("client name {} is not one", k.at("name").dump()));
+  if (c.servers == 2) throw Error("a client's servers are 1 or 3, not 2");
+  bool twice = std::any_of(before.begin(), before.end(), [&](const ClientSpec& b) { return b.name == c.name; });
+  if (twice) throw Error(fmt::format("the client {} is named twice", c.name));
+  return c;
 }
 
 Campaign campaign_from(const json& j) {
   Campaign c;
-  for (const json& s : j.at("strategies")) c.strategies.push_back(parse_name<Strategy>(s.get<std::string>(), strategy_from, "strategy"));
-  for (const json& f : j.at("faults")) c.faults.push_back(parse_name<Fault>(f.get<std::string>(), fault_from, "fault"));
-  for (const json& k : j.at("clients")) {
-    c.clients.push_back(ClientSpec{k.at("name").get<std::string>(), k.at("command").get<std::string>(),
-                                   k.at("servers").get<int>(), k.at("expected_safe").get<bool>()});
+  c.strategies = name_list<Strategy>(j, "strategies", strategy_from, "strategy");
+  c.faults = name_list<Fault>(j, "faults", fault_from, "fault");
+  for (const json& k : j.at("clients").get_ref<const json::array_t&>()) c.clients.push_back(client_from(k, c.clients));
+  c.trials = static_cast<int>(integer(j, "trials", 1, kMaxTrialsACell));
+  c.jobs = static_cast<int>(integer(j, "jobs", 1, kMaxJobs));
+  if (most_trials(c) > kMaxTrialsARun) {
+    throw Error(fmt::format("the campaign has {} trials: at most {} a run", most_trials(c), kMaxTrialsARun));
   }
-  c.trials = j.at("trials").get<int>();
-  c.jobs = j.at("jobs").get<int>();
   return c;
 }
 
 ChaosSetup setup_from(const json& j) {
   ChaosSetup s;
   s.seed = j.at("seed").get<std::uint64_t>();
-  s.ttl = std::chrono::milliseconds(j.at("ttl_ms").get<long>());
-  s.wait = parse_name<WaitMode>(j.at("wait").get<std::string>(), [](const std::string& name) -> std::optional<WaitMode> {
+  s.ttl = std::chrono::milliseconds(integer(j, "ttl_ms", kMinTtlMs, kMaxTtlMs));
+  s.wait = parse_name<WaitMode>(j.at("wait"), [](const std::string& name) -> std::optional<WaitMode> {
     auto modes = wait_modes_by_name();
     auto it = modes.find(name);
     return it == modes.end() ? std::nullopt : std::optional(it->second);
   }, "wait mode");
   s.dir = j.at("dir").get<std::string>();
-  s.first_account = j.at("first_account").get<long>();
-  s.failover_port = j.at("failover_port").get<int>();
-  s.redlock_port = j.at("redlock_port").get<int>();
+  s.first_account = integer(j, "first_account", 0, std::numeric_limits<int>::max());
+  s.failover_port = static_cast<int>(integer(j, "failover_port", kMinOwnPort, kMaxOwnPort));
+  s.redlock_port = static_cast<int>(integer(j, "redlock_port", kMinOwnPort, kMaxOwnPort));
   return s;
 }
 

@@ -24,7 +24,8 @@ struct RunFile {
 };
 
 // Throws nlohmann::json::exception for a field missing or of the wrong type, and Error for an
-// unknown strategy, fault or wait mode.
+// unknown strategy, fault or wait mode, a name given twice, a client name that is not one, and a
+// number out of the range `rlock chaos` takes (campaign.h), the campaign's trials in all included.
 RunFile run_file_from(const nlohmann::json& j);
 
 }  // namespace rlock

@@ -1,14 +1,11 @@
 #include "chaos/run_record.h"
 
-#include <zlib.h>
-
 #include <map>
-#include <memory>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "chaos/gzip_file.h"
 #include "chaos/run_file.h"
 #include "chaos/trial_line.h"
 #include "lab/append_file.h"
@@ -24,51 +21,49 @@ namespace fs = std::filesystem;
 
 constexpr const char* kPlain = "trials.jsonl";
 constexpr const char* kCompressed = "trials.jsonl.gz";
+constexpr const char* kSealed = "sealed.json";
 
-// The whole of `path`, decompressed (zlib reads a plain file as it is). Throws Error when the
-// compressed stream is cut short or damaged.
-std::string read_all(const fs::path& path) {
-  std::unique_ptr<gzFile_s, int (*)(gzFile)> file(gzopen(path.c_str(), "rb"), gzclose);
-  if (!file) throw Error(fmt::format("cannot read {}", path.string()));
-  std::string text;
-  char buffer[1 << 16];
-  for (;;) {
-    int n = gzread(file.get(), buffer, sizeof buffer);
-    if (n < 0) {
-      int code = 0;
-      const char* message = gzerror(file.get(), &code);
-      throw Error(fmt::format("{} is damaged or truncated: {}", path.string(), message));
-    }
-    if (n == 0) break;
-    text.append(buffer, static_cast<std::size_t>(n));
+// Refuses a run whose campaign did not seal it complete.
+void check_sealed(const fs::path& dir) {
+  if (fs::exists(dir / kPlain)) {
+    throw Error(fmt::format("{} is not sealed: its {} was never compressed (the campaign is running or was stopped)",
+                            dir.string(), kPlain));
   }
-  return text;
+  if (!fs::exists(dir / kSealed)) {
+    throw Error(fmt::format("{} is not sealed: it has no {} (the campaign is running or was stopped)", dir.string(),
+                            kSealed));
+  }
+  json seal = read_json_file(dir / kSealed, kSealFileFormat, 0, kMaxSealFileBytes);
+  auto state = seal.find("state");
+  if (state == seal.end() || !state->is_string()) {
+    throw Error(fmt::format("{} is not a seal: it has no state", (dir / kSealed).string()));
+  }
+  if (*state != kSealedComplete) {
+    throw Error(fmt::format("{} is not complete: it was sealed {}", dir.string(), state->dump()));
+  }
 }
 
-// Every trial line of the run, by trial.
-std::map<TrialKey, json> trial_lines(const fs::path& dir) {
-  fs::path path = fs::exists(dir / kCompressed) ? dir / kCompressed : dir / kPlain;
+// Each trial line of the run, read into the campaign's trial it names (`index`: trial_key ->
+// position in `trials`). A line naming no trial of the campaign is refused; a trial named twice
+// keeps its last line.
+void read_trial_lines(const fs::path& dir, const std::map<TrialKey, std::size_t>& index, std::vector<TrialInput>& trials) {
+  fs::path path = dir / kCompressed;
   if (!fs::exists(path)) throw Error(fmt::format("{} holds no {}: the run stored no trials", dir.string(), kCompressed));
-  std::string text = read_all(path);
-  if (!text.empty() && text.back() != '\n') {
-    throw Error(fmt::format("{} is truncated: its last line is cut short", path.string()));
-  }
-  std::map<TrialKey, json> lines;
-  std::istringstream in(text);
   int number = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++number;
-    json j = json::parse(line, nullptr, false);
-    std::string where = fmt::format("{} line {}", path.string(), number);
+  for_each_gzip_line(path, kMaxTrialLineBytes, kMaxTrialsBytes, [&](std::string_view text) {
+    std::string where = fmt::format("{} line {}", path.string(), ++number);
+    json j = json::parse(text, nullptr, false);
     if (!j.is_object()) throw Error(fmt::format("{} is not a JSON object (truncated?)", where));
     check_format(j, kTrialLineFormat, where, 0);
     try {
-      lines[trial_key_of(j)] = j;
+      auto found = index.find(trial_key_of(j));
+      if (found == index.end()) throw Error(fmt::format("{} names no trial of the campaign", where));
+      TrialInput& input = trials[found->second];
+      input = trial_input_from(j, input.spec);
     } catch (const json::exception& e) {
       throw Error(fmt::format("{} is malformed: {}", where, e.what()));
     }
-  }
-  return lines;
+  });
 }
 
 }  // namespace
@@ -97,13 +92,11 @@ void keep_trials(const fs::path& run_dir, const fs::path& trials) {
 }
 
 void seal_run(const fs::path& run_dir) {
-  if (!fs::exists(run_dir / kPlain)) return;
-  std::string text = read_all(run_dir / kPlain);
-  fs::path target = run_dir / kCompressed;
-  std::unique_ptr<gzFile_s, int (*)(gzFile)> file(gzopen(target.c_str(), "wb"), gzclose);
-  bool written = file && (text.empty() || gzwrite(file.get(), text.data(), static_cast<unsigned>(text.size())) > 0);
-  if (!written || gzclose(file.release()) != Z_OK) throw Error(fmt::format("cannot write {}", target.string()));
-  fs::remove(run_dir / kPlain);
+  if (fs::exists(run_dir / kPlain)) {
+    gzip_file(run_dir / kPlain, run_dir / kCompressed);
+    fs::remove(run_dir / kPlain);
+  }
+  write_json_file(run_dir / kSealed, json{{"format", kSealFileFormat}, {"state", kSealedComplete}});
 }
 
 StoredRun load_run(const fs::path& dir) {
@@ -112,23 +105,16 @@ StoredRun load_run(const fs::path& dir) {
   if (!fs::exists(record_path)) {
     throw Error(fmt::format("{} is not a stored chaos run: it has no run.json", dir.string()));
   }
-  RunFile file = read_run_file(record_path, kRunFileFormat, 0, "a stored run's record", run_file_from);
+  check_sealed(dir);
+  RunFile file = read_run_file(record_path, kRunFileFormat, 0, "a stored run's record", run_file_from, kMaxRunFileBytes);
   StoredRun run{file.campaign, file.setup, {}};
   run.setup.run_dir = dir;
-  std::map<TrialKey, json> lines = trial_lines(dir);
+  std::map<TrialKey, std::size_t> index;
   for (const TrialSpec& spec : all_trials(run.campaign)) {
-    auto line = lines.find(trial_key(spec));
-    if (line == lines.end()) {
-      run.trials.emplace_back(spec).error = kNoResult;
-      continue;
-    }
-    try {
-      run.trials.push_back(trial_input_from(line->second, spec));
-    } catch (const json::exception& e) {
-      throw Error(fmt::format("{}'s trial {} {} {} is malformed: {}", dir.string(), row_name(spec),
-                              to_string(spec.fault), spec.number, e.what()));
-    }
+    index.emplace(trial_key(spec), run.trials.size());
+    run.trials.emplace_back(spec).error = kNoResult;
   }
+  read_trial_lines(dir, index, run.trials);
   return run;
 }
 

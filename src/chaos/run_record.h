@@ -6,13 +6,16 @@
 //   trials.jsonl.gz  one line a trial: its spec and what judge() needs (trial_line.h)
 //   chaos.json       the table as `rlock chaos --json` writes it (runfiles/chaos_file.h), what
 //                    `rlock report` reads
+//   sealed.json      {format, state}: written last, by seal_run(); state "complete"
 // Each file carries its format (runfiles/file_format.h). While the campaign runs, its job
 // processes append to trials.jsonl, whole lines (AppendFile); seal_run() compresses it when the
-// campaign ends. A reader refuses a format newer than its own.
+// campaign ends (gzip_file.h), then writes sealed.json. A reader refuses a format newer than its
+// own, and a run that is not sealed complete.
 //
 // Functions on files; record_trial may be called from many processes at once, the rest from one.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <vector>
@@ -31,7 +34,19 @@ void record_trial(const std::filesystem::path& run_dir, const TrialInput& input)
 // Keeps the campaign's kept trials (the directories in `trials`, anomalous or with a client's
 // error) in run_dir/trials too, as hard links: the next campaign clears `trials`, not the run.
 void keep_trials(const std::filesystem::path& run_dir, const std::filesystem::path& trials);
-// Compresses trials.jsonl into trials.jsonl.gz.
+// 1: format and state. A file without the field is refused.
+inline constexpr int kSealFileFormat = 1;
+inline constexpr const char* kSealedComplete = "complete";
+
+// What a reader takes at most, so that a crafted run costs bounded memory.
+inline constexpr std::uintmax_t kMaxRunFileBytes = 1 << 20;
+inline constexpr std::uintmax_t kMaxSealFileBytes = 1 << 10;
+inline constexpr std::size_t kMaxTrialLineBytes = 16 << 20;
+inline constexpr std::uint64_t kMaxTrialsBytes = std::uint64_t{4} << 30;
+
+// Compresses trials.jsonl into trials.jsonl.gz, removing trials.jsonl only once the copy reads
+// back whole, then writes sealed.json (state complete). Throws Error when it cannot; trials.jsonl
+// is then kept and the run left unsealed.
 void seal_run(const std::filesystem::path& run_dir);
 
 struct StoredRun {
@@ -41,7 +56,9 @@ struct StoredRun {
 };
 
 // Reads a run directory. Throws Error, in one line, for a directory that is missing or not a run,
-// a truncated file and a format newer than run_file.h's or trial_line.h's.
+// a run not sealed complete, a truncated or damaged file, a file or line over the sizes above, a
+// field of the wrong type or out of its range (run_file.h), a trial line that names no trial of
+// the campaign, and a format newer than run_file.h's or trial_line.h's.
 StoredRun load_run(const std::filesystem::path& run_dir);
 
 }  // namespace rlock

@@ -89,7 +89,11 @@ Campaign campaign_of(const ChaosOptions& options) {
   std::vector<Fault> faults =
       fault_names.empty() ? all_faults() : parse_list<Fault>(fault_names, fault_from, "fault", names_of(all_faults()));
   int trials = options.quick && options.trials == 200 ? 20 : options.trials;
-  return Campaign{strategies, clients_of(options), faults, trials, options.jobs};
+  Campaign campaign{strategies, clients_of(options), faults, trials, options.jobs};
+  if (most_trials(campaign) > kMaxTrialsARun) {
+    throw UsageError(fmt::format("the campaign has {} trials: at most {} a run", most_trials(campaign), kMaxTrialsARun));
+  }
+  return campaign;
 }
 
 // The run's page, beside its chaos.json; a page that cannot be written costs the run nothing else.
@@ -131,18 +135,18 @@ void register_chaos(CLI::App& app, const GlobalOptions& global) {
       ->delimiter(',');
   cmd->add_option("--faults", options->faults, "comma-separated: " + names_of(all_faults()))->delimiter(',');
   cmd->add_option("--trials", options->trials, "trials a cell (strategy x fault)")
-      ->check(CLI::Range(1, 100000))
+      ->check(CLI::Range(1, kMaxTrialsACell))
       ->capture_default_str();
   cmd->add_option("--seed", options->seed, "replay the trials of this seed (default: a new one, printed)");
-  cmd->add_option("--jobs", options->jobs, "trials run side by side")->check(CLI::Range(1, 64))->capture_default_str();
-  cmd->add_option("--ttl", options->ttl_ms, "lock TTL in ms")->check(CLI::Range(20L, 60'000L))->capture_default_str();
+  cmd->add_option("--jobs", options->jobs, "trials run side by side")->check(CLI::Range(1, kMaxJobs))->capture_default_str();
+  cmd->add_option("--ttl", options->ttl_ms, "lock TTL in ms")->check(CLI::Range(kMinTtlMs, kMaxTtlMs))->capture_default_str();
   cmd->add_option("--failover-port", options->failover_port,
                   "failover trials run a primary and a replica of their own on 127.0.0.1 from this port, two a job")
-      ->check(CLI::Range(1024, 65000))
+      ->check(CLI::Range(kMinOwnPort, kMaxOwnPort))
       ->capture_default_str();
   cmd->add_option("--redlock-port", options->redlock_port,
                   "redlock trials run three Redis servers of their own on 127.0.0.1 from this port, three a job")
-      ->check(CLI::Range(1024, 65000))
+      ->check(CLI::Range(kMinOwnPort, kMaxOwnPort))
       ->capture_default_str();
   cmd->add_option("--wait", options->wait,
                   "how refused workers of the single-Redis strategies wait: poll (every 10 ms) , notify "

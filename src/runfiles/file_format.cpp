@@ -1,8 +1,9 @@
 #include "runfiles/file_format.h"
 
 #include <cerrno>
-#include <cstring>
 #include <fstream>
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -27,9 +28,14 @@ int check_format(const nlohmann::json& j, int newest, std::string_view where, in
   return static_cast<int>(format);
 }
 
-nlohmann::json read_json_file(const std::filesystem::path& path, int newest, int when_absent) {
+nlohmann::json read_json_file(const std::filesystem::path& path, int newest, int when_absent, std::uintmax_t max_bytes) {
   std::ifstream in(path);
   if (!in) throw Error(fmt::format("cannot read {}", path.string()));
+  std::error_code ec;
+  std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec || size > max_bytes) {
+    throw Error(fmt::format("{} is larger than {} bytes: more than rlock reads", path.string(), max_bytes));
+  }
   nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
   if (j.is_discarded() || !j.is_object()) throw Error(fmt::format("{} is not a JSON object (truncated?)", path.string()));
   check_format(j, newest, path.string(), when_absent);
@@ -37,9 +43,19 @@ nlohmann::json read_json_file(const std::filesystem::path& path, int newest, int
 }
 
 void write_json_file(const std::filesystem::path& path, const nlohmann::json& j) {
-  std::ofstream out(path);
+  std::filesystem::path temporary = path;
+  temporary += fmt::format(".tmp{}", ::getpid());
+  std::ofstream out(temporary);
   out << j.dump(2) << "\n";
-  if (!out) throw Error(fmt::format("cannot write {}: {}", path.string(), std::strerror(errno)));
+  out.close();
+  std::error_code ec;
+  if (!out) ec = std::error_code(errno != 0 ? errno : EIO, std::generic_category());
+  if (!ec) std::filesystem::rename(temporary, path, ec);
+  if (ec) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    throw Error(fmt::format("cannot write {}: {}", path.string(), ec.message()));
+  }
 }
 
 }  // namespace rlock

@@ -7,6 +7,7 @@
 // Pure functions; thread-safe.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -22,25 +23,32 @@ namespace rlock {
 // `newest`, a missing required one, or one that is not a positive integer.
 int check_format(const nlohmann::json& j, int newest, std::string_view where, int when_absent);
 
+// A reader's default bound on a run file's size.
+inline constexpr std::uintmax_t kMaxRunFileSize = std::uintmax_t{256} << 20;
+
 // The JSON object in `path`, its format checked as check_format does. Throws Error, in one line
-// naming the file, when it cannot be read or holds no JSON object.
-nlohmann::json read_json_file(const std::filesystem::path& path, int newest, int when_absent);
+// naming the file, when it cannot be read, is larger than `max_bytes` or holds no JSON object.
+nlohmann::json read_json_file(const std::filesystem::path& path, int newest, int when_absent,
+                              std::uintmax_t max_bytes = kMaxRunFileSize);
 
 // parse(read_json_file(path, newest, when_absent)), for a file of `what` ("a chaos run's table").
-// Throws Error as read_json_file does, and naming the file and the field when parse meets one
-// missing or of the wrong type.
+// Throws Error as read_json_file does, and naming the file when parse throws (a field missing, of
+// the wrong type or out of range).
 template <typename Parse>
 auto read_run_file(const std::filesystem::path& path, int newest, int when_absent, std::string_view what,
-                   Parse&& parse) {
-  nlohmann::json j = read_json_file(path, newest, when_absent);
+                   Parse&& parse, std::uintmax_t max_bytes = kMaxRunFileSize) {
+  nlohmann::json j = read_json_file(path, newest, when_absent, max_bytes);
   try {
     return parse(j);
   } catch (const nlohmann::json::exception& e) {
     throw Error(path.string() + " is not " + std::string(what) + ": " + e.what());
+  } catch (const Error& e) {
+    throw Error(path.string() + " is not " + std::string(what) + ": " + e.what());
   }
 }
 
-// `j` written to `path`, indented by two, with a final newline. Throws Error when it cannot be.
+// `j` written to `path`, indented by two, with a final newline: to a temporary beside it first,
+// renamed over `path` once whole. Throws Error when it cannot be; `path` is then as it was.
 void write_json_file(const std::filesystem::path& path, const nlohmann::json& j);
 
 }  // namespace rlock
