@@ -3,7 +3,8 @@
 # bench run and lab 1's events, in English and in Korean. Each page must pass tidy without an
 # error, name no address but the SVG namespace, carry no script, and render in headless Chromium;
 # the chaos page's matrix must draw ink where it stands (the page with the matrix hidden draws
-# less), and the Korean page must draw Hangul as glyphs, not boxes. Bad input (a directory with no
+# less), and the Korean page must draw Hangul as glyphs, not boxes. A chaos.json edited to name
+# scripts and paths outside the run gets a page with no script that reads nothing outside. Bad input (a directory with no
 # run, a run of a newer format, an unwritable output) gets one line on stderr, exit 1 and no file.
 # Usage: report_test.sh RLOCK_BINARY. Chromium, tidy and a Korean font come from scripts/test.sh.
 set -uo pipefail
@@ -95,6 +96,27 @@ echo "the chaos page inks $with rows of 1400 px, $without with its matrix hidden
 check "the matrix draws ink (at least 60 rows more)" test $((with - without)) -ge 60
 shoot_hangul() { shoot "file://$1" "$2" 400,120; }
 hangul_glyphs_differ "$work/ko.html" "$work" shoot_hangul chromium
+
+# Crafted names: a script, an absolute path and one that climbs out of the run, with a trial planted
+# where the paths lead; the page escapes them all and reads nothing outside the run.
+mkdir -p "$work/crafted" "$work/outside/secret-pause-0"
+cp -r "$work/chaos/chaos/trials" "$work/crafted/trials"
+{ cat "$here/../src/timeline/testdata/lab1/events.jsonl"
+  echo '{"t":2.6,"who":"A","event":"error","message":"PLANTED-OUTSIDE"}'; } >"$work/outside/secret-pause-0/events.jsonl"
+python3 - "$work/chaos/chaos.json" "$work/crafted/chaos.json" "$work/outside/secret" <<'PY'
+import json, sys
+table = json.load(open(sys.argv[1]))
+script = '"><script>alert(1)</script>'
+kept = next(c for c in table["cells"] if c["kept_trials"])
+table["cells"] += [dict(kept, strategy=script), dict(kept, fault=script),
+                   dict(kept, strategy=sys.argv[3], kept_trials=["0"]),
+                   dict(kept, strategy="../../outside/secret", kept_trials=["0"])]
+json.dump(table, open(sys.argv[2], "w"))
+PY
+"$rlock" report "$work/crafted" >/dev/null
+check "the crafted page is written" test -s "$work/crafted/report.html"
+valid_page "the crafted page" "$work/crafted/report.html"
+check "the crafted page reads nothing outside the run" bash -c "! grep -q PLANTED-OUTSIDE '$work/crafted/report.html'"
 
 # Bad input: one line on stderr, exit 1, nothing written.
 # refused NAME ARGS...: rlock ARGS exits 1 with one line on stderr.

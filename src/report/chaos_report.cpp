@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -9,6 +12,7 @@
 #include "report/lab_report.h"
 #include "report/page.h"
 #include "report/words.h"
+#include "rlock/error.h"
 
 namespace rlock {
 namespace {
@@ -23,10 +27,19 @@ std::string column(const ChaosFileCell& c) {
 template <typename NameOf>
 std::vector<std::string> names(const std::vector<ChaosFileCell>& cells, NameOf name_of) {
   std::vector<std::string> out;
+  std::set<std::string> seen;
   for (const ChaosFileCell& c : cells) {
-    if (std::find(out.begin(), out.end(), name_of(c)) == out.end()) out.push_back(name_of(c));
+    if (seen.insert(name_of(c)).second) out.push_back(name_of(c));
   }
   return out;
+}
+
+// The first cell of each row and column.
+using CellIndex = std::map<std::pair<std::string, std::string>, const ChaosFileCell*>;
+CellIndex index_cells(const std::vector<ChaosFileCell>& cells) {
+  CellIndex index;
+  for (const ChaosFileCell& c : cells) index.emplace(std::pair(c.strategy, column(c)), &c);
+  return index;
 }
 
 // From light grey (no anomaly) to dark red (every trial), darker with the rate so that a greyscale
@@ -50,7 +63,7 @@ std::string matrix_cell(const ChaosFileCell* c, Lang lang, std::string_view id) 
   if (c->trials == 0) return fmt::format("<td class=\"none\">{}</td>", say(words::kNotApplicable, lang));
   std::string text = fmt::format("{} / {}{}<br>{}<br>[{}, {}]", c->anomalies, c->trials, c->expected_safe ? " †" : "",
                                  percent(c->rate), percent(c->ci_low), percent(c->ci_high));
-  if (!c->kept_trials.empty()) text = fmt::format("<a href=\"#{}\">{}</a>", cell_id(id, *c), text);
+  if (!c->kept_trials.empty()) text = fmt::format("<a href=\"#{}\">{}</a>", url_fragment(cell_id(id, *c)), text);
   return fmt::format("<td{} style=\"background:{};color:{}\">{}</td>",
                      c->expected_safe && c->anomalies > 0 ? " class=\"broken\"" : "", heat_colour(c->rate),
                      text_colour(c->rate), text);
@@ -64,12 +77,12 @@ std::string matrix(const ChaosRun& run, Lang lang, std::string_view id) {
                                  say(words::kMatrix, lang), id, say(words::kStrategyFault, lang));
   for (const std::string& f : faults) html += fmt::format("<th scope=\"col\">{}</th>", html_escape(f));
   html += "</tr>\n";
+  CellIndex index = index_cells(cells);
   for (const std::string& s : strategies) {
     html += fmt::format("<tr><th scope=\"row\">{}</th>", html_escape(s));
     for (const std::string& f : faults) {
-      auto found =
-          std::find_if(cells.begin(), cells.end(), [&](const ChaosFileCell& c) { return c.strategy == s && column(c) == f; });
-      html += matrix_cell(found == cells.end() ? nullptr : &*found, lang, id);
+      auto found = index.find(std::pair(s, f));
+      html += matrix_cell(found == index.end() ? nullptr : found->second, lang, id);
     }
     html += "</tr>\n";
   }
@@ -95,7 +108,7 @@ std::string settings(const ChaosRun& run, Lang lang) {
 }
 
 std::string kept_cell(const ChaosRun& run, const ChaosFileCell& c, Lang lang, std::string_view id) {
-  std::string html = fmt::format("<section id=\"{}\">\n<h3>{}</h3>\n", cell_id(id, c),
+  std::string html = fmt::format("<section id=\"{}\">\n<h3>{}</h3>\n", html_escape(cell_id(id, c)),
                                  say(words::kCell, lang, {{"strategy", c.strategy}, {"fault", column(c)}}));
   std::vector<std::pair<std::string, std::string>> figures{{say(words::kTrials, lang), std::to_string(c.trials)},
                          {say(words::kAnomalies, lang), std::to_string(c.anomalies)},
@@ -120,13 +133,14 @@ std::string kept_cell(const ChaosRun& run, const ChaosFileCell& c, Lang lang, st
   const std::filesystem::path& trials = run.trials;
   std::string more;
   for (std::size_t i = 0; i < c.kept_trials.size(); ++i) {
-    std::string name = fmt::format("{}-{}-{}", c.strategy, column(c), c.kept_trials[i]);
+    // A kept trial's directory is ROW-FAULT-N, a failover's whichever half of the cell it is in.
+    std::string name = fmt::format("{}-{}-{}", c.strategy, c.fault, c.kept_trials[i]);
     if (i >= kTimelinesACell) {
       more += (more.empty() ? "" : ", ") + name;
       continue;
     }
     LabDir trial(trials / name);
-    if (!std::filesystem::exists(trial.events())) {
+    if (!run.kept.contains(name) || !std::filesystem::exists(trial.events())) {
       html += fmt::format("<p>{}</p>\n", say(words::kNotKept, lang, {{"trial", name}, {"dir", trials.string()}}));
       continue;
     }
@@ -146,7 +160,18 @@ std::string kept_cell(const ChaosRun& run, const ChaosFileCell& c, Lang lang, st
 
 ChaosRun read_chaos_run(const std::filesystem::path& dir) {
   std::filesystem::path trials = std::filesystem::exists(dir / "trials") ? dir / "trials" : dir / "chaos" / "trials";
-  return ChaosRun{dir, trials, read_chaos_file(dir / "chaos.json")};
+  ChaosRun run{dir, trials, read_chaos_file(dir / "chaos.json"), {}};
+  std::size_t rows = names(run.table.cells, [](const ChaosFileCell& c) { return c.strategy; }).size();
+  std::size_t columns = names(run.table.cells, column).size();
+  if (rows * columns > 2 * run.table.cells.size() + rows) {
+    throw Error(fmt::format("{} is not a campaign's table: its {} cells leave most of {} rows by {} columns empty",
+                            (dir / "chaos.json").string(), run.table.cells.size(), rows, columns));
+  }
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(trials, ec), end; !ec && it != end; it.increment(ec)) {
+    run.kept.insert(it->path().filename().string());
+  }
+  return run;
 }
 
 std::string chaos_section(const ChaosRun& run, Lang lang, std::string_view id) {

@@ -3,10 +3,14 @@
 // numbers in each cell say it too, for greyscale and for readers), the run's settings, and under
 // the map, for each cell with kept trials, its figures and the timelines of the first kept trials
 // (DIR/trials/STRATEGY-FAULT-N, or DIR/chaos/trials/..., where `rlock --dir DIR chaos` keeps
-// them). Reads files only; thread-safe.
+// them). A kept trial is found by its name in a listing of that directory, never by joining a name
+// read from chaos.json to a path; every name is escaped for where it goes (page.h). Time and memory
+// are about linear in the cells: a table whose cells leave most of its rows by columns empty is
+// refused. Reads files only; thread-safe.
 #pragma once
 
 #include <filesystem>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -19,13 +23,15 @@ struct ChaosRun {
   std::filesystem::path dir;     // holds chaos.json
   std::filesystem::path trials;  // the kept trials: DIR/trials, or DIR/chaos/trials (`rlock --dir DIR chaos`)
   ChaosFile table;
+  std::set<std::string> kept;  // the names in `trials`
 };
 
 // At most this many timelines a cell; the other kept trials are named.
 inline constexpr std::size_t kTimelinesACell = 3;
 
-// DIR/chaos.json (runfiles/chaos_file.h). Throws rlock::Error when it is missing, malformed, lacks
-// a field or is newer than this rlock reads.
+// DIR/chaos.json (runfiles/chaos_file.h) and the names of its kept trials. Throws rlock::Error
+// when it is missing, malformed, lacks a field, is newer than this rlock reads, or its cells do not
+// fill a table (more empty places than cells).
 ChaosRun read_chaos_run(const std::filesystem::path& dir);
 
 // The run's <section id="id">; anchors inside it start with `id`.

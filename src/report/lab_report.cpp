@@ -14,7 +14,7 @@ std::string figure(const Timeline& timeline, std::string_view title, std::string
                    std::string_view id) {
   std::string svg = timeline_svg(timeline, SvgOptions{std::string(title), lang});
   std::string under = caption.empty() ? "" : fmt::format("<figcaption>{}</figcaption>\n", caption);
-  return fmt::format("<figure id=\"{}\">\n{}{}</figure>\n", id, svg, under);
+  return fmt::format("<figure id=\"{}\">\n{}{}</figure>\n", html_escape(id), svg, under);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "report/page.h"
 
+#include <cctype>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -40,6 +41,15 @@ std::string say(const Wording& wording, Lang lang, const nlohmann::json& fields)
 }
 
 std::string html_escape(std::string_view text) { return xml_escape(text); }
+
+std::string url_fragment(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    bool plain = std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_' || c == '~';
+    out += plain ? std::string(1, c) : fmt::format("%{:02X}", static_cast<unsigned char>(c));
+  }
+  return out;
+}
 
 std::string figures_table(const std::vector<std::pair<std::string, std::string>>& figures) {
   std::string head, values;

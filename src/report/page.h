@@ -17,8 +17,12 @@ namespace rlock {
 // `wording` in `lang` with its {fields} filled, escaped for HTML.
 std::string say(const Wording& wording, Lang lang, const nlohmann::json& fields = nlohmann::json::object());
 
-// `text` escaped for HTML text and attribute values.
+// `text` escaped for HTML text and for a quoted attribute value (quotes included).
 std::string html_escape(std::string_view text);
+
+// `text` as a URL's fragment (after '#'): every byte but letters, digits, '-', '.', '_' and '~'
+// percent-encoded; a browser decodes it before it looks for the element of that id.
+std::string url_fragment(std::string_view text);
 
 // A table of one header row and one row of values, both already HTML.
 std::string figures_table(const std::vector<std::pair<std::string, std::string>>& figures);

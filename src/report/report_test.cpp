@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <fstream>
+#include <iostream>
+
+#include <fmt/format.h>
 
 #include "host/temp_dir.h"
 #include "rlock/error.h"
@@ -81,6 +85,92 @@ TEST(Report, AChaosRunIsAMatrixWithTheNumbersInEachCell) {
   EXPECT_NE(html.find("<dt>seed</dt><dd>42</dd>"), std::string::npos);
   EXPECT_NE(html.find("<section id=\"run1-ttl-pause\">"), std::string::npos);
   EXPECT_EQ(html.find("id=\"run1-ttl-none\""), std::string::npos);  // no kept trials: no section
+}
+
+// A name from chaos.json is escaped where it goes and never read as a path: not an absolute one,
+// not one that climbs out of the run, though a trial's events are planted where they lead.
+TEST(Report, CraftedNamesAreEscapedAndNeverTakenAsPaths) {
+  TempDir tmp("report_test");
+  fs::path dir = tmp.path() / "crafted", outside = tmp.path() / "outside" / "secret-pause-0";
+  fs::create_directories(outside);
+  fs::copy_file(kLab1 / "events.jsonl", outside / "events.jsonl");
+  fs::create_directories(dir / "trials");
+  std::string script = "\"><script>alert(1)</script>";
+  write_chaos_file(dir / "chaos.json",
+                   ChaosFile{1, 200, 4, script,
+                             {cell(script, "pause", 4, 1, {"1" + script}), cell(script, script, 4, 1, {"1"}),
+                              cell((tmp.path() / "outside" / "secret").string(), "pause", 4, 1, {"0"}),
+                              cell("../../outside/secret", "pause", 4, 1, {"0"}),
+                              cell("ttl", "pause", 4, 1, {"/../../outside/secret-pause-0"})}});
+  std::string html = report_html({dir}, Lang::en);
+  EXPECT_EQ(count(html, "<script"), 0u);
+  EXPECT_EQ(count(html, "<svg"), 0u) << "no planted trial is drawn";
+  EXPECT_NE(html.find("href=\"#run1-%22%3E%3Cscript%3Ealert%281%29%3C%2Fscript%3E-pause\""), std::string::npos);
+  EXPECT_NE(html.find("<section id=\"run1-&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;-pause\">"), std::string::npos);
+}
+
+// A failover cell split by its replica keeps its trials under FAULT, not under its column's name.
+TEST(Report, ASplitFailoverCellDrawsItsKeptTrials) {
+  TempDir tmp("report_test");
+  fs::path dir = tmp.path() / "failover";
+  ChaosFileCell lagging = cell("ttl", "failover", 4, 1, {"2"});
+  lagging.replica = "lagging";
+  fs::create_directories(dir);
+  write_chaos_file(dir / "chaos.json", ChaosFile{1, 200, 4, "poll", {lagging}});
+  fs::create_directories(dir / "trials" / "ttl-failover-2");
+  fs::copy_file(kLab1 / "events.jsonl", dir / "trials" / "ttl-failover-2" / "events.jsonl");
+  std::string html = report_html({dir}, Lang::en);
+  EXPECT_EQ(count(html, "<svg xmlns=\"http://www.w3.org/2000/svg\""), 1u);
+  EXPECT_EQ(html.find("no events kept"), std::string::npos);
+}
+
+// The seconds report_html takes on `dir`, the least of three.
+double seconds_to_render(const fs::path& dir) {
+  double least = 1e9;
+  for (int i = 0; i < 3; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    report_html({dir}, Lang::en);
+    least = std::min(least, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  return least;
+}
+
+// A kept trial with a 250 KB client error in a table of 1,000 cells costs about four times what a
+// quarter of each costs (62.5 KB, 250 cells): fitting a label and the matrix are about linear (a
+// quadratic cost would be 16 times, a cubic one 64; 10 leaves room for a busy machine).
+TEST(Report, ALongLabelAndAThousandCellsRenderInAboutLinearTime) {
+  TempDir tmp("report_test");
+  auto run = [&](const std::string& name, int strategies, int faults, std::size_t label) {
+    fs::path dir = tmp.path() / name;
+    ChaosFile file{1, 200, 4, "poll", {}};
+    for (int s = 0; s < strategies; ++s) {
+      for (int f = 0; f < faults; ++f) file.cells.push_back(cell(fmt::format("s{}", s), fmt::format("f{}", f), 4, 1, {}));
+    }
+    file.cells.front().kept_trials = {"1"};
+    fs::create_directories(dir / "trials" / "s0-f0-1");
+    write_chaos_file(dir / "chaos.json", file);
+    fs::copy_file(kLab1 / "events.jsonl", dir / "trials" / "s0-f0-1" / "events.jsonl");
+    nlohmann::json error{{"t", 2.5}, {"who", "A"}, {"event", "error"}, {"message", std::string(label, 'x')}};
+    std::ofstream(dir / "trials" / "s0-f0-1" / "events.jsonl", std::ios::app) << error.dump() << "\n";
+    return dir;
+  };
+  double quarter = seconds_to_render(run("quarter", 10, 25, 62'500));
+  double whole = seconds_to_render(run("whole", 40, 25, 250'000));
+  std::cout << fmt::format("250 cells and a 62.5 KB label: {:.1f} ms; 1,000 cells and a 250 KB label: {:.1f} ms: {:.1f}x\n",
+                           quarter * 1e3, whole * 1e3, whole / quarter);
+  EXPECT_LT(whole, 10 * quarter);
+}
+
+// Cells that leave most of their table empty (each its own row and column) are refused, not
+// drawn as a matrix of rows x columns.
+TEST(Report, CellsThatLeaveMostOfTheirTableEmptyAreRefused) {
+  TempDir tmp("report_test");
+  fs::path dir = tmp.path() / "sparse";
+  ChaosFile file{1, 200, 4, "poll", {}};
+  for (int i = 0; i < 1000; ++i) file.cells.push_back(cell(fmt::format("s{}", i), fmt::format("f{}", i), 4, 0, {}));
+  fs::create_directories(dir);
+  write_chaos_file(dir / "chaos.json", file);
+  EXPECT_THROW(report_html({dir}, Lang::en), Error);
 }
 
 TEST(Report, KeptTrialsAreDrawnUpToThreeAndTheRestNamed) {

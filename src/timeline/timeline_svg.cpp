@@ -54,13 +54,20 @@ std::string_view class_of(MarkResult result) {
 }
 
 // `text` cut at a character, with an ellipsis, to about `width` pixels at the labels' size.
+// One pass: the longest prefix of whole characters that leaves room for the ellipsis.
 std::string fit(std::string text, double width) {
-  if (text_width(text, kFontSize) <= width) return text;
-  while (!text.empty() && text_width(text, kFontSize) + kFontSize > width) {
-    std::size_t last = text.size() - 1;
-    while (last > 0 && (static_cast<unsigned char>(text[last]) & 0xC0) == 0x80) --last;  // a UTF-8 continuation
-    text.resize(last);
+  std::size_t cut = 0;
+  double used = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t next = i + 1;
+    while (next < text.size() && (static_cast<unsigned char>(text[next]) & 0xC0) == 0x80) ++next;  // UTF-8 continuation
+    used += text_width(std::string_view(text).substr(i, next - i), kFontSize);
+    if (used + kFontSize <= width) cut = next;
+    if (used > width) break;
+    i = next;
   }
+  if (used <= width) return text;
+  text.resize(cut);
   return text + "…";
 }
 
