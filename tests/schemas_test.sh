@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The run files rlock writes validate against their JSON Schemas (docs/schemas/): a tiny chaos run
-# (its --json table, and its stored run.json, trials.jsonl.gz and chaos.json), a short bench run
+# (its --json table, and its stored run.json, trials.jsonl.gz, chaos.json and sealed.json), a short bench run
 # (bench.json), and events.jsonl as a lab writes it (rlock reset and a worker) and as a kept chaos
 # trial holds it. A file written by rlock and refused by its schema, or the other way round, is
 # one definition drifting from the other.
@@ -23,6 +23,7 @@ run=$(ls -d "$work"/chaos/chaos/runs/*-seed3 2>/dev/null | head -n 1)
 check "the chaos run is stored" test -n "$run"
 valid chaos "$work/table.json" "$run/chaos.json"
 valid run "$run/run.json"
+valid sealed "$run/sealed.json"
 valid trial "$run/trials.jsonl.gz"
 kept=$(ls "$run"/trials/*/events.jsonl 2>/dev/null | head -n 3)
 check "the run kept a trial with its events" test -n "$kept"
