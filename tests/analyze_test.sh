@@ -65,9 +65,13 @@ rm "$work/unsealed/sealed.json"
 bad "$work/unsealed" "not sealed: its trials.jsonl was never compressed"
 copy no-seal && rm "$work/no-seal/sealed.json"
 bad "$work/no-seal" "not sealed: it has no sealed.json"
+# A run of format 1 comes from before sealed.json: its trials compressed whole were its seal.
+copy legacy && sed -i 's/"format": 2/"format": 1/' "$work/legacy/run.json" && rm "$work/legacy/sealed.json"
+check "a run of format 1 with no sealed.json is read" "$rlock" analyze "$work/legacy" --json "$work/legacy.json"
+check "a run of format 1 gives the same JSON" cmp "$work/legacy.json" "$work/analyze.json"
 copy other-seal && sed -i 's/"complete"/"interrupted"/' "$work/other-seal/sealed.json"
 bad "$work/other-seal" "it was sealed \"interrupted\""
-copy newer && sed -i 's/"format": 1/"format": 2/' "$work/newer/run.json"
+copy newer && sed -i 's/"format": 2/"format": 3/' "$work/newer/run.json"
 bad "$work/newer" "newer than this rlock reads"
 copy newer-trial
 gzip -dc "$run/trials.jsonl.gz" | sed '3s/"format":1/"format":2/' | gzip >"$work/newer-trial/trials.jsonl.gz"
@@ -77,7 +81,7 @@ field() {
     copy "$1" && sed -i "s/$2/$3/" "$work/$1/run.json"
     bad "$work/$1" "$4"
 }
-field format-string '"format": 1' '"format": "1"' 'format "1" is not a format number'
+field format-string '"format": 2' '"format": "2"' 'format "2" is not a format number'
 field trials-20m '"trials": 6' '"trials": 20000000' 'trials is 20000000, not an integer from 1 to 100000'
 field trials-float '"trials": 6' '"trials": 6.5' 'trials is 6.5, not an integer'
 field jobs-negative '"jobs": 2' '"jobs": -5' 'jobs is -5'

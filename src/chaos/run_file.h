@@ -13,7 +13,9 @@
 namespace rlock {
 
 // 1: format, started, command, environment, campaign, setup. A file without the field is refused.
-inline constexpr int kRunFileFormat = 1;
+// 2: the same fields; the run is sealed by its sealed.json (run_record.h). A run of format 1 was
+// sealed by compressing its trials alone.
+inline constexpr int kRunFileFormat = 2;
 
 // The run.json of `campaign` started now by this process.
 nlohmann::json run_file_json(const Campaign& campaign, const ChaosSetup& setup);

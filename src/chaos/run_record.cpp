@@ -23,12 +23,14 @@ constexpr const char* kPlain = "trials.jsonl";
 constexpr const char* kCompressed = "trials.jsonl.gz";
 constexpr const char* kSealed = "sealed.json";
 
-// Refuses a run whose campaign did not seal it complete.
-void check_sealed(const fs::path& dir) {
+// Refuses a run whose campaign did not seal it complete. A run.json of format 1 comes from before
+// sealed.json: its trials compressed (and read whole, CRC and length checked) were its seal.
+void check_sealed(const fs::path& dir, int run_format) {
   if (fs::exists(dir / kPlain)) {
     throw Error(fmt::format("{} is not sealed: its {} was never compressed (the campaign is running or was stopped)",
                             dir.string(), kPlain));
   }
+  if (run_format == 1 && !fs::exists(dir / kSealed)) return;
   if (!fs::exists(dir / kSealed)) {
     throw Error(fmt::format("{} is not sealed: it has no {} (the campaign is running or was stopped)", dir.string(),
                             kSealed));
@@ -105,8 +107,12 @@ StoredRun load_run(const fs::path& dir) {
   if (!fs::exists(record_path)) {
     throw Error(fmt::format("{} is not a stored chaos run: it has no run.json", dir.string()));
   }
-  check_sealed(dir);
-  RunFile file = read_run_file(record_path, kRunFileFormat, 0, "a stored run's record", run_file_from, kMaxRunFileBytes);
+  int run_format = 0;
+  RunFile file = read_run_file(record_path, kRunFileFormat, 0, "a stored run's record", [&](const json& j) {
+    run_format = j.at("format").get<int>();
+    return run_file_from(j);
+  }, kMaxRunFileBytes);
+  check_sealed(dir, run_format);
   StoredRun run{file.campaign, file.setup, {}};
   run.setup.run_dir = dir;
   std::map<TrialKey, std::size_t> index;
