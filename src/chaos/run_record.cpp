@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <fstream>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -24,6 +25,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* kPlain = "trials.jsonl";
 constexpr const char* kCompressed = "trials.jsonl.gz";
+constexpr const char* kInterruptedMark = "interrupted";
 
 // The whole of `path`, decompressed (zlib reads a plain file as it is). Throws Error when the
 // compressed stream is cut short or damaged.
@@ -106,11 +108,23 @@ void seal_run(const fs::path& run_dir) {
   fs::remove(run_dir / kPlain);
 }
 
+void seal_interrupted_run(const fs::path& run_dir, const std::string& signal) {
+  seal_run(run_dir);
+  AppendFile(run_dir / kInterruptedMark).append_line(signal);
+}
+
 StoredRun load_run(const fs::path& dir) {
   if (!fs::is_directory(dir)) throw Error(fmt::format("{}: no such directory", dir.string()));
   fs::path record_path = dir / "run.json";
   if (!fs::exists(record_path)) {
     throw Error(fmt::format("{} is not a stored chaos run: it has no run.json", dir.string()));
+  }
+  if (fs::exists(dir / kInterruptedMark)) {
+    std::string signal;
+    std::getline(std::ifstream(dir / kInterruptedMark), signal);
+    throw Interrupted(fmt::format("{} is the run of an interrupted campaign ({}): its trials were not all run, and "
+                                  "it is not judged",
+                                  dir.string(), signal.substr(0, 16)));
   }
   RunFile file = read_run_file(record_path, kRunFileFormat, 0, "a stored run's record", run_file_from);
   StoredRun run{file.campaign, file.setup, {}};

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "chaos/campaign.h"
@@ -33,6 +34,9 @@ void record_trial(const std::filesystem::path& run_dir, const TrialInput& input)
 void keep_trials(const std::filesystem::path& run_dir, const std::filesystem::path& trials);
 // Compresses trials.jsonl into trials.jsonl.gz.
 void seal_run(const std::filesystem::path& run_dir);
+// Seals the run of a campaign stopped by `signal` before its trials were done: compressed as
+// seal_run does, and marked with the file `interrupted`, naming the signal, which load_run refuses.
+void seal_interrupted_run(const std::filesystem::path& run_dir, const std::string& signal);
 
 struct StoredRun {
   Campaign campaign;
@@ -41,7 +45,8 @@ struct StoredRun {
 };
 
 // Reads a run directory. Throws Error, in one line, for a directory that is missing or not a run,
-// a truncated file and a format newer than run_file.h's or trial_line.h's.
+// a truncated file and a format newer than run_file.h's or trial_line.h's, and Interrupted for
+// the run of an interrupted campaign.
 StoredRun load_run(const std::filesystem::path& run_dir);
 
 }  // namespace rlock
