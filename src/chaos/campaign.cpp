@@ -7,11 +7,14 @@
 #include <fmt/format.h>
 
 #include "bank/account_store.h"
+#include "chaos/campaign_lock.h"
 #include "chaos/harness.h"
+#include "chaos/interruption.h"
 #include "chaos/job.h"
 #include "chaos/job_runner.h"
 #include "chaos/netns_job.h"
 #include "chaos/run_record.h"
+#include "host/redis_server.h"
 #include "rlock/redis_connection.h"
 #include "util/progress.h"
 
@@ -81,7 +84,11 @@ std::vector<TrialResult> run_plan(const TrialPlan& plan, const Campaign& campaig
   done_before = results.size();
   anomalies_before = static_cast<std::size_t>(std::count_if(results.begin(), results.end(), [](const TrialResult& r) { return r.anomaly(); }));
   auto lost = std::find_if(results.begin(), results.end(), [](const TrialResult& r) { return r.harness_lost; });
-  if (lost == results.end()) {
+  if (interruption() != 0) {
+    for (const TrialSpec& spec : plan.one_by_one) {
+      results.push_back(TrialResult{.spec = spec, .error = kNotRunInterrupted, .not_run = true});
+    }
+  } else if (lost == results.end()) {
     std::vector<TrialResult> restarts = run_trials(plan.one_by_one, jobs_setup, 1, progress);
     results.insert(results.end(), restarts.begin(), restarts.end());
   } else {
@@ -104,20 +111,66 @@ void report_errors(const Campaign& campaign, const std::vector<TrialResult>& res
   for (const ClientSpec& client : campaign.clients) report_client_errors(client.name, results);
 }
 
+// The shared Redis's process when a trial crashes and restarts it (check_strikable vouched for
+// it): an interruption between the crash and the start must not leave it down.
+std::optional<RedisProcess> restartable_shared_redis(const Campaign& campaign, const ChaosSetup& setup) {
+  if (std::none_of(campaign.faults.begin(), campaign.faults.end(), [](Fault f) { return f->one_at_a_time(); })) {
+    return std::nullopt;
+  }
+  RedisConnection redis(setup.redis);
+  return local_redis_process(redis);
+}
+
+// Starts the shared Redis again when it does not answer (a restart trial's job was killed between
+// the crash and the start); says so in one line when it cannot.
+void restore_shared_redis(const RedisAddress& address, const std::optional<RedisProcess>& process) {
+  if (!process) return;
+  try {
+    RedisConnection(address).checked({"PING"});
+    return;
+  } catch (const Error&) {
+  }
+  try {
+    start_redis(process->config_file, address);
+    fmt::print(stderr, "chaos: the shared Redis at {} started again (a restart trial was cut short)\n", address.display());
+  } catch (const Error& e) {
+    fmt::print(stderr, "chaos: the shared Redis at {} is down: {}\n", address.display(), e.what());
+  }
+}
+
+// The end of an interrupted campaign: the shared Redis running, the trials kept, the run sealed as
+// interrupted; throws Interrupted.
+[[noreturn]] void end_interrupted(const ChaosSetup& setup, const std::optional<RedisProcess>& shared,
+                                  const std::vector<TrialResult>& results) {
+  restore_shared_redis(setup.redis, shared);
+  std::string signal = signal_name(interruption());
+  if (!setup.run_dir.empty()) {
+    keep_trials(setup.run_dir, setup.dir / "trials");
+    seal_interrupted_run(setup.run_dir, signal);
+  }
+  auto checked = std::count_if(results.begin(), results.end(), [](const TrialResult& r) { return !r.not_run; });
+  throw Interrupted(fmt::format("chaos: interrupted by {}: {} of {} trials checked{}", signal, checked, results.size(),
+                                setup.run_dir.empty() ? "" : "; the run is sealed as interrupted in " + setup.run_dir.string()));
+}
+
 }  // namespace
 
 std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup& setup) {
+  CampaignLock lock(setup.dir);
+  CatchInterruptions interruptions;
   TrialPlan plan = plan_trials(campaign);
   ChaosSetup jobs_setup = check_servers(campaign, setup);
+  std::optional<RedisProcess> shared = restartable_shared_redis(campaign, setup);
   print_first_line(campaign, setup);
   if (!setup.run_dir.empty()) write_run_record(campaign, setup);
   std::filesystem::remove_all(setup.dir / "trials");
   check_own_servers_of(campaign, setup);
   std::filesystem::create_directories(setup.dir / "trials" / ".clients");
   std::vector<TrialResult> results = run_plan(plan, campaign, setup, jobs_setup);
-  report_errors(campaign, results);
   std::filesystem::remove_all(setup.dir / "trials" / ".clients");
   std::filesystem::remove(stop_file(setup));
+  if (interruption() != 0) end_interrupted(setup, shared, results);
+  report_errors(campaign, results);
   if (!setup.run_dir.empty()) {
     keep_trials(setup.run_dir, setup.dir / "trials");
     seal_run(setup.run_dir);

@@ -41,6 +41,8 @@ std::vector<TrialSpec> all_trials(const Campaign& campaign);
 
 // The error of a trial whose job process died before it reported.
 inline constexpr const char* kNoResult = "the trial reported no result (its job process died)";
+// The error of a trial not run because the campaign was interrupted.
+inline constexpr const char* kNotRunInterrupted = "not run: the campaign was interrupted";
 
 // Runs `campaign` on `setup`'s servers: checks that they answer (and that Redis can be restarted
 // when a fault restarts it) and that the job's own servers start, prints the campaign's first line
@@ -49,6 +51,11 @@ inline constexpr const char* kNoResult = "the trial reported no result (its job 
 // setup.dir/trials first. When setup.run_dir is set, stores the run there with its kept trials
 // (run_record.h). Returns every trial's result, in the order of all_trials. A server the harness needed stopped answering: the campaign stops within
 // seconds, keeps the trials already checked and returns the others not run (harness_lost).
+//
+// Holds the chaos directory's lock while it runs (campaign_lock.h: a second campaign there is a
+// UsageError). SIGINT or SIGTERM (interruption.h) stops it cleanly: its jobs end their trials and
+// stop the servers they started, the shared Redis runs again if a restart trial was mid-crash, the
+// run is sealed as interrupted (run_record.h), and it throws Interrupted, in one line.
 std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup& setup);
 
 // Throws HarnessLost in one line naming the server the campaign lost, its address and the cause,

@@ -104,4 +104,11 @@ class HarnessLost : public Error {
   using Error::Error;
 };
 
+// The campaign was interrupted (SIGINT, SIGTERM: interruption.h) and stopped cleanly, its run
+// sealed as interrupted; or a stored run read back is one such.
+class Interrupted : public Error {
+ public:
+  using Error::Error;
+};
+
 }  // namespace rlock

@@ -12,6 +12,7 @@
 
 #include "chaos/campaign.h"
 #include "chaos/harness.h"
+#include "chaos/interruption.h"
 #include "chaos/job.h"
 #include "chaos/judge.h"
 #include "chaos/netns_job.h"
@@ -128,6 +129,7 @@ class Jobs {
         probe_(setup, !std::any_of(specs.begin(), specs.end(), restarts_shared_redis)) {
     for (int job = 0; job < jobs; ++job) {
       pids_.push_back(fork_child([&] {
+        leave_interruptions_to_the_campaign();
         try {
           run_job(job, jobs, specs, setup, results_of(setup, job));
         } catch (const std::exception& e) {
@@ -140,7 +142,8 @@ class Jobs {
     running_ = pids_.size();
   }
 
-  // Waits for every job, reporting progress; stops them when the harness lost a server.
+  // Waits for every job, reporting progress; stops them when the harness lost a server or the
+  // campaign was interrupted.
   void watch(const std::function<void(std::size_t, std::size_t)>& progress) {
     while (running_ > 0) {
       std::this_thread::sleep_for(stopped_ ? 50ms : 1s);
@@ -149,7 +152,7 @@ class Jobs {
       }
       collect();
       if (lost_.empty()) lost_ = probe_();
-      if (!lost_.empty() && !stopped_) stop();
+      if ((!lost_.empty() || interruption() != 0) && !stopped_) stop();
       if (stopped_ && Clock::now() > kill_at_) kill_the_rest();
       if (!stopped_) {
         progress(reported_.size(), static_cast<std::size_t>(std::count_if(
@@ -168,7 +171,7 @@ class Jobs {
         results.push_back(it->second);
       } else {
         results.push_back(TrialResult{.spec = specs_[i],
-                                      .error = lost_.empty() ? kNoResult : lost_,
+                                      .error = !lost_.empty() ? lost_ : interruption() != 0 ? kNotRunInterrupted : kNoResult,
                                       .not_run = true,
                                       .harness_lost = !lost_.empty()});
       }

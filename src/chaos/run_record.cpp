@@ -11,6 +11,7 @@
 #include "lab/append_file.h"
 #include "rlock/error.h"
 #include "runfiles/file_format.h"
+#include "util/printable.h"
 #include "util/run_dir.h"
 
 namespace rlock {
@@ -22,6 +23,7 @@ namespace fs = std::filesystem;
 constexpr const char* kPlain = "trials.jsonl";
 constexpr const char* kCompressed = "trials.jsonl.gz";
 constexpr const char* kSealed = "sealed.json";
+constexpr const char* kSealedInterrupted = "interrupted";
 
 // Refuses a run whose campaign did not seal it complete. A run.json of format 1 comes from before
 // sealed.json: its trials compressed (and read whole, CRC and length checked) were its seal.
@@ -39,6 +41,11 @@ void check_sealed(const fs::path& dir, int run_format) {
   auto state = seal.find("state");
   if (state == seal.end() || !state->is_string()) {
     throw Error(fmt::format("{} is not a seal: it has no state", (dir / kSealed).string()));
+  }
+  if (*state == kSealedInterrupted) {
+    throw Interrupted(fmt::format("{} is the run of an interrupted campaign ({}): its trials were not all run, and "
+                                  "it is not judged",
+                                  dir.string(), printable(seal.value("signal", "a signal").substr(0, 16))));
   }
   if (*state != kSealedComplete) {
     throw Error(fmt::format("{} is not complete: it was sealed {}", dir.string(), state->dump()));
@@ -68,6 +75,16 @@ void read_trial_lines(const fs::path& dir, const std::map<TrialKey, std::size_t>
   });
 }
 
+// Compresses the trials, then writes `seal` as sealed.json.
+void seal_as(const fs::path& run_dir, json seal) {
+  if (fs::exists(run_dir / kPlain)) {
+    gzip_file(run_dir / kPlain, run_dir / kCompressed);
+    fs::remove(run_dir / kPlain);
+  }
+  seal["format"] = kSealFileFormat;
+  write_json_file(run_dir / kSealed, seal);
+}
+
 }  // namespace
 
 fs::path new_run_dir(const fs::path& chaos_dir, std::uint64_t seed) {
@@ -93,12 +110,10 @@ void keep_trials(const fs::path& run_dir, const fs::path& trials) {
   }
 }
 
-void seal_run(const fs::path& run_dir) {
-  if (fs::exists(run_dir / kPlain)) {
-    gzip_file(run_dir / kPlain, run_dir / kCompressed);
-    fs::remove(run_dir / kPlain);
-  }
-  write_json_file(run_dir / kSealed, json{{"format", kSealFileFormat}, {"state", kSealedComplete}});
+void seal_run(const fs::path& run_dir) { seal_as(run_dir, json{{"state", kSealedComplete}}); }
+
+void seal_interrupted_run(const fs::path& run_dir, const std::string& signal) {
+  seal_as(run_dir, json{{"state", kSealedInterrupted}, {"signal", signal}});
 }
 
 StoredRun load_run(const fs::path& dir) {

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "chaos/campaign.h"
@@ -48,6 +49,9 @@ inline constexpr std::uint64_t kMaxTrialsBytes = std::uint64_t{4} << 30;
 // back whole, then writes sealed.json (state complete). Throws Error when it cannot; trials.jsonl
 // is then kept and the run left unsealed.
 void seal_run(const std::filesystem::path& run_dir);
+// Seals the run of a campaign stopped by `signal` before its trials were done: compressed as
+// seal_run does, and marked with the file `interrupted`, naming the signal, which load_run refuses.
+void seal_interrupted_run(const std::filesystem::path& run_dir, const std::string& signal);
 
 struct StoredRun {
   Campaign campaign;
@@ -58,7 +62,8 @@ struct StoredRun {
 // Reads a run directory. Throws Error, in one line, for a directory that is missing or not a run,
 // a run not sealed complete, a truncated or damaged file, a file or line over the sizes above, a
 // field of the wrong type or out of its range (run_file.h), a trial line that names no trial of
-// the campaign, and a format newer than run_file.h's or trial_line.h's.
+// the campaign, a format newer than run_file.h's or trial_line.h's, and Interrupted for the run of an
+// interrupted campaign.
 StoredRun load_run(const std::filesystem::path& run_dir);
 
 }  // namespace rlock

@@ -1,6 +1,9 @@
 #include "chaos/trial_loop.h"
 
+#include <algorithm>
 #include <utility>
+
+#include "chaos/schedule.h"
 
 namespace rlock {
 namespace {
@@ -48,9 +51,22 @@ TrialClock::duration seconds_of(double s) {
   return std::chrono::duration_cast<TrialClock::duration>(std::chrono::duration<double>(s));
 }
 
+TrialClock::duration trial_limit(const Schedule& schedule, std::chrono::milliseconds ttl) {
+  double ttl_s = std::chrono::duration<double>(ttl).count();
+  double last_start = 0, work = 0, latency = 0;
+  for (std::size_t i = 0; i < schedule.workers.size(); ++i) {
+    const WorkerSchedule& w = schedule.workers[i];
+    last_start = std::max(last_start, w.delay_s);
+    work += (w.work_s + w.hold_s) / (i == schedule.target ? std::min(schedule.clock_rate, 1.0) : 1.0);
+    latency += 20 * w.latency_ms / 1000;
+  }
+  double waits = static_cast<double>(schedule.workers.size() + 2) * ttl_s;
+  return std::max<TrialClock::duration>(kTrialFloor, seconds_of(last_start + work + schedule.pause_s + latency + waits));
+}
+
 void run_trial_loop(TrialContext& trial, Participants& workers, const std::function<bool()>& stopped) {
   Nemesis nemesis(trial, workers);
-  auto deadline = TrialClock::now() + kTrialLimit;
+  auto deadline = TrialClock::now() + trial_limit(trial.schedule, trial.setup().ttl);
   try {
     for (;;) {
       auto now = TrialClock::now();

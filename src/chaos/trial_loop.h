@@ -20,8 +20,8 @@ namespace rlock {
 
 using TrialClock = std::chrono::steady_clock;
 
-// A trial still running then is ended, its unfinished workers stuck (their outcome unknown).
-inline constexpr std::chrono::seconds kTrialLimit{10};
+// The least a trial may run before it is ended (trial_limit).
+inline constexpr std::chrono::seconds kTrialFloor{10};
 // How often a refused built-in worker tries again (WorkerPlan::busy_retry).
 inline constexpr std::chrono::milliseconds kBusyRetry{10};
 // How often the fault ticks (net-delay's jitter).
@@ -32,6 +32,13 @@ inline constexpr std::chrono::milliseconds kRound{2};
 // shared with bench).
 
 TrialClock::duration seconds_of(double s);
+
+// How long a trial may run before it is ended, its unfinished workers stuck (their outcome
+// unknown): the longest a correct trial of `schedule` could need, and kTrialFloor at least. That
+// is the last start, every worker's work and hold one after the other (the target's stretched by a
+// slow clock), the pause, 20 round trips of each worker's drawn latency, and a TTL for each worker
+// and two more of lock waits (a lock left behind by a killed or paused holder expires at its TTL).
+TrialClock::duration trial_limit(const Schedule& schedule, std::chrono::milliseconds ttl);
 
 // The workers of one trial, as the loop drives them. Worker i is the schedule's i-th.
 class Participants {

@@ -10,6 +10,7 @@ enum ExitCode : int {
   kWriteRejected = 3,  // worker --fenced without --retry: the write was rejected, the amount not added
   kAnomaly = 4,        // chaos: an anomaly where none was expected
   kHarnessLost = 5,    // chaos: the harness lost a server it needs; the campaign stopped
+  kInterrupted = 6,    // chaos: stopped cleanly by SIGINT or SIGTERM; analyze: such a run
   kInternal = 255,     // a bug in rlock
 };
 
@@ -21,6 +22,8 @@ inline constexpr const char* kExitCodeTable =
     "  3    worker --fenced without --retry: the write was rejected, the amount not added\n"
     "  4    chaos: an anomaly where none was expected (analyze: in the stored run)\n"
     "  5    chaos: the harness lost a server it needs (one line says which); the campaign stopped\n"
+    "  6    chaos: interrupted (SIGINT, SIGTERM), stopped cleanly, the run sealed as interrupted\n"
+    "       (analyze: an interrupted run); a second signal kills at once (130 SIGINT, 143 SIGTERM)\n"
     "  255  a bug in rlock";
 
 }  // namespace rlock::cli

@@ -68,6 +68,9 @@ int main(int argc, char** argv) {
   } catch (const rlock::HarnessLost& e) {
     spdlog::error("{}", e.what());
     return kHarnessLost;
+  } catch (const rlock::Interrupted& e) {
+    spdlog::error("{}", e.what());
+    return kInterrupted;
   } catch (const rlock::UnexpectedAnomaly& e) {
     spdlog::error("{}", e.what());
     return kAnomaly;

@@ -43,7 +43,8 @@ void LocalRedis::start() {
   std::vector<std::string> args{"redis-server", conf.string(), "--port", std::to_string(address_.port),
                                 "--dir", dir_.string(), "--logfile", log.string()};
   args.insert(args.end(), extra_args_.begin(), extra_args_.end());
-  pid_ = spawn_child(args);
+  // In a group of its own, out of reach of a terminal's Ctrl-C (its owner stops it), and gone with its owner.
+  pid_ = spawn_child(args, SpawnOptions{.own_group = true, .dies_with_parent = true});
   bool exited = false;
   bool answers = wait_for(5s, [&] {
     if (try_reap(pid_)) exited = true;

@@ -2,7 +2,8 @@
 // persistence), for the chaos trials that need servers of their own (a failover's primary and
 // replica, Redlock's independent servers).
 //
-// Owns the process: started and answering once constructed, killed and reaped when destroyed.
+// Owns the process: started and answering once constructed, killed and reaped when destroyed, and
+// killed when the process that started it ends, however it ends.
 // Holds one connection to it. Not thread-safe.
 #pragma once
 

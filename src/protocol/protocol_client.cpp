@@ -82,7 +82,8 @@ ProtocolClient::ProtocolClient(const std::string& command, const std::filesystem
     pid_ = spawn_child(client_argv(command), SpawnOptions{.stdin_stdout = ends[1],
                                                            .stderr_fd = errors[1],
                                                            .own_group = true,
-                                                           .environment = client_environment()});
+                                                           .environment = client_environment(),
+                                                           .dies_with_parent = true});
   } catch (const Error&) {
     if (!stderr_) ::close(errors[0]);
     ::close(errors[1]);
