@@ -15,7 +15,7 @@
 #include "rlock/redis_connection.h"
 #include "util/progress.h"
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
 // Prints the client's first error, in one line, and how many of its trials were not run.
@@ -35,7 +35,7 @@ void report_client_errors(const std::string& name, const std::vector<TrialResult
 // the jobs' own servers start. Returns the setup the jobs run on.
 ChaosSetup check_servers(const Campaign& campaign, const ChaosSetup& setup) {
   RedisConnection{setup.redis};
-  AccountStore{setup.conninfo};
+  bank::AccountStore{setup.conninfo};
   for (Fault f : campaign.faults) {
     if (f->strikes_server()) check_strikable(setup.redis, f);
   }
@@ -48,10 +48,10 @@ ChaosSetup check_servers(const Campaign& campaign, const ChaosSetup& setup) {
 }
 
 void check_own_servers_of(const Campaign& campaign, const ChaosSetup& setup) {
-  bool three_servers = std::find(campaign.strategies.begin(), campaign.strategies.end(), Strategy::redlock) !=
+  bool three_servers = std::find(campaign.strategies.begin(), campaign.strategies.end(), lab::Strategy::redlock) !=
                            campaign.strategies.end() ||
                        std::any_of(campaign.clients.begin(), campaign.clients.end(),
-                                   [](const ClientSpec& c) { return c.servers == 3; });
+                                   [](const protocol::ClientSpec& c) { return c.servers == 3; });
   check_own_servers(setup, campaign.jobs,
                     std::any_of(campaign.faults.begin(), campaign.faults.end(), [](Fault f) { return f->runs_own_redis(); }),
                     three_servers);
@@ -71,13 +71,13 @@ void print_first_line(const Campaign& campaign, const ChaosSetup& setup) {
 std::vector<TrialResult> run_plan(const TrialPlan& plan, const Campaign& campaign, const ChaosSetup& setup,
                                   const ChaosSetup& jobs_setup) {
   std::size_t done_before = 0, anomalies_before = 0;
-  Progress line(stderr, "chaos", "trials", plan.side_by_side.size() + plan.one_by_one.size());
+  util::Progress line(stderr, "chaos", "trials", plan.side_by_side.size() + plan.one_by_one.size());
   auto progress = [&](std::size_t done, std::size_t anomalies) {
     line.update(done_before + done, fmt::format("{} with an anomaly", anomalies_before + anomalies));
   };
-  if (setup.netns) NetnsLab::cleanup_leftovers();
+  if (setup.netns) host::NetnsLab::cleanup_leftovers();
   std::vector<TrialResult> results = run_trials(plan.side_by_side, jobs_setup, campaign.jobs, progress);
-  if (setup.netns) NetnsLab::cleanup_leftovers();  // those of a job killed
+  if (setup.netns) host::NetnsLab::cleanup_leftovers();  // those of a job killed
   done_before = results.size();
   anomalies_before = static_cast<std::size_t>(std::count_if(results.begin(), results.end(), [](const TrialResult& r) { return r.anomaly(); }));
   auto lost = std::find_if(results.begin(), results.end(), [](const TrialResult& r) { return r.harness_lost; });
@@ -101,7 +101,7 @@ void report_errors(const Campaign& campaign, const std::vector<TrialResult>& res
     fmt::print(stderr, "chaos: {} trials could not run (not_run, not judged); the first: {}\n", not_run,
                std::find_if(results.begin(), results.end(), could_not)->error);
   }
-  for (const ClientSpec& client : campaign.clients) report_client_errors(client.name, results);
+  for (const protocol::ClientSpec& client : campaign.clients) report_client_errors(client.name, results);
 }
 
 }  // namespace
@@ -125,4 +125,4 @@ std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup
   return results;
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -12,7 +12,7 @@
 
 extern char** environ;
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
 using nlohmann::json;
@@ -37,7 +37,7 @@ json environment() {
   return env;
 }
 
-json client_json(const ClientSpec& c) {
+json client_json(const protocol::ClientSpec& c) {
   return {{"name", c.name}, {"command", blank_passwords(c.command)}, {"servers", c.servers}, {"expected_safe", c.expected_safe}};
 }
 
@@ -50,10 +50,10 @@ T parse_name(const std::string& name, Parse&& parse, const char* what) {
 
 Campaign campaign_from(const json& j) {
   Campaign c;
-  for (const json& s : j.at("strategies")) c.strategies.push_back(parse_name<Strategy>(s.get<std::string>(), strategy_from, "strategy"));
+  for (const json& s : j.at("strategies")) c.strategies.push_back(parse_name<lab::Strategy>(s.get<std::string>(), lab::strategy_from, "strategy"));
   for (const json& f : j.at("faults")) c.faults.push_back(parse_name<Fault>(f.get<std::string>(), fault_from, "fault"));
   for (const json& k : j.at("clients")) {
-    c.clients.push_back(ClientSpec{k.at("name").get<std::string>(), k.at("command").get<std::string>(),
+    c.clients.push_back(protocol::ClientSpec{k.at("name").get<std::string>(), k.at("command").get<std::string>(),
                                    k.at("servers").get<int>(), k.at("expected_safe").get<bool>()});
   }
   c.trials = j.at("trials").get<int>();
@@ -81,11 +81,11 @@ ChaosSetup setup_from(const json& j) {
 
 json run_file_json(const Campaign& campaign, const ChaosSetup& setup) {
   json strategies = json::array(), faults = json::array(), clients = json::array();
-  for (Strategy s : campaign.strategies) strategies.push_back(to_string(s));
+  for (lab::Strategy s : campaign.strategies) strategies.push_back(to_string(s));
   for (Fault f : campaign.faults) faults.push_back(to_string(f));
-  for (const ClientSpec& c : campaign.clients) clients.push_back(client_json(c));
+  for (const protocol::ClientSpec& c : campaign.clients) clients.push_back(client_json(c));
   return json{{"format", kRunFileFormat},
-              {"started", utc_now("%Y-%m-%dT%H:%M:%SZ")},
+              {"started", util::utc_now("%Y-%m-%dT%H:%M:%SZ")},
               {"command", command_line()},
               {"environment", environment()},
               {"campaign", {{"strategies", strategies}, {"faults", faults}, {"clients", clients},
@@ -93,9 +93,9 @@ json run_file_json(const Campaign& campaign, const ChaosSetup& setup) {
               {"setup", {{"seed", setup.seed}, {"ttl_ms", setup.ttl.count()}, {"wait", wait_mode_name(setup.wait)},
                          {"dir", setup.dir.string()}, {"first_account", setup.first_account},
                          {"failover_port", setup.failover_port}, {"redlock_port", setup.redlock_port},
-                         {"redis", setup.redis.display()}, {"postgres", describe_conninfo(setup.conninfo)}}}};
+                         {"redis", setup.redis.display()}, {"postgres", bank::describe_conninfo(setup.conninfo)}}}};
 }
 
 RunFile run_file_from(const json& j) { return RunFile{campaign_from(j.at("campaign")), setup_from(j.at("setup"))}; }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -10,7 +10,7 @@
 
 #include "chaos/campaign.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 // 1: format, started, command, environment, campaign, setup. A file without the field is refused.
 inline constexpr int kRunFileFormat = 1;
@@ -27,4 +27,4 @@ struct RunFile {
 // unknown strategy, fault or wait mode.
 RunFile run_file_from(const nlohmann::json& j);
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -16,7 +16,7 @@
 #include "runfiles/file_format.h"
 #include "util/run_dir.h"
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
 using nlohmann::json;
@@ -61,7 +61,7 @@ std::map<TrialKey, json> trial_lines(const fs::path& dir) {
     json j = json::parse(line, nullptr, false);
     std::string where = fmt::format("{} line {}", path.string(), number);
     if (!j.is_object()) throw Error(fmt::format("{} is not a JSON object (truncated?)", where));
-    check_format(j, kTrialLineFormat, where, 0);
+    runfiles::check_format(j, kTrialLineFormat, where, 0);
     try {
       lines[trial_key_of(j)] = j;
     } catch (const json::exception& e) {
@@ -74,16 +74,16 @@ std::map<TrialKey, json> trial_lines(const fs::path& dir) {
 }  // namespace
 
 fs::path new_run_dir(const fs::path& chaos_dir, std::uint64_t seed) {
-  return unused_path(chaos_dir / "runs" / fmt::format("{}-seed{}", utc_now("%Y%m%dT%H%M%SZ"), seed));
+  return util::unused_path(chaos_dir / "runs" / fmt::format("{}-seed{}", util::utc_now("%Y%m%dT%H%M%SZ"), seed));
 }
 
 void write_run_record(const Campaign& campaign, const ChaosSetup& setup) {
   fs::create_directories(setup.run_dir);
-  write_json_file(setup.run_dir / "run.json", run_file_json(campaign, setup));
+  runfiles::write_json_file(setup.run_dir / "run.json", run_file_json(campaign, setup));
 }
 
 void record_trial(const fs::path& run_dir, const TrialInput& input) {
-  AppendFile(run_dir / kPlain).append_line(trial_line(input).dump());
+  lab::AppendFile(run_dir / kPlain).append_line(trial_line(input).dump());
 }
 
 void keep_trials(const fs::path& run_dir, const fs::path& trials) {
@@ -112,7 +112,7 @@ StoredRun load_run(const fs::path& dir) {
   if (!fs::exists(record_path)) {
     throw Error(fmt::format("{} is not a stored chaos run: it has no run.json", dir.string()));
   }
-  RunFile file = read_run_file(record_path, kRunFileFormat, 0, "a stored run's record", run_file_from);
+  RunFile file = runfiles::read_run_file(record_path, kRunFileFormat, 0, "a stored run's record", run_file_from);
   StoredRun run{file.campaign, file.setup, {}};
   run.setup.run_dir = dir;
   std::map<TrialKey, json> lines = trial_lines(dir);
@@ -132,4 +132,4 @@ StoredRun load_run(const fs::path& dir) {
   return run;
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
 // The fault over one trial: its strike when due, its heal, its tick.
@@ -74,4 +74,4 @@ void run_trial_loop(TrialContext& trial, Participants& workers, const std::funct
   }
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

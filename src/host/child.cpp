@@ -16,7 +16,7 @@
 
 extern char** environ;
 
-namespace rlock {
+namespace rlock::host {
 namespace {
 
 // wait4 with `options`; nothing when no child was reaped (WNOHANG and still running).
@@ -95,4 +95,4 @@ ChildExit kill_and_reap(pid_t pid) {
   return reap(pid);
 }
 
-}  // namespace rlock
+}  // namespace rlock::host

@@ -16,7 +16,7 @@
 #include "rlock/redis_address.h"
 #include "rlock/redis_connection.h"
 
-namespace rlock {
+namespace rlock::host {
 
 class LocalRedis {
  public:
@@ -47,4 +47,4 @@ class LocalRedis {
   std::unique_ptr<RedisConnection> connection_;
 };
 
-}  // namespace rlock
+}  // namespace rlock::host

@@ -9,7 +9,10 @@
 #include "runfiles/bench_file.h"
 #include "runfiles/chaos_file.h"
 
-namespace rlock {
+namespace rlock::report {
+
+using lab::Lang;
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -27,9 +30,9 @@ std::size_t count(const std::string& text, const std::string& part) {
   return n;
 }
 
-ChaosFileCell cell(const std::string& strategy, const std::string& fault, long trials, long anomalies,
+runfiles::ChaosFileCell cell(const std::string& strategy, const std::string& fault, long trials, long anomalies,
                    std::vector<std::string> kept) {
-  ChaosFileCell c;
+  runfiles::ChaosFileCell c;
   c.strategy = strategy;
   c.fault = fault;
   c.expected_safe = strategy != "ttl";
@@ -48,10 +51,10 @@ ChaosFileCell cell(const std::string& strategy, const std::string& fault, long t
 
 // A chaos run of ttl and fenced-claim under none and pause, fenced-claim under pause not run; ttl
 // under pause kept trials 1 and 3, both lab 1's events.
-fs::path chaos_run(const TempDir& tmp) {
+fs::path chaos_run(const host::TempDir& tmp) {
   fs::path dir = tmp.path() / "chaos";
   fs::create_directories(dir);
-  write_chaos_file(dir / "chaos.json", ChaosFile{42, 200, 4, "poll",
+  runfiles::write_chaos_file(dir / "chaos.json", runfiles::ChaosFile{42, 200, 4, "poll",
                                                  {cell("ttl", "none", 4, 0, {}),
                                                   cell("ttl", "pause", 4, 3, {"1", "3", "4", "5"}),
                                                   cell("fenced-claim", "none", 4, 0, {})}});
@@ -72,7 +75,7 @@ void set_format(const fs::path& path, int format) {
 }
 
 TEST(Report, AChaosRunIsAMatrixWithTheNumbersInEachCell) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   std::string html = report_html({chaos_run(tmp)}, Lang::en);
   EXPECT_TRUE(html.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"));
   EXPECT_NE(html.find("<table class=\"heat\" id=\"run1-matrix\">"), std::string::npos);
@@ -84,7 +87,7 @@ TEST(Report, AChaosRunIsAMatrixWithTheNumbersInEachCell) {
 }
 
 TEST(Report, KeptTrialsAreDrawnUpToThreeAndTheRestNamed) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   std::string html = report_html({chaos_run(tmp)}, Lang::en);
   EXPECT_EQ(count(html, "<svg xmlns=\"http://www.w3.org/2000/svg\""), 2u);  // trials 1 and 3
   EXPECT_NE(html.find("trial ttl-pause-4: no events kept"), std::string::npos);
@@ -96,7 +99,7 @@ TEST(Report, KeptTrialsAreDrawnUpToThreeAndTheRestNamed) {
 }
 
 TEST(Report, NoAddressButTheSvgNamespace) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   std::string html = report_html({chaos_run(tmp), kLab1}, Lang::en);
   EXPECT_EQ(count(html, "http"), count(html, "xmlns=\"http://www.w3.org/2000/svg\""));
   EXPECT_EQ(count(html, "<script"), 0u);
@@ -111,7 +114,7 @@ TEST(Report, ALabRunHasItsSortedLogItsVerdictAndItsTimeline) {
 }
 
 TEST(Report, TheKoreanPageIsMarkedKoAndSaysItsWordsInKorean) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   std::string html = report_html({chaos_run(tmp), kLab1}, Lang::ko);
   EXPECT_TRUE(html.starts_with("<!DOCTYPE html>\n<html lang=\"ko\">"));
   EXPECT_NE(html.find("카오스 실행"), std::string::npos);
@@ -120,11 +123,11 @@ TEST(Report, TheKoreanPageIsMarkedKoAndSaysItsWordsInKorean) {
 }
 
 TEST(Report, ABenchRunHasBarsAndItsNumbers) {
-  TempDir tmp("report_test");
-  write_bench_file(tmp.path() / "bench.json",
-                   BenchFile{nlohmann::json{{"redis", "7.0.15"}},
-                             {BenchFileCase{"cycle", 900, 95.2, 1520, 80, 1.19},
-                              BenchFileCase{"handoff-poll", 50, 4100, 48000, 160, 25.6, {{"jain", 0.98}, {"clients", 2}}}},
+  host::TempDir tmp("report_test");
+  runfiles::write_bench_file(tmp.path() / "bench.json",
+                   runfiles::BenchFile{nlohmann::json{{"redis", "7.0.15"}},
+                             {runfiles::BenchFileCase{"cycle", 900, 95.2, 1520, 80, 1.19},
+                              runfiles::BenchFileCase{"handoff-poll", 50, 4100, 48000, 160, 25.6, {{"jain", 0.98}, {"clients", 2}}}},
                              {}});
   std::string html = report_html({tmp.path()}, Lang::en);
   EXPECT_NE(html.find("<h2>Benchmark: "), std::string::npos);
@@ -136,12 +139,12 @@ TEST(Report, ABenchRunHasBarsAndItsNumbers) {
 }
 
 TEST(Report, ABenchRunWithStrategiesHasThePriceOfSafety) {
-  TempDir tmp("report_test");
-  write_bench_file(tmp.path() / "bench.json",
-                   BenchFile{nlohmann::json::object(),
+  host::TempDir tmp("report_test");
+  runfiles::write_bench_file(tmp.path() / "bench.json",
+                   runfiles::BenchFile{nlohmann::json::object(),
                              {},
-                             {BenchFileRow{"fenced-claim", 1, 1, 500, 420, 900, 300, 1.4, 2100.5, true},
-                              BenchFileRow{"ttl", 16, 1, 500, 5000, 9000, 280, 17.9, 932, false}}});
+                             {runfiles::BenchFileRow{"fenced-claim", 1, 1, 500, 420, 900, 300, 1.4, 2100.5, true},
+                              runfiles::BenchFileRow{"ttl", 16, 1, 500, 5000, 9000, 280, 17.9, 932, false}}});
   std::string en = report_html({tmp.path()}, Lang::en);
   EXPECT_NE(en.find("<caption>The price of safety"), std::string::npos);
   EXPECT_NE(en.find("<th scope=\"row\">fenced-claim</th><td class=\"num\">1</td>"), std::string::npos);
@@ -152,21 +155,21 @@ TEST(Report, ABenchRunWithStrategiesHasThePriceOfSafety) {
 
 // A bench.json from before the price of safety: no "strategies", no "format".
 TEST(Report, ABenchRunBeforeStrategiesHasNoPriceOfSafety) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   write(tmp.path() / "bench.json", R"({"env":{},"cases":[]})");
   EXPECT_EQ(report_html({tmp.path()}, Lang::en).find("price of safety"), std::string::npos);
 }
 
 TEST(Report, ADirectoryWithoutARunIsRefused) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   EXPECT_THROW(report_html({tmp.path()}, Lang::en), Error);
 }
 
 TEST(Report, ARunOfANewerFormatIsRefused) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   fs::path dir = chaos_run(tmp);
   EXPECT_NO_THROW(report_html({dir}, Lang::en));  // as written: the current format
-  set_format(dir / "chaos.json", kChaosFileFormat + 1);
+  set_format(dir / "chaos.json", runfiles::kChaosFileFormat + 1);
   try {
     report_html({dir}, Lang::en);
     FAIL() << "a newer run was read";
@@ -174,13 +177,13 @@ TEST(Report, ARunOfANewerFormatIsRefused) {
     EXPECT_NE(std::string(e.what()).find("chaos.json: format 2 is newer than this rlock reads (1)"), std::string::npos)
         << e.what();
   }
-  write_bench_file(tmp.path() / "bench.json", BenchFile{});
-  set_format(tmp.path() / "bench.json", kBenchFileFormat + 1);
+  runfiles::write_bench_file(tmp.path() / "bench.json", runfiles::BenchFile{});
+  set_format(tmp.path() / "bench.json", runfiles::kBenchFileFormat + 1);
   EXPECT_THROW(report_html({tmp.path()}, Lang::en), Error);
 }
 
 TEST(Report, AMalformedRunIsRefusedNamingItsFile) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   write(tmp.path() / "chaos.json", R"({"seed":1,"cells":[]})");
   try {
     report_html({tmp.path()}, Lang::en);
@@ -191,7 +194,7 @@ TEST(Report, AMalformedRunIsRefusedNamingItsFile) {
 }
 
 TEST(Report, AnUnwritableOutputLeavesNothingBehind) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   fs::path taken = tmp.path() / "taken";
   fs::create_directories(taken / "inside");  // a directory where the file should go
   EXPECT_THROW(write_report({kLab1}, taken, Lang::en), Error);
@@ -200,7 +203,7 @@ TEST(Report, AnUnwritableOutputLeavesNothingBehind) {
 }
 
 TEST(Report, WriteReportWritesThePage) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   write_report({kLab1}, tmp.path() / "report.html", Lang::en);
   std::ifstream in(tmp.path() / "report.html");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -208,4 +211,4 @@ TEST(Report, WriteReportWritesThePage) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::report

@@ -8,7 +8,7 @@
 
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::runfiles {
 
 int check_format(const nlohmann::json& j, int newest, std::string_view where, int when_absent) {
   auto field = j.find("format");
@@ -42,4 +42,4 @@ void write_json_file(const std::filesystem::path& path, const nlohmann::json& j)
   if (!out) throw Error(fmt::format("cannot write {}: {}", path.string(), std::strerror(errno)));
 }
 
-}  // namespace rlock
+}  // namespace rlock::runfiles

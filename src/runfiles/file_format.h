@@ -15,7 +15,7 @@
 
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::runfiles {
 
 // `j`'s format. `when_absent` is the format of the files written before the field was (0: the
 // field is required). Throws Error, in one line starting with `where`, for a format newer than
@@ -43,4 +43,4 @@ auto read_run_file(const std::filesystem::path& path, int newest, int when_absen
 // `j` written to `path`, indented by two, with a final newline. Throws Error when it cannot be.
 void write_json_file(const std::filesystem::path& path, const nlohmann::json& j);
 
-}  // namespace rlock
+}  // namespace rlock::runfiles
