@@ -11,7 +11,7 @@
 #include "bank/statement_deadline.h"
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::bank {
 
 // libpq's messages run over several lines and repeat the address; keep the cause from the first line.
 inline std::string cause_of(const std::exception& e) {
@@ -82,4 +82,4 @@ auto AccountStore::run(const char* what, bool writes, Work&& work) {
   }
 }
 
-}  // namespace rlock
+}  // namespace rlock::bank

@@ -11,7 +11,7 @@
 #include "bank/account_connection.h"
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::bank {
 namespace {
 
 // Every option libpq read from `conninfo` that has a value, or nothing when it cannot parse it.
@@ -166,4 +166,4 @@ long long AccountStore::locked_update(long account, TxLock lock,
   });
 }
 
-}  // namespace rlock
+}  // namespace rlock::bank

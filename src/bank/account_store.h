@@ -16,7 +16,7 @@
 
 #include "rlock/lock_key.h"
 
-namespace rlock {
+namespace rlock::bank {
 
 struct AccountRow {
   long long balance = 0;
@@ -105,4 +105,4 @@ std::optional<PgTcpAddress> tcp_address_of(const std::string& conninfo);
 // which is `host`:`port`.
 std::string conninfo_at(const std::string& conninfo, const std::string& host, int port);
 
-}  // namespace rlock
+}  // namespace rlock::bank

@@ -15,13 +15,13 @@
 #include "rlock/lock_key.h"
 #include "testing/test_env.h"
 
-namespace rlock {
+namespace rlock::bank {
 namespace {
 
 class AccountStoreTest : public ::testing::Test {
  protected:
   // Fails the test (never skips it) when DATABASE_URL or REDIS_URL is unset or unreachable.
-  void SetUp() override { store_ = std::make_unique<AccountStore>(test::servers().database_url); }
+  void SetUp() override { store_ = std::make_unique<AccountStore>(testing::servers().database_url); }
   AccountStore& store() { return *store_; }
 
  private:
@@ -79,13 +79,13 @@ TEST_F(AccountStoreTest, FencedWriteWithANewerFenceLands) {
 
 TEST_F(AccountStoreTest, ReadingAMissingAccountThrowsError) {
   // No test or lab ever resets a negative account.
-  std::string message = test::error_message<Error>([&] { store().read(-9201); });
+  std::string message = testing::error_message<Error>([&] { store().read(-9201); });
   EXPECT_NE(message.find("-9201"), std::string::npos) << message;
 }
 
 TEST(AccountStore, ConnectRefusedNamesTheServerButNotThePassword) {
-  int port = test::closed_port();
-  std::string message = test::error_message<Error>(
+  int port = testing::closed_port();
+  std::string message = testing::error_message<Error>(
       [&] { AccountStore store("postgresql://u:hunter2@127.0.0.1:" + std::to_string(port) + "/bank"); });
   EXPECT_NE(message.find("127.0.0.1:" + std::to_string(port)), std::string::npos) << message;
   EXPECT_EQ(message.find("hunter2"), std::string::npos) << message;
@@ -97,7 +97,7 @@ TEST(AccountStore, ConnectRefusedNamesTheServerButNotThePassword) {
 // A malformed URL is a usage error, and libpq's own message about it would quote the password.
 TEST(AccountStore, MalformedUrlErrorsDoNotShowThePassword) {
   for (const char* url : {"postgresql://u:hunter2%zz@127.0.0.1:1/bank", "postgresql://u:hunter2@[::1/bank"}) {
-    std::string message = test::error_message<UsageError>([&] { AccountStore store(url); });
+    std::string message = testing::error_message<UsageError>([&] { AccountStore store(url); });
     EXPECT_EQ(message.find("hunter2"), std::string::npos) << message;
   }
 }
@@ -109,9 +109,9 @@ TEST(AccountStore, DescribeConninfoIsHostPortAndDatabaseOnly) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::bank
 
-namespace rlock {
+namespace rlock::bank {
 namespace {
 
 using namespace std::chrono_literals;
@@ -120,13 +120,13 @@ using Clock = std::chrono::steady_clock;
 // A frozen backend (SIGSTOPped: its socket stays open, so neither statement_timeout nor TCP notices)
 // gives a clear error within the client's deadline, not a hang.
 TEST(AccountStoreLimits, AFrozenBackendGivesAClearErrorWithinTheDeadline) {
-  AccountStore store(test::servers().database_url, PostgresLimits{.statement_timeout = 500ms, .deadline = 1000ms});
+  AccountStore store(testing::servers().database_url, PostgresLimits{.statement_timeout = 500ms, .deadline = 1000ms});
   store.reset(9230);
   pid_t backend = store.backend_pid();
   ASSERT_GT(backend, 0);
   ASSERT_EQ(kill(backend, SIGSTOP), 0) << "the test needs PostgreSQL running as this user";
   auto began = Clock::now();
-  std::string message = test::error_message<Error>([&] { store.read(9230); });
+  std::string message = testing::error_message<Error>([&] { store.read(9230); });
   double waited = std::chrono::duration<double>(Clock::now() - began).count();
   kill(backend, SIGCONT);
   EXPECT_NE(message.find("no answer to reading the balance within 1000 ms"), std::string::npos) << message;
@@ -137,7 +137,7 @@ TEST(AccountStoreLimits, AFrozenBackendGivesAClearErrorWithinTheDeadline) {
 
 // A statement that waits on a row lock held longer than statement_timeout is canceled by the server.
 TEST(AccountStoreLimits, AStatementWaitingPastTheStatementTimeoutIsCanceled) {
-  AccountStore holder(test::servers().database_url);
+  AccountStore holder(testing::servers().database_url);
   holder.reset(9231);
   std::thread holding([&] {
     holder.locked_update(9231, AccountStore::TxLock::row, [](long long balance) {
@@ -146,9 +146,9 @@ TEST(AccountStoreLimits, AStatementWaitingPastTheStatementTimeoutIsCanceled) {
     });
   });
   std::this_thread::sleep_for(300ms);  // the holder has the row
-  AccountStore waiter(test::servers().database_url, PostgresLimits{.statement_timeout = 500ms, .deadline = 10s});
+  AccountStore waiter(testing::servers().database_url, PostgresLimits{.statement_timeout = 500ms, .deadline = 10s});
   auto began = Clock::now();
-  std::string message = test::error_message<Error>(
+  std::string message = testing::error_message<Error>(
       [&] { waiter.locked_update(9231, AccountStore::TxLock::row, [](long long balance) { return balance; }); });
   double waited = std::chrono::duration<double>(Clock::now() - began).count();
   holding.join();
@@ -157,4 +157,4 @@ TEST(AccountStoreLimits, AStatementWaitingPastTheStatementTimeoutIsCanceled) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::bank

@@ -2,7 +2,7 @@
 // closes its gap (account_store.h says what each one does).
 #include "bank/account_connection.h"
 
-namespace rlock {
+namespace rlock::bank {
 namespace {
 
 constexpr const char* kFencedWrite = "fenced_write";
@@ -41,4 +41,4 @@ long long AccountStore::claimed_write(long account, long long balance, Fence fen
   return static_cast<long long>(rows);
 }
 
-}  // namespace rlock
+}  // namespace rlock::bank

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-namespace rlock {
+namespace rlock::bank {
 namespace {
 
 // A dead peer is noticed after 5 s of silence and 3 unanswered probes 2 s apart.
@@ -71,4 +71,4 @@ void StatementDeadline::watch() {
   }
 }
 
-}  // namespace rlock
+}  // namespace rlock::bank

@@ -15,7 +15,7 @@
 #include <mutex>
 #include <thread>
 
-namespace rlock {
+namespace rlock::bank {
 
 class StatementDeadline {
  public:
@@ -47,4 +47,4 @@ class StatementDeadline {
   std::thread watchdog_;  // last: starts once the rest is set
 };
 
-}  // namespace rlock
+}  // namespace rlock::bank

@@ -27,7 +27,7 @@
 #include "rlock/redis_connection.h"
 #include "rlock/release_waiter.h"
 
-namespace rlock {
+namespace rlock::bench {
 
 struct BenchSetup {
   RedisAddress redis;
@@ -56,15 +56,15 @@ struct BenchCase {
 };
 
 // Build type, compiler, server versions, machine and its load: (label, value) in print order.
-std::vector<std::pair<std::string, std::string>> bench_environment(RedisConnection& redis, AccountStore& store);
+std::vector<std::pair<std::string, std::string>> bench_environment(RedisConnection& redis, bank::AccountStore& store);
 
 // Throws UsageError (one line naming the limit) when `clients` processes, each with a PostgreSQL
 // connection of its own, cannot run here now.
-void check_capacity(int clients, AccountStore& store);
+void check_capacity(int clients, bank::AccountStore& store);
 
 // rtt-redis, rtt-pg, cycle and fenced-cycle with their floors, one of each per round (so noise
 // hits all alike), for setup.seconds. Throws Error when the bench's lock is held by someone else or a write is rejected.
-std::vector<BenchCase> measure_round_trips(const BenchSetup& setup, RedisConnection& redis, AccountStore& store);
+std::vector<BenchCase> measure_round_trips(const BenchSetup& setup, RedisConnection& redis, bank::AccountStore& store);
 
 // setup.clients processes loop: acquire (waiting as `mode` says), read, work 0 to 100 ms, write
 // balance + 1, release, then wait as a refused client would (the back of the queue), for
@@ -78,4 +78,4 @@ BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_r
 // and reaping it. extra: peak resident memory (median and largest, kB).
 BenchCase measure_startup(const BenchSetup& setup);
 
-}  // namespace rlock
+}  // namespace rlock::bench

@@ -9,7 +9,7 @@
 #include "rlock/error.h"
 #include "util/stats.h"
 
-namespace rlock {
+namespace rlock::bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -19,13 +19,13 @@ long long nanoseconds(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
 }
 
-std::filesystem::path records_of(const BenchSetup& setup, Strategy strategy, int client) {
-  return setup.dir / fmt::format("strategy-{}-{}.txt", to_string(strategy), client);
+std::filesystem::path records_of(const BenchSetup& setup, lab::Strategy strategy, int client) {
+  return setup.dir / fmt::format("strategy-{}-{}.txt", lab::to_string(strategy), client);
 }
 
-void run_client(const BenchSetup& setup, const WorkerPlan& plan, const std::filesystem::path& records,
+void run_client(const BenchSetup& setup, const lab::WorkerPlan& plan, const std::filesystem::path& records,
                 Clock::time_point start, Clock::time_point end) {
-  RepeatedWorker worker(plan, setup.redis, setup.conninfo);
+  lab::RepeatedWorker worker(plan, setup.redis, setup.conninfo);
   std::ofstream out(records);
   std::this_thread::sleep_until(start);
   while (Clock::now() < end) {
@@ -38,13 +38,13 @@ void run_client(const BenchSetup& setup, const WorkerPlan& plan, const std::file
 }
 
 // No destructors run in the client (fork_child): the parent's connections were inherited.
-pid_t spawn_client(const BenchSetup& setup, const WorkerPlan& plan, const std::filesystem::path& records,
+pid_t spawn_client(const BenchSetup& setup, const lab::WorkerPlan& plan, const std::filesystem::path& records,
                    Clock::time_point start, Clock::time_point end) {
-  return fork_child([&] {
+  return host::fork_child([&] {
     try {
       run_client(setup, plan, records, start, end);
     } catch (const std::exception& e) {
-      fmt::print(stderr, "rlock: error: bench client {} ({}): {}\n", plan.name, to_string(plan.strategy), e.what());
+      fmt::print(stderr, "rlock: error: bench client {} ({}): {}\n", plan.name, lab::to_string(plan.strategy), e.what());
       return 1;
     }
     return 0;
@@ -53,19 +53,19 @@ pid_t spawn_client(const BenchSetup& setup, const WorkerPlan& plan, const std::f
 
 }  // namespace
 
-WorkerPlan bench_plan(const BenchSetup& setup, Strategy strategy, long account, int client) {
-  WorkerPlan plan;
+lab::WorkerPlan bench_plan(const BenchSetup& setup, lab::Strategy strategy, long account, int client) {
+  lab::WorkerPlan plan;
   plan.name = fmt::format("bench-{}", client);
   plan.amount = 1;
   plan.account = account;
   plan.strategy = strategy;
   plan.wait = setup.wait;
-  if (strategy == Strategy::redlock) plan.redlock = setup.redlock;
+  if (strategy == lab::Strategy::redlock) plan.redlock = setup.redlock;
   return plan;
 }
 
 void reset_accounts(const BenchSetup& setup, int accounts) {
-  AccountStore store(setup.conninfo);
+  bank::AccountStore store(setup.conninfo);
   RedisConnection redis(setup.redis);
   for (long account = setup.account; account < setup.account + accounts; ++account) {
     LockKey key = LockKey::for_account(account);
@@ -75,18 +75,18 @@ void reset_accounts(const BenchSetup& setup, int accounts) {
   }
 }
 
-StrategyRow measure_contended(const BenchSetup& setup, Strategy strategy, int clients, int accounts, double floor_us) {
+StrategyRow measure_contended(const BenchSetup& setup, lab::Strategy strategy, int clients, int accounts, double floor_us) {
   reset_accounts(setup, accounts);
   auto start = Clock::now() + kConnectTime;
   auto end = start + std::chrono::duration_cast<Clock::duration>(setup.seconds);
   std::vector<pid_t> pids;
   for (int client = 0; client < clients; ++client) {
-    WorkerPlan plan = bench_plan(setup, strategy, setup.account + client % accounts, client);
+    lab::WorkerPlan plan = bench_plan(setup, strategy, setup.account + client % accounts, client);
     pids.push_back(spawn_client(setup, plan, records_of(setup, strategy, client), start, end));
   }
   int failed = 0;
-  for (pid_t pid : pids) failed += reap(pid).succeeded() ? 0 : 1;
-  if (failed > 0) throw Error(fmt::format("rlock bench: {} of {} {} clients failed", failed, clients, to_string(strategy)));
+  for (pid_t pid : pids) failed += host::reap(pid).succeeded() ? 0 : 1;
+  if (failed > 0) throw Error(fmt::format("rlock bench: {} of {} {} clients failed", failed, clients, lab::to_string(strategy)));
 
   std::vector<double> latencies_us;
   std::vector<long long> per_account(static_cast<std::size_t>(accounts), 0);
@@ -100,16 +100,16 @@ StrategyRow measure_contended(const BenchSetup& setup, Strategy strategy, int cl
       last = std::max(last, ended);
     }
   }
-  AccountStore store(setup.conninfo);
+  bank::AccountStore store(setup.conninfo);
   bool balance_ok = true;
   for (int a = 0; a < accounts; ++a) {
     balance_ok = balance_ok && store.read_balance(setup.account + a) ==
-                                   AccountStore::kInitialBalance + per_account[static_cast<std::size_t>(a)];
+                                   bank::AccountStore::kInitialBalance + per_account[static_cast<std::size_t>(a)];
   }
   double elapsed_s = static_cast<double>(last - first) / 1e9;
-  return StrategyRow{std::string(to_string(strategy)), clients, accounts, latencies_us.size(), median(latencies_us),
-                     percentile(latencies_us, 0.99), floor_us,
+  return StrategyRow{std::string(lab::to_string(strategy)), clients, accounts, latencies_us.size(), util::median(latencies_us),
+                     util::percentile(latencies_us, 0.99), floor_us,
                      elapsed_s > 0 ? static_cast<double>(latencies_us.size()) / elapsed_s : 0, balance_ok};
 }
 
-}  // namespace rlock
+}  // namespace rlock::bench

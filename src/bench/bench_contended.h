@@ -9,10 +9,10 @@
 #include "bench/bench_strategy.h"
 #include "lab/lab_worker.h"
 
-namespace rlock {
+namespace rlock::bench {
 
 // The worker plan of bench client `client` on `account`: amount 1, setup.wait, redlock's servers.
-WorkerPlan bench_plan(const BenchSetup& setup, Strategy strategy, long account, int client);
+lab::WorkerPlan bench_plan(const BenchSetup& setup, lab::Strategy strategy, long account, int client);
 
 // Puts accounts setup.account .. + count - 1 back to their initial balance and frees their locks
 // (and fence counters) on the bench's Redis and on redlock's servers.
@@ -21,6 +21,6 @@ void reset_accounts(const BenchSetup& setup, int accounts);
 // `clients` processes (client i on account setup.account + i % accounts) increment for
 // setup.seconds. Latencies are per increment as each client saw it; floor_us is the strategy's
 // uncontended floor. Throws Error when a client fails.
-StrategyRow measure_contended(const BenchSetup& setup, Strategy strategy, int clients, int accounts, double floor_us);
+StrategyRow measure_contended(const BenchSetup& setup, lab::Strategy strategy, int clients, int accounts, double floor_us);
 
-}  // namespace rlock
+}  // namespace rlock::bench

@@ -14,7 +14,7 @@
 #define RLOCK_BUILD_TYPE "unknown"
 #endif
 
-namespace rlock {
+namespace rlock::bench {
 namespace {
 
 // The value of the first "field : value" line of /proc/cpuinfo for `field`, or "?".
@@ -40,7 +40,7 @@ std::string load_average() {
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> bench_environment(RedisConnection& redis, AccountStore& store) {
+std::vector<std::pair<std::string, std::string>> bench_environment(RedisConnection& redis, bank::AccountStore& store) {
   utsname host{};
   ::uname(&host);
   return {
@@ -52,7 +52,7 @@ std::vector<std::pair<std::string, std::string>> bench_environment(RedisConnecti
   };
 }
 
-void check_capacity(int clients, AccountStore& store) {
+void check_capacity(int clients, bank::AccountStore& store) {
   long free = store.free_connections();
   if (clients > free) {
     throw UsageError(fmt::format("--clients {}: PostgreSQL at {} accepts {} more connections now, one a client", clients,
@@ -66,4 +66,4 @@ void check_capacity(int clients, AccountStore& store) {
   }
 }
 
-}  // namespace rlock
+}  // namespace rlock::bench

@@ -15,7 +15,7 @@
 #include "rlock/redis_lock.h"
 #include "util/stats.h"
 
-namespace rlock {
+namespace rlock::bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -41,7 +41,7 @@ std::filesystem::path records_of(const BenchSetup& setup, WaitMode mode, int cli
 // One client: its own connections, then sections until `end`. Runs in a forked child.
 void run_client(const BenchSetup& setup, WaitMode mode, int client, Clock::time_point start, Clock::time_point end) {
   RedisConnection redis(setup.redis);
-  AccountStore store(setup.conninfo);
+  bank::AccountStore store(setup.conninfo);
   RedisLock lock(redis, LockKey::for_account(setup.account));
   ReleaseWaiter waiter(mode, setup.redis, lock.key(), kRetry);
   std::mt19937_64 rng(std::random_device{}());
@@ -75,7 +75,7 @@ void run_client(const BenchSetup& setup, WaitMode mode, int client, Clock::time_
 
 // No destructors run in the client (fork_child): the parent's connections were inherited.
 pid_t spawn_client(const BenchSetup& setup, WaitMode mode, int client, Clock::time_point start, Clock::time_point end) {
-  return fork_child([&] {
+  return host::fork_child([&] {
     try {
       run_client(setup, mode, client, start, end);
     } catch (const std::exception& e) {
@@ -103,7 +103,7 @@ std::vector<Section> read_sections(const BenchSetup& setup, WaitMode mode, int c
 BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_rtt_us) {
   LockKey key = LockKey::for_account(setup.account);
   RedisConnection(setup.redis).checked({"DEL", key.lock, key.queue, key.queue_deadlines});
-  AccountStore store(setup.conninfo);
+  bank::AccountStore store(setup.conninfo);
   store.reset(setup.account);
 
   auto start = Clock::now() + kConnectTime;
@@ -112,7 +112,7 @@ BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_r
   for (int client = 0; client < setup.clients; ++client) pids.push_back(spawn_client(setup, mode, client, start, end));
   int failed = 0;
   for (pid_t pid : pids) {
-    if (!reap(pid).succeeded()) ++failed;
+    if (!host::reap(pid).succeeded()) ++failed;
   }
   if (failed > 0) throw Error(fmt::format("rlock bench: {} of {} handoff clients failed", failed, setup.clients));
 
@@ -125,17 +125,17 @@ BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_r
   }
   BenchCase result =
       BenchCase::from(fmt::format("handoff-{}", wait_mode_name(mode)), handoffs_us, 2 * redis_rtt_us);
-  long long expected = AccountStore::kInitialBalance + static_cast<long long>(sections.size());
+  long long expected = bank::AccountStore::kInitialBalance + static_cast<long long>(sections.size());
   long long balance = store.read_balance(setup.account);
   double elapsed_s = sections.empty() ? 0 : static_cast<double>(sections.back().releasing_ns - sections.front().acquired_ns) / 1e9;
   result.extra = {{"clients", setup.clients},
                   {"sections", sections.size()},
                   {"throughput_per_s", elapsed_s > 0 ? static_cast<double>(sections.size()) / elapsed_s : 0},
-                  {"jain", jain_index(per_client)},
+                  {"jain", util::jain_index(per_client)},
                   {"final_balance", balance},
                   {"expected_balance", expected},
                   {"balance_ok", balance == expected}};
   return result;
 }
 
-}  // namespace rlock
+}  // namespace rlock::bench

@@ -7,7 +7,7 @@
 #include "rlock/redis_lock.h"
 #include "util/stats.h"
 
-namespace rlock {
+namespace rlock::bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -34,7 +34,7 @@ Lease acquire_or_throw(RedisLock& lock, bool fenced) {
 
 }  // namespace
 
-std::vector<BenchCase> measure_round_trips(const BenchSetup& setup, RedisConnection& redis, AccountStore& store) {
+std::vector<BenchCase> measure_round_trips(const BenchSetup& setup, RedisConnection& redis, bank::AccountStore& store) {
   LockKey key = LockKey::for_account(setup.account);
   redis.checked({"DEL", key.lock, key.fence_counter});
   store.reset(setup.account);
@@ -64,9 +64,9 @@ std::vector<BenchCase> measure_round_trips(const BenchSetup& setup, RedisConnect
       release_or_throw(lock, lease.token);
     }));
   }
-  return {BenchCase::from("rtt-redis", redis_rtt, median(redis_rtt)), BenchCase::from("rtt-pg", pg_rtt, median(pg_rtt)),
-          BenchCase::from("cycle", cycle, median(cycle_floor)),
-          BenchCase::from("fenced-cycle", fenced_cycle, median(fenced_floor))};
+  return {BenchCase::from("rtt-redis", redis_rtt, util::median(redis_rtt)), BenchCase::from("rtt-pg", pg_rtt, util::median(pg_rtt)),
+          BenchCase::from("cycle", cycle, util::median(cycle_floor)),
+          BenchCase::from("fenced-cycle", fenced_cycle, util::median(fenced_floor))};
 }
 
-}  // namespace rlock
+}  // namespace rlock::bench

@@ -17,7 +17,7 @@
 
 extern char** environ;
 
-namespace rlock {
+namespace rlock::bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -48,7 +48,7 @@ pid_t spawn(const std::vector<std::string>& args, const std::filesystem::path& o
   std::vector<char*> argv;
   for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
-  return fork_child([&] {
+  return host::fork_child([&] {
     int fd = ::open(output.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) {
       ::dup2(fd, 1);
@@ -69,9 +69,9 @@ std::string first_line(const std::filesystem::path& path) {
 }  // namespace
 
 BenchCase measure_startup(const BenchSetup& setup) {
-  LabDir lab(setup.dir / "startup");
+  lab::LabDir lab(setup.dir / "startup");
   lab.start_new_run(static_cast<double>(wall_us()) / 1e6 - 1);  // already started: workers do not wait
-  AccountStore(setup.conninfo).reset(setup.account);
+  bank::AccountStore(setup.conninfo).reset(setup.account);
   RedisConnection monitor(setup.redis);
   monitor.checked({"MONITOR"});
 
@@ -85,7 +85,7 @@ BenchCase measure_startup(const BenchSetup& setup) {
   auto end = Clock::now() + std::chrono::duration_cast<Clock::duration>(setup.seconds);
   while (Clock::now() < end || startup_us.size() < kMinRuns) {
     auto floor_start = Clock::now();
-    reap(spawn({"/bin/true"}, "/dev/null"));
+    host::reap(spawn({"/bin/true"}, "/dev/null"));
     exec_floor_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - floor_start).count());
 
     long long spawned = wall_us();
@@ -96,16 +96,16 @@ BenchCase measure_startup(const BenchSetup& setup) {
       if (!line) throw Error(fmt::format("rlock bench: rlock worker sent no command within {} s", kFirstCommandLimit.count()));
       if (long long stamp = monitor_stamp_us(line->text()); stamp >= spawned) first = stamp;
     }
-    ChildExit exit = reap(pid);
+    host::ChildExit exit = host::reap(pid);
     if (!exit.succeeded()) {
       throw Error(fmt::format("rlock bench: rlock worker failed: {}", first_line(output)));
     }
     startup_us.push_back(static_cast<double>(first - spawned));
     peak_kb.push_back(static_cast<double>(exit.peak_rss_kb));
   }
-  BenchCase result = BenchCase::from("startup", startup_us, median(exec_floor_us));
-  result.extra = {{"peak_rss_kb_median", median(peak_kb)}, {"peak_rss_kb_max", percentile(peak_kb, 1.0)}};
+  BenchCase result = BenchCase::from("startup", startup_us, util::median(exec_floor_us));
+  result.extra = {{"peak_rss_kb_median", util::median(peak_kb)}, {"peak_rss_kb_max", util::percentile(peak_kb, 1.0)}};
   return result;
 }
 
-}  // namespace rlock
+}  // namespace rlock::bench

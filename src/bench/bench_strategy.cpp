@@ -11,7 +11,10 @@
 #include "lab/lab_worker.h"
 #include "util/stats.h"
 
-namespace rlock {
+namespace rlock::bench {
+
+using lab::Strategy;
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -27,8 +30,8 @@ double time_us(Work&& work) {
 // statements (BEGIN and COMMIT counted for the transactions), then the release's.
 class Floor {
  public:
-  Floor(const BenchSetup& setup, Strategy strategy, AccountStore& store) : strategy_(strategy), store_(store) {
-    if (in_postgres(strategy)) return;
+  Floor(const BenchSetup& setup, Strategy strategy, bank::AccountStore& store) : strategy_(strategy), store_(store) {
+    if (lab::in_postgres(strategy)) return;
     if (strategy == Strategy::redlock) {
       for (const RedisAddress& server : setup.redlock) servers_.push_back(std::make_unique<RedisConnection>(server));
     } else {
@@ -59,15 +62,15 @@ class Floor {
   }
 
   Strategy strategy_;
-  AccountStore& store_;
+  bank::AccountStore& store_;
   std::vector<std::unique_ptr<RedisConnection>> servers_;
 };
 
 // Increments of one account in this process, each round also timing the floor.
 StrategyRow measure_alone(const BenchSetup& setup, Strategy strategy) {
-  AccountStore store(setup.conninfo);
+  bank::AccountStore store(setup.conninfo);
   reset_accounts(setup, 1);
-  RepeatedWorker worker(bench_plan(setup, strategy, setup.account, 0), setup.redis, setup.conninfo);
+  lab::RepeatedWorker worker(bench_plan(setup, strategy, setup.account, 0), setup.redis, setup.conninfo);
   std::function<void()> floor = strategy_floor(setup, strategy, store);
   worker.increment();  // connections made and scripts loaded: no round is the first
   floor();
@@ -77,16 +80,16 @@ StrategyRow measure_alone(const BenchSetup& setup, Strategy strategy) {
     floors.push_back(time_us(floor));
     increments.push_back(time_us([&] { worker.increment(); }));
   }
-  StrategyRow row{std::string(to_string(strategy)), 1, 1, increments.size(), median(increments),
-                  percentile(increments, 0.99), median(floors)};
+  StrategyRow row{std::string(lab::to_string(strategy)), 1, 1, increments.size(), util::median(increments),
+                  util::percentile(increments, 0.99), util::median(floors)};
   row.balance_ok = store.read_balance(setup.account) ==
-                   AccountStore::kInitialBalance + 1 + static_cast<long long>(increments.size());
+                   bank::AccountStore::kInitialBalance + 1 + static_cast<long long>(increments.size());
   return row;
 }
 
 }  // namespace
 
-std::function<void()> strategy_floor(const BenchSetup& setup, Strategy strategy, AccountStore& store) {
+std::function<void()> strategy_floor(const BenchSetup& setup, Strategy strategy, bank::AccountStore& store) {
   auto floor = std::make_shared<Floor>(setup, strategy, store);
   return [floor] { (*floor)(); };
 }
@@ -112,4 +115,4 @@ const std::vector<Strategy>& default_bench_strategies() {
   return strategies;
 }
 
-}  // namespace rlock
+}  // namespace rlock::bench

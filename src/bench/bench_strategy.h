@@ -16,7 +16,7 @@
 #include "bench/bench.h"
 #include "lab/strategy.h"
 
-namespace rlock {
+namespace rlock::bench {
 
 // One line of the table. For clients 1 on 1 account, the latencies and the floor are the
 // uncontended ones, measured in this process; otherwise the latencies are the clients' own (waits
@@ -44,14 +44,14 @@ inline constexpr int kSpreadClients = 16;
 // The rows of `strategy`: clients 1, 4, 16 on one account, 16 on 16 accounts (setup.account and
 // the next 15), for setup.seconds each plus the clients' start. Throws Error when a client or the
 // bench's own increment fails.
-std::vector<StrategyRow> measure_strategy(const BenchSetup& setup, Strategy strategy);
+std::vector<StrategyRow> measure_strategy(const BenchSetup& setup, lab::Strategy strategy);
 
 // The strategy's floor, one round per call: its round trips with no work in them, on connections of
 // its own (Redis: setup.redis, or setup.redlock's three for redlock) and on `store`.
-std::function<void()> strategy_floor(const BenchSetup& setup, Strategy strategy, AccountStore& store);
+std::function<void()> strategy_floor(const BenchSetup& setup, lab::Strategy strategy, bank::AccountStore& store);
 
 // The strategies `rlock bench` measures when not told: every one the issue of safety is about
 // (ttl, watchdog, fenced-retry, fenced-claim, redlock, pg-atomic, pg-row-lock, pg-advisory).
-const std::vector<Strategy>& default_bench_strategies();
+const std::vector<lab::Strategy>& default_bench_strategies();
 
-}  // namespace rlock
+}  // namespace rlock::bench

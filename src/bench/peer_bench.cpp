@@ -11,14 +11,14 @@
 #include "protocol/served_account.h"
 #include "util/stats.h"
 
-namespace rlock {
+namespace rlock::bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
 constexpr std::chrono::milliseconds kTtl{2000};  // the bench's strategies' (WorkerPlan's default)
-constexpr auto kSilenceLimit = silence_limit(kTtl);  // as chaos allows a client that owes an answer
+constexpr auto kSilenceLimit = protocol::silence_limit(kTtl);  // as chaos allows a client that owes an answer
 
 double us_since(Clock::time_point start) {
   return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
@@ -26,15 +26,15 @@ double us_since(Clock::time_point start) {
 
 // One client process and when it was sent the increment it is doing.
 struct Peer {
-  ClientDriver client;
+  protocol::ClientDriver client;
   Clock::time_point sent{};
 };
 
 // A row's clients, started and initialized by the constructor, and the account they increment.
 class PeerRun {
  public:
-  PeerRun(const BenchSetup& setup, const ClientSpec& spec, int clients)
-      : key_(LockKey::for_account(setup.account).lock), account_(AccountStore::kInitialBalance) {
+  PeerRun(const BenchSetup& setup, const protocol::ClientSpec& spec, int clients)
+      : key_(LockKey::for_account(setup.account).lock), account_(bank::AccountStore::kInitialBalance) {
     std::vector<std::string> redis;
     if (spec.servers == 3) {
       for (const RedisAddress& server : setup.redlock) redis.push_back(server.url());
@@ -42,7 +42,7 @@ class PeerRun {
       redis.push_back(setup.redis.url());
     }
     for (int i = 0; i < clients; ++i) {
-      peers_.push_back(Peer{ClientDriver(fmt::format("bench-{}", i), spec.command,
+      peers_.push_back(Peer{protocol::ClientDriver(fmt::format("bench-{}", i), spec.command,
                                          setup.dir / fmt::format("peer-{}-{}.stderr", spec.name, i))});
     }
     for (Peer& p : peers_) p.client.send_init(protocol::Init{protocol::kVersion, p.client.worker(), redis, kTtl.count()});
@@ -59,10 +59,10 @@ class PeerRun {
       for (Peer& p : peers_) serve(p, end, floor);
     }
     double seconds = us_since(start) / 1e6;
-    StrategyRow row{"", static_cast<int>(peers_.size()), 1, latencies_.size(), median(latencies_),
-                    percentile(latencies_, 0.99), floors_.empty() ? 0 : median(floors_),
+    StrategyRow row{"", static_cast<int>(peers_.size()), 1, latencies_.size(), util::median(latencies_),
+                    util::percentile(latencies_, 0.99), floors_.empty() ? 0 : util::median(floors_),
                     static_cast<double>(latencies_.size()) / seconds};
-    row.balance_ok = account_.balance() == AccountStore::kInitialBalance + applied_ && account_.stale_writes() == 0;
+    row.balance_ok = account_.balance() == bank::AccountStore::kInitialBalance + applied_ && account_.stale_writes() == 0;
     row.client = true;
     row.failed = failed_;
     return row;
@@ -80,11 +80,11 @@ class PeerRun {
   }
 
   void wait_for_messages() {
-    std::vector<const ClientDriver*> clients;
+    std::vector<const protocol::ClientDriver*> clients;
     for (const Peer& p : peers_) {
       if (p.client.under_way()) clients.push_back(&p.client);
     }
-    wait_for_any(clients, 10ms);
+    protocol::wait_for_any(clients, 10ms);
   }
 
   void serve(Peer& p, Clock::time_point end, const std::function<void()>& floor) {
@@ -114,7 +114,7 @@ class PeerRun {
   }
 
   std::string key_;
-  ServedAccount account_;
+  protocol::ServedAccount account_;
   std::vector<Peer> peers_;
   long long last_id_ = 0;
   long long applied_ = 0;
@@ -124,9 +124,9 @@ class PeerRun {
 
 }  // namespace
 
-std::vector<StrategyRow> measure_peer(const BenchSetup& setup, const ClientSpec& client) {
-  AccountStore store(setup.conninfo);
-  std::function<void()> floor = strategy_floor(setup, client.servers == 3 ? Strategy::redlock : Strategy::ttl, store);
+std::vector<StrategyRow> measure_peer(const BenchSetup& setup, const protocol::ClientSpec& client) {
+  bank::AccountStore store(setup.conninfo);
+  std::function<void()> floor = strategy_floor(setup, client.servers == 3 ? lab::Strategy::redlock : lab::Strategy::ttl, store);
   floor();  // connections made: no round is the first
   std::vector<StrategyRow> rows;
   try {
@@ -138,10 +138,10 @@ std::vector<StrategyRow> measure_peer(const BenchSetup& setup, const ClientSpec&
       rows.back().name = client.name;
       rows.back().floor_us = rows.front().floor_us;  // the single client's, timed in its rounds
     }
-  } catch (const ClientError& e) {
-    throw ClientError(fmt::format("bench: peer {}: {}", client.name, e.what()));
+  } catch (const protocol::ClientError& e) {
+    throw protocol::ClientError(fmt::format("bench: peer {}: {}", client.name, e.what()));
   }
   return rows;
 }
 
-}  // namespace rlock
+}  // namespace rlock::bench

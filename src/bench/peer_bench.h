@@ -16,7 +16,7 @@
 #include "bench/bench_strategy.h"
 #include "protocol/client_spec.h"
 
-namespace rlock {
+namespace rlock::bench {
 
 // The client counts of a peer's rows, on one account.
 inline const std::vector<int> kPeerClients{1, 16};
@@ -24,6 +24,6 @@ inline const std::vector<int> kPeerClients{1, 16};
 // The rows of `client`, for setup.seconds each (its three servers: setup.redlock). The clients'
 // stderr goes to peer-NAME-I.stderr in setup.dir. Throws ClientError (one line naming the client,
 // with the end of its stderr) when a client fails to start or breaks the protocol.
-std::vector<StrategyRow> measure_peer(const BenchSetup& setup, const ClientSpec& client);
+std::vector<StrategyRow> measure_peer(const BenchSetup& setup, const protocol::ClientSpec& client);
 
-}  // namespace rlock
+}  // namespace rlock::bench

@@ -18,7 +18,7 @@
 #include "rlock/redis_connection.h"
 #include "util/progress.h"
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
 // Prints the client's first error, in one line, and how many of its trials were not run.
@@ -38,7 +38,7 @@ void report_client_errors(const std::string& name, const std::vector<TrialResult
 // the jobs' own servers start. Returns the setup the jobs run on.
 ChaosSetup check_servers(const Campaign& campaign, const ChaosSetup& setup) {
   RedisConnection{setup.redis};
-  AccountStore{setup.conninfo};
+  bank::AccountStore{setup.conninfo};
   for (Fault f : campaign.faults) {
     if (f->strikes_server()) check_strikable(setup.redis, f);
   }
@@ -51,10 +51,10 @@ ChaosSetup check_servers(const Campaign& campaign, const ChaosSetup& setup) {
 }
 
 void check_own_servers_of(const Campaign& campaign, const ChaosSetup& setup) {
-  bool three_servers = std::find(campaign.strategies.begin(), campaign.strategies.end(), Strategy::redlock) !=
+  bool three_servers = std::find(campaign.strategies.begin(), campaign.strategies.end(), lab::Strategy::redlock) !=
                            campaign.strategies.end() ||
                        std::any_of(campaign.clients.begin(), campaign.clients.end(),
-                                   [](const ClientSpec& c) { return c.servers == 3; });
+                                   [](const protocol::ClientSpec& c) { return c.servers == 3; });
   check_own_servers(setup, campaign.jobs,
                     std::any_of(campaign.faults.begin(), campaign.faults.end(), [](Fault f) { return f->runs_own_redis(); }),
                     three_servers);
@@ -74,13 +74,13 @@ void print_first_line(const Campaign& campaign, const ChaosSetup& setup) {
 std::vector<TrialResult> run_plan(const TrialPlan& plan, const Campaign& campaign, const ChaosSetup& setup,
                                   const ChaosSetup& jobs_setup) {
   std::size_t done_before = 0, anomalies_before = 0;
-  Progress line(stderr, "chaos", "trials", plan.side_by_side.size() + plan.one_by_one.size());
+  util::Progress line(stderr, "chaos", "trials", plan.side_by_side.size() + plan.one_by_one.size());
   auto progress = [&](std::size_t done, std::size_t anomalies) {
     line.update(done_before + done, fmt::format("{} with an anomaly", anomalies_before + anomalies));
   };
-  if (setup.netns) NetnsLab::cleanup_leftovers();
+  if (setup.netns) host::NetnsLab::cleanup_leftovers();
   std::vector<TrialResult> results = run_trials(plan.side_by_side, jobs_setup, campaign.jobs, progress);
-  if (setup.netns) NetnsLab::cleanup_leftovers();  // those of a job killed
+  if (setup.netns) host::NetnsLab::cleanup_leftovers();  // those of a job killed
   done_before = results.size();
   anomalies_before = static_cast<std::size_t>(std::count_if(results.begin(), results.end(), [](const TrialResult& r) { return r.anomaly(); }));
   auto lost = std::find_if(results.begin(), results.end(), [](const TrialResult& r) { return r.harness_lost; });
@@ -108,22 +108,22 @@ void report_errors(const Campaign& campaign, const std::vector<TrialResult>& res
     fmt::print(stderr, "chaos: {} trials could not run (not_run, not judged); the first: {}\n", not_run,
                std::find_if(results.begin(), results.end(), could_not)->error);
   }
-  for (const ClientSpec& client : campaign.clients) report_client_errors(client.name, results);
+  for (const protocol::ClientSpec& client : campaign.clients) report_client_errors(client.name, results);
 }
 
 // The shared Redis's process when a trial crashes and restarts it (check_strikable vouched for
 // it): an interruption between the crash and the start must not leave it down.
-std::optional<RedisProcess> restartable_shared_redis(const Campaign& campaign, const ChaosSetup& setup) {
+std::optional<host::RedisProcess> restartable_shared_redis(const Campaign& campaign, const ChaosSetup& setup) {
   if (std::none_of(campaign.faults.begin(), campaign.faults.end(), [](Fault f) { return f->one_at_a_time(); })) {
     return std::nullopt;
   }
   RedisConnection redis(setup.redis);
-  return local_redis_process(redis);
+  return host::local_redis_process(redis);
 }
 
 // Starts the shared Redis again when it does not answer (a restart trial's job was killed between
 // the crash and the start); says so in one line when it cannot.
-void restore_shared_redis(const RedisAddress& address, const std::optional<RedisProcess>& process) {
+void restore_shared_redis(const RedisAddress& address, const std::optional<host::RedisProcess>& process) {
   if (!process) return;
   try {
     RedisConnection(address).checked({"PING"});
@@ -131,7 +131,7 @@ void restore_shared_redis(const RedisAddress& address, const std::optional<Redis
   } catch (const Error&) {
   }
   try {
-    start_redis(process->config_file, address);
+    host::start_redis(process->config_file, address);
     fmt::print(stderr, "chaos: the shared Redis at {} started again (a restart trial was cut short)\n", address.display());
   } catch (const Error& e) {
     fmt::print(stderr, "chaos: the shared Redis at {} is down: {}\n", address.display(), e.what());
@@ -140,7 +140,7 @@ void restore_shared_redis(const RedisAddress& address, const std::optional<Redis
 
 // The end of an interrupted campaign: the shared Redis running, the trials kept, the run sealed as
 // interrupted; throws Interrupted.
-[[noreturn]] void end_interrupted(const ChaosSetup& setup, const std::optional<RedisProcess>& shared,
+[[noreturn]] void end_interrupted(const ChaosSetup& setup, const std::optional<host::RedisProcess>& shared,
                                   const std::vector<TrialResult>& results) {
   restore_shared_redis(setup.redis, shared);
   std::string signal = signal_name(interruption());
@@ -160,7 +160,7 @@ std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup
   CatchInterruptions interruptions;
   TrialPlan plan = plan_trials(campaign);
   ChaosSetup jobs_setup = check_servers(campaign, setup);
-  std::optional<RedisProcess> shared = restartable_shared_redis(campaign, setup);
+  std::optional<host::RedisProcess> shared = restartable_shared_redis(campaign, setup);
   print_first_line(campaign, setup);
   if (!setup.run_dir.empty()) write_run_record(campaign, setup);
   std::filesystem::remove_all(setup.dir / "trials");
@@ -178,4 +178,4 @@ std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup
   return results;
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

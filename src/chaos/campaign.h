@@ -10,13 +10,13 @@
 
 #include "chaos/chaos.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 // What a campaign runs: every strategy and client under every fault, `trials` times each, in
 // `jobs` processes.
 struct Campaign {
-  std::vector<Strategy> strategies;
-  std::vector<ClientSpec> clients;
+  std::vector<lab::Strategy> strategies;
+  std::vector<protocol::ClientSpec> clients;
   std::vector<Fault> faults;
   int trials = 200;
   int jobs = 8;
@@ -62,4 +62,4 @@ std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup
 // with the count of trials checked and not run; nothing when none was lost.
 void check_harness(const std::vector<TrialResult>& results);
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -12,7 +12,7 @@
 
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 CampaignLock::CampaignLock(const std::filesystem::path& chaos_dir) {
   std::filesystem::create_directories(chaos_dir);
@@ -36,4 +36,4 @@ CampaignLock::CampaignLock(const std::filesystem::path& chaos_dir) {
 
 CampaignLock::~CampaignLock() { ::close(fd_); }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -8,7 +8,7 @@
 
 #include <filesystem>
 
-namespace rlock {
+namespace rlock::chaos {
 
 class CampaignLock {
  public:
@@ -23,4 +23,4 @@ class CampaignLock {
   int fd_ = -1;
 };
 
-}  // namespace rlock
+}  // namespace rlock::chaos

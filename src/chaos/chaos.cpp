@@ -1,9 +1,9 @@
 #include "chaos/chaos.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
-bool expected_safe(Strategy strategy, Fault fault) { return fault->expected_safe(strategy); }
-std::string_view not_applicable(Strategy strategy, Fault fault) { return fault->not_applicable(strategy); }
+bool expected_safe(lab::Strategy strategy, Fault fault) { return fault->expected_safe(strategy); }
+std::string_view not_applicable(lab::Strategy strategy, Fault fault) { return fault->not_applicable(strategy); }
 std::string_view not_applicable_to_client(Fault fault) { return fault->not_applicable_to_client(); }
 
 std::string row_name(const TrialSpec& spec) {
@@ -11,7 +11,7 @@ std::string row_name(const TrialSpec& spec) {
 }
 
 bool on_three_servers(const TrialSpec& spec) {
-  return spec.client ? spec.client->servers == 3 : spec.strategy == Strategy::redlock;
+  return spec.client ? spec.client->servers == 3 : spec.strategy == lab::Strategy::redlock;
 }
 
 bool TrialResult::anomaly() const {
@@ -20,4 +20,4 @@ bool TrialResult::anomaly() const {
          fences.validity != Validity::valid || balance.validity == Validity::invalid;
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

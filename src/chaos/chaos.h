@@ -26,21 +26,21 @@
 #include "rlock/redis_address.h"
 #include "rlock/release_waiter.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 // Whether the strategy promises no anomaly under the fault (FaultModel::expected_safe).
-bool expected_safe(Strategy strategy, Fault fault);
+bool expected_safe(lab::Strategy strategy, Fault fault);
 // Why the fault cannot strike or cannot matter to the strategy, by construction; empty when it
 // can. Such a cell is not run and prints n/a (docs/chaos.md).
-std::string_view not_applicable(Strategy strategy, Fault fault);
+std::string_view not_applicable(lab::Strategy strategy, Fault fault);
 // The same for a protocol client (ClientSpec).
 std::string_view not_applicable_to_client(Fault fault);
 
 struct TrialSpec {
-  Strategy strategy = Strategy::ttl;
+  lab::Strategy strategy = lab::Strategy::ttl;
   Fault fault{};
   int number = 0;
-  std::optional<ClientSpec> client;  // a protocol client's trial (then `strategy` is not used)
+  std::optional<protocol::ClientSpec> client;  // a protocol client's trial (then `strategy` is not used)
 };
 
 // The trial's row: the client's name, or the strategy's.
@@ -111,4 +111,4 @@ class Interrupted : public Error {
   using Error::Error;
 };
 
-}  // namespace rlock
+}  // namespace rlock::chaos

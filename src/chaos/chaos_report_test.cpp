@@ -8,7 +8,10 @@
 #include "host/temp_dir.h"
 #include "runfiles/chaos_file.h"
 
-namespace rlock {
+namespace rlock::chaos {
+
+using lab::Strategy;
+
 namespace {
 
 Cell cell(Strategy strategy, Fault fault, long anomalies) {
@@ -117,7 +120,7 @@ TEST(Tabulate, ACellThatCannotFailIsNotApplicable) {
 
 // faketime cannot skew a client of any language honestly: its clock-skew cell is n/a, and not run.
 TEST(Tabulate, AClientUnderClockSkewIsNotApplicable) {
-  Campaign campaign{{}, {ClientSpec{"py", "python3 client.py"}}, {fault_named("clock-skew"), fault_named("pause")}, 2, 1};
+  Campaign campaign{{}, {protocol::ClientSpec{"py", "python3 client.py"}}, {fault_named("clock-skew"), fault_named("pause")}, 2, 1};
   std::vector<Cell> cells = tabulate(campaign, {});
   EXPECT_EQ(cells[0].not_applicable, "clock not skewed");
   EXPECT_TRUE(cells[1].not_applicable.empty());
@@ -143,7 +146,7 @@ TEST(CheckHarness, ALostServerIsOneLineWithTheTrialsCheckedAndNotRun) {
 // chaos.json as the campaign writes it reads back cell by cell, the split failover's halves and an
 // n/a cell with what tells them apart.
 TEST(WriteJson, TheTableReadsBackCellByCell) {
-  TempDir tmp("chaos_report_test");
+  host::TempDir tmp("chaos_report_test");
   TrialResult lagging = judged(Strategy::ttl, fault_named("failover"), 0, 30);
   lagging.lock_reached_replica = false;
   lagging.ms = 250;
@@ -155,13 +158,13 @@ TEST(WriteJson, TheTableReadsBackCellByCell) {
   setup.wait = WaitMode::notify;
   write_json((tmp.path() / "chaos.json").string(), cells, campaign, setup);
 
-  ChaosFile file = read_chaos_file(tmp.path() / "chaos.json");
+  runfiles::ChaosFile file = runfiles::read_chaos_file(tmp.path() / "chaos.json");
   EXPECT_EQ(file.seed, 77u);
   EXPECT_EQ(file.ttl_ms, 300);
   EXPECT_EQ(file.trials_per_cell, 1);
   EXPECT_EQ(file.wait, "notify");
   ASSERT_EQ(file.cells.size(), cells.size());
-  const ChaosFileCell& lag = file.cells[0];
+  const runfiles::ChaosFileCell& lag = file.cells[0];
   EXPECT_EQ(lag.strategy, "ttl");
   EXPECT_EQ(lag.fault, "failover");
   EXPECT_EQ(lag.replica, "lagging");
@@ -174,10 +177,10 @@ TEST(WriteJson, TheTableReadsBackCellByCell) {
   EXPECT_EQ(lag.kept_trials, std::vector<std::string>{"0"});
   EXPECT_EQ(file.cells[1].replica, "in-sync");
   auto pg_pause = std::find_if(file.cells.begin(), file.cells.end(),
-                               [](const ChaosFileCell& c) { return c.strategy == "pg-atomic" && c.fault == "pause"; });
+                               [](const runfiles::ChaosFileCell& c) { return c.strategy == "pg-atomic" && c.fault == "pause"; });
   ASSERT_NE(pg_pause, file.cells.end());
   EXPECT_EQ(pg_pause->not_applicable, "no lock held");
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -7,18 +7,18 @@
 #include "lab/verdict.h"
 #include "util/enum_names.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 namespace {
 
-constexpr NameTable<Validity, 3> kValidities{
+constexpr util::NameTable<Validity, 3> kValidities{
     {{Validity::valid, "valid"}, {Validity::invalid, "invalid"}, {Validity::unknown, "unknown"}}};
 
 }  // namespace
 
-std::string_view to_string(Validity validity) { return name_in(kValidities, validity); }
+std::string_view to_string(Validity validity) { return util::name_in(kValidities, validity); }
 
-Validity validity_from(std::string_view name) { return value_in(kValidities, name).value_or(Validity::unknown); }
+Validity validity_from(std::string_view name) { return util::value_in(kValidities, name).value_or(Validity::unknown); }
 
 CheckResult check_lost_updates(long long initial, long long final_balance, const std::vector<Operation>& history) {
   long long least = initial, most = initial;
@@ -26,7 +26,7 @@ CheckResult check_lost_updates(long long initial, long long final_balance, const
     if (op.outcome == Outcome::ok) least += op.amount, most += op.amount;
     if (op.outcome == Outcome::info) most += op.amount;
   }
-  long long missing = BalanceBounds{least, most}.missing(final_balance);
+  long long missing = lab::BalanceBounds{least, most}.missing(final_balance);
   if (missing > 0) {
     return {Validity::invalid,
             fmt::format("final {} < {}: {} of acknowledged increments lost", final_balance, least, missing), missing, 0};
@@ -89,4 +89,4 @@ CheckResult guarded(const std::function<CheckResult()>& check) {
   }
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -16,7 +16,7 @@
 
 #include "chaos/history.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 enum class Validity { valid, invalid, unknown };
 std::string_view to_string(Validity validity);
@@ -37,4 +37,4 @@ CheckResult check_fences(const std::vector<Operation>& history);
 // Runs `check`, turning an exception into unknown.
 CheckResult guarded(const std::function<CheckResult()>& check);
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -6,7 +6,11 @@
 
 #include <gtest/gtest.h>
 
-namespace rlock {
+namespace rlock::chaos {
+
+using lab::Event;
+using lab::EventKind;
+
 namespace {
 
 Operation op(const char* worker, long long amount, Outcome outcome, std::vector<Section> sections = {}) {
@@ -137,11 +141,11 @@ TEST(Schedule, AKillFallsFromTheTargetsReadToItsReleaseAndAFailoverInItsWork) {
   ChaosSetup setup;
   setup.seed = 2026;
   for (int n = 0; n < 50; ++n) {
-    Schedule kill = schedule_for({Strategy::ttl, fault_named("kill"), n, {}}, setup);
+    Schedule kill = schedule_for({lab::Strategy::ttl, fault_named("kill"), n, {}}, setup);
     const WorkerSchedule& target = kill.workers[kill.target];
     EXPECT_GE(target.hold_s, 0.005);
     EXPECT_LE(kill.strike_after_s, target.work_s + target.hold_s);
-    Schedule failover = schedule_for({Strategy::ttl, fault_named("failover"), n, {}}, setup);
+    Schedule failover = schedule_for({lab::Strategy::ttl, fault_named("failover"), n, {}}, setup);
     EXPECT_LE(failover.strike_after_s, failover.workers[failover.target].work_s);
     EXPECT_GE(failover.replica_lag_s, 0);
     EXPECT_LE(failover.replica_lag_s, 0.4);  // 2 TTLs of 200 ms
@@ -167,4 +171,4 @@ TEST(FaultStruck, NetDelayStrikesAnyWorkerThatDidAnything) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::chaos

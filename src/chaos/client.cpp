@@ -16,22 +16,22 @@
 #include "host/child.h"
 #include "lab/worker_flags.h"
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
 
 // `faketime -f "+0 xRATE" rlock --dir DIR worker ...`, the plan as flags, started at its delay
 // (by the host's clock: a fast one would start early); the servers' addresses go by the
 // environment, where no `ps` shows a password.
-std::vector<std::string> skewed_command(const WorkerPlan& plan, const LabSetup& setup, double clock_rate) {
+std::vector<std::string> skewed_command(const lab::WorkerPlan& plan, const lab::LabSetup& setup, double clock_rate) {
   std::vector<std::string> args{"faketime", "-f", fmt::format("+0 x{:.6f}", clock_rate), std::filesystem::read_symlink("/proc/self/exe").string(),
                                 "--dir", setup.dir.root().string(), "worker", plan.name, std::to_string(plan.amount),
                                 "--account", std::to_string(plan.account), "--ttl", std::to_string(plan.ttl.count()),
                                 "--delay", "0",
                                 "--pause", fmt::format("{:.6f}", plan.pause_seconds),
                                 "--retry-every", std::to_string(plan.busy_retry.count())};
-  for (std::string& flag : strategy_args(plan.strategy, plan.redlock)) args.push_back(std::move(flag));
-  if (!in_postgres(plan.strategy) && plan.strategy != Strategy::redlock) {
+  for (std::string& flag : lab::strategy_args(plan.strategy, plan.redlock)) args.push_back(std::move(flag));
+  if (!lab::in_postgres(plan.strategy) && plan.strategy != lab::Strategy::redlock) {
     args.insert(args.end(), {"--wait", std::string(wait_mode_name(plan.wait))});
   }
   return args;
@@ -39,9 +39,9 @@ std::vector<std::string> skewed_command(const WorkerPlan& plan, const LabSetup& 
 
 }  // namespace
 
-WorkerPlan plan_for(Strategy strategy, const WorkerSchedule& w, long account, const ChaosSetup& setup,
+lab::WorkerPlan plan_for(lab::Strategy strategy, const WorkerSchedule& w, long account, const ChaosSetup& setup,
                     const std::vector<RedisAddress>& redlock) {
-  WorkerPlan plan;
+  lab::WorkerPlan plan;
   plan.name = w.name;
   plan.amount = w.amount;
   plan.account = account;
@@ -51,17 +51,17 @@ WorkerPlan plan_for(Strategy strategy, const WorkerSchedule& w, long account, co
   plan.hold_seconds = w.hold_s;
   plan.busy_retry = kBusyRetry;
   plan.strategy = strategy;
-  if (strategy == Strategy::redlock) plan.redlock = redlock;
-  if (!in_postgres(strategy) && strategy != Strategy::redlock) plan.wait = setup.wait;
+  if (strategy == lab::Strategy::redlock) plan.redlock = redlock;
+  if (!lab::in_postgres(strategy) && strategy != lab::Strategy::redlock) plan.wait = setup.wait;
   return plan;
 }
 
-pid_t spawn_worker(const WorkerPlan& plan, const LabSetup& setup, double clock_rate,
+pid_t spawn_worker(const lab::WorkerPlan& plan, const lab::LabSetup& setup, double clock_rate,
                    const std::function<void()>& first) {
   if (clock_rate != 1) {
     std::vector<std::string> args = skewed_command(plan, setup, clock_rate);
     auto start = std::chrono::duration<double>(setup.dir.start() + plan.delay_seconds);
-    return fork_child([&] {
+    return host::fork_child([&] {
       std::this_thread::sleep_until(std::chrono::system_clock::time_point(
           std::chrono::duration_cast<std::chrono::system_clock::duration>(start)));
       // libfaketime 0.9.10 fakes CLOCK_MONOTONIC as the faked wall time but does not intercept
@@ -84,15 +84,15 @@ pid_t spawn_worker(const WorkerPlan& plan, const LabSetup& setup, double clock_r
       return 127;
     });
   }
-  return fork_child([&] {
+  return host::fork_child([&] {
     if (first) first();
     try {
-      run_worker(plan, setup);
-    } catch (const WriteRejected&) {
+      lab::run_worker(plan, setup);
+    } catch (const lab::WriteRejected&) {
       return 3;
     }
     return 0;
   });
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

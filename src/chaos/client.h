@@ -15,10 +15,10 @@
 #include "lab/lab_worker.h"
 #include "rlock/redis_address.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 // The worker `w` of a trial of `strategy` on `account`; `redlock` are the servers of a redlock trial.
-WorkerPlan plan_for(Strategy strategy, const WorkerSchedule& w, long account, const ChaosSetup& setup,
+lab::WorkerPlan plan_for(lab::Strategy strategy, const WorkerSchedule& w, long account, const ChaosSetup& setup,
                     const std::vector<RedisAddress>& redlock);
 
 // The client: a worker process. Exit codes as rlock's: 0, 1 failed, 3 write rejected. With a
@@ -27,7 +27,7 @@ WorkerPlan plan_for(Strategy strategy, const WorkerSchedule& w, long account, co
 // fast as the host's (its monotonic clock is the host's), its output in worker-NAME.log of the
 // trial; 127 when faketime cannot run. `first` runs in a forked worker before anything else
 // (under --netns: it enters its namespace).
-pid_t spawn_worker(const WorkerPlan& plan, const LabSetup& setup, double clock_rate = 1,
+pid_t spawn_worker(const lab::WorkerPlan& plan, const lab::LabSetup& setup, double clock_rate = 1,
                    const std::function<void()>& first = {});
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -6,17 +6,17 @@
 
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 bool is_client_name(std::string_view name) {
   return !name.empty() && name.size() <= 32 &&
          name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == std::string::npos;
 }
 
-ClientSpec parse_client_spec(const std::string& text) {
+protocol::ClientSpec parse_client_spec(const std::string& text) {
   std::size_t equals = text.find('=');
   if (equals == std::string::npos) throw UsageError(fmt::format("--client '{}': expected NAME=COMMAND", text));
-  ClientSpec spec{text.substr(0, equals), text.substr(equals + 1), 1, false};
+  protocol::ClientSpec spec{text.substr(0, equals), text.substr(equals + 1), 1, false};
   if (std::size_t at = spec.name.find('@'); at != std::string::npos) {
     if (spec.name.substr(at) != "@3") {
       throw UsageError(fmt::format("--client '{}': NAME@3 is the only server count there is", spec.name));
@@ -31,16 +31,16 @@ ClientSpec parse_client_spec(const std::string& text) {
   return spec;
 }
 
-std::vector<ClientSpec> parse_client_list(const std::vector<std::string>& texts) {
-  std::vector<ClientSpec> clients;
+std::vector<protocol::ClientSpec> parse_client_list(const std::vector<std::string>& texts) {
+  std::vector<protocol::ClientSpec> clients;
   for (const std::string& text : texts) {
-    ClientSpec client = parse_client_spec(text);
-    bool twice = std::any_of(clients.begin(), clients.end(), [&](const ClientSpec& c) { return c.name == client.name; });
+    protocol::ClientSpec client = parse_client_spec(text);
+    bool twice = std::any_of(clients.begin(), clients.end(), [&](const protocol::ClientSpec& c) { return c.name == client.name; });
     if (twice) throw UsageError(fmt::format("--client {}: the name is given twice", client.name));
-    if (strategy_from(client.name)) throw UsageError(fmt::format("--client {}: the name is a strategy's", client.name));
+    if (lab::strategy_from(client.name)) throw UsageError(fmt::format("--client {}: the name is a strategy's", client.name));
     clients.push_back(client);
   }
   return clients;
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

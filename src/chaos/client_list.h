@@ -9,16 +9,16 @@
 
 #include "chaos/chaos.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 // 1 to 32 letters, digits, _ or -: a client's name, also a part of its trials' directory names.
 bool is_client_name(std::string_view name);
 
 // Parses NAME=COMMAND or NAME@3=COMMAND. Throws UsageError for anything else.
-ClientSpec parse_client_spec(const std::string& text);
+protocol::ClientSpec parse_client_spec(const std::string& text);
 
 // Each of `texts` parsed, in order. Throws UsageError, in one line, as parse_client_spec does, and
 // for a name given twice or taken by a strategy.
-std::vector<ClientSpec> parse_client_list(const std::vector<std::string>& texts);
+std::vector<protocol::ClientSpec> parse_client_list(const std::vector<std::string>& texts);
 
-}  // namespace rlock
+}  // namespace rlock::chaos

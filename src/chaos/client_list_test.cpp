@@ -4,7 +4,7 @@
 
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
 // The UsageError's text of parse_client_list(texts), or "" when it accepts them.
@@ -18,7 +18,7 @@ std::string refusal(const std::vector<std::string>& texts) {
 }
 
 TEST(ParseClientSpec, NameEqualsCommandIsOneServer) {
-  ClientSpec c = parse_client_spec("redis-py=python3 client.py --flag=1");
+  protocol::ClientSpec c = parse_client_spec("redis-py=python3 client.py --flag=1");
   EXPECT_EQ(c.name, "redis-py");
   EXPECT_EQ(c.command, "python3 client.py --flag=1");  // only the first '=' splits
   EXPECT_EQ(c.servers, 1);
@@ -26,7 +26,7 @@ TEST(ParseClientSpec, NameEqualsCommandIsOneServer) {
 }
 
 TEST(ParseClientSpec, NameAtThreeIsThreeServers) {
-  ClientSpec c = parse_client_spec("node_redlock@3=node client.js");
+  protocol::ClientSpec c = parse_client_spec("node_redlock@3=node client.js");
   EXPECT_EQ(c.name, "node_redlock");
   EXPECT_EQ(c.servers, 3);
 }
@@ -49,7 +49,7 @@ TEST(ParseClientSpec, BadFormsAreRefusedInOneLine) {
 }
 
 TEST(ParseClientList, ClientsKeepTheirOrder) {
-  std::vector<ClientSpec> clients = parse_client_list({"b=run b", "a@3=run a"});
+  std::vector<protocol::ClientSpec> clients = parse_client_list({"b=run b", "a@3=run a"});
   ASSERT_EQ(clients.size(), 2u);
   EXPECT_EQ(clients[0].name, "b");
   EXPECT_EQ(clients[1].name, "a");
@@ -68,4 +68,4 @@ TEST(ParseClientList, AStrategysNameIsRefused) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::chaos

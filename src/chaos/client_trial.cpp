@@ -13,7 +13,7 @@
 #include "protocol/client_driver.h"
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
 using Clock = TrialClock;
@@ -21,7 +21,7 @@ using Clock = TrialClock;
 // One worker of the trial: its client process and where its increment stands.
 struct ClientWorker {
   const WorkerSchedule& plan;
-  ClientDriver client;
+  protocol::ClientDriver client;
   long long id = 0;
   bool sent = false;     // its increment was sent
   bool done = false;     // it said done, or was killed
@@ -58,12 +58,12 @@ class ClientTrial : public Participants {
  public:
   ClientTrial(TrialContext& trial, const ClientTrialSetup& setup)
       : trial_(trial), spec_(trial.spec), schedule_(trial.schedule), setup_(setup), account_(setup.initial_balance),
-        silence_limit_(silence_limit(setup.ttl)) {
-    const LabDir& dir = trial.dir;
+        silence_limit_(protocol::silence_limit(setup.ttl)) {
+    const lab::LabDir& dir = trial.dir;
     const Schedule& schedule = trial.schedule;
     for (std::size_t i = 0; i < schedule.workers.size(); ++i) {
       const WorkerSchedule& w = schedule.workers[i];
-      workers_.push_back(ClientWorker{w, ClientDriver(w.name, setup.client.command,
+      workers_.push_back(ClientWorker{w, protocol::ClientDriver(w.name, setup.client.command,
                                                       dir.root() / fmt::format("client-{}.stderr", w.name)),
                                       static_cast<long long>(i + 1), false, false, false, false,
                                       WorkerExit{w.name, w.amount, false, 0}});
@@ -79,7 +79,7 @@ class ClientTrial : public Participants {
       log_ = &trial_.run_log();
       start_ = Clock::now();
       run_trial_loop(trial_, *this, stopped);
-    } catch (const ClientError& e) {
+    } catch (const protocol::ClientError& e) {
       outcome.client_error = fmt::format("client {}: {}", setup_.client.name, e.what());
     }
     for (ClientWorker& w : workers_) outcome.exits.push_back(w.exit);
@@ -130,7 +130,7 @@ class ClientTrial : public Participants {
   // The nemesis on a client's whole process group.
   void signal(std::size_t worker, int number, const char* name) override {
     ClientWorker& w = workers_[worker];
-    log_->record("host", EventKind::signal, {{"signal", name}, {"target", w.plan.name}});
+    log_->record("host", lab::EventKind::signal, {{"signal", name}, {"target", w.plan.name}});
     ::kill(-w.client.group(), number);
     if (number == SIGKILL) w.done = true;  // its outcome: unknown unless a write of it was applied
     if (number == SIGSTOP) w.stopped = true;
@@ -164,11 +164,11 @@ class ClientTrial : public Participants {
   }
 
   void poll_clients() {
-    std::vector<const ClientDriver*> clients;
+    std::vector<const protocol::ClientDriver*> clients;
     for (const ClientWorker& w : workers_) {
       if (!w.done) clients.push_back(&w.client);
     }
-    wait_for_any(clients, kRound);
+    protocol::wait_for_any(clients, kRound);
   }
 
   // Handles every message worker i has sent, and checks its silence.
@@ -192,7 +192,7 @@ class ClientTrial : public Participants {
       std::optional<double> hold = spec_.fault->held_write_s(schedule_);
       if (hold && i == schedule_.target && !write_held_) {
         write_held_ = true;
-        log_->record("host", EventKind::network, {{"action", "its write held"}, {"target", w.plan.name}});
+        log_->record("host", lab::EventKind::network, {{"action", "its write held"}, {"target", w.plan.name}});
         held_writes_.push_back(HeldWrite{Clock::now() + seconds_of(*hold), i, *write_message, log_->elapsed()});
       } else {
         write(w, *write_message, log_->elapsed());
@@ -206,9 +206,9 @@ class ClientTrial : public Participants {
     ClientWorker& w = workers_[i];
     protocol::ReadOk reply = w.client.serve_read(account_, message, w.plan.amount);
     if (reply.claimed == false) {
-      log_->record(w.plan.name, EventKind::claim_rejected, {{"fence", *message.token}});
+      log_->record(w.plan.name, lab::EventKind::claim_rejected, {{"fence", *message.token}});
     } else {
-      log_->record(w.plan.name, EventKind::read,
+      log_->record(w.plan.name, lab::EventKind::read,
                   reply.claimed ? nlohmann::json{{"balance", reply.balance}, {"fence", *message.token}}
                                 : nlohmann::json{{"balance", reply.balance}});
     }
@@ -220,7 +220,7 @@ class ClientTrial : public Participants {
   void apply_due_writes(Clock::time_point now) {
     for (const HeldWrite& held : take_due(held_writes_, now)) {
       ClientWorker& w = workers_[held.worker];
-      log_->record("host", EventKind::network, {{"action", "its write delivered"}, {"target", w.plan.name}});
+      log_->record("host", lab::EventKind::network, {{"action", "its write delivered"}, {"target", w.plan.name}});
       if (!w.done) write(w, held.message, held.sent_at);
     }
   }
@@ -230,10 +230,10 @@ class ClientTrial : public Participants {
     w.applied = w.applied || reply.applied;
     long long balance = message.balance;
     if (message.token) {
-      log_->record(w.plan.name, EventKind::fenced_write,
+      log_->record(w.plan.name, lab::EventKind::fenced_write,
                   {{"balance", balance}, {"fence", *message.token}, {"rowcount", reply.applied ? 1 : 0}, {"sent_at", sent_at}});
     } else {
-      log_->record(w.plan.name, EventKind::wrote,
+      log_->record(w.plan.name, lab::EventKind::wrote,
                   {{"before", balance - w.plan.amount}, {"amount", w.plan.amount}, {"after", balance}, {"sent_at", sent_at}});
     }
     w.client.send(reply);
@@ -245,7 +245,7 @@ class ClientTrial : public Participants {
     w.exit.exited = true;
     if (!message.error) return;
     w.exit.code = 1;
-    log_->record(w.plan.name, EventKind::error,
+    log_->record(w.plan.name, lab::EventKind::error,
                 {{"message", *message.error}, {"amount", w.plan.amount}, {"added", w.applied}, {"in_doubt", false}});
   }
 
@@ -262,10 +262,10 @@ class ClientTrial : public Participants {
   const TrialSpec& spec_;
   const Schedule& schedule_;
   const ClientTrialSetup& setup_;
-  const RunLog* log_ = nullptr;
+  const lab::RunLog* log_ = nullptr;
   Clock::time_point start_{};
   std::optional<Clock::time_point> target_read_at_, target_answered_at_;
-  ServedAccount account_;
+  protocol::ServedAccount account_;
   std::chrono::milliseconds silence_limit_;
   std::vector<ClientWorker> workers_;
   std::vector<HeldReply> held_;
@@ -290,4 +290,4 @@ ClientTrialOutcome run_client_trial(TrialContext& trial, const ClientTrialSetup&
   return client_trial.run(start_clock, stopped);
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -28,10 +28,10 @@
 #include "lab/lab_dir.h"
 #include "lab/run_log.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 struct ClientTrialSetup {
-  const ClientSpec& client;
+  const protocol::ClientSpec& client;
   std::vector<std::vector<std::string>> redis;  // the URLs each worker's client is given: one, or three
   std::string key;                 // the lock key of the trial's account
   std::chrono::milliseconds ttl;
@@ -40,7 +40,7 @@ struct ClientTrialSetup {
 
 struct ClientTrialOutcome {
   std::vector<WorkerExit> exits;  // ended: done (code 0), done with an error (1), killed or stuck
-  ServedAccount account;
+  protocol::ServedAccount account;
   std::optional<std::string> client_error;  // the client broke the protocol: not an anomaly
 
   // What the judge reads of the served account.
@@ -53,4 +53,4 @@ struct ClientTrialOutcome {
 ClientTrialOutcome run_client_trial(TrialContext& trial, const ClientTrialSetup& setup,
                                     const std::function<void()>& start_clock, const std::function<bool()>& stopped);
 
-}  // namespace rlock
+}  // namespace rlock::chaos

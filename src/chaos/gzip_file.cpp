@@ -14,7 +14,7 @@
 
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
 namespace fs = std::filesystem;
@@ -185,4 +185,4 @@ void for_each_gzip_line(const fs::path& path, std::size_t max_line, std::uint64_
   if (!pending.empty()) throw Error(fmt::format("{} is truncated: its last line is cut short", path.string()));
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

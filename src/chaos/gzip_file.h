@@ -12,7 +12,7 @@
 #include <functional>
 #include <string_view>
 
-namespace rlock {
+namespace rlock::chaos {
 
 inline constexpr std::size_t kGzipChunk = std::size_t{1} << 20;
 
@@ -28,4 +28,4 @@ void gzip_file(const std::filesystem::path& from, const std::filesystem::path& t
 void for_each_gzip_line(const std::filesystem::path& path, std::size_t max_line, std::uint64_t max_total,
                         const std::function<void(std::string_view line)>& line, std::size_t chunk = kGzipChunk);
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -15,7 +15,7 @@
 #include "host/temp_dir.h"
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
 namespace fs = std::filesystem;
@@ -47,7 +47,7 @@ std::vector<std::string> read_lines(const fs::path& path, std::size_t chunk, std
 }
 
 TEST(GzipFile, ChunksSmallerThanALineRoundTrip) {
-  TempDir dir("gzip-test");
+  host::TempDir dir("gzip-test");
   std::string text = lines(200, 3000);
   write(dir.path() / "plain", text);
   gzip_file(dir.path() / "plain", dir.path() / "plain.gz", 7);
@@ -61,14 +61,14 @@ TEST(GzipFile, ChunksSmallerThanALineRoundTrip) {
 }
 
 TEST(GzipFile, AnEmptyFileRoundTrips) {
-  TempDir dir("gzip-test");
+  host::TempDir dir("gzip-test");
   write(dir.path() / "plain", "");
   gzip_file(dir.path() / "plain", dir.path() / "plain.gz");
   EXPECT_TRUE(read_lines(dir.path() / "plain.gz", 3).empty());
 }
 
 TEST(GzipFile, EveryCutOfTheStreamIsRefused) {
-  TempDir dir("gzip-test");
+  host::TempDir dir("gzip-test");
   write(dir.path() / "plain", lines(50, 200));
   gzip_file(dir.path() / "plain", dir.path() / "plain.gz");
   std::string whole = read(dir.path() / "plain.gz");
@@ -79,7 +79,7 @@ TEST(GzipFile, EveryCutOfTheStreamIsRefused) {
 }
 
 TEST(GzipFile, ADamagedCrcOrBytesAfterTheStreamAreRefused) {
-  TempDir dir("gzip-test");
+  host::TempDir dir("gzip-test");
   write(dir.path() / "plain", lines(50, 200));
   gzip_file(dir.path() / "plain", dir.path() / "plain.gz");
   std::string whole = read(dir.path() / "plain.gz");
@@ -94,7 +94,7 @@ TEST(GzipFile, ADamagedCrcOrBytesAfterTheStreamAreRefused) {
 }
 
 TEST(GzipFile, ALineOrATotalOverItsBoundIsRefused) {
-  TempDir dir("gzip-test");
+  host::TempDir dir("gzip-test");
   write(dir.path() / "plain", std::string(5000, 'x') + "\nshort\n");
   gzip_file(dir.path() / "plain", dir.path() / "plain.gz", 64);
   EXPECT_THROW(read_lines(dir.path() / "plain.gz", 64, 4999), Error);
@@ -104,7 +104,7 @@ TEST(GzipFile, ALineOrATotalOverItsBoundIsRefused) {
 
 // seal_run in a child process whose files may not grow past 64 KiB: the write fails half way.
 TEST(GzipFile, SealingThatCannotWriteKeepsTheOriginal) {
-  TempDir dir("gzip-test");
+  host::TempDir dir("gzip-test");
   std::mt19937 random(7);
   std::string noise(1 << 20, '\0');
   for (char& c : noise) c = static_cast<char>('a' + random() % 26);
@@ -134,4 +134,4 @@ TEST(GzipFile, SealingThatCannotWriteKeepsTheOriginal) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::chaos

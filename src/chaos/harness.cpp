@@ -3,7 +3,7 @@
 #include "bank/account_store.h"
 #include "rlock/redis_connection.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 void on_shared_redis(Job& job, const std::vector<std::string_view>& command) {
   needing("Redis", job.setup.redis.display(), [&] {
@@ -17,7 +17,7 @@ void on_shared_redis(Job& job, const std::vector<std::string_view>& command) {
 
 std::string HarnessProbe::operator()() {
   try {
-    needing("PostgreSQL", postgres_at(setup_), [&] { AccountStore{setup_.conninfo}; });
+    needing("PostgreSQL", postgres_at(setup_), [&] { bank::AccountStore{setup_.conninfo}; });
     if (redis_) needing("Redis", setup_.redis.display(), [&] { RedisConnection(setup_.redis).checked({"PING"}); });
     failures_ = 0;
   } catch (const HarnessLost& e) {
@@ -34,4 +34,4 @@ void check_harness(const std::vector<TrialResult>& results) {
                                 lost->error, static_cast<long>(results.size()) - not_run, not_run));
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -17,7 +17,7 @@
 #include "chaos/job.h"
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 // Where the campaign tells its jobs to stop: it lost a server the harness needs.
 inline std::filesystem::path stop_file(const ChaosSetup& setup) { return setup.dir / "trials" / ".stop"; }
@@ -43,7 +43,7 @@ auto needing(std::string_view what, const std::string& address, Call&& call) -> 
   }
 }
 
-inline std::string postgres_at(const ChaosSetup& setup) { return describe_conninfo(setup.conninfo); }
+inline std::string postgres_at(const ChaosSetup& setup) { return bank::describe_conninfo(setup.conninfo); }
 
 // A command to the shared Redis that the job needs: once more when the first fails, since a
 // restart trial leaves the job's connection closed (the second reconnects).
@@ -65,4 +65,4 @@ class HarnessProbe {
   int failures_ = 0;
 };
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -7,16 +7,16 @@
 #include "rlock/error.h"
 #include "util/enum_names.h"
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
-constexpr NameTable<Outcome, 3> kOutcomes{{{Outcome::ok, "ok"}, {Outcome::fail, "fail"}, {Outcome::info, "info"}}};
+constexpr util::NameTable<Outcome, 3> kOutcomes{{{Outcome::ok, "ok"}, {Outcome::fail, "fail"}, {Outcome::info, "info"}}};
 
 // What a worker's events say of its write: the error event, when there is one, decides.
-Outcome outcome_of(const WorkerExit& exit, const std::vector<const Event*>& errors, bool accepted_write) {
+Outcome outcome_of(const WorkerExit& exit, const std::vector<const lab::Event*>& errors, bool accepted_write) {
   if (!exit.exited) return accepted_write ? Outcome::ok : Outcome::info;
   if (exit.code == 0) return Outcome::ok;
-  for (const Event* error : errors) {
+  for (const lab::Event* error : errors) {
     if (error->added().value_or(false)) return Outcome::ok;
     if (error->in_doubt().value_or(false)) return Outcome::info;
   }
@@ -25,24 +25,24 @@ Outcome outcome_of(const WorkerExit& exit, const std::vector<const Event*>& erro
 
 }  // namespace
 
-std::string_view to_string(Outcome outcome) { return name_in(kOutcomes, outcome); }
+std::string_view to_string(Outcome outcome) { return util::name_in(kOutcomes, outcome); }
 
-std::vector<Operation> history_from(const std::vector<Event>& events, const std::vector<WorkerExit>& exits) {
+std::vector<Operation> history_from(const std::vector<lab::Event>& events, const std::vector<WorkerExit>& exits) {
   std::vector<Operation> history;
   for (const WorkerExit& exit : exits) {
     Operation op{exit.worker, exit.amount, Outcome::info, {}};
-    std::vector<const Event*> errors;
+    std::vector<const lab::Event*> errors;
     double read_at = -1;  // -1: no read since the last write
     bool accepted_write = false;
-    for (const Event& event : events) {
+    for (const lab::Event& event : events) {
       if (event.who != exit.worker) continue;
       switch (event.kind) {
-        case EventKind::read:
+        case lab::EventKind::read:
           read_at = event.t;
           break;
-        case EventKind::wrote:
-        case EventKind::fenced_write: {
-          bool accepted = event.kind == EventKind::wrote || event.rowcount().value_or(0) > 0;
+        case lab::EventKind::wrote:
+        case lab::EventKind::fenced_write: {
+          bool accepted = event.kind == lab::EventKind::wrote || event.rowcount().value_or(0) > 0;
           std::optional<long long> fence = event.fence();
           double sent_at = event.sent_at().value_or(event.t);
           op.sections.push_back(Section{read_at < 0 ? sent_at : read_at, sent_at, accepted, fence});
@@ -50,10 +50,10 @@ std::vector<Operation> history_from(const std::vector<Event>& events, const std:
           read_at = -1;
           break;
         }
-        case EventKind::pg_added:
+        case lab::EventKind::pg_added:
           accepted_write = true;  // one statement: no section of its own to overlap
           break;
-        case EventKind::error:
+        case lab::EventKind::error:
           errors.push_back(&event);
           break;
         default:
@@ -80,7 +80,7 @@ nlohmann::json operation_json(const Operation& op) {
 Operation operation_from(const nlohmann::json& line) {
   try {
     Operation op{line.at("worker").get<std::string>(), line.at("value").get<long long>(), Outcome::info, {}};
-    auto outcome = value_in(kOutcomes, line.at("type").get<std::string>());
+    auto outcome = util::value_in(kOutcomes, line.at("type").get<std::string>());
     if (!outcome) throw Error(fmt::format("unknown operation type '{}'", line.at("type").get<std::string>()));
     op.outcome = *outcome;
     for (const nlohmann::json& s : line.at("sections")) {
@@ -95,8 +95,8 @@ Operation operation_from(const nlohmann::json& line) {
 }
 
 void write_history(const std::filesystem::path& path, const std::vector<Operation>& history) {
-  AppendFile file(path);
+  lab::AppendFile file(path);
   for (const Operation& op : history) file.append_line(operation_json(op).dump());
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

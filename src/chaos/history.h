@@ -16,7 +16,7 @@
 
 #include "lab/event.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 enum class Outcome { ok, fail, info };
 std::string_view to_string(Outcome outcome);
@@ -45,7 +45,7 @@ struct WorkerExit {
   bool stuck = false;   // still running when the trial's time ran out, then killed
 };
 
-std::vector<Operation> history_from(const std::vector<Event>& events, const std::vector<WorkerExit>& exits);
+std::vector<Operation> history_from(const std::vector<lab::Event>& events, const std::vector<WorkerExit>& exits);
 
 // Writes `history` to `path`, one operation a line (history.jsonl of a kept trial).
 void write_history(const std::filesystem::path& path, const std::vector<Operation>& history);
@@ -54,4 +54,4 @@ void write_history(const std::filesystem::path& path, const std::vector<Operatio
 nlohmann::json operation_json(const Operation& op);
 Operation operation_from(const nlohmann::json& line);
 
-}  // namespace rlock
+}  // namespace rlock::chaos

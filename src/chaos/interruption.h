@@ -13,7 +13,7 @@
 
 #include <string>
 
-namespace rlock {
+namespace rlock::chaos {
 
 class CatchInterruptions {
  public:
@@ -36,4 +36,4 @@ std::string signal_name(int signal);
 // group); the campaign tells its jobs when to stop.
 void leave_interruptions_to_the_campaign();
 
-}  // namespace rlock
+}  // namespace rlock::chaos

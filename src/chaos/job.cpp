@@ -6,14 +6,14 @@
 #include "host/redis_server.h"
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 int failover_port_of(const ChaosSetup& setup, int job) { return setup.failover_port + 2 * job; }
 
 // Job `job`'s three Redlock servers, logging into `dir`.
 RedlockServers start_redlock_servers(const ChaosSetup& setup, int job, const std::filesystem::path& dir) {
   RedlockServers servers;
-  for (int i = 0; i < 3; ++i) servers.push_back(std::make_unique<LocalRedis>(setup.redlock_port + 3 * job + i, dir));
+  for (int i = 0; i < 3; ++i) servers.push_back(std::make_unique<host::LocalRedis>(setup.redlock_port + 3 * job + i, dir));
   return servers;
 }
 
@@ -35,7 +35,7 @@ std::vector<RedisAddress> redlock_servers_for(Job& job, const LockKey& key) {
 void check_strikable(const RedisAddress& address, Fault fault) {
   try {
     RedisConnection redis(address);
-    local_redis_process(redis);
+    host::local_redis_process(redis);
     return;
   } catch (const UsageError&) {
     throw;
@@ -52,10 +52,10 @@ void check_own_servers(const ChaosSetup& setup, int jobs, bool failover, bool re
   std::filesystem::path logs = setup.dir / "trials" / ".servers-check";
   std::filesystem::create_directories(logs);
   for (int job = 0; job < jobs; ++job) {
-    if (failover) FailoverPair pair(failover_port_of(setup, job), logs);
+    if (failover) host::FailoverPair pair(failover_port_of(setup, job), logs);
     if (redlock) start_redlock_servers(setup, job, logs);
   }
   std::filesystem::remove_all(logs);
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

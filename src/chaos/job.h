@@ -18,14 +18,14 @@
 #include "rlock/redis_address.h"
 #include "rlock/redis_connection.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 class JobLab;
 
 // Job `job`'s failover port: its primary listens there and its replica on the next port.
 int failover_port_of(const ChaosSetup& setup, int job);
 
-using RedlockServers = std::vector<std::unique_ptr<LocalRedis>>;
+using RedlockServers = std::vector<std::unique_ptr<host::LocalRedis>>;
 
 // Job `job`'s three Redlock servers, logging into `dir`.
 RedlockServers start_redlock_servers(const ChaosSetup& setup, int job, const std::filesystem::path& dir);
@@ -35,7 +35,7 @@ struct Job {
   int number;
   const ChaosSetup& setup;
   RedisConnection redis;
-  AccountStore store;
+  bank::AccountStore store;
   RedlockServers redlock;  // started for the job's first redlock trial
   JobLab* lab = nullptr;   // under --netns: the job's namespaces and Redis (netns_job.h)
 };
@@ -54,4 +54,4 @@ void check_strikable(const RedisAddress& redis, Fault fault);
 // before any trial runs.
 void check_own_servers(const ChaosSetup& setup, int jobs, bool failover, bool redlock);
 
-}  // namespace rlock
+}  // namespace rlock::chaos

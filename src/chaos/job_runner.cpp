@@ -24,7 +24,7 @@
 #include "rlock/error.h"
 #include "rlock/redis_connection.h"
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
 using namespace std::chrono_literals;
@@ -55,7 +55,7 @@ bool gave_up_on(const ChaosSetup& setup, const std::string& name) {
 // cut short or a server lost stops the job: TrialStopped, HarnessLost).
 JudgedTrial trial_of_job(const std::vector<TrialSpec>& specs, std::size_t i, Job& job) {
   const ChaosSetup& setup = job.setup;
-  const std::optional<ClientSpec>& client = specs[i].client;
+  const std::optional<protocol::ClientSpec>& client = specs[i].client;
   auto not_run = [&](auto&& fill) {
     TrialInput input{specs[i]};
     fill(input);
@@ -76,7 +76,7 @@ JudgedTrial trial_of_job(const std::vector<TrialSpec>& specs, std::size_t i, Job
     trial = not_run([&](TrialInput& input) { input.error = e.what(); });
   }
   if (client) {
-    AppendFile(client_record(setup, client->name))
+    lab::AppendFile(client_record(setup, client->name))
         .append_line(nlohmann::json{{"client_error", !trial->input.client_error.empty()}}.dump());
   }
   return std::move(*trial);
@@ -86,7 +86,7 @@ JudgedTrial trial_of_job(const std::vector<TrialSpec>& specs, std::size_t i, Job
 // It stops when the campaign does, and at the first server the harness lost, which it reports.
 void run_job(int job, int jobs, const std::vector<TrialSpec>& specs, const ChaosSetup& setup,
              const std::filesystem::path& results) {
-  AppendFile out(results);
+  lab::AppendFile out(results);
   try {
     std::optional<JobLab> lab;
     ChaosSetup own = setup;  // under --netns, the lab's Redis
@@ -95,7 +95,7 @@ void run_job(int job, int jobs, const std::vector<TrialSpec>& specs, const Chaos
       own.redis = lab->redis();
     }
     Job context{job, own, needing("Redis", own.redis.display(), [&] { return RedisConnection(own.redis); }),
-                needing("PostgreSQL", postgres_at(own), [&] { return AccountStore(own.conninfo); }), {},
+                needing("PostgreSQL", postgres_at(own), [&] { return bank::AccountStore(own.conninfo); }), {},
                 lab ? &*lab : nullptr};
     for (std::size_t i = static_cast<std::size_t>(job); i < specs.size() && !stopping(setup);
          i += static_cast<std::size_t>(jobs)) {
@@ -128,7 +128,7 @@ class Jobs {
       : specs_(specs), setup_(setup), jobs_(jobs),
         probe_(setup, !std::any_of(specs.begin(), specs.end(), restarts_shared_redis)) {
     for (int job = 0; job < jobs; ++job) {
-      pids_.push_back(fork_child([&] {
+      pids_.push_back(host::fork_child([&] {
         leave_interruptions_to_the_campaign();
         try {
           run_job(job, jobs, specs, setup, results_of(setup, job));
@@ -148,7 +148,7 @@ class Jobs {
     while (running_ > 0) {
       std::this_thread::sleep_for(stopped_ ? 50ms : 1s);
       for (pid_t& pid : pids_) {
-        if (pid > 0 && try_reap(pid)) pid = 0, --running_;
+        if (pid > 0 && host::try_reap(pid)) pid = 0, --running_;
       }
       collect();
       if (lost_.empty()) lost_ = probe_();
@@ -192,14 +192,14 @@ class Jobs {
   }
 
   void stop() {
-    AppendFile(stop_file(setup_)).append_line(lost_);
+    lab::AppendFile(stop_file(setup_)).append_line(lost_);
     stopped_ = true;
     kill_at_ = Clock::now() + kStopGrace;
   }
 
   void kill_the_rest() {
     for (pid_t& pid : pids_) {
-      if (pid > 0) kill_and_reap(pid), pid = 0, --running_;
+      if (pid > 0) host::kill_and_reap(pid), pid = 0, --running_;
     }
   }
 
@@ -228,4 +228,4 @@ std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const C
   return running.results();
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

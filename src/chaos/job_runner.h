@@ -13,7 +13,7 @@
 
 #include "chaos/chaos.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 // The jobs share a record of each client's trials (one line each, in the order they ended), so
 // that the campaign gives up on a client whose first kGiveUpAfter trials all ended in a client error.
@@ -26,4 +26,4 @@ constexpr std::size_t kGiveUpAfter = 5;
 std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const ChaosSetup& setup, int jobs,
                                     const std::function<void(std::size_t, std::size_t)>& progress);
 
-}  // namespace rlock
+}  // namespace rlock::chaos

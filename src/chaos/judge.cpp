@@ -5,7 +5,7 @@
 #include "bank/account_store.h"
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
 CheckResult stale_writes_check(const ServedTally& account) {
@@ -45,7 +45,7 @@ TrialResult judge(const TrialInput& input) {
     if (input.served) result.balance = balance_check(*input.served);
     result.lost = input.served ? stale_writes_check(*input.served) : guarded([&] {
       if (!input.final_balance) throw Error(input.balance_error);
-      return check_lost_updates(AccountStore::kInitialBalance, *input.final_balance, history);
+      return check_lost_updates(bank::AccountStore::kInitialBalance, *input.final_balance, history);
     });
     result.overlaps = guarded([&] { return check_overlaps(history); });
     result.fences = guarded([&] { return check_fences(history); });
@@ -64,4 +64,4 @@ TrialResult judge(const TrialInput& input) {
   return result;
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -15,7 +15,7 @@
 #include "chaos/chaos.h"
 #include "chaos/history.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 // A protocol client's account, served by the harness: its exact count of stale writes, and its
 // balance against what the increments whose writes were applied add up to. A run stored before
@@ -54,4 +54,4 @@ struct JudgedTrial {
   TrialResult result;
 };
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -5,10 +5,10 @@
 
 #include "bank/account_store.h"
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
-constexpr long long kStart = AccountStore::kInitialBalance;
+constexpr long long kStart = bank::AccountStore::kInitialBalance;
 
 Operation op(const std::string& worker, long long amount, Outcome outcome, double read_at, double wrote_at,
              std::optional<long long> fence = std::nullopt) {
@@ -17,7 +17,7 @@ Operation op(const std::string& worker, long long amount, Outcome outcome, doubl
 
 // A trial of fenced-retry under pause: A adds 30, then B adds 50, one after the other, both ok.
 TrialInput clean_trial() {
-  TrialInput input(TrialSpec{Strategy::fenced_retry, fault_named("pause"), 7, std::nullopt});
+  TrialInput input(TrialSpec{lab::Strategy::fenced_retry, fault_named("pause"), 7, std::nullopt});
   input.history = {op("A", 30, Outcome::ok, 0.0, 0.1, 1), op("B", 50, Outcome::ok, 0.2, 0.3, 2)};
   input.stuck = {false, false};
   input.final_balance = kStart + 80;
@@ -75,7 +75,7 @@ TEST(Judge, ASmallerTokenAcceptedLaterIsAFenceViolation) {
 }
 
 TEST(Judge, FailedUnknownAndStuckIncrementsAreCountedApart) {
-  TrialInput input(TrialSpec{Strategy::ttl, fault_named("kill"), 0, std::nullopt});
+  TrialInput input(TrialSpec{lab::Strategy::ttl, fault_named("kill"), 0, std::nullopt});
   input.history = {op("A", 30, Outcome::fail, 0.0, 0.1), op("B", 50, Outcome::info, 0.2, 0.3),
                    op("C", 20, Outcome::info, 0.4, 0.5), op("D", 10, Outcome::ok, 0.6, 0.7)};
   input.stuck = {false, false, true, false};  // C ran out of time: stuck, not unknown
@@ -119,7 +119,7 @@ TEST(Judge, ATrialThatCouldNotRunIsNotRunAndSaysWhy) {
 }
 
 TEST(Judge, AClientErrorLeavesTheCheckersUnjudgedButCountsTheIncrements) {
-  TrialInput input(TrialSpec{Strategy::ttl, fault_named("pause"), 2, ClientSpec{"py", "python3 client.py"}});
+  TrialInput input(TrialSpec{lab::Strategy::ttl, fault_named("pause"), 2, protocol::ClientSpec{"py", "python3 client.py"}});
   input.history = {op("A", 30, Outcome::ok, 0.0, 0.1), op("B", 50, Outcome::info, 0.2, 0.3)};
   input.client_error = "B: not a JSON line";
   TrialResult r = judge(input);
@@ -132,7 +132,7 @@ TEST(Judge, AClientErrorLeavesTheCheckersUnjudgedButCountsTheIncrements) {
 }
 
 TEST(Judge, AServedAccountIsJudgedByItsTallyNotItsBalance) {
-  TrialInput input(TrialSpec{Strategy::ttl, fault_named("pause"), 3, ClientSpec{"py", "python3 client.py"}});
+  TrialInput input(TrialSpec{lab::Strategy::ttl, fault_named("pause"), 3, protocol::ClientSpec{"py", "python3 client.py"}});
   input.history = {op("A", 30, Outcome::ok, 0.0, 0.1), op("B", 50, Outcome::ok, 0.2, 0.3)};
   input.served = ServedTally{.stale_writes = 0, .lost_money = 0};
   TrialResult clean = judge(input);
@@ -149,7 +149,7 @@ TEST(Judge, AServedAccountIsJudgedByItsTallyNotItsBalance) {
 
 // A client trial where A adds 30 and B adds 50, as the harness served them.
 TrialInput client_trial(ServedTally served) {
-  TrialInput input(TrialSpec{Strategy::ttl, fault_named("none"), 4, ClientSpec{"py", "python3 client.py"}});
+  TrialInput input(TrialSpec{lab::Strategy::ttl, fault_named("none"), 4, protocol::ClientSpec{"py", "python3 client.py"}});
   input.history = {op("A", 30, Outcome::ok, 0.0, 0.1), op("B", 50, Outcome::ok, 0.2, 0.3)};
   input.stuck = {false, false};
   input.served = served;
@@ -203,4 +203,4 @@ TEST(Judge, WhatTheTrialMeasuredIsCarriedThrough) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -13,7 +13,7 @@
 #include "rlock/error.h"
 #include "rlock/redis_connection.h"
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
 using namespace std::chrono_literals;
@@ -47,12 +47,12 @@ JobLab::JobLab(const std::filesystem::path& logs) : lab_({"ctl", "w0", "w1", "w2
     lab_.enter("ctl");
     wait_for(redis());
   } catch (...) {
-    kill_and_reap(redis_pid_);
+    host::kill_and_reap(redis_pid_);
     throw;
   }
 }
 
-JobLab::~JobLab() { kill_and_reap(redis_pid_); }
+JobLab::~JobLab() { host::kill_and_reap(redis_pid_); }
 
 RedisAddress JobLab::redis() const {
   RedisAddress address;
@@ -79,14 +79,14 @@ void check_netns(const Campaign& campaign, const ChaosSetup& setup) {
       throw UsageError(fmt::format("--netns runs the faults {}; {} runs without it", fmt::join(in_netns, " and "), to_string(f)));
     }
   }
-  if (std::find(campaign.strategies.begin(), campaign.strategies.end(), Strategy::redlock) != campaign.strategies.end()) {
+  if (std::find(campaign.strategies.begin(), campaign.strategies.end(), lab::Strategy::redlock) != campaign.strategies.end()) {
     throw UsageError("--netns runs the single-Redis strategies; redlock (three servers) runs without it");
   }
   if (!campaign.clients.empty()) throw UsageError("--netns runs the built-in strategies; --client runs without it");
   bool ours = false;
   try {
     RedisConnection redis(setup.redis);
-    ours = !local_redis_process(redis).config_file.empty();
+    ours = !host::local_redis_process(redis).config_file.empty();
   } catch (const UsageError&) {
     throw;
   } catch (const Error&) {
@@ -99,7 +99,7 @@ void check_netns(const Campaign& campaign, const ChaosSetup& setup) {
 }
 
 std::string netns_conninfo(const std::string& conninfo) {
-  AccountStore store(conninfo);
+  bank::AccountStore store(conninfo);
   std::string dirs = store.setting("unix_socket_directories");
   std::string dir = dirs.substr(0, dirs.find(','));
   int port = std::stoi(store.setting("port"));
@@ -107,9 +107,9 @@ std::string netns_conninfo(const std::string& conninfo) {
   if (dir.empty() || !std::filesystem::is_socket(socket)) {
     throw UsageError(fmt::format("--netns reaches PostgreSQL through its Unix socket, and {} has none on this machine: run "
                                  "it on servers rlock starts (eval \"$(scripts/services.sh up)\", without --redis and --db)",
-                                 describe_conninfo(conninfo)));
+                                 bank::describe_conninfo(conninfo)));
   }
-  return conninfo_at(conninfo, dir, port);
+  return bank::conninfo_at(conninfo, dir, port);
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

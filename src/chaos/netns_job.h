@@ -23,7 +23,7 @@
 #include "host/netns.h"
 #include "rlock/redis_address.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 class JobLab {
  public:
@@ -42,7 +42,7 @@ class JobLab {
   void heal_all();
 
  private:
-  NetnsLab lab_;
+  host::NetnsLab lab_;
   pid_t redis_pid_ = -1;
 };
 
@@ -54,4 +54,4 @@ void check_netns(const Campaign& campaign, const ChaosSetup& setup);
 // the server has no socket on this machine.
 std::string netns_conninfo(const std::string& conninfo);
 
-}  // namespace rlock
+}  // namespace rlock::chaos

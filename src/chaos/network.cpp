@@ -5,7 +5,7 @@
 #include "bank/account_store.h"
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 TrialNetwork::TrialNetwork(std::size_t workers, const std::vector<RedisAddress>& redis, const std::string& conninfo,
                            std::uint64_t seed)
@@ -15,15 +15,15 @@ TrialNetwork::TrialNetwork(std::size_t workers, const std::vector<RedisAddress>&
       throw UsageError(fmt::format("the network faults need Redis over TCP to put a proxy on; {} is not", server.display()));
     }
   }
-  std::optional<PgTcpAddress> postgres = tcp_address_of(conninfo);
+  std::optional<bank::PgTcpAddress> postgres = bank::tcp_address_of(conninfo);
   if (!postgres) {
     throw UsageError(fmt::format("the network faults need PostgreSQL over TCP at one address to put a proxy on; {} is not",
-                                 describe_conninfo(conninfo)));
+                                 bank::describe_conninfo(conninfo)));
   }
   for (std::size_t i = 0; i < workers; ++i) {
     Links links;
-    for (const RedisAddress& server : redis) links.redis.push_back(std::make_unique<FaultProxy>(server.host, server.port));
-    links.postgres = std::make_unique<FaultProxy>(postgres->host, postgres->port);
+    for (const RedisAddress& server : redis) links.redis.push_back(std::make_unique<host::FaultProxy>(server.host, server.port));
+    links.postgres = std::make_unique<host::FaultProxy>(postgres->host, postgres->port);
     links_.push_back(std::move(links));
   }
 }
@@ -38,7 +38,7 @@ std::vector<RedisAddress> TrialNetwork::redis_of(std::size_t worker) const {
 }
 
 std::string TrialNetwork::conninfo_of(std::size_t worker) const {
-  return conninfo_at(conninfo_, "127.0.0.1", links_[worker].postgres->port());
+  return bank::conninfo_at(conninfo_, "127.0.0.1", links_[worker].postgres->port());
 }
 
 std::uint64_t TrialNetwork::accepted() const {
@@ -58,9 +58,9 @@ void TrialNetwork::heal_redis(std::size_t worker) {
   for (auto& proxy : links_[worker].redis) proxy->pass();
 }
 
-void TrialNetwork::hold_writes(std::size_t worker) { links_[worker].postgres->hold(Direction::to_server); }
+void TrialNetwork::hold_writes(std::size_t worker) { links_[worker].postgres->hold(host::Direction::to_server); }
 
-void TrialNetwork::deliver_writes(std::size_t worker) { links_[worker].postgres->pass(Direction::to_server); }
+void TrialNetwork::deliver_writes(std::size_t worker) { links_[worker].postgres->pass(host::Direction::to_server); }
 
 void TrialNetwork::jitter(const std::vector<double>& latency_ms) {
   std::uniform_real_distribution<double> factor(0.5, 1.5);
@@ -71,4 +71,4 @@ void TrialNetwork::jitter(const std::vector<double>& latency_ms) {
   }
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

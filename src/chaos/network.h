@@ -18,7 +18,7 @@
 #include "host/fault_proxy.h"
 #include "rlock/redis_address.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 class TrialNetwork {
  public:
@@ -47,8 +47,8 @@ class TrialNetwork {
 
  private:
   struct Links {
-    std::vector<std::unique_ptr<FaultProxy>> redis;
-    std::unique_ptr<FaultProxy> postgres;
+    std::vector<std::unique_ptr<host::FaultProxy>> redis;
+    std::unique_ptr<host::FaultProxy> postgres;
   };
   std::vector<Links> links_;
   std::vector<RedisAddress> redis_;
@@ -56,4 +56,4 @@ class TrialNetwork {
   std::mt19937_64 rng_;
 };
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -8,7 +8,7 @@
 #include "runfiles/chaos_file.h"
 #include "util/stats.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 double Cell::rate() const { return judged() ? static_cast<double>(anomalies) / static_cast<double>(judged()) : 0; }
 
@@ -41,17 +41,17 @@ std::string fault_label(const Cell& c) {
 
 std::vector<Cell> tabulate(const Campaign& campaign, const std::vector<TrialResult>& results) {
   std::vector<Cell> cells;
-  for (Strategy s : campaign.strategies) {
+  for (lab::Strategy s : campaign.strategies) {
     for (Fault f : campaign.faults) {
       add_cells(cells,
                 Cell{.row = std::string(to_string(s)),
                      .fault = f,
                      .expected_safe = expected_safe(s, f),
                      .not_applicable = not_applicable(s, f)},
-                s != Strategy::redlock);
+                s != lab::Strategy::redlock);
     }
   }
-  for (const ClientSpec& client : campaign.clients) {
+  for (const protocol::ClientSpec& client : campaign.clients) {
     for (Fault f : campaign.faults) {
       add_cells(cells,
                 Cell{.row = client.name,
@@ -103,14 +103,14 @@ void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup) {
                  c.expected_safe ? "yes" : "no", 0);
       continue;
     }
-    auto [low, high] = wilson_interval(c.anomalies, c.judged());
+    auto [low, high] = util::wilson_interval(c.anomalies, c.judged());
     std::string errors = clients ? fmt::format("  {:>12} {:>9} {:>7} {:>6}", c.client_errors, c.unwritten, c.created,
                                                c.created_amount)
                                  : "";
     fmt::print("{:<19}{:<14}{:>5} {:>7}{:>7}{:>8}{:>6}{:>7}{:>9}{:>7}{:>8}{:>8}{:>6}{:>7.2f}  [{:.2f}, {:.2f}]  {:>6.0f} ms{}\n",
                c.row, fault_label(c), c.expected_safe ? "yes" : "no", c.trials, c.struck, c.not_run, c.lost,
                c.lost_amount, c.overlaps, c.failed, c.failed_amount, c.unknown, c.stuck, c.rate(), low, high,
-               median(c.ms), errors);
+               util::median(c.ms), errors);
   }
   fmt::print("\nsafe: expected to show no anomaly. struck: trials in which the fault struck. not_run: trials that\n"
              "could not run, in no rate. lost: trials that lost acknowledged money (money: how much). overlaps: trials\n"
@@ -131,11 +131,11 @@ void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup) {
 
 void write_json(const std::string& path, const std::vector<Cell>& cells, const Campaign& campaign,
                 const ChaosSetup& setup) {
-  ChaosFile file{setup.seed, static_cast<long>(setup.ttl.count()), campaign.trials,
+  runfiles::ChaosFile file{setup.seed, static_cast<long>(setup.ttl.count()), campaign.trials,
                  std::string(wait_mode_name(setup.wait)), {}};
   for (const Cell& c : cells) {
-    auto [low, high] = wilson_interval(c.anomalies, c.judged());
-    file.cells.push_back(ChaosFileCell{.strategy = c.row,
+    auto [low, high] = util::wilson_interval(c.anomalies, c.judged());
+    file.cells.push_back(runfiles::ChaosFileCell{.strategy = c.row,
                                        .fault = std::string(to_string(c.fault)),
                                        .client = c.client,
                                        .client_error = c.client_errors,
@@ -157,12 +157,12 @@ void write_json(const std::string& path, const std::vector<Cell>& cells, const C
                                        .rate = c.rate(),
                                        .ci_low = low,
                                        .ci_high = high,
-                                       .median_trial_ms = median(c.ms),
+                                       .median_trial_ms = util::median(c.ms),
                                        .kept_trials = c.kept,
                                        .not_applicable = std::string(c.not_applicable),
                                        .replica = std::string(c.replica)});
   }
-  write_chaos_file(path, file);
+  runfiles::write_chaos_file(path, file);
 }
 
 const Cell* find_cell(const std::vector<Cell>& cells, const std::string& row, Fault fault) {
@@ -173,11 +173,11 @@ const Cell* find_cell(const std::vector<Cell>& cells, const std::string& row, Fa
 void print_comparison(const Cell& a, const Cell& b) {
   fmt::print("\n");
   for (const Cell* c : {&a, &b}) {
-    auto [low, high] = wilson_interval(c->anomalies, c->judged());
+    auto [low, high] = util::wilson_interval(c->anomalies, c->judged());
     fmt::print("{} under {}: {} of {} trials with an anomaly, rate {:.3f}, 95% CI [{:.3f}, {:.3f}]\n", c->row,
                to_string(c->fault), c->anomalies, c->judged(), c->rate(), low, high);
   }
-  double p = fisher_exact_p(a.anomalies, a.judged() - a.anomalies, b.anomalies, b.judged() - b.anomalies);
+  double p = util::fisher_exact_p(a.anomalies, a.judged() - a.anomalies, b.anomalies, b.judged() - b.anomalies);
   fmt::print("Fisher's exact test, two-sided: p = {:.3g}\n", p);
 }
 
@@ -190,4 +190,4 @@ void check_expected_safe(const std::vector<Cell>& cells) {
   if (!list.empty()) throw UnexpectedAnomaly(fmt::format("anomalies where none were expected: {}", list));
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -12,7 +12,7 @@
 #include "chaos/chaos.h"
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 struct Cell {
   std::string row;  // the strategy's or the client's name
@@ -67,4 +67,4 @@ class UnexpectedAnomaly : public Error {
 // Throws UnexpectedAnomaly naming every cell that is expected to be safe and showed an anomaly.
 void check_expected_safe(const std::vector<Cell>& cells);
 
-}  // namespace rlock
+}  // namespace rlock::chaos

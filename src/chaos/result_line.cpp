@@ -2,7 +2,7 @@
 
 #include <optional>
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
 nlohmann::json check_json(const CheckResult& c) {
@@ -55,4 +55,4 @@ TrialResult result_from(const nlohmann::json& line, const TrialSpec& spec) {
                      .not_run = line.value("not_run", false)};
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -9,10 +9,10 @@
 
 #include "chaos/chaos.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 nlohmann::json result_json(const TrialResult& result);
 // The result of `spec` back; a field missing reads as its default.
 TrialResult result_from(const nlohmann::json& line, const TrialSpec& spec);
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -15,7 +15,7 @@
 
 extern char** environ;
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
 using nlohmann::json;
@@ -40,7 +40,7 @@ json environment() {
   return env;
 }
 
-json client_json(const ClientSpec& c) {
+json client_json(const protocol::ClientSpec& c) {
   return {{"name", c.name}, {"command", blank_passwords(c.command)}, {"servers", c.servers}, {"expected_safe", c.expected_safe}};
 }
 
@@ -76,19 +76,19 @@ std::vector<T> name_list(const json& j, const char* key, Parse&& parse, const ch
   return values;
 }
 
-ClientSpec client_from(const json& k, const std::vector<ClientSpec>& before) {
-  ClientSpec c{k.at("name").get<std::string>(), k.at("command").get<std::string>(),
+protocol::ClientSpec client_from(const json& k, const std::vector<protocol::ClientSpec>& before) {
+  protocol::ClientSpec c{k.at("name").get<std::string>(), k.at("command").get<std::string>(),
                static_cast<int>(integer(k, "servers", 1, 3)), k.at("expected_safe").get<bool>()};
-  if (!is_client_name(c.name) || strategy_from(c.name)) throw Error(fmt::format("client name {} is not one", k.at("name").dump()));
+  if (!is_client_name(c.name) || lab::strategy_from(c.name)) throw Error(fmt::format("client name {} is not one", k.at("name").dump()));
   if (c.servers == 2) throw Error("a client's servers are 1 or 3, not 2");
-  bool twice = std::any_of(before.begin(), before.end(), [&](const ClientSpec& b) { return b.name == c.name; });
+  bool twice = std::any_of(before.begin(), before.end(), [&](const protocol::ClientSpec& b) { return b.name == c.name; });
   if (twice) throw Error(fmt::format("the client {} is named twice", c.name));
   return c;
 }
 
 Campaign campaign_from(const json& j) {
   Campaign c;
-  c.strategies = name_list<Strategy>(j, "strategies", strategy_from, "strategy");
+  c.strategies = name_list<lab::Strategy>(j, "strategies", lab::strategy_from, "strategy");
   c.faults = name_list<Fault>(j, "faults", fault_from, "fault");
   for (const json& k : j.at("clients").get_ref<const json::array_t&>()) c.clients.push_back(client_from(k, c.clients));
   c.trials = static_cast<int>(integer(j, "trials", 1, kMaxTrialsACell));
@@ -119,11 +119,11 @@ ChaosSetup setup_from(const json& j) {
 
 json run_file_json(const Campaign& campaign, const ChaosSetup& setup) {
   json strategies = json::array(), faults = json::array(), clients = json::array();
-  for (Strategy s : campaign.strategies) strategies.push_back(to_string(s));
+  for (lab::Strategy s : campaign.strategies) strategies.push_back(to_string(s));
   for (Fault f : campaign.faults) faults.push_back(to_string(f));
-  for (const ClientSpec& c : campaign.clients) clients.push_back(client_json(c));
+  for (const protocol::ClientSpec& c : campaign.clients) clients.push_back(client_json(c));
   return json{{"format", kRunFileFormat},
-              {"started", utc_now("%Y-%m-%dT%H:%M:%SZ")},
+              {"started", util::utc_now("%Y-%m-%dT%H:%M:%SZ")},
               {"command", command_line()},
               {"environment", environment()},
               {"campaign", {{"strategies", strategies}, {"faults", faults}, {"clients", clients},
@@ -131,9 +131,9 @@ json run_file_json(const Campaign& campaign, const ChaosSetup& setup) {
               {"setup", {{"seed", setup.seed}, {"ttl_ms", setup.ttl.count()}, {"wait", wait_mode_name(setup.wait)},
                          {"dir", setup.dir.string()}, {"first_account", setup.first_account},
                          {"failover_port", setup.failover_port}, {"redlock_port", setup.redlock_port},
-                         {"redis", setup.redis.display()}, {"postgres", describe_conninfo(setup.conninfo)}}}};
+                         {"redis", setup.redis.display()}, {"postgres", bank::describe_conninfo(setup.conninfo)}}}};
 }
 
 RunFile run_file_from(const json& j) { return RunFile{campaign_from(j.at("campaign")), setup_from(j.at("setup"))}; }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -10,7 +10,7 @@
 
 #include "chaos/campaign.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 // 1: format, started, command, environment, campaign, setup. A file without the field is refused.
 // 2: the same fields; the run is sealed by its sealed.json (run_record.h). A run of format 1 was
@@ -30,4 +30,4 @@ struct RunFile {
 // number out of the range `rlock chaos` takes (campaign.h), the campaign's trials in all included.
 RunFile run_file_from(const nlohmann::json& j);
 
-}  // namespace rlock
+}  // namespace rlock::chaos

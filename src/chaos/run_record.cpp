@@ -14,7 +14,7 @@
 #include "util/printable.h"
 #include "util/run_dir.h"
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
 using nlohmann::json;
@@ -37,7 +37,7 @@ void check_sealed(const fs::path& dir, int run_format) {
     throw Error(fmt::format("{} is not sealed: it has no {} (the campaign is running or was stopped)", dir.string(),
                             kSealed));
   }
-  json seal = read_json_file(dir / kSealed, kSealFileFormat, 0, kMaxSealFileBytes);
+  json seal = runfiles::read_json_file(dir / kSealed, kSealFileFormat, 0, kMaxSealFileBytes);
   auto state = seal.find("state");
   if (state == seal.end() || !state->is_string()) {
     throw Error(fmt::format("{} is not a seal: it has no state", (dir / kSealed).string()));
@@ -45,7 +45,7 @@ void check_sealed(const fs::path& dir, int run_format) {
   if (*state == kSealedInterrupted) {
     throw Interrupted(fmt::format("{} is the run of an interrupted campaign ({}): its trials were not all run, and "
                                   "it is not judged",
-                                  dir.string(), printable(seal.value("signal", "a signal").substr(0, 16))));
+                                  dir.string(), util::printable(seal.value("signal", "a signal").substr(0, 16))));
   }
   if (*state != kSealedComplete) {
     throw Error(fmt::format("{} is not complete: it was sealed {}", dir.string(), state->dump()));
@@ -63,7 +63,7 @@ void read_trial_lines(const fs::path& dir, const std::map<TrialKey, std::size_t>
     std::string where = fmt::format("{} line {}", path.string(), ++number);
     json j = json::parse(text, nullptr, false);
     if (!j.is_object()) throw Error(fmt::format("{} is not a JSON object (truncated?)", where));
-    check_format(j, kTrialLineFormat, where, 0);
+    runfiles::check_format(j, kTrialLineFormat, where, 0);
     try {
       auto found = index.find(trial_key_of(j));
       if (found == index.end()) throw Error(fmt::format("{} names no trial of the campaign", where));
@@ -82,22 +82,22 @@ void seal_as(const fs::path& run_dir, json seal) {
     fs::remove(run_dir / kPlain);
   }
   seal["format"] = kSealFileFormat;
-  write_json_file(run_dir / kSealed, seal);
+  runfiles::write_json_file(run_dir / kSealed, seal);
 }
 
 }  // namespace
 
 fs::path new_run_dir(const fs::path& chaos_dir, std::uint64_t seed) {
-  return unused_path(chaos_dir / "runs" / fmt::format("{}-seed{}", utc_now("%Y%m%dT%H%M%SZ"), seed));
+  return util::unused_path(chaos_dir / "runs" / fmt::format("{}-seed{}", util::utc_now("%Y%m%dT%H%M%SZ"), seed));
 }
 
 void write_run_record(const Campaign& campaign, const ChaosSetup& setup) {
   fs::create_directories(setup.run_dir);
-  write_json_file(setup.run_dir / "run.json", run_file_json(campaign, setup));
+  runfiles::write_json_file(setup.run_dir / "run.json", run_file_json(campaign, setup));
 }
 
 void record_trial(const fs::path& run_dir, const TrialInput& input) {
-  AppendFile(run_dir / kPlain).append_line(trial_line(input).dump());
+  lab::AppendFile(run_dir / kPlain).append_line(trial_line(input).dump());
 }
 
 void keep_trials(const fs::path& run_dir, const fs::path& trials) {
@@ -123,7 +123,7 @@ StoredRun load_run(const fs::path& dir) {
     throw Error(fmt::format("{} is not a stored chaos run: it has no run.json", dir.string()));
   }
   int run_format = 0;
-  RunFile file = read_run_file(record_path, kRunFileFormat, 0, "a stored run's record", [&](const json& j) {
+  RunFile file = runfiles::read_run_file(record_path, kRunFileFormat, 0, "a stored run's record", [&](const json& j) {
     run_format = j.at("format").get<int>();
     return run_file_from(j);
   }, kMaxRunFileBytes);
@@ -139,4 +139,4 @@ StoredRun load_run(const fs::path& dir) {
   return run;
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

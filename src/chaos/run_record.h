@@ -24,7 +24,7 @@
 #include "chaos/campaign.h"
 #include "chaos/judge.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 // chaos_dir/runs/<UTC time>-seed<S> (with -2, -3... when taken), not yet created.
 std::filesystem::path new_run_dir(const std::filesystem::path& chaos_dir, std::uint64_t seed);
@@ -66,4 +66,4 @@ struct StoredRun {
 // interrupted campaign.
 StoredRun load_run(const std::filesystem::path& run_dir);
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -6,7 +6,7 @@
 
 #include "util/seeded_random.h"
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
 // FNV-1a: a hash of a name that is the same on every machine and build.
@@ -16,14 +16,14 @@ std::uint64_t fnv1a(std::string_view text) {
   return hash;
 }
 
-std::uint64_t splitmix(std::uint64_t x) { return SeededRandom::mix(x + 0x9e3779b97f4a7c15ULL); }
+std::uint64_t splitmix(std::uint64_t x) { return util::SeededRandom::mix(x + 0x9e3779b97f4a7c15ULL); }
 
 }  // namespace
 
 Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup) {
   // Every draw is SeededRandom's, whose mappings are written out: the same on every compiler and
   // standard library (schedule_test's golden file holds the first trials of seed 2026).
-  SeededRandom rng(splitmix(setup.seed ^ splitmix(fnv1a(row_name(spec)) ^
+  util::SeededRandom rng(splitmix(setup.seed ^ splitmix(fnv1a(row_name(spec)) ^
                                                       splitmix(fnv1a(to_string(spec.fault)) + static_cast<std::uint64_t>(spec.number)))));
   auto uniform = [&](double low, double high) { return rng.real(low, high); };
   double ttl_s = std::chrono::duration<double>(setup.ttl).count();
@@ -46,4 +46,4 @@ Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup) {
   return schedule;
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -11,7 +11,7 @@
 
 #include "chaos/chaos.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 struct WorkerSchedule {
   std::string name;
@@ -34,4 +34,4 @@ struct Schedule {
 
 Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup);
 
-}  // namespace rlock
+}  // namespace rlock::chaos

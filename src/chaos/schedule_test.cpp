@@ -12,7 +12,10 @@
 
 #include <fmt/format.h>
 
-namespace rlock {
+namespace rlock::chaos {
+
+using lab::Strategy;
+
 namespace {
 
 const char* const kGolden = RLOCK_TESTDATA "/schedule-seed2026.txt";
@@ -82,4 +85,4 @@ TEST(Schedule, OnlyClockSkewSkewsTheTargetsClockAndAsOftenSlowAsFast) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -18,7 +18,7 @@
 #include "rlock/redis_lock.h"
 #include "rlock/watchdog.h"
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
 using namespace std::chrono_literals;
@@ -86,20 +86,20 @@ enum class Pass { written, rejected, lock_lost };
 
 class StrategyClient {
  public:
-  StrategyClient(Strategy strategy, Harness& harness, const protocol::Init& init)
+  StrategyClient(lab::Strategy strategy, Harness& harness, const protocol::Init& init)
       : strategy_(strategy), harness_(harness), ttl_(init.ttl_ms) {
     for (const std::string& url : init.redis) servers_.push_back(RedisAddress::parse(url));
     if (servers_.empty()) throw UsageError("init named no Redis server");
-    if (strategy == Strategy::redlock && servers_.size() < 3) {
+    if (strategy == lab::Strategy::redlock && servers_.size() < 3) {
       throw UsageError("redlock needs three Redis servers in init: declare the client as NAME@3=COMMAND");
     }
-    if (strategy != Strategy::redlock) redis_.emplace(servers_.front());
+    if (strategy != lab::Strategy::redlock) redis_.emplace(servers_.front());
   }
 
   // The increment's error, if it gave up; none when its write was applied.
   std::optional<std::string> run(const protocol::Increment& increment) {
     try {
-      return strategy_ == Strategy::redlock ? run_redlock(increment) : run_single(increment);
+      return strategy_ == lab::Strategy::redlock ? run_redlock(increment) : run_single(increment);
     } catch (const HarnessError&) {
       throw;
     } catch (const Error& e) {
@@ -117,11 +117,11 @@ class StrategyClient {
     RedisLock lock(*redis_, LockKey::named(increment.key));
     Acquirer acquirer(lock, servers_.front(), policy());
     for (;;) {
-      Acquisition acquired = takes_fence(strategy_) ? acquirer.acquire_fenced(ttl_) : acquirer.acquire(ttl_);
+      Acquisition acquired = lab::takes_fence(strategy_) ? acquirer.acquire_fenced(ttl_) : acquirer.acquire(ttl_);
       if (!acquired) return fmt::format("could not acquire {} in 10 TTLs", increment.key);
       const Lease& lease = *acquired.lease;
       std::optional<Watchdog> watchdog;
-      if (strategy_ == Strategy::watchdog) {
+      if (strategy_ == lab::Strategy::watchdog) {
         watchdog.emplace(servers_.front(), lock.key(), lease.token, ttl_, [](const WatchdogReport&) {});
       }
       Pass pass = read_modify_write(lock, lease, increment);
@@ -130,17 +130,17 @@ class StrategyClient {
         return fmt::format("the release of {} got no answer ({})", increment.key, lock.last_release_error());
       }
       if (pass == Pass::written) return std::nullopt;
-      if (pass == Pass::rejected && !retries_rejected_write(strategy_)) {
+      if (pass == Pass::rejected && !lab::retries_rejected_write(strategy_)) {
         return fmt::format("the fenced write was rejected (fencing token {} is stale)", lease.fence->value);
       }
     }
   }
 
   Pass read_modify_write(RedisLock& lock, const Lease& lease, const protocol::Increment& increment) {
-    bool claim = strategy_ == Strategy::fenced_claim;
+    bool claim = strategy_ == lab::Strategy::fenced_claim;
     Harness::Read read = harness_.read(increment.id, claim ? lease.fence : std::nullopt);
     if (claim && !read.claimed) return Pass::rejected;
-    if (strategy_ == Strategy::check_before_write && !lock.holds(lease.token).held) return Pass::lock_lost;
+    if (strategy_ == lab::Strategy::check_before_write && !lock.holds(lease.token).held) return Pass::lock_lost;
     return harness_.write(increment.id, read.balance + increment.amount, lease.fence) ? Pass::written : Pass::rejected;
   }
 
@@ -155,7 +155,7 @@ class StrategyClient {
     return std::nullopt;
   }
 
-  Strategy strategy_;
+  lab::Strategy strategy_;
   Harness& harness_;
   std::chrono::milliseconds ttl_;
   std::vector<RedisAddress> servers_;
@@ -164,15 +164,15 @@ class StrategyClient {
 
 }  // namespace
 
-void check_client_strategy(Strategy strategy) {
-  if (in_postgres(strategy)) {
+void check_client_strategy(lab::Strategy strategy) {
+  if (lab::in_postgres(strategy)) {
     throw UsageError(fmt::format(
         "{} locks inside PostgreSQL, around the account that the harness serves: the protocol cannot express it",
-        to_string(strategy)));
+        lab::to_string(strategy)));
   }
 }
 
-void run_strategy_client(Strategy strategy, std::istream& in, std::ostream& out) {
+void run_strategy_client(lab::Strategy strategy, std::istream& in, std::ostream& out) {
   check_client_strategy(strategy);
   Harness harness(in, out);
   std::optional<protocol::Init> init = harness.next<protocol::Init>();
@@ -187,4 +187,4 @@ void run_strategy_client(Strategy strategy, std::istream& in, std::ostream& out)
   }
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -17,15 +17,15 @@
 
 #include "lab/strategy.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 // Throws UsageError for the pg-* strategies: their lock is PostgreSQL's, taken around the account
 // that the harness serves, which the protocol cannot express.
-void check_client_strategy(Strategy strategy);
+void check_client_strategy(lab::Strategy strategy);
 
 // Answers `init`, then each `increment`, until `in` ends (the trial is over). Throws UsageError when
 // init's `redis` list does not suit the strategy (redlock needs three servers), Error when the
 // harness sends what the protocol does not allow. Lock failures are the increment's `done` error.
-void run_strategy_client(Strategy strategy, std::istream& in, std::ostream& out);
+void run_strategy_client(lab::Strategy strategy, std::istream& in, std::ostream& out);
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -18,7 +18,7 @@
 #include "rlock/error.h"
 #include "timeline/timeline_svg.h"
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -49,11 +49,11 @@ ClientTrialOutcome run_clients(TrialContext& trial) {
       urls.back().push_back(server.url());
     }
   }
-  const ClientSpec& client = *trial.spec.client;
-  ClientTrialSetup setup{client, urls, trial.key.lock, trial.setup().ttl, AccountStore::kInitialBalance};
+  const protocol::ClientSpec& client = *trial.spec.client;
+  ClientTrialSetup setup{client, urls, trial.key.lock, trial.setup().ttl, bank::AccountStore::kInitialBalance};
   auto start_clock = [&] {
-    trial.dir.start_new_run(wall_seconds());
-    trial.log.emplace(trial.dir, Lang::en);
+    trial.dir.start_new_run(lab::wall_seconds());
+    trial.log.emplace(trial.dir, lab::Lang::en);
   };
   std::filesystem::create_directories(trial.dir.root());  // for the clients' stderr
   return needing(fmt::format("client {}", client.name), client.command, [&] {
@@ -71,10 +71,10 @@ std::vector<WorkerExit> run_participants(TrialContext& trial, TrialInput& input)
 }
 
 // What judge() needs from the trial's run: its history, and the account's balance.
-std::vector<Event> gather(TrialContext& trial, const std::vector<WorkerExit>& exits, TrialInput& input) {
-  std::vector<Event> events;
+std::vector<lab::Event> gather(TrialContext& trial, const std::vector<WorkerExit>& exits, TrialInput& input) {
+  std::vector<lab::Event> events;
   try {
-    events = read_events(trial.dir);
+    events = lab::read_events(trial.dir);
   } catch (const Error&) {
     if (input.client_error.empty()) throw;  // a client that failed before the clock started has none
   }
@@ -89,10 +89,10 @@ std::vector<Event> gather(TrialContext& trial, const std::vector<WorkerExit>& ex
 }
 
 // An anomalous trial, or one a client failed, keeps its directory with its history and timeline.
-void keep_or_remove(const LabDir& dir, const std::vector<Event>& events, const JudgedTrial& trial) {
+void keep_or_remove(const lab::LabDir& dir, const std::vector<lab::Event>& events, const JudgedTrial& trial) {
   if (trial.result.anomaly() || !trial.input.client_error.empty()) {
     write_history(dir.root() / "history.jsonl", trial.input.history);
-    if (!events.empty()) write_timeline(dir, dir.timeline(), SvgOptions{dir.root().filename().string()});
+    if (!events.empty()) timeline::write_timeline(dir, dir.timeline(), timeline::SvgOptions{dir.root().filename().string()});
   } else {
     std::filesystem::remove_all(dir.root());
   }
@@ -102,7 +102,7 @@ void keep_or_remove(const LabDir& dir, const std::vector<Event>& events, const J
 
 JudgedTrial run_trial(const TrialSpec& spec, long account, Job& job) {
   auto began = Clock::now();
-  LabDir dir(job.setup.dir / "trials" / fmt::format("{}-{}-{}", row_name(spec), to_string(spec.fault), spec.number));
+  lab::LabDir dir(job.setup.dir / "trials" / fmt::format("{}-{}-{}", row_name(spec), to_string(spec.fault), spec.number));
   Schedule schedule = schedule_for(spec, job.setup);
   TrialContext trial{spec, schedule, job, dir, account, LockKey::for_account(account)};
   TrialInput input{spec};
@@ -115,11 +115,11 @@ JudgedTrial run_trial(const TrialSpec& spec, long account, Job& job) {
   if (stopping(job.setup)) throw TrialStopped{};
   // A trial that ran while the shared Redis was gone judges nothing: it is not run.
   on_shared_redis(job, {"PING"});
-  std::vector<Event> events = gather(trial, exits, input);
+  std::vector<lab::Event> events = gather(trial, exits, input);
   input.ms = std::chrono::duration<double, std::milli>(Clock::now() - began).count();
   JudgedTrial judged{input, judge(input)};
   keep_or_remove(dir, events, judged);
   return judged;
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

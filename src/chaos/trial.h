@@ -10,11 +10,11 @@
 #include "chaos/job.h"
 #include "chaos/judge.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 // Runs the trial on `account`: what judge() needed, and its verdict. Throws HarnessLost when a
 // server the harness needs stopped answering, TrialStopped when the campaign stops, Error when it
 // cannot run.
 JudgedTrial run_trial(const TrialSpec& spec, long account, Job& job);
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -22,27 +22,27 @@
 #include "rlock/lock_key.h"
 #include "rlock/redis_address.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 struct TrialContext {
   const TrialSpec& spec;
   const Schedule& schedule;
   Job& job;
-  const LabDir& dir;
+  const lab::LabDir& dir;
   long account;
   LockKey key;
   std::vector<RedisAddress> redlock{};     // the job's Redlock servers, when the lock lives on three
-  std::optional<FailoverPair> pair{};      // failover of one Redis: the trial's primary and replica
-  std::optional<LocalRedis> own{};         // a stall of one Redis: the trial's own server
+  std::optional<host::FailoverPair> pair{};      // failover of one Redis: the trial's primary and replica
+  std::optional<host::LocalRedis> own{};         // a stall of one Redis: the trial's own server
   std::unique_ptr<TrialNetwork> network{};  // the proxies, when the fault goes through them
-  std::optional<RunLog> log{};             // the run's log, once its clock started
+  std::optional<lab::RunLog> log{};             // the run's log, once its clock started
 
   const ChaosSetup& setup() const { return job.setup; }
   // The Redis a lock of one server lives on: the pair's primary, the trial's own, or the job's.
   RedisAddress redis() const { return pair ? pair->address() : own ? own->address() : job.setup.redis; }
   // The servers the lock lives on: Redlock's three, or that one.
   std::vector<RedisAddress> servers() const { return redlock.empty() ? std::vector<RedisAddress>{redis()} : redlock; }
-  const RunLog& run_log() const { return *log; }
+  const lab::RunLog& run_log() const { return *log; }
 };
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -1,6 +1,6 @@
 #include "chaos/trial_line.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 using nlohmann::json;
 
@@ -57,4 +57,4 @@ TrialInput trial_input_from(const json& line, const TrialSpec& spec) {
   return input;
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

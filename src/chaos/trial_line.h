@@ -12,7 +12,7 @@
 
 #include "chaos/judge.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 // 1: the trial's key, its outcome fields and its history. A line without the field is refused.
 inline constexpr int kTrialLineFormat = 1;
@@ -28,4 +28,4 @@ TrialKey trial_key_of(const nlohmann::json& line);
 // for a history entry that is not one, for a field missing or of the wrong type.
 TrialInput trial_input_from(const nlohmann::json& line, const TrialSpec& spec);
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -5,7 +5,7 @@
 
 #include "chaos/schedule.h"
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
 // The fault over one trial: its strike when due, its heal, its tick.
@@ -90,4 +90,4 @@ void run_trial_loop(TrialContext& trial, Participants& workers, const std::funct
   }
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

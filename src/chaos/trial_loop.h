@@ -16,7 +16,7 @@
 #include "chaos/faults/fault.h"
 #include "chaos/trial_context.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 using TrialClock = std::chrono::steady_clock;
 
@@ -64,4 +64,4 @@ class Participants {
 // ran out, or `stopped` says so.
 void run_trial_loop(TrialContext& trial, Participants& workers, const std::function<bool()>& stopped);
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -6,7 +6,7 @@
 
 #include "chaos/schedule.h"
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
 using namespace std::chrono_literals;
@@ -15,7 +15,7 @@ TEST(TrialLimit, ShortTtlsKeepTheFloor) {
   ChaosSetup setup;
   setup.seed = 7;
   for (int number = 0; number < 50; ++number) {
-    Schedule schedule = schedule_for(TrialSpec{Strategy::ttl, fault_named("pause"), number, std::nullopt}, setup);
+    Schedule schedule = schedule_for(TrialSpec{lab::Strategy::ttl, fault_named("pause"), number, std::nullopt}, setup);
     EXPECT_EQ(trial_limit(schedule, setup.ttl), TrialClock::duration(kTrialFloor));
   }
 }
@@ -27,7 +27,7 @@ TEST(TrialLimit, CoversTheLongestPauseAndTheLockWaitsAtLongTtls) {
     setup.ttl = ttl;
     for (const char* fault : {"pause", "slow", "clock-skew", "net-delay"}) {
       for (int number = 0; number < 50; ++number) {
-        Schedule schedule = schedule_for(TrialSpec{Strategy::ttl, fault_named(fault), number, std::nullopt}, setup);
+        Schedule schedule = schedule_for(TrialSpec{lab::Strategy::ttl, fault_named(fault), number, std::nullopt}, setup);
         double needed = schedule.pause_s + 2 * std::chrono::duration<double>(ttl).count();
         for (const WorkerSchedule& w : schedule.workers) needed += w.work_s;
         EXPECT_GT(trial_limit(schedule, ttl), seconds_of(needed)) << fault << " " << number;
@@ -37,4 +37,4 @@ TEST(TrialLimit, CoversTheLongestPauseAndTheLockWaitsAtLongTtls) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -1,10 +1,10 @@
 #include "chaos/campaign.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 TrialPlan plan_trials(const Campaign& campaign) {
   TrialPlan plan;
-  auto add_row = [&](Strategy s, const std::optional<ClientSpec>& client) {
+  auto add_row = [&](lab::Strategy s, const std::optional<protocol::ClientSpec>& client) {
     for (Fault f : campaign.faults) {
       std::string_view why_not = client ? not_applicable_to_client(f) : not_applicable(s, f);
       if (!why_not.empty()) continue;  // its cell prints n/a
@@ -13,8 +13,8 @@ TrialPlan plan_trials(const Campaign& campaign) {
       }
     }
   };
-  for (Strategy s : campaign.strategies) add_row(s, std::nullopt);
-  for (const ClientSpec& c : campaign.clients) add_row(Strategy::ttl, c);
+  for (lab::Strategy s : campaign.strategies) add_row(s, std::nullopt);
+  for (const protocol::ClientSpec& c : campaign.clients) add_row(lab::Strategy::ttl, c);
   return plan;
 }
 
@@ -29,4 +29,4 @@ std::vector<TrialSpec> all_trials(const Campaign& campaign) {
   return plan.side_by_side;
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -13,7 +13,7 @@
 #include "host/child.h"
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::chaos {
 namespace {
 
 // The forked workers of a trial, as the loop drives them.
@@ -27,7 +27,7 @@ class ForkedWorkers : public Participants {
   void advance(TrialClock::time_point now) override {
     for (std::size_t i = 0; i < pids_.size(); ++i) {
       if (done_[i]) continue;
-      if (std::optional<ChildExit> exit = try_reap(pids_[i])) ended(i, *exit);
+      if (std::optional<host::ChildExit> exit = host::try_reap(pids_[i])) ended(i, *exit);
     }
     std::size_t target = trial_.schedule.target;
     if (!read_at_ && !done_[target] && std::filesystem::exists(trial_.dir.read_marker(trial_.schedule.workers[target].name))) {
@@ -47,7 +47,7 @@ class ForkedWorkers : public Participants {
   void signal(std::size_t worker, int number, const char* name) override {
     const std::string& who = exits_[worker].worker;
     try {
-      signal_and_record(trial_.run_log(), pids_[worker], number, who, EventKind::signal, {{"signal", name}, {"target", who}});
+      lab::signal_and_record(trial_.run_log(), pids_[worker], number, who, lab::EventKind::signal, {{"signal", name}, {"target", who}});
     } catch (const Error&) {
       // the worker has just exited: nothing to stop or continue
     }
@@ -56,7 +56,7 @@ class ForkedWorkers : public Participants {
   void end_the_rest(bool late) override {
     for (std::size_t i = 0; i < pids_.size(); ++i) {
       if (done_[i]) continue;
-      ended(i, kill_and_reap(pids_[i]));
+      ended(i, host::kill_and_reap(pids_[i]));
       exits_[i].stuck = late;
     }
   }
@@ -64,7 +64,7 @@ class ForkedWorkers : public Participants {
   std::vector<WorkerExit> exits() const { return exits_; }
 
  private:
-  void ended(std::size_t i, const ChildExit& exit) {
+  void ended(std::size_t i, const host::ChildExit& exit) {
     done_[i] = true;
     exits_[i].exited = exit.exited();
     exits_[i].code = exit.code();
@@ -82,9 +82,9 @@ pid_t spawn(const TrialContext& trial, std::size_t i) {
   const ChaosSetup& setup = trial.setup();
   const TrialNetwork* network = trial.network.get();
   std::vector<RedisAddress> servers = network ? network->redis_of(i) : trial.redlock;
-  LabSetup lab{network ? servers.front() : trial.redis(), network ? network->conninfo_of(i) : setup.conninfo, trial.dir,
-               Lang::en};
-  WorkerPlan plan = plan_for(trial.spec.strategy, trial.schedule.workers[i], trial.account, setup,
+  lab::LabSetup lab{network ? servers.front() : trial.redis(), network ? network->conninfo_of(i) : setup.conninfo, trial.dir,
+               lab::Lang::en};
+  lab::WorkerPlan plan = plan_for(trial.spec.strategy, trial.schedule.workers[i], trial.account, setup,
                              trial.redlock.empty() ? trial.redlock : servers);
   JobLab* netns = trial.job.lab;
   return spawn_worker(plan, lab, i == trial.schedule.target ? trial.schedule.clock_rate : 1,
@@ -100,8 +100,8 @@ std::vector<WorkerExit> run_workers(TrialContext& trial, const std::function<boo
       if (lab) lab->heal_all();
     }
   } heal_all{trial.job.lab};
-  trial.dir.start_new_run(wall_seconds() + 0.05);  // the workers' clocks start once all are forked
-  trial.log.emplace(trial.dir, Lang::en);
+  trial.dir.start_new_run(lab::wall_seconds() + 0.05);  // the workers' clocks start once all are forked
+  trial.log.emplace(trial.dir, lab::Lang::en);
   std::vector<pid_t> pids;
   for (std::size_t i = 0; i < trial.schedule.workers.size(); ++i) pids.push_back(spawn(trial, i));
   ForkedWorkers workers(trial, std::move(pids));
@@ -109,4 +109,4 @@ std::vector<WorkerExit> run_workers(TrialContext& trial, const std::function<boo
   return workers.exits();
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -25,28 +25,28 @@ struct AnalyzeOptions {
 };
 
 // ROW:FAULT's cell of `cells`; throws UsageError naming what is wrong.
-const Cell& cell_named(const std::vector<Cell>& cells, const std::string& text) {
+const chaos::Cell& cell_named(const std::vector<chaos::Cell>& cells, const std::string& text) {
   auto colon = text.rfind(':');
-  std::optional<Fault> fault = colon == std::string::npos ? std::nullopt : fault_from(text.substr(colon + 1));
+  std::optional<chaos::Fault> fault = colon == std::string::npos ? std::nullopt : chaos::fault_from(text.substr(colon + 1));
   if (!fault) throw UsageError(fmt::format("--compare {}: expected ROW:FAULT, e.g. fenced-retry:pause", text));
-  const Cell* cell = find_cell(cells, text.substr(0, colon), *fault);
+  const chaos::Cell* cell = chaos::find_cell(cells, text.substr(0, colon), *fault);
   if (cell == nullptr) throw UsageError(fmt::format("--compare {}: the run has no such cell", text));
   return *cell;
 }
 
 void analyze(const AnalyzeOptions& options) {
-  StoredRun run = load_run(options.run_dir);
-  std::vector<TrialResult> results;
-  for (const TrialInput& input : run.trials) results.push_back(judge(input));
-  std::vector<Cell> cells = tabulate(run.campaign, results);
-  const Cell* a = options.compare.empty() ? nullptr : &cell_named(cells, options.compare[0]);
-  const Cell* b = options.compare.empty() ? nullptr : &cell_named(cells, options.compare[1]);
+  chaos::StoredRun run = chaos::load_run(options.run_dir);
+  std::vector<chaos::TrialResult> results;
+  for (const chaos::TrialInput& input : run.trials) results.push_back(chaos::judge(input));
+  std::vector<chaos::Cell> cells = chaos::tabulate(run.campaign, results);
+  const chaos::Cell* a = options.compare.empty() ? nullptr : &cell_named(cells, options.compare[0]);
+  const chaos::Cell* b = options.compare.empty() ? nullptr : &cell_named(cells, options.compare[1]);
   fmt::print("rlock analyze: {}, seed {}, {} trials a cell, TTL {}ms\n", options.run_dir, run.setup.seed,
              run.campaign.trials, run.setup.ttl.count());
-  print_table(cells, run.setup);
-  if (a != nullptr) print_comparison(*a, *b);
-  if (!options.json.empty()) write_json(options.json, cells, run.campaign, run.setup);
-  check_expected_safe(cells);
+  chaos::print_table(cells, run.setup);
+  if (a != nullptr) chaos::print_comparison(*a, *b);
+  if (!options.json.empty()) chaos::write_json(options.json, cells, run.campaign, run.setup);
+  chaos::check_expected_safe(cells);
 }
 
 }  // namespace

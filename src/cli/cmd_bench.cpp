@@ -46,7 +46,7 @@ struct BenchOptions {
 };
 
 // What a case measured besides its times, in words.
-std::string extra_text(const BenchCase& c) {
+std::string extra_text(const bench::BenchCase& c) {
   const nlohmann::json& x = c.extra;
   if (x.contains("jain")) {
     return fmt::format("{} clients, {:.1f} sections/s, Jain {:.2f}, balance {} ({})", x["clients"].get<int>(),
@@ -60,30 +60,30 @@ std::string extra_text(const BenchCase& c) {
   return "";
 }
 
-void print_case(const BenchCase& c) {
+void print_case(const bench::BenchCase& c) {
   std::string extra = extra_text(c);
-  fmt::print("{:<15} {:>7} {:>10} {:>10} {:>10} {:>7.2f}{}{}\n", c.name, c.samples, duration_text(c.median_us),
-             duration_text(c.p99_us), duration_text(c.floor_us), c.ratio(), extra.empty() ? "" : "  ", extra);
+  fmt::print("{:<15} {:>7} {:>10} {:>10} {:>10} {:>7.2f}{}{}\n", c.name, c.samples, util::duration_text(c.median_us),
+             util::duration_text(c.p99_us), util::duration_text(c.floor_us), c.ratio(), extra.empty() ? "" : "  ", extra);
   std::fflush(stdout);  // before the next case forks its clients
 }
 
-void print_row(const StrategyRow& r) {
+void print_row(const bench::StrategyRow& r) {
   fmt::print("{:<15} {:>7} {:>8} {:>10} {:>10} {:>10} {:>7.2f} {:>10.1f}  {}\n", r.name, r.clients, r.accounts,
-             duration_text(r.median_us), duration_text(r.p99_us), duration_text(r.floor_us), r.ratio(),
+             util::duration_text(r.median_us), util::duration_text(r.p99_us), util::duration_text(r.floor_us), r.ratio(),
              r.throughput_per_s, r.balance_ok ? "balance ok" : "BALANCE WRONG: an update was lost");
   std::fflush(stdout);  // before the next row forks its clients
 }
 
 // The run as bench.json holds it (runfiles/bench_file.h).
-BenchFile bench_file(const std::vector<BenchCase>& cases, const std::vector<StrategyRow>& rows,
+runfiles::BenchFile bench_file(const std::vector<bench::BenchCase>& cases, const std::vector<bench::StrategyRow>& rows,
                      const nlohmann::json& env) {
-  BenchFile file{env, {}, {}};
-  for (const BenchCase& c : cases) {
-    file.cases.push_back(BenchFileCase{c.name, static_cast<long>(c.samples), c.median_us, c.p99_us, c.floor_us,
+  runfiles::BenchFile file{env, {}, {}};
+  for (const bench::BenchCase& c : cases) {
+    file.cases.push_back(runfiles::BenchFileCase{c.name, static_cast<long>(c.samples), c.median_us, c.p99_us, c.floor_us,
                                        c.ratio(), c.extra});
   }
-  for (const StrategyRow& r : rows) {
-    file.strategies.push_back(BenchFileRow{r.name, r.clients, r.accounts, static_cast<long>(r.increments), r.median_us,
+  for (const bench::StrategyRow& r : rows) {
+    file.strategies.push_back(runfiles::BenchFileRow{r.name, r.clients, r.accounts, static_cast<long>(r.increments), r.median_us,
                                            r.p99_us, r.floor_us, r.ratio(), r.throughput_per_s, r.balance_ok, r.client,
                                            static_cast<long>(r.failed)});
   }
@@ -91,13 +91,13 @@ BenchFile bench_file(const std::vector<BenchCase>& cases, const std::vector<Stra
 }
 
 // Throws Error when a case's or a row's final balance says an update was lost under the lock.
-void check_balances(const std::vector<BenchCase>& cases, const std::vector<StrategyRow>& rows) {
-  for (const BenchCase& c : cases) {
+void check_balances(const std::vector<bench::BenchCase>& cases, const std::vector<bench::StrategyRow>& rows) {
+  for (const bench::BenchCase& c : cases) {
     if (c.extra.contains("balance_ok") && !c.extra["balance_ok"].get<bool>()) {
       throw Error(fmt::format("{}: the final balance is wrong: an update was lost under the lock", c.name));
     }
   }
-  for (const StrategyRow& r : rows) {
+  for (const bench::StrategyRow& r : rows) {
     if (!r.balance_ok) {
       throw Error(fmt::format("{} with {} clients on {} accounts: the final balance is wrong: an update was lost",
                               r.name, r.clients, r.accounts));
@@ -105,9 +105,9 @@ void check_balances(const std::vector<BenchCase>& cases, const std::vector<Strat
   }
 }
 
-BenchSetup setup_of(const BenchOptions& options, const GlobalOptions& global, const std::filesystem::path& dir) {
-  LabSetup lab = global.setup();
-  BenchSetup setup{lab.redis, lab.conninfo, dir, options.account, std::chrono::duration<double>(options.seconds),
+bench::BenchSetup setup_of(const BenchOptions& options, const GlobalOptions& global, const std::filesystem::path& dir) {
+  lab::LabSetup lab = global.setup();
+  bench::BenchSetup setup{lab.redis, lab.conninfo, dir, options.account, std::chrono::duration<double>(options.seconds),
                    options.clients, std::filesystem::read_symlink("/proc/self/exe"),
                    {"--redis", global.redis_url, "--db", global.db}, options.wait, {}};
   if (!global.sentinel.empty()) setup.global_args.insert(setup.global_args.end(), {"--sentinel", global.sentinel, "--master", global.master});
@@ -116,66 +116,66 @@ BenchSetup setup_of(const BenchOptions& options, const GlobalOptions& global, co
 
 // The environment, printed and returned for the JSON; then the single-connection cases. Throws
 // UsageError when the machine cannot run the clients asked for.
-std::vector<BenchCase> environment_and_round_trips(const BenchOptions& options, const BenchSetup& setup,
+std::vector<bench::BenchCase> environment_and_round_trips(const BenchOptions& options, const bench::BenchSetup& setup,
                                                    nlohmann::json& env) {
   RedisConnection redis(setup.redis);
-  AccountStore store(setup.conninfo);
-  check_capacity(std::max(options.clients, kSpreadClients), store);
+  bank::AccountStore store(setup.conninfo);
+  bench::check_capacity(std::max(options.clients, bench::kSpreadClients), store);
   fmt::print("rlock bench: {} s a case, {} clients contending, account {}, strategies waiting by {}{}\n",
              options.seconds, options.clients, options.account, wait_mode_name(options.wait),
              options.through_proxy ? ", through the fault proxy" : "");
-  for (const auto& [label, value] : bench_environment(redis, store)) {
+  for (const auto& [label, value] : bench::bench_environment(redis, store)) {
     fmt::print("{:<11} {}\n", label, value);
     env[label] = value;
   }
   fmt::print("\n{:<15} {:>7} {:>10} {:>10} {:>10} {:>7}\n", "case", "samples", "median", "p99", "floor", "ratio");
-  std::vector<BenchCase> cases = measure_round_trips(setup, redis, store);
-  for (const BenchCase& c : cases) print_case(c);
+  std::vector<bench::BenchCase> cases = bench::measure_round_trips(setup, redis, store);
+  for (const bench::BenchCase& c : cases) print_case(c);
   return cases;
 }
 
 // Redlock's three servers, when a redlock row or a NAME@3 client is asked for.
-std::vector<std::unique_ptr<LocalRedis>> redlock_servers(const std::vector<Strategy>& strategies,
-                                                         const std::vector<ClientSpec>& peers, int port,
+std::vector<std::unique_ptr<host::LocalRedis>> redlock_servers(const std::vector<lab::Strategy>& strategies,
+                                                         const std::vector<protocol::ClientSpec>& peers, int port,
                                                          const std::filesystem::path& dir) {
-  std::vector<std::unique_ptr<LocalRedis>> servers;
-  bool three = std::find(strategies.begin(), strategies.end(), Strategy::redlock) != strategies.end() ||
-               std::any_of(peers.begin(), peers.end(), [](const ClientSpec& peer) { return peer.servers == 3; });
+  std::vector<std::unique_ptr<host::LocalRedis>> servers;
+  bool three = std::find(strategies.begin(), strategies.end(), lab::Strategy::redlock) != strategies.end() ||
+               std::any_of(peers.begin(), peers.end(), [](const protocol::ClientSpec& peer) { return peer.servers == 3; });
   if (!three) return servers;
-  for (int i = 0; i < 3; ++i) servers.push_back(std::make_unique<LocalRedis>(port + i, dir));
+  for (int i = 0; i < 3; ++i) servers.push_back(std::make_unique<host::LocalRedis>(port + i, dir));
   return servers;
 }
 
 // The strategies' rows, then the peers', under one header; each strategy and peer one step of
 // `progress`.
-std::vector<StrategyRow> strategy_rows(const std::vector<Strategy>& strategies, const std::vector<ClientSpec>& peers,
-                                       const BenchSetup& setup, Progress& progress, std::size_t& step) {
+std::vector<bench::StrategyRow> strategy_rows(const std::vector<lab::Strategy>& strategies, const std::vector<protocol::ClientSpec>& peers,
+                                       const bench::BenchSetup& setup, util::Progress& progress, std::size_t& step) {
   if (strategies.empty() && peers.empty()) return {};
   progress.clear();
   fmt::print("\n{:<15} {:>7} {:>8} {:>10} {:>10} {:>10} {:>7} {:>10}  {}\n", "strategy", "clients", "accounts",
              "median", "p99", "floor", "ratio", "incr/s", "balance");
-  std::vector<StrategyRow> rows;
-  auto add = [&](std::vector<StrategyRow> measured, std::string_view name) {
+  std::vector<bench::StrategyRow> rows;
+  auto add = [&](std::vector<bench::StrategyRow> measured, std::string_view name) {
     progress.clear();
-    for (StrategyRow& row : measured) {
+    for (bench::StrategyRow& row : measured) {
       print_row(row);
       rows.push_back(std::move(row));
     }
     std::fflush(stdout);
     progress.update(++step, name);
   };
-  for (Strategy strategy : strategies) add(measure_strategy(setup, strategy), to_string(strategy));
-  for (const ClientSpec& peer : peers) add(measure_peer(setup, peer), peer.name);
+  for (lab::Strategy strategy : strategies) add(bench::measure_strategy(setup, strategy), to_string(strategy));
+  for (const protocol::ClientSpec& peer : peers) add(bench::measure_peer(setup, peer), peer.name);
   return rows;
 }
 
 // The run kept in DIR/bench/runs/<UTC time>/: its bench.json and its report, whose path is printed.
-void keep_run(const GlobalOptions& global, const std::vector<BenchCase>& cases, const std::vector<StrategyRow>& rows,
+void keep_run(const GlobalOptions& global, const std::vector<bench::BenchCase>& cases, const std::vector<bench::StrategyRow>& rows,
               const nlohmann::json& env) {
-  std::filesystem::path run = unused_path(std::filesystem::path(global.dir) / "bench" / "runs" / utc_now("%Y%m%dT%H%M%SZ"));
+  std::filesystem::path run = util::unused_path(std::filesystem::path(global.dir) / "bench" / "runs" / util::utc_now("%Y%m%dT%H%M%SZ"));
   std::filesystem::create_directories(run);
-  write_bench_file(run / "bench.json", bench_file(cases, rows, env));
-  write_report({run}, run / "report.html", parse_lang(global.lang));
+  runfiles::write_bench_file(run / "bench.json", bench_file(cases, rows, env));
+  report::write_report({run}, run / "report.html", lab::parse_lang(global.lang));
   fmt::print("\nreport: {}\n", (run / "report.html").string());
 }
 
@@ -183,10 +183,10 @@ void keep_run(const GlobalOptions& global, const std::vector<BenchCase>& cases, 
 // chaos's network faults put between a worker and a server, so that the run's ratios against one
 // without price the proxy. Every connection of the bench and its clients goes through it (one
 // thread of this process for them all); redlock's own three servers stay direct.
-std::unique_ptr<TrialNetwork> route_through_proxies(BenchSetup& setup) {
-  std::unique_ptr<TrialNetwork> proxies;
+std::unique_ptr<chaos::TrialNetwork> route_through_proxies(bench::BenchSetup& setup) {
+  std::unique_ptr<chaos::TrialNetwork> proxies;
   try {
-    proxies = std::make_unique<TrialNetwork>(1, std::vector<RedisAddress>{setup.redis}, setup.conninfo, 0);
+    proxies = std::make_unique<chaos::TrialNetwork>(1, std::vector<RedisAddress>{setup.redis}, setup.conninfo, 0);
   } catch (const UsageError& e) {
     throw UsageError(fmt::format("--through-proxy: {}", e.what()));
   }
@@ -197,18 +197,18 @@ std::unique_ptr<TrialNetwork> route_through_proxies(BenchSetup& setup) {
 }
 
 void bench(const BenchOptions& options, const GlobalOptions& global) {
-  std::vector<Strategy> strategies = parse_strategy_list(options.strategies, default_bench_strategies());
-  std::vector<ClientSpec> peers = parse_client_list(options.clients_specs);
-  TempDir scratch("rlock_bench");  // the clients' records, the startup runs' lab directory, redlock's servers
-  BenchSetup setup = setup_of(options, global, scratch.path());
-  std::unique_ptr<TrialNetwork> proxies = options.through_proxy ? route_through_proxies(setup) : nullptr;
+  std::vector<lab::Strategy> strategies = lab::parse_strategy_list(options.strategies, bench::default_bench_strategies());
+  std::vector<protocol::ClientSpec> peers = chaos::parse_client_list(options.clients_specs);
+  host::TempDir scratch("rlock_bench");  // the clients' records, the startup runs' lab directory, redlock's servers
+  bench::BenchSetup setup = setup_of(options, global, scratch.path());
+  std::unique_ptr<chaos::TrialNetwork> proxies = options.through_proxy ? route_through_proxies(setup) : nullptr;
   nlohmann::json env{{"through_proxy", options.through_proxy}};
-  std::vector<BenchCase> cases = environment_and_round_trips(options, setup, env);
+  std::vector<bench::BenchCase> cases = environment_and_round_trips(options, setup, env);
   double redis_rtt = cases.front().median_us;
   // The steps: three hand-offs, the start-up, each strategy and each peer.
-  Progress progress(stderr, "bench", "steps", 4 + strategies.size() + peers.size());
+  util::Progress progress(stderr, "bench", "steps", 4 + strategies.size() + peers.size());
   std::size_t step = 0;
-  auto measured = [&](BenchCase c) {
+  auto measured = [&](bench::BenchCase c) {
     progress.clear();
     print_case(c);
     std::fflush(stdout);
@@ -216,18 +216,18 @@ void bench(const BenchOptions& options, const GlobalOptions& global) {
     cases.push_back(std::move(c));
   };
   progress.update(step);
-  for (WaitMode mode : {WaitMode::poll, WaitMode::notify, WaitMode::queue}) measured(measure_handoff(setup, mode, redis_rtt));
-  measured(measure_startup(setup));
+  for (WaitMode mode : {WaitMode::poll, WaitMode::notify, WaitMode::queue}) measured(bench::measure_handoff(setup, mode, redis_rtt));
+  measured(bench::measure_startup(setup));
   auto servers = redlock_servers(strategies, peers, options.redlock_port, setup.dir);
   for (const auto& server : servers) setup.redlock.push_back(server->address());
-  std::vector<StrategyRow> rows = strategy_rows(strategies, peers, setup, progress, step);
+  std::vector<bench::StrategyRow> rows = strategy_rows(strategies, peers, setup, progress, step);
   progress.finish();
   if (proxies) {
     env["proxy_connections"] = proxies->accepted();
     fmt::print("\nthrough the fault proxy: {} connections\n", proxies->accepted());
   }
 
-  if (!options.json.empty()) write_bench_file(options.json, bench_file(cases, rows, env));
+  if (!options.json.empty()) runfiles::write_bench_file(options.json, bench_file(cases, rows, env));
   keep_run(global, cases, rows, env);
   check_balances(cases, rows);
 }

@@ -35,8 +35,8 @@ struct ChaosOptions {
   std::optional<std::uint64_t> seed;
   int jobs = 8;
   long ttl_ms = 200;
-  int failover_port = ChaosSetup{}.failover_port;
-  int redlock_port = ChaosSetup{}.redlock_port;
+  int failover_port = chaos::ChaosSetup{}.failover_port;
+  int redlock_port = chaos::ChaosSetup{}.redlock_port;
   WaitMode wait = WaitMode::poll;
   bool quick = false;
   std::string json;
@@ -69,10 +69,10 @@ std::uint64_t random_seed() {
 }
 
 // The clients of --client (client_list.h), and those of --client-safe marked expected safe.
-std::vector<ClientSpec> clients_of(const ChaosOptions& options) {
-  std::vector<ClientSpec> clients = parse_client_list(options.clients);
+std::vector<protocol::ClientSpec> clients_of(const ChaosOptions& options) {
+  std::vector<protocol::ClientSpec> clients = chaos::parse_client_list(options.clients);
   for (const std::string& name : options.safe_clients) {
-    auto client = std::find_if(clients.begin(), clients.end(), [&](const ClientSpec& c) { return c.name == name; });
+    auto client = std::find_if(clients.begin(), clients.end(), [&](const protocol::ClientSpec& c) { return c.name == name; });
     if (client == clients.end()) throw UsageError(fmt::format("--client-safe {}: no --client of that name", name));
     client->expected_safe = true;
   }
@@ -81,17 +81,17 @@ std::vector<ClientSpec> clients_of(const ChaosOptions& options) {
 
 // The campaign the flags ask for: --quick's strategies, faults and trials unless named;
 // `--strategies none` (or '') runs no built-in strategy, for a campaign of clients alone.
-Campaign campaign_of(const ChaosOptions& options) {
+chaos::Campaign campaign_of(const ChaosOptions& options) {
   std::vector<std::string> fault_names = options.faults;
-  std::vector<Strategy> quick{Strategy::ttl, Strategy::fenced_retry, Strategy::fenced_claim, Strategy::pg_row_lock};
-  std::vector<Strategy> strategies = parse_strategy_list(options.strategies, options.quick ? quick : all_strategies());
+  std::vector<lab::Strategy> quick{lab::Strategy::ttl, lab::Strategy::fenced_retry, lab::Strategy::fenced_claim, lab::Strategy::pg_row_lock};
+  std::vector<lab::Strategy> strategies = lab::parse_strategy_list(options.strategies, options.quick ? quick : lab::all_strategies());
   if (options.quick && fault_names.empty()) fault_names = {"none", "pause"};
-  std::vector<Fault> faults =
-      fault_names.empty() ? all_faults() : parse_list<Fault>(fault_names, fault_from, "fault", names_of(all_faults()));
+  std::vector<chaos::Fault> faults =
+      fault_names.empty() ? chaos::all_faults() : parse_list<chaos::Fault>(fault_names, chaos::fault_from, "fault", names_of(chaos::all_faults()));
   int trials = options.quick && options.trials == 200 ? 20 : options.trials;
-  Campaign campaign{strategies, clients_of(options), faults, trials, options.jobs};
-  if (most_trials(campaign) > kMaxTrialsARun) {
-    throw UsageError(fmt::format("the campaign has {} trials: at most {} a run", most_trials(campaign), kMaxTrialsARun));
+  chaos::Campaign campaign{strategies, clients_of(options), faults, trials, options.jobs};
+  if (chaos::most_trials(campaign) > chaos::kMaxTrialsARun) {
+    throw UsageError(fmt::format("the campaign has {} trials: at most {} a run", chaos::most_trials(campaign), chaos::kMaxTrialsARun));
   }
   return campaign;
 }
@@ -99,7 +99,7 @@ Campaign campaign_of(const ChaosOptions& options) {
 // The run's page, beside its chaos.json; a page that cannot be written costs the run nothing else.
 void write_run_report(const std::filesystem::path& run_dir, const GlobalOptions& global) {
   try {
-    write_report({run_dir}, run_dir / "report.html", parse_lang(global.lang));
+    report::write_report({run_dir}, run_dir / "report.html", lab::parse_lang(global.lang));
     fmt::print(stderr, "chaos: report: {}\n", (run_dir / "report.html").string());
   } catch (const Error& e) {
     fmt::print(stderr, "chaos: no report: {}\n", e.what());
@@ -107,23 +107,23 @@ void write_run_report(const std::filesystem::path& run_dir, const GlobalOptions&
 }
 
 void chaos(const ChaosOptions& options, const GlobalOptions& global) {
-  if (options.netns) NetnsLab::cleanup_leftovers();  // says so, in one line, when not root
-  LabSetup lab = global.setup();
-  Campaign campaign = campaign_of(options);
-  ChaosSetup setup{lab.redis, lab.conninfo, lab.dir.root() / "chaos", options.seed.value_or(random_seed()),
+  if (options.netns) host::NetnsLab::cleanup_leftovers();  // says so, in one line, when not root
+  lab::LabSetup lab = global.setup();
+  chaos::Campaign campaign = campaign_of(options);
+  chaos::ChaosSetup setup{lab.redis, lab.conninfo, lab.dir.root() / "chaos", options.seed.value_or(random_seed()),
                    std::chrono::milliseconds(options.ttl_ms), 100000, options.failover_port, options.redlock_port,
                    options.wait};
   setup.netns = options.netns;
-  setup.run_dir = new_run_dir(setup.dir, setup.seed);
-  std::vector<TrialResult> results = run_campaign(campaign, setup);
-  std::vector<Cell> cells = tabulate(campaign, results);
-  print_table(cells, setup);
-  if (!options.json.empty()) write_json(options.json, cells, campaign, setup);
-  write_json((setup.run_dir / "chaos.json").string(), cells, campaign, setup);
+  setup.run_dir = chaos::new_run_dir(setup.dir, setup.seed);
+  std::vector<chaos::TrialResult> results = chaos::run_campaign(campaign, setup);
+  std::vector<chaos::Cell> cells = chaos::tabulate(campaign, results);
+  chaos::print_table(cells, setup);
+  if (!options.json.empty()) chaos::write_json(options.json, cells, campaign, setup);
+  chaos::write_json((setup.run_dir / "chaos.json").string(), cells, campaign, setup);
   fmt::print(stderr, "chaos: the run is stored in {} (rlock analyze DIR checks it again)\n", setup.run_dir.string());
   write_run_report(setup.run_dir, global);
-  check_harness(results);
-  check_expected_safe(cells);
+  chaos::check_harness(results);
+  chaos::check_expected_safe(cells);
 }
 
 }  // namespace
@@ -131,22 +131,22 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
 void register_chaos(CLI::App& app, const GlobalOptions& global) {
   auto options = std::make_shared<ChaosOptions>();
   CLI::App* cmd = app.add_subcommand("chaos", "randomized trials of every strategy under faults, with checkers");
-  cmd->add_option("--strategies", options->strategies, "comma-separated, or none: " + names_of(all_strategies()))
+  cmd->add_option("--strategies", options->strategies, "comma-separated, or none: " + names_of(lab::all_strategies()))
       ->delimiter(',');
-  cmd->add_option("--faults", options->faults, "comma-separated: " + names_of(all_faults()))->delimiter(',');
+  cmd->add_option("--faults", options->faults, "comma-separated: " + names_of(chaos::all_faults()))->delimiter(',');
   cmd->add_option("--trials", options->trials, "trials a cell (strategy x fault)")
-      ->check(CLI::Range(1, kMaxTrialsACell))
+      ->check(CLI::Range(1, chaos::kMaxTrialsACell))
       ->capture_default_str();
   cmd->add_option("--seed", options->seed, "replay the trials of this seed (default: a new one, printed)");
-  cmd->add_option("--jobs", options->jobs, "trials run side by side")->check(CLI::Range(1, kMaxJobs))->capture_default_str();
-  cmd->add_option("--ttl", options->ttl_ms, "lock TTL in ms")->check(CLI::Range(kMinTtlMs, kMaxTtlMs))->capture_default_str();
+  cmd->add_option("--jobs", options->jobs, "trials run side by side")->check(CLI::Range(1, chaos::kMaxJobs))->capture_default_str();
+  cmd->add_option("--ttl", options->ttl_ms, "lock TTL in ms")->check(CLI::Range(chaos::kMinTtlMs, chaos::kMaxTtlMs))->capture_default_str();
   cmd->add_option("--failover-port", options->failover_port,
                   "failover trials run a primary and a replica of their own on 127.0.0.1 from this port, two a job")
-      ->check(CLI::Range(kMinOwnPort, kMaxOwnPort))
+      ->check(CLI::Range(chaos::kMinOwnPort, chaos::kMaxOwnPort))
       ->capture_default_str();
   cmd->add_option("--redlock-port", options->redlock_port,
                   "redlock trials run three Redis servers of their own on 127.0.0.1 from this port, three a job")
-      ->check(CLI::Range(kMinOwnPort, kMaxOwnPort))
+      ->check(CLI::Range(chaos::kMinOwnPort, chaos::kMaxOwnPort))
       ->capture_default_str();
   cmd->add_option("--wait", options->wait,
                   "how refused workers of the single-Redis strategies wait: poll (every 10 ms) , notify "

@@ -13,16 +13,16 @@
 namespace rlock::cli {
 namespace {
 
-Strategy strategy_named(const std::string& name) {
-  std::optional<Strategy> strategy = strategy_from(name);
+lab::Strategy strategy_named(const std::string& name) {
+  std::optional<lab::Strategy> strategy = lab::strategy_from(name);
   if (!strategy) {
     std::string known;
-    for (Strategy s : all_strategies()) {
-      if (!in_postgres(s)) known += (known.empty() ? "" : ", ") + std::string(to_string(s));
+    for (lab::Strategy s : lab::all_strategies()) {
+      if (!lab::in_postgres(s)) known += (known.empty() ? "" : ", ") + std::string(lab::to_string(s));
     }
     throw UsageError(fmt::format("unknown strategy '{}' (known: {})", name, known));
   }
-  check_client_strategy(*strategy);
+  chaos::check_client_strategy(*strategy);
   return *strategy;
 }
 
@@ -33,7 +33,7 @@ void register_client(CLI::App& app, const GlobalOptions&) {
   CLI::App* cmd = app.add_subcommand("client", "a built-in strategy as a protocol client, for rlock chaos --client");
   cmd->add_option("--strategy", *strategy, "ttl, watchdog, check-before-write, fenced, fenced-retry, fenced-claim or redlock")
       ->required();
-  cmd->callback([strategy] { run_strategy_client(strategy_named(*strategy), std::cin, std::cout); });
+  cmd->callback([strategy] { chaos::run_strategy_client(strategy_named(*strategy), std::cin, std::cout); });
 }
 
 }  // namespace rlock::cli

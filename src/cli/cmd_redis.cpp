@@ -28,13 +28,13 @@ struct RedisOptions {
 };
 
 // The pid of a stopped Redis cannot be asked from Redis: `stop` leaves it here for `cont`.
-std::filesystem::path stopped_pid_file(const LabSetup& setup) {
+std::filesystem::path stopped_pid_file(const lab::LabSetup& setup) {
   return setup.dir.root() / fmt::format(".redis_pid_{}", setup.redis.port);
 }
 
 void act(const RedisOptions& options, const GlobalOptions& global) {
-  LabSetup setup = global.setup();
-  RunLog log(setup.dir, setup.lang);
+  lab::LabSetup setup = global.setup();
+  lab::RunLog log(setup.dir, setup.lang);
   std::string server = setup.redis.display();
   LockKey key = LockKey::for_account(options.account);
 
@@ -42,7 +42,7 @@ void act(const RedisOptions& options, const GlobalOptions& global) {
     std::ifstream in(stopped_pid_file(setup));
     pid_t pid = 0;
     if (!(in >> pid)) throw Error(fmt::format("Redis at {} was not stopped by `rlock redis stop`", server));
-    signal_and_record(log, pid, SIGCONT, "Redis at " + server, EventKind::redis_signal,
+    lab::signal_and_record(log, pid, SIGCONT, "Redis at " + server, lab::EventKind::redis_signal,
                       {{"server", server}, {"signal", "SIGCONT"}});
     std::filesystem::remove(stopped_pid_file(setup));
     return;
@@ -50,21 +50,21 @@ void act(const RedisOptions& options, const GlobalOptions& global) {
 
   RedisConnection redis(setup.redis);
   if (options.action == "promote") {
-    local_redis_process(redis);  // only a Redis that rlock or its scripts started
+    host::local_redis_process(redis);  // only a Redis that rlock or its scripts started
     if (redis.checked({"ROLE"}).element(0).text() != "master") redis.checked({"REPLICAOF", "NO", "ONE"});
     long long pttl = RedisLock(redis, key).pttl();
-    log.record("host", EventKind::redis_promoted, {{"server", server}, {"pttl", pttl}});
+    log.record("host", lab::EventKind::redis_promoted, {{"server", server}, {"pttl", pttl}});
     return;
   }
 
   if (options.action == "stop") {
-    RedisProcess process = local_redis_process(redis);
+    host::RedisProcess process = host::local_redis_process(redis);
     setup.dir.write_file(stopped_pid_file(setup), fmt::format("{}\n", process.pid));
-    signal_and_record(log, process.pid, SIGSTOP, "Redis at " + server, EventKind::redis_signal,
+    lab::signal_and_record(log, process.pid, SIGSTOP, "Redis at " + server, lab::EventKind::redis_signal,
                       {{"server", server}, {"signal", "SIGSTOP"}});
     return;
   }
-  record_crash(log, crash_redis(redis, key, /*start_again=*/options.action == "restart"));
+  lab::record_crash(log, host::crash_redis(redis, key, /*start_again=*/options.action == "restart"));
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ void report(const ReportOptions& options, const GlobalOptions& global) {
   if (dirs.empty()) dirs.emplace_back(global.dir);
   if (options.out.empty() && dirs.size() > 1) throw UsageError("report: give --out for a page of several runs");
   std::filesystem::path out = options.out.empty() ? dirs.front() / "report.html" : std::filesystem::path(options.out);
-  write_report(dirs, out, parse_lang(global.lang));
+  report::write_report(dirs, out, lab::parse_lang(global.lang));
   fmt::print("{}\n", out.string());
 }
 

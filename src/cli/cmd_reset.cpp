@@ -19,16 +19,16 @@ struct ResetOptions {
 };
 
 void reset(const ResetOptions& options, const GlobalOptions& global) {
-  LabSetup setup = global.setup();
+  lab::LabSetup setup = global.setup();
   // Connect to both before touching anything, so an unreachable server leaves the last run intact.
   RedisConnection redis(setup.redis);
-  AccountStore store(setup.conninfo);
+  bank::AccountStore store(setup.conninfo);
   store.reset(options.account);
   LockKey key = LockKey::for_account(options.account);
   redis.checked({"DEL", key.lock, key.fence_counter});
-  setup.dir.start_new_run(wall_seconds() + options.start_in);
+  setup.dir.start_new_run(lab::wall_seconds() + options.start_in);
   fmt::print("reset: account {} balance {} fence 0, lock free, run starts in {:.1f}s in {}\n", options.account,
-             AccountStore::kInitialBalance, options.start_in, setup.dir.root().string());
+             bank::AccountStore::kInitialBalance, options.start_in, setup.dir.root().string());
 }
 
 }  // namespace

@@ -18,11 +18,11 @@ struct SigOptions {
 };
 
 void send(const SigOptions& options, const GlobalOptions& global) {
-  LabSetup setup = global.setup();
+  lab::LabSetup setup = global.setup();
   int number = options.signal == "STOP" ? SIGSTOP : SIGCONT;
-  RunLog log(setup.dir, setup.lang);
-  pid_t pid = find_worker(setup.dir, options.name);
-  signal_and_record(log, pid, number, fmt::format("worker {}", options.name), EventKind::signal,
+  lab::RunLog log(setup.dir, setup.lang);
+  pid_t pid = lab::find_worker(setup.dir, options.name);
+  lab::signal_and_record(log, pid, number, fmt::format("worker {}", options.name), lab::EventKind::signal,
                     {{"signal", "SIG" + options.signal}, {"target", options.name}});
 }
 

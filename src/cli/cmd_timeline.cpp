@@ -14,18 +14,18 @@ namespace {
 struct TimelineOptions {
   std::string out;    // empty: timeline.svg in the lab directory
   std::string title;  // empty: the lab directory's name
-  int width = SvgOptions{}.width;
+  int width = timeline::SvgOptions{}.width;
 };
 
 void timeline(const TimelineOptions& options, const GlobalOptions& global) {
-  LabSetup setup = global.setup();
+  lab::LabSetup setup = global.setup();
   std::filesystem::path out = options.out.empty() ? setup.dir.timeline() : std::filesystem::path(options.out);
   std::string title = options.title;
   if (title.empty()) {
     std::filesystem::path root = std::filesystem::absolute(setup.dir.root()).lexically_normal();
     title = (root.has_filename() ? root : root.parent_path()).filename().string();
   }
-  write_timeline(setup.dir, out, SvgOptions{title, setup.lang, options.width});
+  timeline::write_timeline(setup.dir, out, timeline::SvgOptions{title, setup.lang, options.width});
   fmt::print("{}\n", out.string());
 }
 

@@ -19,17 +19,17 @@ struct VerdictOptions {
 };
 
 void verdict(const VerdictOptions& options, const GlobalOptions& global) {
-  LabSetup setup = global.setup();
-  AccountStore store(setup.conninfo);
-  AccountRow row = store.read(options.account);
-  std::vector<Event> events;
+  lab::LabSetup setup = global.setup();
+  bank::AccountStore store(setup.conninfo);
+  bank::AccountRow row = store.read(options.account);
+  std::vector<lab::Event> events;
   try {
-    events = read_events(setup.dir);
+    events = lab::read_events(setup.dir);
   } catch (const Error&) {
     // no run recorded here: the balance alone decides
   }
   fmt::print("account {}: balance {}, fence {}\n", options.account, row.balance, row.fence);
-  fmt::print("{}\n", judge(row.balance, options.expect, events).line());
+  fmt::print("{}\n", lab::judge(row.balance, options.expect, events).line());
 }
 
 }  // namespace

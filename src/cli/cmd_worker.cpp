@@ -25,20 +25,20 @@ struct WorkerOptions {
   double pause_seconds = 0;
   long account = 1;
   long retry_every_ms = 100;
-  StrategyFlags strategy;  // worker_flags.h
+  lab::StrategyFlags strategy;  // worker_flags.h
   long min_uptime_ms = 0;
   int wait_replicas = 0;
   long wait_timeout_ms = 100;
   WaitMode wait = WaitMode::poll;
 };
 
-WorkerPlan plan_of(const WorkerOptions& o) {
-  WorkerPlan plan;
+lab::WorkerPlan plan_of(const WorkerOptions& o) {
+  lab::WorkerPlan plan;
   for (const std::string& url : o.strategy.redlock) plan.redlock.push_back(RedisAddress::parse(url));
   if (!plan.redlock.empty() && plan.redlock.size() < 3) {
     throw UsageError(fmt::format("--redlock needs at least 3 servers, got {}", plan.redlock.size()));
   }
-  plan.strategy = strategy_of(o.strategy);
+  plan.strategy = lab::strategy_of(o.strategy);
   plan.name = o.name;
   plan.amount = o.amount;
   plan.account = o.account;
@@ -110,9 +110,9 @@ void register_worker(CLI::App& app, const GlobalOptions& global) {
   auto options = std::make_shared<WorkerOptions>();
   CLI::App* cmd = app.add_subcommand("worker", "acquire the lock, read, (pause), write balance + AMOUNT, release");
   add_run_options(cmd, *options);
-  add_strategy_flags(*cmd, options->strategy);
+  lab::add_strategy_flags(*cmd, options->strategy);
   add_guards(cmd, *options);
-  cmd->callback([options, &global] { run_worker(plan_of(*options), global.setup()); });
+  cmd->callback([options, &global] { lab::run_worker(plan_of(*options), global.setup()); });
 }
 
 }  // namespace rlock::cli

@@ -2,8 +2,8 @@
 
 namespace rlock::cli {
 
-LabSetup GlobalOptions::setup() const {
-  LabSetup setup{RedisAddress::parse(redis_url), db, LabDir(dir), parse_lang(lang)};
+lab::LabSetup GlobalOptions::setup() const {
+  lab::LabSetup setup{RedisAddress::parse(redis_url), db, lab::LabDir(dir), lab::parse_lang(lang)};
   if (!sentinel.empty()) setup.redis.use_sentinel(sentinel, master);
   return setup;
 }

@@ -20,7 +20,7 @@ struct GlobalOptions {
   std::string master = "mymaster";
 
   // The parsed options. Throws rlock::UsageError for a malformed Redis URL or Sentinel address.
-  LabSetup setup() const;
+  lab::LabSetup setup() const;
 };
 
 void register_global_options(CLI::App& app, GlobalOptions& options);

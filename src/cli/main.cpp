@@ -65,16 +65,16 @@ int main(int argc, char** argv) {
   } catch (const rlock::UsageError& e) {
     spdlog::error("{}", e.what());
     return kUsage;
-  } catch (const rlock::HarnessLost& e) {
+  } catch (const rlock::chaos::HarnessLost& e) {
     spdlog::error("{}", e.what());
     return kHarnessLost;
-  } catch (const rlock::Interrupted& e) {
+  } catch (const rlock::chaos::Interrupted& e) {
     spdlog::error("{}", e.what());
     return kInterrupted;
-  } catch (const rlock::UnexpectedAnomaly& e) {
+  } catch (const rlock::chaos::UnexpectedAnomaly& e) {
     spdlog::error("{}", e.what());
     return kAnomaly;
-  } catch (const rlock::WriteRejected& e) {
+  } catch (const rlock::lab::WriteRejected& e) {
     spdlog::error("{}", e.what());
     return kWriteRejected;
   } catch (const rlock::Error& e) {

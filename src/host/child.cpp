@@ -18,7 +18,7 @@
 
 extern char** environ;
 
-namespace rlock {
+namespace rlock::host {
 namespace {
 
 // wait4 with `options`; nothing when no child was reaped (WNOHANG and still running).
@@ -151,4 +151,4 @@ ChildExit kill_and_reap(pid_t pid) {
   return reap(pid);
 }
 
-}  // namespace rlock
+}  // namespace rlock::host

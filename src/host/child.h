@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace rlock {
+namespace rlock::host {
 
 // How a child ended, as wait4(2) told.
 struct ChildExit {
@@ -61,4 +61,4 @@ std::optional<ChildExit> try_reap(pid_t pid);
 // SIGKILL (which ends a stopped child too), then reaps it.
 ChildExit kill_and_reap(pid_t pid);
 
-}  // namespace rlock
+}  // namespace rlock::host

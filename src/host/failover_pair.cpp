@@ -10,7 +10,7 @@
 #include "host/process.h"
 #include "rlock/redis_lock.h"
 
-namespace rlock {
+namespace rlock::host {
 
 using namespace std::chrono_literals;
 
@@ -63,4 +63,4 @@ CrashReport FailoverPair::fail_over(const LockKey& key) {
   return report;
 }
 
-}  // namespace rlock
+}  // namespace rlock::host

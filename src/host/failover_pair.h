@@ -19,7 +19,7 @@
 #include "rlock/lock_key.h"
 #include "rlock/redis_address.h"
 
-namespace rlock {
+namespace rlock::host {
 
 class FailoverPair {
  public:
@@ -59,4 +59,4 @@ class FailoverPair {
   std::optional<bool> lock_reached_replica_;
 };
 
-}  // namespace rlock
+}  // namespace rlock::host

@@ -9,10 +9,10 @@
 #include "host/temp_dir.h"
 #include "testing/test_env.h"
 
-namespace rlock {
+namespace rlock::host {
 namespace {
 
-using test::error_message;
+using testing::error_message;
 
 constexpr int kPort = 6450;  // and 6451: ports of this test alone
 
@@ -64,7 +64,7 @@ TEST(FailoverPair, LaggingReplicaTakesOverWithoutTheLock) {
 
 TEST(FailoverPair, PortTakenIsAnErrorNamingIt) {
   TempDir temp;
-  int taken = test::servers().redis.port;
+  int taken = testing::servers().redis.port;
   std::string message = error_message<Error>([&] { FailoverPair pair(taken, temp.path()); });
   EXPECT_NE(message.find(std::to_string(taken)), std::string::npos) << message;
   EXPECT_NE(message.find("did not start"), std::string::npos) << message;
@@ -79,4 +79,4 @@ TEST(FailoverPair, StopsItsServersWhenDestroyed) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::host

@@ -23,7 +23,7 @@
 
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::host {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -445,4 +445,4 @@ void FaultProxy::run() {
   }
 }
 
-}  // namespace rlock
+}  // namespace rlock::host

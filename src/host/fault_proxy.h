@@ -33,7 +33,7 @@
 #include <thread>
 #include <vector>
 
-namespace rlock {
+namespace rlock::host {
 
 enum class Direction { to_server, to_client, both };
 
@@ -86,4 +86,4 @@ class FaultProxy {
   std::thread thread_;
 };
 
-}  // namespace rlock
+}  // namespace rlock::host

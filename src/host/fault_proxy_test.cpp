@@ -28,12 +28,12 @@
 #include "rlock/redis_connection.h"
 #include "testing/test_env.h"
 
-namespace rlock {
+namespace rlock::host {
 namespace {
 
 using namespace std::chrono_literals;
-using test::error_message;
-using test::servers;
+using testing::error_message;
+using testing::servers;
 
 sockaddr_in loopback(int port) {
   sockaddr_in address{};
@@ -313,13 +313,13 @@ TEST(FaultProxy, HeldBytesBeyondItsQueueLimitAllArriveAfterPass) {
 }
 
 TEST(FaultProxy, APortAlreadyTakenIsAnErrorNamingIt) {
-  FaultProxy first("127.0.0.1", test::closed_port());
-  std::string message = error_message<Error>([&] { FaultProxy second("127.0.0.1", test::closed_port(), first.port()); });
+  FaultProxy first("127.0.0.1", testing::closed_port());
+  std::string message = error_message<Error>([&] { FaultProxy second("127.0.0.1", testing::closed_port(), first.port()); });
   EXPECT_NE(message.find(std::to_string(first.port())), std::string::npos) << message;
 }
 
 TEST(FaultProxy, AClientOfAnUnreachableUpstreamIsCutOff) {
-  FaultProxy proxy("127.0.0.1", test::closed_port());
+  FaultProxy proxy("127.0.0.1", testing::closed_port());
   Socket client(proxy.port());
   EXPECT_EQ(client.receive_all(), "");
 }
@@ -403,4 +403,4 @@ TEST(FaultProxy, ADelayedPingTakesAtLeastTheDelayEachWay) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::host

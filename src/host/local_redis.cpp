@@ -10,7 +10,7 @@
 #include "host/redis_server.h"
 #include "host/throwaway_redis_conf.h"
 
-namespace rlock {
+namespace rlock::host {
 namespace {
 
 using namespace std::chrono_literals;
@@ -81,4 +81,4 @@ void LocalRedis::restart() {
   start();
 }
 
-}  // namespace rlock
+}  // namespace rlock::host

@@ -17,7 +17,7 @@
 #include "rlock/redis_address.h"
 #include "rlock/redis_connection.h"
 
-namespace rlock {
+namespace rlock::host {
 
 class LocalRedis {
  public:
@@ -48,4 +48,4 @@ class LocalRedis {
   std::unique_ptr<RedisConnection> connection_;
 };
 
-}  // namespace rlock
+}  // namespace rlock::host

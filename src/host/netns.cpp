@@ -23,7 +23,7 @@
 #include "host/temp_dir.h"
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::host {
 namespace {
 
 namespace fs = std::filesystem;
@@ -319,4 +319,4 @@ std::vector<std::string> NetnsLab::cleanup_leftovers() {
   return remove_namespaces(leftovers);
 }
 
-}  // namespace rlock
+}  // namespace rlock::host

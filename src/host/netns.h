@@ -44,7 +44,7 @@
 
 #include "host/child.h"
 
-namespace rlock {
+namespace rlock::host {
 
 class NetnsLab {
  public:
@@ -100,4 +100,4 @@ class NetnsLab {
   std::set<std::pair<std::string, std::string>> cut_;  // partitioned pairs, each sorted
 };
 
-}  // namespace rlock
+}  // namespace rlock::host

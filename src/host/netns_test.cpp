@@ -26,7 +26,7 @@
 
 // These tests build namespaces and nftables rules: they run as root, as CI does (scripts/test.sh),
 // and fail otherwise.
-namespace rlock {
+namespace rlock::host {
 namespace {
 
 using namespace std::chrono_literals;
@@ -211,4 +211,4 @@ TEST(NetnsLab, WithoutRootOrNftItSaysSoInOneLine) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::host

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-namespace rlock {
+namespace rlock::host {
 
 std::string proc_file(pid_t pid, const char* file) {
   std::ifstream in(fmt::format("/proc/{}/{}", pid, file));
@@ -27,4 +27,4 @@ bool wait_for(std::chrono::milliseconds limit, const std::function<bool()>& done
   return done();
 }
 
-}  // namespace rlock
+}  // namespace rlock::host

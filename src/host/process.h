@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-namespace rlock {
+namespace rlock::host {
 
 // True while `pid` exists and is not a zombie (a process that exited but was not reaped yet).
 bool process_alive(pid_t pid);
@@ -18,4 +18,4 @@ std::string proc_file(pid_t pid, const char* file);
 // Polls `done` every 20 ms for at most `limit`; true as soon as it is.
 bool wait_for(std::chrono::milliseconds limit, const std::function<bool()>& done);
 
-}  // namespace rlock
+}  // namespace rlock::host

@@ -14,7 +14,7 @@
 #include "host/throwaway_redis_conf.h"
 #include "rlock/redis_lock.h"
 
-namespace rlock {
+namespace rlock::host {
 namespace {
 
 using namespace std::chrono_literals;
@@ -97,4 +97,4 @@ CrashReport crash_redis(RedisConnection& redis, const LockKey& key, bool start_a
   return crash_server(redis, key, crash);
 }
 
-}  // namespace rlock
+}  // namespace rlock::host

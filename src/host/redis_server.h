@@ -20,7 +20,7 @@
 #include "rlock/lock_key.h"
 #include "rlock/redis_connection.h"
 
-namespace rlock {
+namespace rlock::host {
 
 struct RedisProcess {
   pid_t pid = 0;
@@ -68,4 +68,4 @@ CrashReport crash_server(RedisConnection& redis, const LockKey& key, const Crash
 // with `start_again`, a start from the same config file and the lock's PTTL after it.
 CrashReport crash_redis(RedisConnection& redis, const LockKey& key, bool start_again);
 
-}  // namespace rlock
+}  // namespace rlock::host

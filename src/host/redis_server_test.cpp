@@ -14,11 +14,11 @@
 #include "rlock/error.h"
 #include "testing/test_env.h"
 
-namespace rlock {
+namespace rlock::host {
 namespace {
 
 using namespace std::chrono_literals;
-using test::error_message;
+using testing::error_message;
 
 constexpr int kOursPort = 6452;     // ports of this test alone
 constexpr int kForeignPort = 6453;
@@ -82,4 +82,4 @@ TEST(LocalRedisProcess, RefusesARedisStartedWithoutAConfigFile) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::host

@@ -13,7 +13,7 @@
 
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::host {
 
 class TempDir {
  public:
@@ -38,4 +38,4 @@ class TempDir {
   std::filesystem::path path_;
 };
 
-}  // namespace rlock
+}  // namespace rlock::host

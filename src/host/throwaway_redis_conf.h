@@ -6,7 +6,7 @@
 
 #include <string_view>
 
-namespace rlock {
+namespace rlock::host {
 
 // The file's text, as redis.conf lines.
 extern const std::string_view kThrowawayRedisConf;
@@ -14,4 +14,4 @@ extern const std::string_view kThrowawayRedisConf;
 // The marker line, a comment (CONFIG REWRITE keeps comments, so a server Sentinel reconfigured keeps it).
 inline constexpr std::string_view kThrowawayRedisMarker = "# rlock: a throwaway server";
 
-}  // namespace rlock
+}  // namespace rlock::host

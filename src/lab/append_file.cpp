@@ -11,7 +11,7 @@
 
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::lab {
 
 AppendFile::AppendFile(std::filesystem::path path)
     : path_(std::move(path)), fd_(::open(path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644)) {
@@ -35,4 +35,4 @@ void AppendFile::append_line(std::string_view line) const {
   }
 }
 
-}  // namespace rlock
+}  // namespace rlock::lab

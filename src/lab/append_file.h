@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string_view>
 
-namespace rlock {
+namespace rlock::lab {
 
 class AppendFile {
  public:
@@ -25,4 +25,4 @@ class AppendFile {
   int fd_;
 };
 
-}  // namespace rlock
+}  // namespace rlock::lab

@@ -10,10 +10,10 @@
 #include "runfiles/file_format.h"
 #include "util/enum_names.h"
 
-namespace rlock {
+namespace rlock::lab {
 namespace {
 
-constexpr NameTable<EventKind, 23> kNames{{
+constexpr util::NameTable<EventKind, 23> kNames{{
     {EventKind::acquired, "acquired"},
     {EventKind::busy, "busy"},
     {EventKind::acquire_unanswered, "acquire_unanswered"},
@@ -68,9 +68,9 @@ std::optional<std::string> Event::signal() const { return field<std::string>(fie
 std::optional<std::string> Event::target() const { return field<std::string>(fields, "target"); }
 std::optional<std::string> Event::error_text() const { return field<std::string>(fields, "error"); }
 
-std::string_view to_string(EventKind kind) { return name_in(kNames, kind); }
+std::string_view to_string(EventKind kind) { return util::name_in(kNames, kind); }
 
-std::optional<EventKind> event_kind_from(std::string_view name) { return value_in(kNames, name); }
+std::optional<EventKind> event_kind_from(std::string_view name) { return util::value_in(kNames, name); }
 
 std::string Event::to_json_line() const {
   nlohmann::ordered_json record;
@@ -90,7 +90,7 @@ Event Event::from_json_line(std::string_view line) {
       !record["who"].is_string() || !record.contains("event") || !record["event"].is_string()) {
     throw Error("not an event record");
   }
-  check_format(record, kEventFormat, "event record", 1);
+  runfiles::check_format(record, kEventFormat, "event record", 1);
   auto kind = event_kind_from(record["event"].get<std::string>());
   if (!kind) throw Error(fmt::format("unknown event '{}'", record["event"].get<std::string>()));
   Event event{record["t"].get<double>(), record["who"].get<std::string>(), *kind, nlohmann::json::object()};
@@ -100,4 +100,4 @@ Event Event::from_json_line(std::string_view line) {
   return event;
 }
 
-}  // namespace rlock
+}  // namespace rlock::lab

@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace rlock {
+namespace rlock::lab {
 
 // 1: {t, who, event, fields}. A line without the field is format 1 too (written before it was).
 inline constexpr int kEventFormat = 1;
@@ -76,4 +76,4 @@ struct Event {
   static Event from_json_line(std::string_view line);
 };
 
-}  // namespace rlock
+}  // namespace rlock::lab

@@ -6,7 +6,7 @@
 
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::lab {
 namespace {
 
 TEST(EventFields, ReadTheirTypedValues) {
@@ -31,4 +31,4 @@ TEST(EventFields, AFieldOfAnotherTypeThrows) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::lab

@@ -2,9 +2,9 @@
 
 #include <chrono>
 
-namespace rlock {
+namespace rlock::lab {
 
-void record_crash(const RunLog& log, const CrashReport& crash) {
+void record_crash(const RunLog& log, const host::CrashReport& crash) {
   double killed = std::chrono::duration<double>(crash.killed_at.time_since_epoch()).count();
   log.record_at(killed, "host", EventKind::redis_killed, {{"server", crash.server}, {"pttl", crash.pttl_before}});
   if (!crash.successor) return;
@@ -12,4 +12,4 @@ void record_crash(const RunLog& log, const CrashReport& crash) {
              {{"server", crash.successor->server}, {"pttl", crash.successor->pttl}});
 }
 
-}  // namespace rlock
+}  // namespace rlock::lab

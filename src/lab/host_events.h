@@ -6,11 +6,11 @@
 #include "host/redis_server.h"
 #include "lab/run_log.h"
 
-namespace rlock {
+namespace rlock::lab {
 
 // Records a crash as host events: redis_killed with the lock's PTTL before, stamped when the kill
 // left; then, when a server took the clients back, redis_started or redis_promoted with the lock's
 // PTTL on it, stamped now.
-void record_crash(const RunLog& log, const CrashReport& crash);
+void record_crash(const RunLog& log, const host::CrashReport& crash);
 
-}  // namespace rlock
+}  // namespace rlock::lab

@@ -13,7 +13,7 @@
 
 namespace fs = std::filesystem;
 
-namespace rlock {
+namespace rlock::lab {
 
 void LabDir::start_new_run(double start_epoch_seconds) const {
   std::error_code ec;
@@ -64,4 +64,4 @@ void LabDir::write_file(const fs::path& path, std::string_view text) const {
   }
 }
 
-}  // namespace rlock
+}  // namespace rlock::lab

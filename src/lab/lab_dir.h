@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-namespace rlock {
+namespace rlock::lab {
 
 class LabDir {
  public:
@@ -43,4 +43,4 @@ class LabDir {
   std::filesystem::path root_;
 };
 
-}  // namespace rlock
+}  // namespace rlock::lab

@@ -14,7 +14,7 @@
 #include "lab/run_log.h"
 #include "rlock/watchdog.h"
 
-namespace rlock {
+namespace rlock::lab {
 namespace {
 
 
@@ -245,7 +245,7 @@ class Worker final : public Increments {
   const LabSetup& setup_;
   Journal journal_;
   RedisConnection redis_;
-  AccountStore store_;
+  bank::AccountStore store_;
   RedisLock lock_;
   Acquirer acquirer_;
   WriteState state_;
@@ -295,7 +295,7 @@ class RedlockWorker final : public Increments {
   const WorkerPlan& plan_;
   const LabSetup& setup_;
   Journal journal_;
-  AccountStore store_;
+  bank::AccountStore store_;
   Redlock lock_;
   WriteState state_;
 };
@@ -322,7 +322,7 @@ class PgWorker final : public Increments {
     long long before = 0;
     double sent_at = 0;
     long long after = state_.write([&] {
-      return store_.locked_update(plan_.account, row ? AccountStore::TxLock::row : AccountStore::TxLock::advisory,
+      return store_.locked_update(plan_.account, row ? bank::AccountStore::TxLock::row : bank::AccountStore::TxLock::advisory,
                                   [&](long long balance) {
                                     journal_.record(EventKind::pg_locked, {{"lock", row ? "row" : "advisory"}});
                                     journal_.record(EventKind::read, {{"balance", balance}});
@@ -347,7 +347,7 @@ class PgWorker final : public Increments {
   const WorkerPlan& plan_;
   const LabSetup& setup_;
   Journal journal_;
-  AccountStore store_;
+  bank::AccountStore store_;
   WriteState state_;
 };
 
@@ -387,4 +387,4 @@ RepeatedWorker::~RepeatedWorker() = default;
 
 void RepeatedWorker::increment() { impl_->worker->increment(); }
 
-}  // namespace rlock
+}  // namespace rlock::lab

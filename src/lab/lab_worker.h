@@ -20,7 +20,7 @@
 #include "rlock/redis_lock.h"
 #include "rlock/release_waiter.h"
 
-namespace rlock {
+namespace rlock::lab {
 
 struct WorkerPlan {
   std::string name;
@@ -84,4 +84,4 @@ class RepeatedWorker {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace rlock
+}  // namespace rlock::lab

@@ -4,7 +4,7 @@
 
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::lab {
 namespace {
 
 // Each event's line; {name} stands for the event's field `name`.
@@ -109,4 +109,4 @@ std::string format_line(const Event& event, Lang lang) {
   return fmt::format("{:5.2f}s  {}  {}", event.t, event.who, render_message(event, lang));
 }
 
-}  // namespace rlock
+}  // namespace rlock::lab

@@ -10,7 +10,7 @@
 
 #include "lab/event.h"
 
-namespace rlock {
+namespace rlock::lab {
 
 enum class Lang { en, ko };
 
@@ -30,4 +30,4 @@ std::string fill_wording(const Wording& wording, Lang lang, const nlohmann::json
 std::string render_message(const Event& event, Lang lang);
 std::string format_line(const Event& event, Lang lang);
 
-}  // namespace rlock
+}  // namespace rlock::lab

@@ -8,7 +8,7 @@
 
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::lab {
 namespace {
 
 using nlohmann::json;
@@ -161,4 +161,4 @@ TEST(Messages, ParseLangRejectsEverythingElse) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::lab

@@ -17,7 +17,7 @@
 
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::lab {
 
 double wall_seconds() {
   // From the kernel, not through the C library: libfaketime, which skews a chaos worker's clock
@@ -73,4 +73,4 @@ void sort_by_time(std::vector<Event>& events) {
   std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) { return a.t < b.t; });
 }
 
-}  // namespace rlock
+}  // namespace rlock::lab

@@ -15,7 +15,7 @@
 #include "lab/lab_dir.h"
 #include "lab/messages.h"
 
-namespace rlock {
+namespace rlock::lab {
 
 // Seconds since the epoch, from the wall clock: the only clock that separate processes share
 // (the kernel's, even in a process whose clock faketime skews).
@@ -53,4 +53,4 @@ std::vector<Event> read_events(const LabDir& dir);
 // Sorts by time; events with equal times keep their order in the file.
 void sort_by_time(std::vector<Event>& events);
 
-}  // namespace rlock
+}  // namespace rlock::lab

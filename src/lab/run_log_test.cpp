@@ -23,11 +23,11 @@
 
 namespace fs = std::filesystem;
 
-namespace rlock {
+namespace rlock::lab {
 namespace {
 
 using nlohmann::json;
-using test::error_message;
+using testing::error_message;
 
 void write_text(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::trunc);
@@ -49,7 +49,7 @@ std::set<std::string> names_in(const fs::path& dir) {
 
 class RunLogTest : public ::testing::Test {
  protected:
-  TempDir tmp_;
+  host::TempDir tmp_;
   LabDir dir_{tmp_.path()};
 };
 
@@ -260,4 +260,4 @@ TEST_F(RunLogTest, AppendFileThrowsForAnUnwritablePath) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::lab

@@ -2,10 +2,10 @@
 
 #include "util/enum_names.h"
 
-namespace rlock {
+namespace rlock::lab {
 namespace {
 
-constexpr NameTable<Strategy, 10> kStrategies{{
+constexpr util::NameTable<Strategy, 10> kStrategies{{
     {Strategy::ttl, "ttl"},
     {Strategy::watchdog, "watchdog"},
     {Strategy::check_before_write, "check-before-write"},
@@ -20,11 +20,11 @@ constexpr NameTable<Strategy, 10> kStrategies{{
 
 }  // namespace
 
-std::string_view to_string(Strategy strategy) { return name_in(kStrategies, strategy); }
-std::optional<Strategy> strategy_from(std::string_view name) { return value_in(kStrategies, name); }
+std::string_view to_string(Strategy strategy) { return util::name_in(kStrategies, strategy); }
+std::optional<Strategy> strategy_from(std::string_view name) { return util::value_in(kStrategies, name); }
 
 const std::vector<Strategy>& all_strategies() {
-  static const std::vector<Strategy> all = values_in(kStrategies);
+  static const std::vector<Strategy> all = util::values_in(kStrategies);
   return all;
 }
 
@@ -40,4 +40,4 @@ bool in_postgres(Strategy strategy) {
   return strategy == Strategy::pg_atomic || strategy == Strategy::pg_row_lock || strategy == Strategy::pg_advisory;
 }
 
-}  // namespace rlock
+}  // namespace rlock::lab

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace rlock {
+namespace rlock::lab {
 
 enum class Strategy {
   ttl,
@@ -37,4 +37,4 @@ bool retries_rejected_write(Strategy strategy);
 // pg-atomic, pg-row-lock, pg-advisory: no Redis; the amount is added inside PostgreSQL.
 bool in_postgres(Strategy strategy);
 
-}  // namespace rlock
+}  // namespace rlock::lab

@@ -6,7 +6,7 @@
 
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::lab {
 
 std::vector<Strategy> parse_strategy_list(const std::vector<std::string>& names,
                                           const std::vector<Strategy>& by_default) {
@@ -31,4 +31,4 @@ std::vector<Strategy> parse_strategy_list(const std::vector<std::string>& names,
   return strategies;
 }
 
-}  // namespace rlock
+}  // namespace rlock::lab

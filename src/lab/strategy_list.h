@@ -9,7 +9,7 @@
 
 #include "lab/strategy.h"
 
-namespace rlock {
+namespace rlock::lab {
 
 // `names` as the option gathered them (split at commas). Throws UsageError, in one line naming the
 // item, for an unknown name (the known ones listed), a name given twice, and `none` or an empty
@@ -17,4 +17,4 @@ namespace rlock {
 std::vector<Strategy> parse_strategy_list(const std::vector<std::string>& names,
                                           const std::vector<Strategy>& by_default);
 
-}  // namespace rlock
+}  // namespace rlock::lab

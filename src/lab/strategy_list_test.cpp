@@ -4,7 +4,7 @@
 
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::lab {
 namespace {
 
 const std::vector<Strategy> kDefault{Strategy::ttl, Strategy::fenced_claim};
@@ -55,4 +55,4 @@ TEST(ParseStrategyList, NoneOrAnEmptyItemBesideOthersIsRefused) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::lab

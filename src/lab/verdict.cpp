@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-namespace rlock {
+namespace rlock::lab {
 namespace {
 
 constexpr Wording kHead{"head", "verdict: final balance {balance}, expected {expected}",
@@ -61,4 +61,4 @@ std::string Verdict::line(Lang lang) const {
   return head + fill_wording(kLost, lang, {{"amount", missing()}});
 }
 
-}  // namespace rlock
+}  // namespace rlock::lab

@@ -13,7 +13,7 @@
 #include "lab/event.h"
 #include "lab/messages.h"
 
-namespace rlock {
+namespace rlock::lab {
 
 // The balances a run may end with when no update is lost: `least` when every increment in doubt
 // was lost with its answer, `most` when each one landed.
@@ -45,4 +45,4 @@ struct Verdict {
 
 Verdict judge(long long balance, long long expected, const std::vector<Event>& events);
 
-}  // namespace rlock
+}  // namespace rlock::lab

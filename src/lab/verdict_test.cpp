@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace rlock {
+namespace rlock::lab {
 namespace {
 
 Event failure(const char* who, long long amount, bool added) {
@@ -67,4 +67,4 @@ TEST(Verdict, SpeaksKorean) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::lab

@@ -6,7 +6,7 @@
 
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::lab {
 namespace {
 
 const std::map<std::string, Strategy>& pg_kinds() {
@@ -73,4 +73,4 @@ std::vector<std::string> strategy_args(Strategy strategy, const std::vector<Redi
   return {"--redlock", urls};
 }
 
-}  // namespace rlock
+}  // namespace rlock::lab

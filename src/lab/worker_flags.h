@@ -16,7 +16,7 @@ namespace CLI {
 class App;
 }
 
-namespace rlock {
+namespace rlock::lab {
 
 // The strategy's flags as the command line gave them.
 struct StrategyFlags {
@@ -41,4 +41,4 @@ Strategy strategy_of(const StrategyFlags& flags);
 // The flags that name `strategy`; redlock's carry its servers.
 std::vector<std::string> strategy_args(Strategy strategy, const std::vector<RedisAddress>& redlock);
 
-}  // namespace rlock
+}  // namespace rlock::lab

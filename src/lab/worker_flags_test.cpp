@@ -9,7 +9,7 @@
 
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::lab {
 namespace {
 
 const std::vector<RedisAddress> kRedlock{RedisAddress::parse("redis://127.0.0.1:6700"),
@@ -65,4 +65,4 @@ TEST(WorkerFlags, TheParserRefusesWhatNeedsOrExcludesAnother) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::lab

@@ -8,12 +8,12 @@
 #include "rlock/error.h"
 #include "host/process.h"
 
-namespace rlock {
+namespace rlock::lab {
 namespace {
 
 // True when `pid` is a live process whose arguments include "worker".
 bool is_running_worker(pid_t pid) {
-  return process_alive(pid) && proc_file(pid, "cmdline").find(std::string("\0worker\0", 8)) != std::string::npos;
+  return host::process_alive(pid) && host::proc_file(pid, "cmdline").find(std::string("\0worker\0", 8)) != std::string::npos;
 }
 
 }  // namespace
@@ -29,4 +29,4 @@ pid_t find_worker(const LabDir& dir, std::string_view name) {
   return static_cast<pid_t>(pid);
 }
 
-}  // namespace rlock
+}  // namespace rlock::lab

@@ -10,10 +10,10 @@
 
 #include "lab/lab_dir.h"
 
-namespace rlock {
+namespace rlock::lab {
 
 // The running worker's pid. Throws rlock::Error saying whether the worker never ran here or has
 // exited since.
 pid_t find_worker(const LabDir& dir, std::string_view name);
 
-}  // namespace rlock
+}  // namespace rlock::lab

@@ -19,7 +19,7 @@ namespace {
 
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
-using test::TestLock;
+using testing::TestLock;
 
 constexpr int kPort = 6458;  // a port of this test alone
 
@@ -37,7 +37,7 @@ struct Heard {
 // Another client of the holder's lock, on a connection of its own.
 struct Contender {
   explicit Contender(const LockKey& key) : lock(redis, key) {}
-  RedisConnection redis{test::servers().redis};
+  RedisConnection redis{testing::servers().redis};
   RedisLock lock;
 };
 
@@ -47,8 +47,8 @@ struct OwnRedis {
       : lock(redis, LockKey::named(name), options),
         acquirer(lock, server.address(), AcquirePolicy{.retry = 50ms, .unanswered_limit = 500ms, .deadline = std::nullopt},
                  heard.observer()) {}
-  TempDir dir;
-  LocalRedis server{kPort, dir.path()};
+  host::TempDir dir;
+  host::LocalRedis server{kPort, dir.path()};
   RedisConnection redis{server.address(), RedisTimeouts{200ms, 200ms}};
   RedisLock lock;
   Heard heard;
@@ -62,7 +62,7 @@ TEST(Acquirer, BusyThenReleasedAcquiresAndSaysBusyOnce) {
   Contender contender(holder.key);
   Heard heard;
   AcquirePolicy policy{.retry = 50ms, .wait = WaitMode::notify, .deadline = std::nullopt};
-  Acquirer acquirer(contender.lock, test::servers().redis, policy, heard.observer());
+  Acquirer acquirer(contender.lock, testing::servers().redis, policy, heard.observer());
   std::thread release([&] {
     std::this_thread::sleep_for(300ms);
     holder.lock.release(held->token);
@@ -82,7 +82,7 @@ TEST(Acquirer, DeadlinePassedReturnsTheLastRefusal) {
   Acquisition held = holder.lock.acquire(30s);
   ASSERT_TRUE(held);
   Contender contender(holder.key);
-  Acquirer acquirer(contender.lock, test::servers().redis, AcquirePolicy{.retry = 100ms, .deadline = 350ms});
+  Acquirer acquirer(contender.lock, testing::servers().redis, AcquirePolicy{.retry = 100ms, .deadline = 350ms});
   auto began = Clock::now();
   Acquisition got = acquirer.acquire_fenced(30s);
   auto took = Clock::now() - began;

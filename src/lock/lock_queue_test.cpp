@@ -14,8 +14,8 @@ namespace rlock {
 namespace {
 
 using namespace std::chrono_literals;
-using test::servers;
-using test::TestLock;
+using testing::servers;
+using testing::TestLock;
 using Clock = std::chrono::steady_clock;
 
 QueueTicket ticket(std::string id, std::chrono::milliseconds ttl = 30s) { return QueueTicket{std::move(id), ttl}; }

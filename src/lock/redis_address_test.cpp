@@ -10,7 +10,7 @@
 namespace rlock {
 namespace {
 
-using test::error_message;
+using testing::error_message;
 
 TEST(RedisAddress, DefaultsAreLocalhostPort6379Db0) {
   RedisAddress address;

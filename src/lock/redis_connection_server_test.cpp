@@ -16,7 +16,7 @@
 namespace rlock {
 namespace {
 
-using test::error_message;
+using testing::error_message;
 
 constexpr int kPort = 6552;  // a port of this test alone
 
@@ -31,9 +31,9 @@ class OwnRedisTest : public ::testing::Test {
   }
   RedisConnection& admin() { return server_.connection(); }
 
-  TempDir dir_;
+  host::TempDir dir_;
   std::string socket_ = (dir_.path() / "redis.sock").string();
-  LocalRedis server_{kPort, dir_.path(), {"--bind", "127.0.0.1", "::1", "--unixsocket", socket_}};
+  host::LocalRedis server_{kPort, dir_.path(), {"--bind", "127.0.0.1", "::1", "--unixsocket", socket_}};
 };
 
 TEST_F(OwnRedisTest, AWrongPasswordThrowsErrorWithoutShowingIt) {

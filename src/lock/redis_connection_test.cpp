@@ -24,7 +24,7 @@ namespace rlock {
 namespace {
 
 using namespace std::chrono_literals;
-using test::error_message;
+using testing::error_message;
 
 constexpr RedisTimeouts kShortTimeouts{.connect = 500ms, .command = 300ms};
 
@@ -86,7 +86,7 @@ class FakeServer {
 
 TEST(RedisConnection, ConnectToAClosedPortThrowsErrorNamingTheAddress) {
   RedisAddress address;
-  address.port = test::closed_port();
+  address.port = testing::closed_port();
   std::string message = error_message<Error>([&] { RedisConnection redis(address, kShortTimeouts); });
   EXPECT_NE(message.find("127.0.0.1:" + std::to_string(address.port)), std::string::npos) << message;
 }

@@ -17,7 +17,7 @@ namespace rlock {
 namespace {
 
 using namespace std::chrono_literals;
-using test::TestLock;
+using testing::TestLock;
 
 
 TEST(RedisLock, SecondAcquireWhileHeldIsEmpty) {

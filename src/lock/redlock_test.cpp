@@ -29,15 +29,15 @@ class RedlockTest : public ::testing::Test {
  protected:
   RedlockTest() {
     for (int i = 0; i < 3; ++i) {
-      servers_.push_back(std::make_unique<LocalRedis>(kFirstPort + i, temp_.path()));
+      servers_.push_back(std::make_unique<host::LocalRedis>(kFirstPort + i, temp_.path()));
       addresses_.push_back(servers_.back()->address());
     }
   }
 
   Reply lock_value(int server) { return servers_[static_cast<std::size_t>(server)]->connection().checked({"GET", key_.lock}); }
 
-  TempDir temp_;
-  std::vector<std::unique_ptr<LocalRedis>> servers_;
+  host::TempDir temp_;
+  std::vector<std::unique_ptr<host::LocalRedis>> servers_;
   std::vector<RedisAddress> addresses_;
   LockKey key_ = LockKey::for_account(9700);
 };
@@ -96,20 +96,20 @@ TEST_F(RedlockTest, ARestartedServerIsAskedAgain) {
 TEST_F(RedlockTest, ACrashOfOneServerIsLoggedAndForgetsItsCopyOfTheLock) {
   Redlock lock(addresses_, key_);
   ASSERT_TRUE(lock.acquire(30000ms));
-  LabDir dir(temp_.path() / "run");
-  dir.start_new_run(wall_seconds());
-  LocalRedis& server = *servers_[0];
-  record_crash(RunLog(dir, Lang::en),
-               crash_server(server.connection(), key_,
+  lab::LabDir dir(temp_.path() / "run");
+  dir.start_new_run(lab::wall_seconds());
+  host::LocalRedis& server = *servers_[0];
+  lab::record_crash(lab::RunLog(dir, lab::Lang::en),
+               host::crash_server(server.connection(), key_,
                             {[&] { server.kill(); }, [&]() -> RedisConnection& { server.restart(); return server.connection(); }}));
 
   EXPECT_TRUE(lock_value(0).is_nil());
   EXPECT_FALSE(lock_value(1).is_nil());
-  std::vector<Event> events = read_events(dir);
+  std::vector<lab::Event> events = lab::read_events(dir);
   ASSERT_EQ(events.size(), 2u);
-  EXPECT_EQ(events[0].kind, EventKind::redis_killed);
+  EXPECT_EQ(events[0].kind, lab::EventKind::redis_killed);
   EXPECT_GT(events[0].fields.at("pttl").get<long long>(), 0);
-  EXPECT_EQ(events[1].kind, EventKind::redis_started);
+  EXPECT_EQ(events[1].kind, lab::EventKind::redis_started);
   EXPECT_EQ(events[1].fields.at("pttl").get<long long>(), -2);
   EXPECT_EQ(events[1].fields.at("server"), server.address().display());
 }
@@ -157,7 +157,7 @@ TEST_F(RedlockTest, AcquirerGivesUpWhenTooFewServersAnswerForTheLimit) {
   Redlock lock(addresses_, key_);
   auto began = std::chrono::steady_clock::now();
   AcquirePolicy policy{.retry = 50ms, .unanswered_limit = 300ms, .deadline = std::nullopt};
-  std::string message = test::error_message<Error>([&] { RedlockAcquirer(lock, policy).acquire(1000ms); });
+  std::string message = testing::error_message<Error>([&] { RedlockAcquirer(lock, policy).acquire(1000ms); });
   EXPECT_GE(std::chrono::steady_clock::now() - began, 300ms);
   EXPECT_NE(message.find("Redlock: only 1 of 3 servers answered for 0.3 s ("), std::string::npos) << message;
   EXPECT_NE(message.find(std::to_string(kFirstPort)), std::string::npos) << "it names the servers: " << message;
@@ -191,7 +191,7 @@ TEST_F(RedlockTest, AcquirerGrantedAfterASilenceGivesTheNextCallTheWholeLimit) {
 
 TEST(Redlock, NeedsThreeServers) {
   std::vector<RedisAddress> two(2);
-  std::string message = test::error_message<UsageError>([&] { Redlock lock(two, LockKey::for_account(9700)); });
+  std::string message = testing::error_message<UsageError>([&] { Redlock lock(two, LockKey::for_account(9700)); });
   EXPECT_NE(message.find("at least 3"), std::string::npos) << message;
 }
 

@@ -15,13 +15,13 @@ bool announces_other_release(const Reply& reply, std::string_view own) {
   return reply.size() == 3 && reply.element(0).text() == "message" && reply.element(2).text() != own;
 }
 
-constexpr NameTable<WaitMode, 3> kWaitModes{
+constexpr util::NameTable<WaitMode, 3> kWaitModes{
     {{WaitMode::poll, "poll"}, {WaitMode::notify, "notify"}, {WaitMode::queue, "queue"}}};
 constexpr int kTicketRetries = 5;  // a queue ticket's TTL, in retry intervals
 
 }  // namespace
 
-std::string_view wait_mode_name(WaitMode mode) { return name_in(kWaitModes, mode); }
+std::string_view wait_mode_name(WaitMode mode) { return util::name_in(kWaitModes, mode); }
 
 std::map<std::string, WaitMode> wait_modes_by_name() {
   std::map<std::string, WaitMode> modes;

@@ -15,8 +15,8 @@ namespace rlock {
 namespace {
 
 using namespace std::chrono_literals;
-using test::servers;
-using test::TestLock;
+using testing::servers;
+using testing::TestLock;
 using Clock = std::chrono::steady_clock;
 
 TEST(ReleaseAnnouncement, ReleasePublishesTheTokenOnTheChannel) {
@@ -79,7 +79,7 @@ TEST(ReleaseWaiter, PollSleepsTheWholeInterval) { EXPECT_GE(wait_after_own_relea
 
 TEST(ReleaseWaiter, NotifyWithoutRedisFallsBackToTheInterval) {
   RedisAddress nowhere = servers().redis;
-  nowhere.port = test::closed_port();
+  nowhere.port = testing::closed_port();
   ReleaseWaiter waiter(WaitMode::notify, nowhere, LockKey::for_account(9306), 200ms);
   auto start = Clock::now();
   waiter.wait();  // never throws

@@ -13,7 +13,7 @@ namespace rlock {
 namespace {
 
 using namespace std::chrono_literals;
-using test::TestLock;
+using testing::TestLock;
 
 TEST(ScopedLease, ReleasesAtScopeExit) {
   TestLock t(9851);

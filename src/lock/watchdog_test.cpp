@@ -24,7 +24,7 @@ namespace rlock {
 namespace {
 
 using namespace std::chrono_literals;
-using test::TestLock;
+using testing::TestLock;
 
 constexpr std::chrono::milliseconds kTtl = 300ms;
 // How long to wait for something that should take a few periods: generous, only a stuck test waits it.
@@ -72,7 +72,7 @@ TEST(Watchdog, KeepsTheLockAliveLongPastItsTtl) {
   auto lease = t.lock.acquire(kTtl);
   ASSERT_TRUE(lease);
   Reports reports;
-  Watchdog watchdog(test::servers().redis, t.key, lease->token, kTtl, reports.callback());
+  Watchdog watchdog(testing::servers().redis, t.key, lease->token, kTtl, reports.callback());
 
   std::this_thread::sleep_for(1s);  // more than three TTLs
   EXPECT_EQ(t.get(t.key.lock), lease->token.hex);
@@ -94,7 +94,7 @@ TEST(Watchdog, ReportsOneFailureAndStopsWhenTheKeyIsDeleted) {
   auto lease = t.lock.acquire(kTtl);
   ASSERT_TRUE(lease);
   Reports reports;
-  Watchdog watchdog(test::servers().redis, t.key, lease->token, kTtl, reports.callback());
+  Watchdog watchdog(testing::servers().redis, t.key, lease->token, kTtl, reports.callback());
   ASSERT_TRUE(reports.wait_until([](const auto& all) { return !all.empty(); })) << "no extension at all";
 
   t.redis.checked({"DEL", t.key.lock});
@@ -119,7 +119,7 @@ TEST(Watchdog, ReportsOneFailureAndStopsWhenAnotherTokenHoldsTheKey) {
   auto lease = t.lock.acquire(kTtl);
   ASSERT_TRUE(lease);
   Reports reports;
-  Watchdog watchdog(test::servers().redis, t.key, lease->token, kTtl, reports.callback());
+  Watchdog watchdog(testing::servers().redis, t.key, lease->token, kTtl, reports.callback());
 
   const std::string other = make_token().hex;
   t.redis.checked({"SET", t.key.lock, other, "PX", "60000"});
@@ -142,7 +142,7 @@ TEST(Watchdog, StopIsIdempotentAndNothingIsReportedAfterIt) {
   auto lease = t.lock.acquire(kTtl);
   ASSERT_TRUE(lease);
   Reports reports;
-  Watchdog watchdog(test::servers().redis, t.key, lease->token, kTtl, reports.callback());
+  Watchdog watchdog(testing::servers().redis, t.key, lease->token, kTtl, reports.callback());
   watchdog.stop();
   watchdog.stop();
   std::size_t count = reports.all().size();
@@ -156,7 +156,7 @@ TEST(Watchdog, DestructorStopsAndJoins) {
   ASSERT_TRUE(lease);
   Reports reports;  // outlives the watchdog, as the callback requires
   {
-    Watchdog watchdog(test::servers().redis, t.key, lease->token, kTtl, reports.callback());
+    Watchdog watchdog(testing::servers().redis, t.key, lease->token, kTtl, reports.callback());
     ASSERT_TRUE(reports.wait_until([](const auto& all) { return !all.empty(); })) << "no extension at all";
   }
   std::size_t count = reports.all().size();
@@ -182,7 +182,7 @@ TEST(Watchdog, ACallbackThatThrowsStopsTheWatchdogAndIsItsFailure) {
     auto lease = t.lock.acquire(kTtl);
     ASSERT_TRUE(lease);
     Reports reports;
-    Watchdog watchdog(test::servers().redis, t.key, lease->token, kTtl,
+    Watchdog watchdog(testing::servers().redis, t.key, lease->token, kTtl,
                       [&, collect = reports.callback()](const WatchdogReport& report) {
                         collect(report);
                         c.raise();
@@ -197,7 +197,7 @@ TEST(Watchdog, ACallbackThatThrowsStopsTheWatchdogAndIsItsFailure) {
 
 TEST(Watchdog, ConstructorThrowsErrorWhenRedisIsUnreachable) {
   RedisAddress nowhere;
-  nowhere.port = test::closed_port();
+  nowhere.port = testing::closed_port();
   Reports reports;
   EXPECT_THROW(Watchdog(nowhere, LockKey::for_account(9106), make_token(), kTtl, reports.callback()), Error);
   EXPECT_TRUE(reports.all().empty());

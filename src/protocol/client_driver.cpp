@@ -11,7 +11,7 @@
 #include "protocol/codec.h"
 #include "util/printable.h"
 
-namespace rlock {
+namespace rlock::protocol {
 
 ClientDriver::ClientDriver(std::string worker, const std::string& command, const std::filesystem::path& stderr_file)
     : worker_(std::move(worker)), client_(std::make_unique<ProtocolClient>(command, stderr_file)) {}
@@ -91,7 +91,7 @@ void ClientDriver::fail(std::string_view what) const {
   std::string tail = client_->stderr_tail();
   std::replace(tail.begin(), tail.end(), '\n', ' ');  // the error is one line
   throw ClientError(
-      printable(fmt::format("worker {}: {}{}{}", worker_, what, tail.empty() ? "" : "; its stderr ends: ", tail)));
+      util::printable(fmt::format("worker {}: {}{}{}", worker_, what, tail.empty() ? "" : "; its stderr ends: ", tail)));
 }
 
 std::optional<std::string> ClientDriver::receive_line() {
@@ -119,4 +119,4 @@ void wait_for_any(const std::vector<const ClientDriver*>& drivers, std::chrono::
   ::poll(fds.data(), fds.size(), static_cast<int>(timeout.count()));
 }
 
-}  // namespace rlock
+}  // namespace rlock::protocol

@@ -31,7 +31,7 @@
 #include "protocol/protocol_client.h"
 #include "protocol/served_account.h"
 
-namespace rlock {
+namespace rlock::protocol {
 
 // A read, a write and a done, and retries: more than this in one increment is a client error.
 inline constexpr int kMaxMessagesPerIncrement = 64;
@@ -102,4 +102,4 @@ class ClientDriver {
 // Waits up to `timeout` for a line (or stderr to drain) from any of `drivers`' clients.
 void wait_for_any(const std::vector<const ClientDriver*>& drivers, std::chrono::milliseconds timeout);
 
-}  // namespace rlock
+}  // namespace rlock::protocol

@@ -7,7 +7,7 @@
 
 #include "host/temp_dir.h"
 
-namespace rlock {
+namespace rlock::protocol {
 namespace {
 
 using namespace std::chrono_literals;
@@ -48,7 +48,7 @@ class ScriptedClient : public ::testing::Test {
 
   static constexpr const char* kInitOk = R"(read l; echo '{"type":"init_ok"}'; read l; )";
 
-  TempDir dir_{"rlock_client_driver_test"};
+  host::TempDir dir_{"rlock_client_driver_test"};
 };
 
 TEST_F(ScriptedClient, AnIncrementIsServedFromTheAccount) {
@@ -168,4 +168,4 @@ TEST_F(ScriptedClient, AClientGetsOnlyTheAllowedVariables) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::protocol

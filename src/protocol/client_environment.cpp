@@ -5,7 +5,7 @@
 
 extern char** environ;
 
-namespace rlock {
+namespace rlock::protocol {
 namespace {
 
 // Where programs and their libraries are found, whose they are, their language and clock, and
@@ -37,4 +37,4 @@ std::vector<std::string> client_environment() {
   return client_environment(environment);
 }
 
-}  // namespace rlock
+}  // namespace rlock::protocol

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace rlock {
+namespace rlock::protocol {
 
 // Whether the variable `name` is passed on to clients.
 bool passed_to_clients(std::string_view name);
@@ -21,4 +21,4 @@ std::vector<std::string> client_environment(const std::vector<std::string>& envi
 // The same of this process's environment.
 std::vector<std::string> client_environment();
 
-}  // namespace rlock
+}  // namespace rlock::protocol

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace rlock {
+namespace rlock::protocol {
 namespace {
 
 TEST(ClientEnvironment, ServersAndTheirPasswordsStayWithRlock) {
@@ -26,4 +26,4 @@ TEST(ClientEnvironment, AnEntryWithoutAValueIsDropped) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::protocol

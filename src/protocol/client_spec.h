@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace rlock {
+namespace rlock::protocol {
 
 struct ClientSpec {
   std::string name;
@@ -15,4 +15,4 @@ struct ClientSpec {
   bool expected_safe = false;  // --client-safe NAME
 };
 
-}  // namespace rlock
+}  // namespace rlock::protocol

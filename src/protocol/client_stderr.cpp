@@ -11,7 +11,7 @@
 
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::protocol {
 namespace {
 
 void write_all(int fd, const char* data, std::size_t size) {
@@ -67,4 +67,4 @@ std::string ClientStderr::tail() const {
   return text;
 }
 
-}  // namespace rlock
+}  // namespace rlock::protocol

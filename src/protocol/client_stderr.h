@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <string>
 
-namespace rlock {
+namespace rlock::protocol {
 
 inline constexpr std::size_t kClientStderrCap = 1 << 20;  // bytes kept in the file
 inline constexpr std::size_t kClientStderrTail = 400;     // bytes kept for a client error
@@ -43,4 +43,4 @@ class ClientStderr {
   std::string tail_;
 };
 
-}  // namespace rlock
+}  // namespace rlock::protocol

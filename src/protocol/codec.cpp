@@ -26,7 +26,7 @@ class Fields {
  public:
   Fields(const json& object, std::string_view line) : object_(object), line_(line) {}
 
-  [[noreturn]] void bad(std::string_view what) const { throw BadMessage(fmt::format("{}: {}", what, printable(line_.substr(0, 120)))); }
+  [[noreturn]] void bad(std::string_view what) const { throw BadMessage(fmt::format("{}: {}", what, util::printable(line_.substr(0, 120)))); }
 
   std::optional<long long> optional_integer(const char* field) const {
     const json* value = find(field);

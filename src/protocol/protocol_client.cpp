@@ -16,7 +16,7 @@
 #include "host/child.h"
 #include "protocol/client_environment.h"
 
-namespace rlock {
+namespace rlock::protocol {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -52,7 +52,7 @@ bool clients_get_pid_namespace() {
     probe.push_back("true");
     bool works = false;
     try {
-      works = reap(spawn_child(probe, SpawnOptions{.stderr_file = "/dev/null"})).succeeded();
+      works = host::reap(host::spawn_child(probe, host::SpawnOptions{.stderr_file = "/dev/null"})).succeeded();
     } catch (const Error&) {
     }
     if (!works) {
@@ -79,7 +79,7 @@ ProtocolClient::ProtocolClient(const std::string& command, const std::filesystem
   }
   try {
     stderr_ = std::make_unique<ClientStderr>(errors[0], stderr_file);
-    pid_ = spawn_child(client_argv(command), SpawnOptions{.stdin_stdout = ends[1],
+    pid_ = host::spawn_child(client_argv(command), host::SpawnOptions{.stdin_stdout = ends[1],
                                                            .stderr_fd = errors[1],
                                                            .own_group = true,
                                                            .environment = client_environment(),
@@ -106,7 +106,7 @@ ProtocolClient::~ProtocolClient() {
   }
   ::kill(-pid_, SIGKILL);  // whatever of the group is left, stopped or not
   ::kill(-pid_, SIGCONT);
-  reap(pid_);
+  host::reap(pid_);
   ::close(to_client_);
 }
 
@@ -168,4 +168,4 @@ std::string ProtocolClient::receive_within(std::chrono::milliseconds limit) {
   }
 }
 
-}  // namespace rlock
+}  // namespace rlock::protocol

@@ -27,7 +27,7 @@
 #include "protocol/client_stderr.h"
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::protocol {
 
 inline constexpr std::size_t kMaxLineBytes = 64 * 1024;
 
@@ -79,4 +79,4 @@ class ProtocolClient {
   std::deque<std::string> lines_;
 };
 
-}  // namespace rlock
+}  // namespace rlock::protocol

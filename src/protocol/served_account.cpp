@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-namespace rlock {
+namespace rlock::protocol {
 
 ServedAccount::ReadResult ServedAccount::read(long long id, long long amount, std::optional<long long> token,
                                               bool claim) {
@@ -77,4 +77,4 @@ int ServedAccount::unwritten() const {
   }));
 }
 
-}  // namespace rlock
+}  // namespace rlock::protocol

@@ -20,7 +20,7 @@
 #include <optional>
 #include <string>
 
-namespace rlock {
+namespace rlock::protocol {
 
 class ServedAccount {
  public:
@@ -74,4 +74,4 @@ class ServedAccount {
   long long lost_money_ = 0;
 };
 
-}  // namespace rlock
+}  // namespace rlock::protocol

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace rlock {
+namespace rlock::protocol {
 namespace {
 
 TEST(ServedAccount, SerialIncrementsLoseNothing) {
@@ -108,4 +108,4 @@ TEST(ServedAccount, TheExpectedBalanceCountsEachIncrementWithAnAppliedWriteOnce)
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::protocol

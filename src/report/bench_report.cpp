@@ -9,21 +9,21 @@
 #include "timeline/timeline_svg.h"
 #include "util/duration_text.h"
 
-namespace rlock {
+namespace rlock::report {
 namespace {
 
 constexpr double kWidth = 760, kNames = 130, kBarsWidth = 440, kRow = 15, kBar = 11, kGap = 12;
 
 struct Bar {
-  const Wording& name;
+  const lab::Wording& name;
   const char* fill;
-  double BenchFileCase::*us;
+  double runfiles::BenchFileCase::*us;
 };
-const Bar kBarsDrawn[] = {{words::kFloor, "#9e9e9e", &BenchFileCase::floor_us},
-                          {words::kMedian, "#2f5fb3", &BenchFileCase::median_us},
-                          {words::kP99, "#a9c1ea", &BenchFileCase::p99_us}};
+const Bar kBarsDrawn[] = {{words::kFloor, "#9e9e9e", &runfiles::BenchFileCase::floor_us},
+                          {words::kMedian, "#2f5fb3", &runfiles::BenchFileCase::median_us},
+                          {words::kP99, "#a9c1ea", &runfiles::BenchFileCase::p99_us}};
 
-std::string bars(const BenchRun& run, Lang lang) {
+std::string bars(const BenchRun& run, lab::Lang lang) {
   std::string body;
   double x = kNames;
   for (const Bar& bar : kBarsDrawn) {  // the legend
@@ -35,7 +35,7 @@ std::string bars(const BenchRun& run, Lang lang) {
     x += 100;
   }
   double y = 30;
-  for (const BenchFileCase& c : run.file.cases) {
+  for (const runfiles::BenchFileCase& c : run.file.cases) {
     double most = std::max({c.floor_us, c.median_us, c.p99_us, 1e-9});
     body +=
         fmt::format("<text x=\"4\" y=\"{:.0f}\" font-weight=\"bold\">{}</text>\n", y + kRow + 4, html_escape(c.name));
@@ -45,7 +45,7 @@ std::string bars(const BenchRun& run, Lang lang) {
           "<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"{:.1f}\" height=\"{:.0f}\" fill=\"{}\" stroke=\"#555\"/>"
           "<text x=\"{:.1f}\" y=\"{:.0f}\">{} {}</text>\n",
           kNames, y, length, kBar, bar.fill, kNames + length + 6, y + kBar - 1, say(bar.name, lang),
-          duration_text(c.*bar.us));
+          util::duration_text(c.*bar.us));
       y += kRow;
     }
     y += kGap;
@@ -54,7 +54,7 @@ std::string bars(const BenchRun& run, Lang lang) {
       "<figure>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0:.0f}\" height=\"{1:.0f}\" "
       "viewBox=\"0 0 {0:.0f} {1:.0f}\" font-family=\"{2}\" font-size=\"12\" fill=\"#222\">\n"
       "<title>{3}</title>\n{4}</svg>\n<figcaption>{3}</figcaption>\n</figure>\n",
-      kWidth, y, kSvgFonts, say(words::kBars, lang), body);
+      kWidth, y, timeline::kSvgFonts, say(words::kBars, lang), body);
 }
 
 std::string details(const nlohmann::json& extra) {
@@ -66,38 +66,38 @@ std::string details(const nlohmann::json& extra) {
   return html_escape(text);
 }
 
-std::string numbers(const BenchRun& run, Lang lang) {
+std::string numbers(const BenchRun& run, lab::Lang lang) {
   std::string html = "<table>\n<tr>";
-  for (const Wording* w : {&words::kCase, &words::kSamples, &words::kMedian, &words::kP99, &words::kFloor,
+  for (const lab::Wording* w : {&words::kCase, &words::kSamples, &words::kMedian, &words::kP99, &words::kFloor,
                            &words::kRatio, &words::kDetails}) {
     html += fmt::format("<th scope=\"col\">{}</th>", say(*w, lang));
   }
   html += "</tr>\n";
-  for (const BenchFileCase& c : run.file.cases) {
+  for (const runfiles::BenchFileCase& c : run.file.cases) {
     html += fmt::format(
         "<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{:.2f}</td><td>{}</td></tr>\n",
-        html_escape(c.name), c.samples, duration_text(c.median_us), duration_text(c.p99_us), duration_text(c.floor_us),
+        html_escape(c.name), c.samples, util::duration_text(c.median_us), util::duration_text(c.p99_us), util::duration_text(c.floor_us),
         c.ratio, details(c.extra));
   }
   return html + "</table>\n";
 }
 
-std::string price_of_safety(const BenchRun& run, Lang lang) {
+std::string price_of_safety(const BenchRun& run, lab::Lang lang) {
   if (run.file.strategies.empty()) return "";
   std::string html = fmt::format("<table>\n<caption>{}</caption>\n<tr>", say(words::kPriceOfSafety, lang));
-  for (const Wording* w : {&words::kStrategy, &words::kClients, &words::kAccounts, &words::kMedian, &words::kP99,
+  for (const lab::Wording* w : {&words::kStrategy, &words::kClients, &words::kAccounts, &words::kMedian, &words::kP99,
                            &words::kFloor, &words::kRatio, &words::kThroughput, &words::kBalance}) {
     html += fmt::format("<th scope=\"col\">{}</th>", say(*w, lang));
   }
   html += "</tr>\n";
-  for (const BenchFileRow& r : run.file.strategies) {
+  for (const runfiles::BenchFileRow& r : run.file.strategies) {
     html += fmt::format(
         "<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.2f}</td><td class=\"num\">{:.1f}</td>"
         "<td>{}</td></tr>\n",
-        html_escape(r.name), r.clients, r.accounts, duration_text(r.median_us), duration_text(r.p99_us),
-        duration_text(r.floor_us), r.ratio, r.throughput_per_s,
+        html_escape(r.name), r.clients, r.accounts, util::duration_text(r.median_us), util::duration_text(r.p99_us),
+        util::duration_text(r.floor_us), r.ratio, r.throughput_per_s,
         r.balance_ok ? say(words::kBalanceOk, lang) : "<strong>" + say(words::kBalanceWrong, lang) + "</strong>");
   }
   return html + "</table>\n";
@@ -105,9 +105,9 @@ std::string price_of_safety(const BenchRun& run, Lang lang) {
 
 }  // namespace
 
-BenchRun read_bench_run(const std::filesystem::path& dir) { return BenchRun{dir, read_bench_file(dir / "bench.json")}; }
+BenchRun read_bench_run(const std::filesystem::path& dir) { return BenchRun{dir, runfiles::read_bench_file(dir / "bench.json")}; }
 
-std::string bench_section(const BenchRun& run, Lang lang, std::string_view id) {
+std::string bench_section(const BenchRun& run, lab::Lang lang, std::string_view id) {
   std::vector<std::pair<std::string, std::string>> env;
   for (const auto& [label, value] : run.file.env.items()) env.emplace_back(html_escape(label), html_escape(json_text(value)));
   return fmt::format("<section id=\"{}\">\n<h2>{}</h2>\n", id,
@@ -115,4 +115,4 @@ std::string bench_section(const BenchRun& run, Lang lang, std::string_view id) {
          meta_list(env) + bars(run, lang) + numbers(run, lang) + price_of_safety(run, lang) + "</section>\n";
 }
 
-}  // namespace rlock
+}  // namespace rlock::report

@@ -12,11 +12,11 @@
 #include "lab/messages.h"
 #include "runfiles/bench_file.h"
 
-namespace rlock {
+namespace rlock::report {
 
 struct BenchRun {
   std::filesystem::path dir;  // holds bench.json
-  BenchFile file;
+  runfiles::BenchFile file;
 };
 
 // DIR/bench.json (runfiles/bench_file.h). Throws rlock::Error when it is missing, malformed, lacks
@@ -24,6 +24,6 @@ struct BenchRun {
 BenchRun read_bench_run(const std::filesystem::path& dir);
 
 // The run's <section id="id">.
-std::string bench_section(const BenchRun& run, Lang lang, std::string_view id);
+std::string bench_section(const BenchRun& run, lab::Lang lang, std::string_view id);
 
-}  // namespace rlock
+}  // namespace rlock::report

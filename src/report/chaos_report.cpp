@@ -14,31 +14,31 @@
 #include "report/words.h"
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::report {
 namespace {
 
 // The cell's column: its fault, and a failover of one Redis is two, the replica lagging and in sync.
-std::string column(const ChaosFileCell& c) {
+std::string column(const runfiles::ChaosFileCell& c) {
   if (c.replica.empty()) return c.fault;
   return c.fault + (c.replica == "lagging" ? "/lag" : "/sync");
 }
 
 // The cells' names of `name_of` in first-seen order.
 template <typename NameOf>
-std::vector<std::string> names(const std::vector<ChaosFileCell>& cells, NameOf name_of) {
+std::vector<std::string> names(const std::vector<runfiles::ChaosFileCell>& cells, NameOf name_of) {
   std::vector<std::string> out;
   std::set<std::string> seen;
-  for (const ChaosFileCell& c : cells) {
+  for (const runfiles::ChaosFileCell& c : cells) {
     if (seen.insert(name_of(c)).second) out.push_back(name_of(c));
   }
   return out;
 }
 
 // The first cell of each row and column.
-using CellIndex = std::map<std::pair<std::string, std::string>, const ChaosFileCell*>;
-CellIndex index_cells(const std::vector<ChaosFileCell>& cells) {
+using CellIndex = std::map<std::pair<std::string, std::string>, const runfiles::ChaosFileCell*>;
+CellIndex index_cells(const std::vector<runfiles::ChaosFileCell>& cells) {
   CellIndex index;
-  for (const ChaosFileCell& c : cells) index.emplace(std::pair(c.strategy, column(c)), &c);
+  for (const runfiles::ChaosFileCell& c : cells) index.emplace(std::pair(c.strategy, column(c)), &c);
   return index;
 }
 
@@ -54,11 +54,11 @@ std::string text_colour(double rate) { return rate > 0.4 ? "#fff" : "#222"; }
 
 std::string percent(double fraction) { return fmt::format("{:.0f}%", fraction * 100); }
 
-std::string cell_id(std::string_view id, const ChaosFileCell& c) {
+std::string cell_id(std::string_view id, const runfiles::ChaosFileCell& c) {
   return fmt::format("{}-{}-{}", id, c.strategy, column(c));
 }
 
-std::string matrix_cell(const ChaosFileCell* c, Lang lang, std::string_view id) {
+std::string matrix_cell(const runfiles::ChaosFileCell* c, lab::Lang lang, std::string_view id) {
   if (c == nullptr) return fmt::format("<td class=\"none\">{}</td>", say(words::kNotRun, lang));
   if (c->trials == 0) return fmt::format("<td class=\"none\">{}</td>", say(words::kNotApplicable, lang));
   std::string text = fmt::format("{} / {}{}<br>{}<br>[{}, {}]", c->anomalies, c->trials, c->expected_safe ? " †" : "",
@@ -69,9 +69,9 @@ std::string matrix_cell(const ChaosFileCell* c, Lang lang, std::string_view id) 
                      text_colour(c->rate), text);
 }
 
-std::string matrix(const ChaosRun& run, Lang lang, std::string_view id) {
-  const std::vector<ChaosFileCell>& cells = run.table.cells;
-  std::vector<std::string> strategies = names(cells, [](const ChaosFileCell& c) { return c.strategy; });
+std::string matrix(const ChaosRun& run, lab::Lang lang, std::string_view id) {
+  const std::vector<runfiles::ChaosFileCell>& cells = run.table.cells;
+  std::vector<std::string> strategies = names(cells, [](const runfiles::ChaosFileCell& c) { return c.strategy; });
   std::vector<std::string> faults = names(cells, column);
   std::string html = fmt::format("<p>{}</p>\n<table class=\"heat\" id=\"{}-matrix\">\n<tr><th>{}</th>",
                                  say(words::kMatrix, lang), id, say(words::kStrategyFault, lang));
@@ -89,7 +89,7 @@ std::string matrix(const ChaosRun& run, Lang lang, std::string_view id) {
   return html + "</table>\n";
 }
 
-std::string legend(Lang lang) {
+std::string legend(lab::Lang lang) {
   std::string html = fmt::format("<p class=\"scale\">{} ", say(words::kLegend, lang));
   for (double rate : {0.0, 0.01, 0.25, 0.5, 0.75, 1.0}) {
     html += fmt::format("<span style=\"background:{};color:{}\">{}</span>", heat_colour(rate), text_colour(rate),
@@ -98,7 +98,7 @@ std::string legend(Lang lang) {
   return html + fmt::format("</p>\n<p>{}<br>{}</p>\n", say(words::kExpectedSafe, lang), say(words::kBroken, lang));
 }
 
-std::string settings(const ChaosRun& run, Lang lang) {
+std::string settings(const ChaosRun& run, lab::Lang lang) {
   std::vector<std::pair<std::string, std::string>> items{
       {say(words::kSeed, lang), std::to_string(run.table.seed)},
       {say(words::kTtl, lang), fmt::format("{} ms", run.table.ttl_ms)},
@@ -107,7 +107,7 @@ std::string settings(const ChaosRun& run, Lang lang) {
   return meta_list(items);
 }
 
-std::string kept_cell(const ChaosRun& run, const ChaosFileCell& c, Lang lang, std::string_view id) {
+std::string kept_cell(const ChaosRun& run, const runfiles::ChaosFileCell& c, lab::Lang lang, std::string_view id) {
   std::string html = fmt::format("<section id=\"{}\">\n<h3>{}</h3>\n", html_escape(cell_id(id, c)),
                                  say(words::kCell, lang, {{"strategy", c.strategy}, {"fault", column(c)}}));
   std::vector<std::pair<std::string, std::string>> figures{{say(words::kTrials, lang), std::to_string(c.trials)},
@@ -139,7 +139,7 @@ std::string kept_cell(const ChaosRun& run, const ChaosFileCell& c, Lang lang, st
       more += (more.empty() ? "" : ", ") + name;
       continue;
     }
-    LabDir trial(trials / name);
+    lab::LabDir trial(trials / name);
     if (!run.kept.contains(name) || !std::filesystem::exists(trial.events())) {
       html += fmt::format("<p>{}</p>\n", say(words::kNotKept, lang, {{"trial", name}, {"dir", trials.string()}}));
       continue;
@@ -160,8 +160,8 @@ std::string kept_cell(const ChaosRun& run, const ChaosFileCell& c, Lang lang, st
 
 ChaosRun read_chaos_run(const std::filesystem::path& dir) {
   std::filesystem::path trials = std::filesystem::exists(dir / "trials") ? dir / "trials" : dir / "chaos" / "trials";
-  ChaosRun run{dir, trials, read_chaos_file(dir / "chaos.json"), {}};
-  std::size_t rows = names(run.table.cells, [](const ChaosFileCell& c) { return c.strategy; }).size();
+  ChaosRun run{dir, trials, runfiles::read_chaos_file(dir / "chaos.json"), {}};
+  std::size_t rows = names(run.table.cells, [](const runfiles::ChaosFileCell& c) { return c.strategy; }).size();
   std::size_t columns = names(run.table.cells, column).size();
   if (rows * columns > 2 * run.table.cells.size() + rows) {
     throw Error(fmt::format("{} is not a campaign's table: its {} cells leave most of {} rows by {} columns empty",
@@ -174,14 +174,14 @@ ChaosRun read_chaos_run(const std::filesystem::path& dir) {
   return run;
 }
 
-std::string chaos_section(const ChaosRun& run, Lang lang, std::string_view id) {
+std::string chaos_section(const ChaosRun& run, lab::Lang lang, std::string_view id) {
   std::string html =
       fmt::format("<section id=\"{}\">\n<h2>{}</h2>\n", id, say(words::kChaosRun, lang, {{"dir", run.dir.string()}}));
   html += settings(run, lang) + matrix(run, lang, id) + legend(lang);
-  for (const ChaosFileCell& c : run.table.cells) {
+  for (const runfiles::ChaosFileCell& c : run.table.cells) {
     if (!c.kept_trials.empty()) html += kept_cell(run, c, lang, id);
   }
   return html + "</section>\n";
 }
 
-}  // namespace rlock
+}  // namespace rlock::report

@@ -17,12 +17,12 @@
 #include "lab/messages.h"
 #include "runfiles/chaos_file.h"
 
-namespace rlock {
+namespace rlock::report {
 
 struct ChaosRun {
   std::filesystem::path dir;     // holds chaos.json
   std::filesystem::path trials;  // the kept trials: DIR/trials, or DIR/chaos/trials (`rlock --dir DIR chaos`)
-  ChaosFile table;
+  runfiles::ChaosFile table;
   std::set<std::string> kept;  // the names in `trials`
 };
 
@@ -35,6 +35,6 @@ inline constexpr std::size_t kTimelinesACell = 3;
 ChaosRun read_chaos_run(const std::filesystem::path& dir);
 
 // The run's <section id="id">; anchors inside it start with `id`.
-std::string chaos_section(const ChaosRun& run, Lang lang, std::string_view id);
+std::string chaos_section(const ChaosRun& run, lab::Lang lang, std::string_view id);
 
-}  // namespace rlock
+}  // namespace rlock::report

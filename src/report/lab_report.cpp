@@ -7,29 +7,29 @@
 #include "report/words.h"
 #include "timeline/timeline_svg.h"
 
-namespace rlock {
+namespace rlock::report {
 namespace {
 
-std::string figure(const Timeline& timeline, std::string_view title, std::string_view caption, Lang lang,
+std::string figure(const timeline::Timeline& timeline, std::string_view title, std::string_view caption, lab::Lang lang,
                    std::string_view id) {
-  std::string svg = timeline_svg(timeline, SvgOptions{std::string(title), lang});
+  std::string svg = timeline::timeline_svg(timeline, timeline::SvgOptions{std::string(title), lang});
   std::string under = caption.empty() ? "" : fmt::format("<figcaption>{}</figcaption>\n", caption);
   return fmt::format("<figure id=\"{}\">\n{}{}</figure>\n", html_escape(id), svg, under);
 }
 
 }  // namespace
 
-std::string timeline_figure(const LabDir& dir, std::string_view title, std::string_view caption, Lang lang,
+std::string timeline_figure(const lab::LabDir& dir, std::string_view title, std::string_view caption, lab::Lang lang,
                             std::string_view id) {
-  return figure(build_timeline(read_events(dir)), title, caption, lang, id);
+  return figure(timeline::build_timeline(lab::read_events(dir)), title, caption, lang, id);
 }
 
-std::string lab_section(const LabDir& dir, Lang lang, std::string_view id) {
-  std::vector<Event> events = read_events(dir);
-  Timeline timeline = build_timeline(events);
-  sort_by_time(events);
+std::string lab_section(const lab::LabDir& dir, lab::Lang lang, std::string_view id) {
+  std::vector<lab::Event> events = lab::read_events(dir);
+  timeline::Timeline timeline = timeline::build_timeline(events);
+  lab::sort_by_time(events);
   std::string log;
-  for (const Event& event : events) log += html_escape(format_line(event, lang)) + "\n";
+  for (const lab::Event& event : events) log += html_escape(lab::format_line(event, lang)) + "\n";
   std::filesystem::path root = std::filesystem::absolute(dir.root()).lexically_normal();
   std::string name = (root.has_filename() ? root : root.parent_path()).filename().string();
   return fmt::format(
@@ -41,4 +41,4 @@ std::string lab_section(const LabDir& dir, Lang lang, std::string_view id) {
       figure(timeline, name, "", lang, fmt::format("{}-timeline", id)));
 }
 
-}  // namespace rlock
+}  // namespace rlock::report

@@ -8,7 +8,7 @@
 #include "timeline/timeline_svg.h"
 #include "timeline/xml.h"
 
-namespace rlock {
+namespace rlock::report {
 namespace {
 
 // The timelines' own <style> applies to the whole page: the page's classes must not reuse theirs
@@ -36,11 +36,11 @@ a{{color:inherit}}}}
 
 }  // namespace
 
-std::string say(const Wording& wording, Lang lang, const nlohmann::json& fields) {
-  return xml_escape(fill_wording(wording, lang, fields));
+std::string say(const lab::Wording& wording, lab::Lang lang, const nlohmann::json& fields) {
+  return timeline::xml_escape(lab::fill_wording(wording, lang, fields));
 }
 
-std::string html_escape(std::string_view text) { return xml_escape(text); }
+std::string html_escape(std::string_view text) { return timeline::xml_escape(text); }
 
 std::string url_fragment(std::string_view text) {
   std::string out;
@@ -70,7 +70,7 @@ std::string json_text(const nlohmann::json& value) {
   return value.is_string() ? value.get<std::string>() : value.dump();
 }
 
-std::string html_page(std::string_view title, Lang lang, const std::vector<std::string>& sections) {
+std::string html_page(std::string_view title, lab::Lang lang, const std::vector<std::string>& sections) {
   std::string body;
   for (const std::string& section : sections) body += section;
   constexpr std::string_view kPatternId = "<pattern id=\"hatch\"";
@@ -83,8 +83,8 @@ std::string html_page(std::string_view title, Lang lang, const std::vector<std::
       "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n"
       "<style>{}</style>\n</head>\n<body>\n<h1>{}</h1>\n{}</body>\n</html>\n",
-      lang == Lang::ko ? "ko" : "en", html_escape(title), fmt::format(kStyle, fmt::arg("fonts", kSvgFonts)),
+      lang == lab::Lang::ko ? "ko" : "en", html_escape(title), fmt::format(kStyle, fmt::arg("fonts", timeline::kSvgFonts)),
       html_escape(title), body);
 }
 
-}  // namespace rlock
+}  // namespace rlock::report

@@ -12,10 +12,10 @@
 
 #include "lab/messages.h"
 
-namespace rlock {
+namespace rlock::report {
 
 // `wording` in `lang` with its {fields} filled, escaped for HTML.
-std::string say(const Wording& wording, Lang lang, const nlohmann::json& fields = nlohmann::json::object());
+std::string say(const lab::Wording& wording, lab::Lang lang, const nlohmann::json& fields = nlohmann::json::object());
 
 // `text` escaped for HTML text and for a quoted attribute value (quotes included).
 std::string html_escape(std::string_view text);
@@ -36,6 +36,6 @@ std::string json_text(const nlohmann::json& value);
 // The page: `title` (plain text) as its title and first heading, `sections` (HTML) under it. The
 // timelines' SVG pattern ids, repeated in each drawing, are kept on the first drawing only: the
 // others' fills name the same pattern.
-std::string html_page(std::string_view title, Lang lang, const std::vector<std::string>& sections);
+std::string html_page(std::string_view title, lab::Lang lang, const std::vector<std::string>& sections);
 
-}  // namespace rlock
+}  // namespace rlock::report

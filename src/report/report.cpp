@@ -10,16 +10,16 @@
 #include "report/words.h"
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::report {
 
 RunKind run_kind(const std::filesystem::path& dir) {
   if (std::filesystem::exists(dir / "chaos.json")) return RunKind::chaos;
   if (std::filesystem::exists(dir / "bench.json")) return RunKind::bench;
-  if (std::filesystem::exists(LabDir(dir).events())) return RunKind::lab;
+  if (std::filesystem::exists(lab::LabDir(dir).events())) return RunKind::lab;
   throw Error(fmt::format("{} holds no run: no chaos.json, bench.json or events.jsonl", dir.string()));
 }
 
-std::string report_html(const std::vector<std::filesystem::path>& dirs, Lang lang) {
+std::string report_html(const std::vector<std::filesystem::path>& dirs, lab::Lang lang) {
   std::vector<std::string> sections;
   for (const std::filesystem::path& dir : dirs) {
     std::string id = fmt::format("run{}", sections.size() + 1);
@@ -31,18 +31,18 @@ std::string report_html(const std::vector<std::filesystem::path>& dirs, Lang lan
         sections.push_back(bench_section(read_bench_run(dir), lang, id));
         break;
       case RunKind::lab:
-        sections.push_back(lab_section(LabDir(dir), lang, id));
+        sections.push_back(lab_section(lab::LabDir(dir), lang, id));
         break;
     }
   }
-  std::string title = dirs.size() == 1 ? fill_wording(words::kReportOf, lang, {{"dir", dirs.front().string()}})
-                                       : fill_wording(words::kReport, lang, {});
+  std::string title = dirs.size() == 1 ? lab::fill_wording(words::kReportOf, lang, {{"dir", dirs.front().string()}})
+                                       : lab::fill_wording(words::kReport, lang, {});
   return html_page(title, lang, sections);
 }
 
-void write_report(const std::vector<std::filesystem::path>& dirs, const std::filesystem::path& out, Lang lang) {
+void write_report(const std::vector<std::filesystem::path>& dirs, const std::filesystem::path& out, lab::Lang lang) {
   std::string html = report_html(dirs, lang);
-  LabDir(out.parent_path()).write_file(out, html);
+  lab::LabDir(out.parent_path()).write_file(out, html);
 }
 
-}  // namespace rlock
+}  // namespace rlock::report

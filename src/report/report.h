@@ -12,7 +12,7 @@
 
 #include "lab/messages.h"
 
-namespace rlock {
+namespace rlock::report {
 
 enum class RunKind { chaos, bench, lab };
 
@@ -21,11 +21,11 @@ RunKind run_kind(const std::filesystem::path& dir);
 
 // The page for `dirs`, one section each, in order. Throws rlock::Error for a directory that holds
 // no run, or a run this rlock cannot read (malformed, or of a newer format).
-std::string report_html(const std::vector<std::filesystem::path>& dirs, Lang lang);
+std::string report_html(const std::vector<std::filesystem::path>& dirs, lab::Lang lang);
 
 // The page written to `out` through a temporary file in the same directory and a rename: `out` is
 // either the whole page or untouched. Throws rlock::Error as report_html does, and when `out`
 // cannot be written.
-void write_report(const std::vector<std::filesystem::path>& dirs, const std::filesystem::path& out, Lang lang);
+void write_report(const std::vector<std::filesystem::path>& dirs, const std::filesystem::path& out, lab::Lang lang);
 
-}  // namespace rlock
+}  // namespace rlock::report

@@ -13,7 +13,10 @@
 #include "runfiles/bench_file.h"
 #include "runfiles/chaos_file.h"
 
-namespace rlock {
+namespace rlock::report {
+
+using lab::Lang;
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -31,9 +34,9 @@ std::size_t count(const std::string& text, const std::string& part) {
   return n;
 }
 
-ChaosFileCell cell(const std::string& strategy, const std::string& fault, long trials, long anomalies,
+runfiles::ChaosFileCell cell(const std::string& strategy, const std::string& fault, long trials, long anomalies,
                    std::vector<std::string> kept) {
-  ChaosFileCell c;
+  runfiles::ChaosFileCell c;
   c.strategy = strategy;
   c.fault = fault;
   c.expected_safe = strategy != "ttl";
@@ -52,10 +55,10 @@ ChaosFileCell cell(const std::string& strategy, const std::string& fault, long t
 
 // A chaos run of ttl and fenced-claim under none and pause, fenced-claim under pause not run; ttl
 // under pause kept trials 1 and 3, both lab 1's events.
-fs::path chaos_run(const TempDir& tmp) {
+fs::path chaos_run(const host::TempDir& tmp) {
   fs::path dir = tmp.path() / "chaos";
   fs::create_directories(dir);
-  write_chaos_file(dir / "chaos.json", ChaosFile{42, 200, 4, "poll",
+  runfiles::write_chaos_file(dir / "chaos.json", runfiles::ChaosFile{42, 200, 4, "poll",
                                                  {cell("ttl", "none", 4, 0, {}),
                                                   cell("ttl", "pause", 4, 3, {"1", "3", "4", "5"}),
                                                   cell("fenced-claim", "none", 4, 0, {})}});
@@ -76,7 +79,7 @@ void set_format(const fs::path& path, int format) {
 }
 
 TEST(Report, AChaosRunIsAMatrixWithTheNumbersInEachCell) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   std::string html = report_html({chaos_run(tmp)}, Lang::en);
   EXPECT_TRUE(html.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"));
   EXPECT_NE(html.find("<table class=\"heat\" id=\"run1-matrix\">"), std::string::npos);
@@ -90,14 +93,14 @@ TEST(Report, AChaosRunIsAMatrixWithTheNumbersInEachCell) {
 // A name from chaos.json is escaped where it goes and never read as a path: not an absolute one,
 // not one that climbs out of the run, though a trial's events are planted where they lead.
 TEST(Report, CraftedNamesAreEscapedAndNeverTakenAsPaths) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   fs::path dir = tmp.path() / "crafted", outside = tmp.path() / "outside" / "secret-pause-0";
   fs::create_directories(outside);
   fs::copy_file(kLab1 / "events.jsonl", outside / "events.jsonl");
   fs::create_directories(dir / "trials");
   std::string script = "\"><script>alert(1)</script>";
-  write_chaos_file(dir / "chaos.json",
-                   ChaosFile{1, 200, 4, script,
+  runfiles::write_chaos_file(dir / "chaos.json",
+                   runfiles::ChaosFile{1, 200, 4, script,
                              {cell(script, "pause", 4, 1, {"1" + script}), cell(script, script, 4, 1, {"1"}),
                               cell((tmp.path() / "outside" / "secret").string(), "pause", 4, 1, {"0"}),
                               cell("../../outside/secret", "pause", 4, 1, {"0"}),
@@ -111,12 +114,12 @@ TEST(Report, CraftedNamesAreEscapedAndNeverTakenAsPaths) {
 
 // A failover cell split by its replica keeps its trials under FAULT, not under its column's name.
 TEST(Report, ASplitFailoverCellDrawsItsKeptTrials) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   fs::path dir = tmp.path() / "failover";
-  ChaosFileCell lagging = cell("ttl", "failover", 4, 1, {"2"});
+  runfiles::ChaosFileCell lagging = cell("ttl", "failover", 4, 1, {"2"});
   lagging.replica = "lagging";
   fs::create_directories(dir);
-  write_chaos_file(dir / "chaos.json", ChaosFile{1, 200, 4, "poll", {lagging}});
+  runfiles::write_chaos_file(dir / "chaos.json", runfiles::ChaosFile{1, 200, 4, "poll", {lagging}});
   fs::create_directories(dir / "trials" / "ttl-failover-2");
   fs::copy_file(kLab1 / "events.jsonl", dir / "trials" / "ttl-failover-2" / "events.jsonl");
   std::string html = report_html({dir}, Lang::en);
@@ -139,16 +142,16 @@ double seconds_to_render(const fs::path& dir) {
 // quarter of each costs (62.5 KB, 250 cells): fitting a label and the matrix are about linear (a
 // quadratic cost would be 16 times, a cubic one 64; 10 leaves room for a busy machine).
 TEST(Report, ALongLabelAndAThousandCellsRenderInAboutLinearTime) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   auto run = [&](const std::string& name, int strategies, int faults, std::size_t label) {
     fs::path dir = tmp.path() / name;
-    ChaosFile file{1, 200, 4, "poll", {}};
+    runfiles::ChaosFile file{1, 200, 4, "poll", {}};
     for (int s = 0; s < strategies; ++s) {
       for (int f = 0; f < faults; ++f) file.cells.push_back(cell(fmt::format("s{}", s), fmt::format("f{}", f), 4, 1, {}));
     }
     file.cells.front().kept_trials = {"1"};
     fs::create_directories(dir / "trials" / "s0-f0-1");
-    write_chaos_file(dir / "chaos.json", file);
+    runfiles::write_chaos_file(dir / "chaos.json", file);
     fs::copy_file(kLab1 / "events.jsonl", dir / "trials" / "s0-f0-1" / "events.jsonl");
     nlohmann::json error{{"t", 2.5}, {"who", "A"}, {"event", "error"}, {"message", std::string(label, 'x')}};
     std::ofstream(dir / "trials" / "s0-f0-1" / "events.jsonl", std::ios::app) << error.dump() << "\n";
@@ -164,17 +167,17 @@ TEST(Report, ALongLabelAndAThousandCellsRenderInAboutLinearTime) {
 // Cells that leave most of their table empty (each its own row and column) are refused, not
 // drawn as a matrix of rows x columns.
 TEST(Report, CellsThatLeaveMostOfTheirTableEmptyAreRefused) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   fs::path dir = tmp.path() / "sparse";
-  ChaosFile file{1, 200, 4, "poll", {}};
+  runfiles::ChaosFile file{1, 200, 4, "poll", {}};
   for (int i = 0; i < 1000; ++i) file.cells.push_back(cell(fmt::format("s{}", i), fmt::format("f{}", i), 4, 0, {}));
   fs::create_directories(dir);
-  write_chaos_file(dir / "chaos.json", file);
+  runfiles::write_chaos_file(dir / "chaos.json", file);
   EXPECT_THROW(report_html({dir}, Lang::en), Error);
 }
 
 TEST(Report, KeptTrialsAreDrawnUpToThreeAndTheRestNamed) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   std::string html = report_html({chaos_run(tmp)}, Lang::en);
   EXPECT_EQ(count(html, "<svg xmlns=\"http://www.w3.org/2000/svg\""), 2u);  // trials 1 and 3
   EXPECT_NE(html.find("trial ttl-pause-4: no events kept"), std::string::npos);
@@ -186,7 +189,7 @@ TEST(Report, KeptTrialsAreDrawnUpToThreeAndTheRestNamed) {
 }
 
 TEST(Report, NoAddressButTheSvgNamespace) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   std::string html = report_html({chaos_run(tmp), kLab1}, Lang::en);
   EXPECT_EQ(count(html, "http"), count(html, "xmlns=\"http://www.w3.org/2000/svg\""));
   EXPECT_EQ(count(html, "<script"), 0u);
@@ -201,7 +204,7 @@ TEST(Report, ALabRunHasItsSortedLogItsVerdictAndItsTimeline) {
 }
 
 TEST(Report, TheKoreanPageIsMarkedKoAndSaysItsWordsInKorean) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   std::string html = report_html({chaos_run(tmp), kLab1}, Lang::ko);
   EXPECT_TRUE(html.starts_with("<!DOCTYPE html>\n<html lang=\"ko\">"));
   EXPECT_NE(html.find("카오스 실행"), std::string::npos);
@@ -210,11 +213,11 @@ TEST(Report, TheKoreanPageIsMarkedKoAndSaysItsWordsInKorean) {
 }
 
 TEST(Report, ABenchRunHasBarsAndItsNumbers) {
-  TempDir tmp("report_test");
-  write_bench_file(tmp.path() / "bench.json",
-                   BenchFile{nlohmann::json{{"redis", "7.0.15"}},
-                             {BenchFileCase{"cycle", 900, 95.2, 1520, 80, 1.19},
-                              BenchFileCase{"handoff-poll", 50, 4100, 48000, 160, 25.6, {{"jain", 0.98}, {"clients", 2}}}},
+  host::TempDir tmp("report_test");
+  runfiles::write_bench_file(tmp.path() / "bench.json",
+                   runfiles::BenchFile{nlohmann::json{{"redis", "7.0.15"}},
+                             {runfiles::BenchFileCase{"cycle", 900, 95.2, 1520, 80, 1.19},
+                              runfiles::BenchFileCase{"handoff-poll", 50, 4100, 48000, 160, 25.6, {{"jain", 0.98}, {"clients", 2}}}},
                              {}});
   std::string html = report_html({tmp.path()}, Lang::en);
   EXPECT_NE(html.find("<h2>Benchmark: "), std::string::npos);
@@ -226,12 +229,12 @@ TEST(Report, ABenchRunHasBarsAndItsNumbers) {
 }
 
 TEST(Report, ABenchRunWithStrategiesHasThePriceOfSafety) {
-  TempDir tmp("report_test");
-  write_bench_file(tmp.path() / "bench.json",
-                   BenchFile{nlohmann::json::object(),
+  host::TempDir tmp("report_test");
+  runfiles::write_bench_file(tmp.path() / "bench.json",
+                   runfiles::BenchFile{nlohmann::json::object(),
                              {},
-                             {BenchFileRow{"fenced-claim", 1, 1, 500, 420, 900, 300, 1.4, 2100.5, true},
-                              BenchFileRow{"ttl", 16, 1, 500, 5000, 9000, 280, 17.9, 932, false}}});
+                             {runfiles::BenchFileRow{"fenced-claim", 1, 1, 500, 420, 900, 300, 1.4, 2100.5, true},
+                              runfiles::BenchFileRow{"ttl", 16, 1, 500, 5000, 9000, 280, 17.9, 932, false}}});
   std::string en = report_html({tmp.path()}, Lang::en);
   EXPECT_NE(en.find("<caption>The price of safety"), std::string::npos);
   EXPECT_NE(en.find("<th scope=\"row\">fenced-claim</th><td class=\"num\">1</td>"), std::string::npos);
@@ -242,21 +245,21 @@ TEST(Report, ABenchRunWithStrategiesHasThePriceOfSafety) {
 
 // A bench.json from before the price of safety: no "strategies", no "format".
 TEST(Report, ABenchRunBeforeStrategiesHasNoPriceOfSafety) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   write(tmp.path() / "bench.json", R"({"env":{},"cases":[]})");
   EXPECT_EQ(report_html({tmp.path()}, Lang::en).find("price of safety"), std::string::npos);
 }
 
 TEST(Report, ADirectoryWithoutARunIsRefused) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   EXPECT_THROW(report_html({tmp.path()}, Lang::en), Error);
 }
 
 TEST(Report, ARunOfANewerFormatIsRefused) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   fs::path dir = chaos_run(tmp);
   EXPECT_NO_THROW(report_html({dir}, Lang::en));  // as written: the current format
-  set_format(dir / "chaos.json", kChaosFileFormat + 1);
+  set_format(dir / "chaos.json", runfiles::kChaosFileFormat + 1);
   try {
     report_html({dir}, Lang::en);
     FAIL() << "a newer run was read";
@@ -264,13 +267,13 @@ TEST(Report, ARunOfANewerFormatIsRefused) {
     EXPECT_NE(std::string(e.what()).find("chaos.json: format 2 is newer than this rlock reads (1)"), std::string::npos)
         << e.what();
   }
-  write_bench_file(tmp.path() / "bench.json", BenchFile{});
-  set_format(tmp.path() / "bench.json", kBenchFileFormat + 1);
+  runfiles::write_bench_file(tmp.path() / "bench.json", runfiles::BenchFile{});
+  set_format(tmp.path() / "bench.json", runfiles::kBenchFileFormat + 1);
   EXPECT_THROW(report_html({tmp.path()}, Lang::en), Error);
 }
 
 TEST(Report, AMalformedRunIsRefusedNamingItsFile) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   write(tmp.path() / "chaos.json", R"({"seed":1,"cells":[]})");
   try {
     report_html({tmp.path()}, Lang::en);
@@ -281,7 +284,7 @@ TEST(Report, AMalformedRunIsRefusedNamingItsFile) {
 }
 
 TEST(Report, AnUnwritableOutputLeavesNothingBehind) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   fs::path taken = tmp.path() / "taken";
   fs::create_directories(taken / "inside");  // a directory where the file should go
   EXPECT_THROW(write_report({kLab1}, taken, Lang::en), Error);
@@ -290,7 +293,7 @@ TEST(Report, AnUnwritableOutputLeavesNothingBehind) {
 }
 
 TEST(Report, WriteReportWritesThePage) {
-  TempDir tmp("report_test");
+  host::TempDir tmp("report_test");
   write_report({kLab1}, tmp.path() / "report.html", Lang::en);
   std::ifstream in(tmp.path() / "report.html");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -298,4 +301,4 @@ TEST(Report, WriteReportWritesThePage) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::report

@@ -5,7 +5,9 @@
 
 #include "lab/messages.h"
 
-namespace rlock::words {
+namespace rlock::report::words {
+
+using lab::Wording;
 
 constexpr Wording kReport{"report", "rlock report", "rlock 보고서"};
 constexpr Wording kReportOf{"report_of", "rlock report: {dir}", "rlock 보고서: {dir}"};
@@ -83,4 +85,4 @@ constexpr Wording kLabRun{"lab_run", "Lab run: {dir}", "랩 실행: {dir}"};
 constexpr Wording kLog{"log", "Log", "로그"};
 constexpr Wording kTimeline{"timeline", "Timeline", "타임라인"};
 
-}  // namespace rlock::words
+}  // namespace rlock::report::words

@@ -2,7 +2,7 @@
 
 #include "runfiles/file_format.h"
 
-namespace rlock {
+namespace rlock::runfiles {
 namespace {
 
 constexpr const char* kCaseFields[] = {"name", "samples", "median_us", "p99_us", "floor_us", "ratio"};
@@ -71,4 +71,4 @@ BenchFile read_bench_file(const std::filesystem::path& path) {
   return read_run_file(path, kBenchFileFormat, 1, "a bench run's cases", bench_file_from);
 }
 
-}  // namespace rlock
+}  // namespace rlock::runfiles

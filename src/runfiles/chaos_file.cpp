@@ -2,7 +2,7 @@
 
 #include "runfiles/file_format.h"
 
-namespace rlock {
+namespace rlock::runfiles {
 namespace {
 
 nlohmann::json cell_json(const ChaosFileCell& c) {
@@ -75,4 +75,4 @@ ChaosFile read_chaos_file(const std::filesystem::path& path) {
   return read_run_file(path, kChaosFileFormat, 1, "a chaos run's table", chaos_file_from);
 }
 
-}  // namespace rlock
+}  // namespace rlock::runfiles

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace rlock {
+namespace rlock::runfiles {
 namespace {
 
 // A cell as the first chaos.json files wrote it: without client, client_error, not_run, unknown,
@@ -45,4 +45,4 @@ TEST(ChaosFile, AMissingFieldThrows) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::runfiles

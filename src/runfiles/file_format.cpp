@@ -9,7 +9,7 @@
 
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::runfiles {
 
 int check_format(const nlohmann::json& j, int newest, std::string_view where, int when_absent) {
   auto field = j.find("format");
@@ -58,4 +58,4 @@ void write_json_file(const std::filesystem::path& path, const nlohmann::json& j)
   }
 }
 
-}  // namespace rlock
+}  // namespace rlock::runfiles

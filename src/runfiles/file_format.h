@@ -16,7 +16,7 @@
 
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::runfiles {
 
 // `j`'s format. `when_absent` is the format of the files written before the field was (0: the
 // field is required). Throws Error, in one line starting with `where`, for a format newer than
@@ -51,4 +51,4 @@ auto read_run_file(const std::filesystem::path& path, int newest, int when_absen
 // renamed over `path` once whole. Throws Error when it cannot be; `path` is then as it was.
 void write_json_file(const std::filesystem::path& path, const nlohmann::json& j);
 
-}  // namespace rlock
+}  // namespace rlock::runfiles

@@ -7,7 +7,7 @@
 #include "host/temp_dir.h"
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::runfiles {
 namespace {
 
 // The Error's text of check_format, or "" when it accepts the value.
@@ -42,7 +42,7 @@ TEST(CheckFormat, AFormatIsAPositiveInteger) {
 }
 
 TEST(JsonFile, WrittenThenReadBack) {
-  TempDir tmp("file_format_test");
+  host::TempDir tmp("file_format_test");
   nlohmann::json j{{"format", 1}, {"cells", nlohmann::json::array()}};
   write_json_file(tmp.path() / "a.json", j);
   EXPECT_EQ(read_json_file(tmp.path() / "a.json", 1, 0), j);
@@ -52,7 +52,7 @@ TEST(JsonFile, WrittenThenReadBack) {
 }
 
 TEST(JsonFile, AMissingOrBrokenFileIsRefusedNamingIt) {
-  TempDir tmp("file_format_test");
+  host::TempDir tmp("file_format_test");
   EXPECT_THROW(read_json_file(tmp.path() / "missing.json", 1, 1), Error);
   std::ofstream(tmp.path() / "cut.json") << R"({"format": 1, "cells": [)";
   try {
@@ -65,4 +65,4 @@ TEST(JsonFile, AMissingOrBrokenFileIsRefusedNamingIt) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::runfiles

@@ -26,7 +26,7 @@
 #include "rlock/redis_connection.h"
 #include "rlock/redis_lock.h"
 
-namespace rlock::test {
+namespace rlock::testing {
 
 struct Servers {
   RedisAddress redis;
@@ -55,7 +55,7 @@ inline const Servers& servers() {
       throw std::runtime_error(std::string("REDIS_URL: no usable Redis: ") + e.what());
     }
     try {
-      AccountStore store(s.database_url);
+      bank::AccountStore store(s.database_url);
     } catch (const std::exception& e) {
       throw std::runtime_error(std::string("DATABASE_URL: no usable PostgreSQL: ") + e.what());
     }
@@ -122,4 +122,4 @@ std::string error_message(Action&& action) {
   return {};
 }
 
-}  // namespace rlock::test
+}  // namespace rlock::testing

@@ -9,7 +9,11 @@
 #include "rlock/error.h"
 #include "lab/run_log.h"
 
-namespace rlock {
+namespace rlock::timeline {
+
+using lab::Event;
+using lab::EventKind;
+
 namespace {
 
 constexpr double kNever = std::numeric_limits<double>::infinity();
@@ -121,14 +125,14 @@ long long expected_balance(const std::vector<Event>& events) {
       amounts[event.who] = event.balance().value_or(0) - last_read[event.who];
     }
   }
-  long long expected = AccountStore::kInitialBalance;
+  long long expected = bank::AccountStore::kInitialBalance;
   for (const auto& [who, amount] : amounts) expected += amount;
   return expected;
 }
 
 // The balance the last accepted write left, or the initial one when nothing was written.
 long long final_balance(const std::vector<Event>& events) {
-  long long balance = AccountStore::kInitialBalance;
+  long long balance = bank::AccountStore::kInitialBalance;
   for (const Event& event : events) {
     if (event.kind == EventKind::wrote || event.kind == EventKind::pg_added) {
       balance = event.after().value_or(balance);
@@ -144,7 +148,7 @@ long long final_balance(const std::vector<Event>& events) {
 
 Timeline build_timeline(std::vector<Event> events) {
   if (events.empty()) throw Error("no events to draw");
-  sort_by_time(events);
+  lab::sort_by_time(events);
   Timeline timeline;
   timeline.host.name = "host";
   std::map<std::string, std::size_t> lane_of;
@@ -175,8 +179,8 @@ Timeline build_timeline(std::vector<Event> events) {
   auto paused = pauses(events, timeline.end);
   for (Lane& lane : timeline.workers) lane.paused = paused[lane.name];
 
-  timeline.verdict = judge(final_balance(events), expected_balance(events), events);
+  timeline.verdict = lab::judge(final_balance(events), expected_balance(events), events);
   return timeline;
 }
 
-}  // namespace rlock
+}  // namespace rlock::timeline

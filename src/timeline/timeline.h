@@ -22,7 +22,7 @@
 #include "lab/event.h"
 #include "lab/verdict.h"
 
-namespace rlock {
+namespace rlock::timeline {
 
 struct Interval {
   double from = 0;
@@ -33,7 +33,7 @@ struct Interval {
 enum class MarkResult { neutral, ok, rejected, failed };
 
 struct Mark {
-  Event event;
+  lab::Event event;
   MarkResult result = MarkResult::neutral;
 };
 
@@ -49,10 +49,10 @@ struct Timeline {
   std::vector<Lane> workers;
   Lane host;      // no marks: the run had no host events
   double end = 0; // seconds since the start of the last event or interval end
-  Verdict verdict;
+  lab::Verdict verdict;
 };
 
 // Throws rlock::Error when `events` is empty.
-Timeline build_timeline(std::vector<Event> events);
+Timeline build_timeline(std::vector<lab::Event> events);
 
-}  // namespace rlock
+}  // namespace rlock::timeline

@@ -9,15 +9,15 @@
 #include "lab/run_log.h"
 #include "timeline/xml.h"
 
-namespace rlock {
+namespace rlock::timeline {
 namespace {
 
-constexpr Wording kHostLane{"host", "host", "호스트"};
-constexpr Wording kHeld{"held", "held the lock", "락 보유"};
-constexpr Wording kStale{"stale", "acted as the holder without the lock", "락 없이 보유자처럼 행동"};
-constexpr Wording kPaused{"paused", "paused (SIGSTOP to SIGCONT)", "일시 정지 (SIGSTOP부터 SIGCONT까지)"};
-constexpr Wording kRejected{"rejected", "rejected or failed", "거절 또는 실패"};
-constexpr Wording kAxis{"axis", "seconds since the run's start", "실행 시작부터 지난 초"};
+constexpr lab::Wording kHostLane{"host", "host", "호스트"};
+constexpr lab::Wording kHeld{"held", "held the lock", "락 보유"};
+constexpr lab::Wording kStale{"stale", "acted as the holder without the lock", "락 없이 보유자처럼 행동"};
+constexpr lab::Wording kPaused{"paused", "paused (SIGSTOP to SIGCONT)", "일시 정지 (SIGSTOP부터 SIGCONT까지)"};
+constexpr lab::Wording kRejected{"rejected", "rejected or failed", "거절 또는 실패"};
+constexpr lab::Wording kAxis{"axis", "seconds since the run's start", "실행 시작부터 지난 초"};
 
 constexpr const char* kStyle =
     ".lane{fill:#f6f7f9}.held{fill:#4a7bd0}.stale{fill:url(#hatch);stroke:#c62828;stroke-width:1}"
@@ -120,7 +120,7 @@ class Drawing {
     double y = header();
     double lanes_top = y;
     for (const Lane& lane : timeline_.workers) y = lane_at(lane, lane.name, y);
-    if (!timeline_.host.marks.empty()) y = lane_at(timeline_.host, fill_wording(kHostLane, options_.lang, {}), y);
+    if (!timeline_.host.marks.empty()) y = lane_at(timeline_.host, lab::fill_wording(kHostLane, options_.lang, {}), y);
     double height = axis(lanes_top, y);
     return fmt::format(
         R"(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1:.0f}" viewBox="0 0 {0} {1:.0f}" )"
@@ -155,7 +155,7 @@ class Drawing {
 
   // The title, the verdict and the legend; returns where the lanes begin.
   double header() {
-    Lang lang = options_.lang;
+    lab::Lang lang = options_.lang;
     double right = options_.width - kRight;
     text(front_, 12, 24, "title", options_.title);
     double y = 44;
@@ -165,8 +165,8 @@ class Drawing {
     }
     double x = 12;
     y -= 2;
-    auto legend = [&](std::string_view cls, const Wording& wording) {
-      std::string label = fill_wording(wording, lang, {});
+    auto legend = [&](std::string_view cls, const lab::Wording& wording) {
+      std::string label = lab::fill_wording(wording, lang, {});
       double width = 19 + text_width(label, kFontSize);
       if (x > 12 && x + width > right) x = 12, y += 18;
       if (cls == "rejected") {
@@ -197,7 +197,7 @@ class Drawing {
     std::string marks, crosses;  // crosses last: a refusal is never hidden under a dot
     for (const Mark& mark : lane.marks) {
       double at = x(mark.event.t);
-      std::string label = fit(render_message(mark.event, options_.lang), plot_width_ - 8);
+      std::string label = fit(lab::render_message(mark.event, options_.lang), plot_width_ - 8);
       double width = text_width(label, kFontSize);
       // Right of the mark; left of it, ending there, when it would run off the drawing; from the
       // plot's left edge when it would run over the names.
@@ -236,7 +236,7 @@ class Drawing {
       line(front_, "axis", x(t), y, x(t), y + 5);
       text(front_, x(t), y + 18, "label", fmt::format("{:.{}f}s", t, decimals), "middle");
     }
-    text(front_, kLeft + plot_width_ / 2, y + 36, "label", fill_wording(kAxis, options_.lang, {}), "middle");
+    text(front_, kLeft + plot_width_ / 2, y + 36, "label", lab::fill_wording(kAxis, options_.lang, {}), "middle");
     return y + 46;
   }
 
@@ -256,8 +256,8 @@ std::string timeline_svg(const Timeline& timeline, const SvgOptions& options) {
   return Drawing(timeline, options).svg();
 }
 
-void write_timeline(const LabDir& dir, const std::filesystem::path& out, const SvgOptions& options) {
-  dir.write_file(out, timeline_svg(build_timeline(read_events(dir)), options));
+void write_timeline(const lab::LabDir& dir, const std::filesystem::path& out, const SvgOptions& options) {
+  dir.write_file(out, timeline_svg(build_timeline(lab::read_events(dir)), options));
 }
 
-}  // namespace rlock
+}  // namespace rlock::timeline

@@ -15,14 +15,14 @@
 #include "lab/messages.h"
 #include "timeline/timeline.h"
 
-namespace rlock {
+namespace rlock::timeline {
 
 // The font list the drawing names: Noto Sans CJK first, for Korean, down to sans-serif.
 inline constexpr const char* kSvgFonts = "'Noto Sans CJK KR', 'Noto Sans CJK', 'Noto Sans', 'DejaVu Sans', sans-serif";
 
 struct SvgOptions {
   std::string title;  // the lab's name
-  Lang lang = Lang::en;
+  lab::Lang lang = lab::Lang::en;
   int width = 960;    // pixels; the height follows from the lanes
 };
 
@@ -30,6 +30,6 @@ std::string timeline_svg(const Timeline& timeline, const SvgOptions& options);
 
 // Draws the run in `dir` and writes it to `out` through a temporary file and a rename. Throws
 // rlock::Error when the run has no events or the file cannot be written.
-void write_timeline(const LabDir& dir, const std::filesystem::path& out, const SvgOptions& options);
+void write_timeline(const lab::LabDir& dir, const std::filesystem::path& out, const SvgOptions& options);
 
-}  // namespace rlock
+}  // namespace rlock::timeline

@@ -7,10 +7,10 @@
 #include "lab/run_log.h"
 #include "timeline/xml.h"
 
-namespace rlock {
+namespace rlock::timeline {
 namespace {
 
-Timeline lab1() { return build_timeline(read_events(LabDir(std::string(RLOCK_TESTDATA) + "/lab1"))); }
+Timeline lab1() { return build_timeline(lab::read_events(lab::LabDir(std::string(RLOCK_TESTDATA) + "/lab1"))); }
 
 TEST(Xml, EscapesMarkupAndDropsForbiddenControls) {
   EXPECT_EQ(xml_escape(R"(<a href="x">&'</a>)"), "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
@@ -19,7 +19,7 @@ TEST(Xml, EscapesMarkupAndDropsForbiddenControls) {
 }
 
 TEST(TimelineSvg, IsSelfContainedAndAsWideAsAsked) {
-  std::string svg = timeline_svg(lab1(), SvgOptions{"lab1", Lang::en, 1234});
+  std::string svg = timeline_svg(lab1(), SvgOptions{"lab1", lab::Lang::en, 1234});
   EXPECT_EQ(svg.rfind(R"(<svg xmlns="http://www.w3.org/2000/svg" width="1234" )", 0), 0u);
   EXPECT_EQ(svg.find("<script"), std::string::npos);
   EXPECT_EQ(svg.find("href"), std::string::npos);  // no external file, font or image
@@ -30,8 +30,8 @@ TEST(TimelineSvg, IsSelfContainedAndAsWideAsAsked) {
 }
 
 TEST(TimelineSvg, EscapesEveryText) {
-  Timeline timeline = build_timeline({{0.5, "A", EventKind::error, {{"message", "<b>&\"x\"</b>"}, {"amount", 1}}}});
-  std::string svg = timeline_svg(timeline, SvgOptions{"a<b>&c", Lang::en, 800});
+  Timeline timeline = build_timeline({{0.5, "A", lab::EventKind::error, {{"message", "<b>&\"x\"</b>"}, {"amount", 1}}}});
+  std::string svg = timeline_svg(timeline, SvgOptions{"a<b>&c", lab::Lang::en, 800});
   EXPECT_EQ(svg.find("<b>"), std::string::npos);
   EXPECT_NE(svg.find("a&lt;b&gt;&amp;c"), std::string::npos);
   EXPECT_NE(svg.find("&lt;b&gt;&amp;&quot;x&quot;&lt;/b&gt;"), std::string::npos);
@@ -41,8 +41,8 @@ TEST(TimelineSvg, EscapesEveryText) {
 TEST(TimelineSvg, FitsANarrowDrawing) {
   std::string message(300, 'x');
   Timeline timeline =
-      build_timeline({{0.5, "A", EventKind::error, {{"message", message}, {"amount", 30}, {"added", false}}}});
-  std::string svg = timeline_svg(timeline, SvgOptions{"lab", Lang::en, 400});
+      build_timeline({{0.5, "A", lab::EventKind::error, {{"message", message}, {"amount", 30}, {"added", false}}}});
+  std::string svg = timeline_svg(timeline, SvgOptions{"lab", lab::Lang::en, 400});
   EXPECT_EQ(svg.find(message), std::string::npos);
   EXPECT_NE(svg.find("xxx…"), std::string::npos);
   std::size_t first_line = svg.find(R"(<text class="safe")");
@@ -52,7 +52,7 @@ TEST(TimelineSvg, FitsANarrowDrawing) {
 }
 
 TEST(TimelineSvg, SpeaksKorean) {
-  std::string svg = timeline_svg(lab1(), SvgOptions{"lab1", Lang::ko, 960});
+  std::string svg = timeline_svg(lab1(), SvgOptions{"lab1", lab::Lang::ko, 960});
   EXPECT_NE(svg.find("판정: 최종 잔액 130, 기대 잔액 180"), std::string::npos);
   EXPECT_NE(svg.find("해제 결과: 0"), std::string::npos);
   EXPECT_NE(svg.find("락 보유"), std::string::npos);
@@ -61,4 +61,4 @@ TEST(TimelineSvg, SpeaksKorean) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::timeline

@@ -12,12 +12,15 @@
 #include "lab/lab_dir.h"
 #include "lab/run_log.h"
 
-namespace rlock {
+namespace rlock::timeline {
+
+using lab::EventKind;
+
 namespace {
 
 using nlohmann::json;
 
-std::vector<Event> lab_events(const char* lab) { return read_events(LabDir(std::string(RLOCK_TESTDATA) + "/" + lab)); }
+std::vector<lab::Event> lab_events(const char* lab) { return lab::read_events(lab::LabDir(std::string(RLOCK_TESTDATA) + "/" + lab)); }
 
 const Lane& lane(const Timeline& timeline, const std::string& name) {
   auto it = std::find_if(timeline.workers.begin(), timeline.workers.end(),
@@ -147,4 +150,4 @@ TEST(Timeline, TheBalancesComeFromTheEvents) {
 TEST(Timeline, NoEventsIsAnError) { EXPECT_THROW(build_timeline({}), Error); }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::timeline

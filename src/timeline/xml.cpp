@@ -1,6 +1,6 @@
 #include "timeline/xml.h"
 
-namespace rlock {
+namespace rlock::timeline {
 
 std::string xml_escape(std::string_view text) {
   std::string out;
@@ -20,4 +20,4 @@ std::string xml_escape(std::string_view text) {
   return out;
 }
 
-}  // namespace rlock
+}  // namespace rlock::timeline

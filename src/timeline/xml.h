@@ -5,10 +5,10 @@
 #include <string>
 #include <string_view>
 
-namespace rlock {
+namespace rlock::timeline {
 
 // `text` with & < > " ' escaped as entities, and the control characters XML 1.0 forbids (all
 // below 0x20 but tab, newline and carriage return) replaced with '?'.
 std::string xml_escape(std::string_view text);
 
-}  // namespace rlock
+}  // namespace rlock::timeline

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-namespace rlock {
+namespace rlock::util {
 
 std::string duration_text(double us) {
   if (us < 1000) return fmt::format("{:.0f} us", us);
@@ -10,4 +10,4 @@ std::string duration_text(double us) {
   return fmt::format("{:.1f} ms", us / 1e3);
 }
 
-}  // namespace rlock
+}  // namespace rlock::util

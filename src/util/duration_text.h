@@ -4,8 +4,8 @@
 
 #include <string>
 
-namespace rlock {
+namespace rlock::util {
 
 std::string duration_text(double us);
 
-}  // namespace rlock
+}  // namespace rlock::util

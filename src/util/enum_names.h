@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace rlock {
+namespace rlock::util {
 
 template <typename Enum, std::size_t N>
 using NameTable = std::array<std::pair<Enum, std::string_view>, N>;
@@ -37,4 +37,4 @@ std::vector<Enum> values_in(const NameTable<Enum, N>& table) {
   return values;
 }
 
-}  // namespace rlock
+}  // namespace rlock::util

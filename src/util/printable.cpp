@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-namespace rlock {
+namespace rlock::util {
 namespace {
 
 // The length of the valid UTF-8 sequence that starts `rest`, or 0 when it is not one (overlong
@@ -55,4 +55,4 @@ std::string printable(std::string_view bytes) {
   return out;
 }
 
-}  // namespace rlock
+}  // namespace rlock::util

@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-namespace rlock {
+namespace rlock::util {
 
 std::string printable(std::string_view bytes);
 
-}  // namespace rlock
+}  // namespace rlock::util

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace rlock {
+namespace rlock::util {
 namespace {
 
 using namespace std::string_literals;
@@ -41,4 +41,4 @@ TEST(Printable, EscapingTwiceChangesNothing) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::util

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-namespace rlock {
+namespace rlock::util {
 
 using namespace std::chrono;
 
@@ -82,4 +82,4 @@ void Progress::finish() {
   }
 }
 
-}  // namespace rlock
+}  // namespace rlock::util

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-namespace rlock {
+namespace rlock::util {
 
 class Progress {
  public:
@@ -53,4 +53,4 @@ class Progress {
 // "42 s", "3:05", "1:02:07": a span as a person reads it on a progress line.
 std::string clock_text(std::chrono::seconds span);
 
-}  // namespace rlock
+}  // namespace rlock::util

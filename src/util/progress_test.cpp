@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string>
 
-namespace rlock {
+namespace rlock::util {
 namespace {
 
 using namespace std::chrono;
@@ -99,4 +99,4 @@ TEST(Progress, NothingPrintedNothingEnded) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::util

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-namespace rlock {
+namespace rlock::util {
 
 std::string utc_now(const char* format) {
   std::time_t now = std::time(nullptr);
@@ -21,4 +21,4 @@ std::filesystem::path unused_path(const std::filesystem::path& base) {
   return path;
 }
 
-}  // namespace rlock
+}  // namespace rlock::util

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-namespace rlock {
+namespace rlock::util {
 
 // The time now in UTC, formatted by strftime's `format`.
 std::string utc_now(const char* format);
@@ -14,4 +14,4 @@ std::string utc_now(const char* format);
 // `base` when nothing is there yet, else base-2, base-3...: a path to create, not created.
 std::filesystem::path unused_path(const std::filesystem::path& base);
 
-}  // namespace rlock
+}  // namespace rlock::util

@@ -1,6 +1,6 @@
 #include "util/seeded_random.h"
 
-namespace rlock {
+namespace rlock::util {
 
 std::uint64_t SeededRandom::mix(std::uint64_t x) {
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -26,4 +26,4 @@ double SeededRandom::unit() { return static_cast<double>(next() >> 11) * 0x1.0p-
 
 double SeededRandom::real(double low, double high) { return low + (high - low) * unit(); }
 
-}  // namespace rlock
+}  // namespace rlock::util

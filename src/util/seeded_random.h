@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-namespace rlock {
+namespace rlock::util {
 
 class SeededRandom {
  public:
@@ -32,4 +32,4 @@ class SeededRandom {
   std::uint64_t state_;
 };
 
-}  // namespace rlock
+}  // namespace rlock::util

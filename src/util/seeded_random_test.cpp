@@ -5,7 +5,7 @@
 
 #include <set>
 
-namespace rlock {
+namespace rlock::util {
 namespace {
 
 TEST(SeededRandom, MatchesSplitMix64ReferenceOutputs) {
@@ -44,4 +44,4 @@ TEST(SeededRandom, RealsStayInTheirHalfOpenRange) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::util

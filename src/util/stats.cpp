@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace rlock {
+namespace rlock::util {
 
 std::pair<double, double> wilson_interval(long successes, long trials) {
   if (trials <= 0) return {0, 0};
@@ -40,9 +40,9 @@ double jain_index(const std::vector<double>& shares) {
   return sum * sum / (static_cast<double>(shares.size()) * squares);
 }
 
-}  // namespace rlock
+}  // namespace rlock::util
 
-namespace rlock {
+namespace rlock::util {
 namespace {
 
 // log(n choose k)
@@ -67,4 +67,4 @@ double fisher_exact_p(long a, long b, long c, long d) {
   return std::min(p, 1.0);
 }
 
-}  // namespace rlock
+}  // namespace rlock::util

@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-namespace rlock {
+namespace rlock::util {
 
 // The 95% Wilson score interval of `successes` out of `trials` ({0, 0} for no trials).
 std::pair<double, double> wilson_interval(long successes, long trials);
@@ -26,4 +26,4 @@ double percentile(std::vector<double> values, double fraction);
 // everything) to 1 (equal shares); 0 for no clients or no shares at all.
 double jain_index(const std::vector<double>& shares);
 
-}  // namespace rlock
+}  // namespace rlock::util

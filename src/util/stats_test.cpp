@@ -5,7 +5,7 @@
 
 #include <vector>
 
-namespace rlock {
+namespace rlock::util {
 namespace {
 
 TEST(Wilson, KnownIntervals) {
@@ -66,9 +66,9 @@ TEST(Jain, KnownMixAndEmpty) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::util
 
-namespace rlock {
+namespace rlock::util {
 namespace {
 
 // Exact values, computed with fractions (scipy.stats.fisher_exact gives the same).
@@ -91,4 +91,4 @@ TEST(Fisher, IsSymmetricInTheTwoRows) {
 }
 
 }  // namespace
-}  // namespace rlock
+}  // namespace rlock::util

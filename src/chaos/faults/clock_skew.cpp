@@ -9,17 +9,17 @@
 #include "chaos/faults/strikes.h"
 #include "chaos/schedule.h"
 
-namespace rlock::faults {
+namespace rlock::chaos::faults {
 namespace {
 
 class ClockSkew : public FaultModel {
  public:
   std::string_view name() const override { return "clock-skew"; }
-  std::string_view not_applicable(Strategy strategy) const override { return no_lock_held(strategy); }
+  std::string_view not_applicable(lab::Strategy strategy) const override { return no_lock_held(strategy); }
   std::string_view not_applicable_to_client() const override { return "clock not skewed"; }
   void draw_work(ScheduleDraw& draw) const override { draw.target().work_s = draw.ttl_s * draw.uniform(0.7, 0.95); }
   void draw_rest(ScheduleDraw& draw) const override { draw.schedule.clock_rate = std::exp2(draw.uniform(-1, 1)); }
-  bool struck(const Schedule& schedule, const std::vector<Event>& events) const override {
+  bool struck(const Schedule& schedule, const std::vector<lab::Event>& events) const override {
     return FaultModel::struck(schedule, events) || target_read(schedule, events);
   }
 };
@@ -31,4 +31,4 @@ const FaultModel& clock_skew() {
   return fault;
 }
 
-}  // namespace rlock::faults
+}  // namespace rlock::chaos::faults

@@ -6,7 +6,7 @@
 #include "chaos/schedule.h"
 #include "chaos/trial_context.h"
 
-namespace rlock::faults {
+namespace rlock::chaos::faults {
 namespace {
 
 class DelayedWrite : public FaultModel {
@@ -39,4 +39,4 @@ const FaultModel& delayed_write() {
   return fault;
 }
 
-}  // namespace rlock::faults
+}  // namespace rlock::chaos::faults

@@ -16,13 +16,13 @@
 #include "chaos/trial_context.h"
 #include "lab/host_events.h"
 
-namespace rlock::faults {
+namespace rlock::chaos::faults {
 namespace {
 
 class Failover : public FaultModel {
  public:
   std::string_view name() const override { return "failover"; }
-  std::string_view not_applicable(Strategy strategy) const override { return redis_unused(strategy); }
+  std::string_view not_applicable(lab::Strategy strategy) const override { return redis_unused(strategy); }
 
   void draw_work(ScheduleDraw& draw) const override { draw.target().work_s = draw.ttl_s * draw.uniform(0.5, 0.8); }
   void draw_rest(ScheduleDraw& draw) const override {
@@ -47,7 +47,7 @@ class Failover : public FaultModel {
   Strike strike(TrialContext& trial, Participants&) const override {
     if (on_three_servers(trial.spec)) return crash_redlock_server(trial);
     return [&pair = *trial.pair, &key = trial.key, &log = trial.run_log()] {
-      record_crash(log, pair.fail_over(key));
+      lab::record_crash(log, pair.fail_over(key));
       return Heal{};
     };
   }
@@ -61,4 +61,4 @@ const FaultModel& failover() {
   return fault;
 }
 
-}  // namespace rlock::faults
+}  // namespace rlock::chaos::faults

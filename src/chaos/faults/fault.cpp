@@ -6,7 +6,7 @@
 #include "lab/event.h"
 #include "util/seeded_random.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 double ScheduleDraw::uniform(double low, double high) { return rng.real(low, high); }
 
@@ -24,12 +24,12 @@ WorkerSchedule& ScheduleDraw::target() { return schedule.workers[schedule.target
 // write that lands between a newer holder's read and its write passes `fence < $token`, and the
 // newer write then overwrites it. For redlock, redis-restart and failover strike one of its three
 // servers, which starts again empty (a failover to a replica that lagged loses the same keys).
-bool FaultModel::expected_safe(Strategy strategy) const {
+bool FaultModel::expected_safe(lab::Strategy strategy) const {
   switch (strategy) {
-    case Strategy::fenced_claim:
-    case Strategy::pg_atomic:
-    case Strategy::pg_row_lock:
-    case Strategy::pg_advisory:
+    case lab::Strategy::fenced_claim:
+    case lab::Strategy::pg_atomic:
+    case lab::Strategy::pg_row_lock:
+    case lab::Strategy::pg_advisory:
       return true;
     default:
       return false;
@@ -38,8 +38,8 @@ bool FaultModel::expected_safe(Strategy strategy) const {
 
 double FaultModel::heal_after_s(const Schedule& schedule) const { return schedule.pause_s; }
 
-bool FaultModel::struck(const Schedule&, const std::vector<Event>& events) const {
-  return std::any_of(events.begin(), events.end(), [](const Event& e) { return e.who == "host"; });
+bool FaultModel::struck(const Schedule&, const std::vector<lab::Event>& events) const {
+  return std::any_of(events.begin(), events.end(), [](const lab::Event& e) { return e.who == "host"; });
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -18,11 +18,17 @@
 
 #include "lab/strategy.h"
 
-namespace rlock {
+namespace rlock::lab {
+struct Event;
+}  // namespace rlock::lab
+
+namespace rlock::util {
+class SeededRandom;
+}  // namespace rlock::util
+
+namespace rlock::chaos {
 
 class Participants;
-class SeededRandom;
-struct Event;
 struct Schedule;
 struct TrialContext;
 struct WorkerSchedule;
@@ -34,7 +40,7 @@ using Strike = std::function<Heal()>;
 // The schedule as a fault draws into it (schedule.cpp): its draws come in the order they are
 // asked for, which the schedule's golden file fixes.
 struct ScheduleDraw {
-  SeededRandom& rng;
+  util::SeededRandom& rng;
   Schedule& schedule;
   double ttl_s;
 
@@ -55,11 +61,11 @@ class FaultModel {
 
   // Why it cannot strike or cannot matter to `strategy`, by construction; empty when it can. Such
   // a cell is not run and prints n/a (docs/chaos.md).
-  virtual std::string_view not_applicable(Strategy) const { return {}; }
+  virtual std::string_view not_applicable(lab::Strategy) const { return {}; }
   // The same for a protocol client.
   virtual std::string_view not_applicable_to_client() const { return {}; }
   // Whether `strategy` promises no anomaly under it. By default those where the database decides.
-  virtual bool expected_safe(Strategy strategy) const;
+  virtual bool expected_safe(lab::Strategy strategy) const;
 
   // What it draws: first the target's work (before the pause's length, which every trial draws),
   // then the rest.
@@ -100,7 +106,7 @@ class FaultModel {
 
   // Whether it struck, by the run's events. By default: the nemesis recorded an act of its own (a
   // signal, a crash, a failover, a cut: events of "host").
-  virtual bool struck(const Schedule& schedule, const std::vector<Event>& events) const;
+  virtual bool struck(const Schedule& schedule, const std::vector<lab::Event>& events) const;
 };
 
 // One of the registry's faults.
@@ -124,4 +130,4 @@ std::optional<Fault> fault_from(std::string_view name);
 // The fault of that name; throws Error for a name no fault has.
 Fault fault_named(std::string_view name);
 
-}  // namespace rlock
+}  // namespace rlock::chaos

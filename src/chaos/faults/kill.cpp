@@ -9,7 +9,7 @@
 #include "chaos/trial_context.h"
 #include "chaos/trial_loop.h"
 
-namespace rlock::faults {
+namespace rlock::chaos::faults {
 namespace {
 
 class Kill : public FaultModel {
@@ -39,4 +39,4 @@ const FaultModel& kill() {
   return fault;
 }
 
-}  // namespace rlock::faults
+}  // namespace rlock::chaos::faults

@@ -8,7 +8,7 @@
 #include "chaos/schedule.h"
 #include "chaos/trial_context.h"
 
-namespace rlock::faults {
+namespace rlock::chaos::faults {
 namespace {
 
 class NetDelay : public FaultModel {
@@ -25,7 +25,7 @@ class NetDelay : public FaultModel {
     for (const WorkerSchedule& w : trial.schedule.workers) latency.push_back(w.latency_ms);
     return [network = trial.network.get(), latency] { network->jitter(latency); };
   }
-  bool struck(const Schedule&, const std::vector<Event>& events) const override { return !events.empty(); }
+  bool struck(const Schedule&, const std::vector<lab::Event>& events) const override { return !events.empty(); }
 };
 
 }  // namespace
@@ -35,4 +35,4 @@ const FaultModel& net_delay() {
   return fault;
 }
 
-}  // namespace rlock::faults
+}  // namespace rlock::chaos::faults

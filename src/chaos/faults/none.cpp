@@ -1,7 +1,7 @@
 // none: no fault; the trials show what the strategy does on its own.
 #include "chaos/faults/fault.h"
 
-namespace rlock::faults {
+namespace rlock::chaos::faults {
 namespace {
 
 class None : public FaultModel {
@@ -17,4 +17,4 @@ const FaultModel& none() {
   return fault;
 }
 
-}  // namespace rlock::faults
+}  // namespace rlock::chaos::faults

@@ -7,13 +7,13 @@
 #include "chaos/schedule.h"
 #include "chaos/trial_context.h"
 
-namespace rlock::faults {
+namespace rlock::chaos::faults {
 namespace {
 
 class Partition : public FaultModel {
  public:
   std::string_view name() const override { return "partition"; }
-  std::string_view not_applicable(Strategy strategy) const override { return redis_unused(strategy); }
+  std::string_view not_applicable(lab::Strategy strategy) const override { return redis_unused(strategy); }
   void draw_work(ScheduleDraw& draw) const override { draw.target().work_s = draw.ttl_s * draw.uniform(1.5, 3.0); }
   bool through_proxies() const override { return true; }
   bool runs_in_netns() const override { return true; }
@@ -48,4 +48,4 @@ const FaultModel& partition() {
   return fault;
 }
 
-}  // namespace rlock::faults
+}  // namespace rlock::chaos::faults

@@ -10,13 +10,13 @@
 #include "chaos/trial_context.h"
 #include "chaos/trial_loop.h"
 
-namespace rlock::faults {
+namespace rlock::chaos::faults {
 namespace {
 
 class Pause : public FaultModel {
  public:
   std::string_view name() const override { return "pause"; }
-  std::string_view not_applicable(Strategy strategy) const override { return no_lock_held(strategy); }
+  std::string_view not_applicable(lab::Strategy strategy) const override { return no_lock_held(strategy); }
 
   Strike strike(TrialContext& trial, Participants& workers) const override {
     return [&workers, target = trial.schedule.target]() -> Heal {
@@ -34,4 +34,4 @@ const FaultModel& pause() {
   return fault;
 }
 
-}  // namespace rlock::faults
+}  // namespace rlock::chaos::faults

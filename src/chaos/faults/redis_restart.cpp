@@ -9,13 +9,13 @@
 #include "host/redis_server.h"
 #include "lab/host_events.h"
 
-namespace rlock::faults {
+namespace rlock::chaos::faults {
 namespace {
 
 class RedisRestart : public FaultModel {
  public:
   std::string_view name() const override { return "redis-restart"; }
-  std::string_view not_applicable(Strategy strategy) const override { return redis_unused(strategy); }
+  std::string_view not_applicable(lab::Strategy strategy) const override { return redis_unused(strategy); }
   void draw_work(ScheduleDraw& draw) const override { draw.target().work_s = draw.ttl_s * draw.uniform(0.5, 0.8); }
   bool strikes_server() const override { return true; }
   bool one_at_a_time() const override { return true; }
@@ -23,7 +23,7 @@ class RedisRestart : public FaultModel {
   Strike strike(TrialContext& trial, Participants&) const override {
     if (on_three_servers(trial.spec)) return crash_redlock_server(trial);
     return [&redis = trial.job.redis, &key = trial.key, &log = trial.run_log()] {
-      record_crash(log, crash_redis(redis, key, /*start_again=*/true));
+      lab::record_crash(log, host::crash_redis(redis, key, /*start_again=*/true));
       return Heal{};
     };
   }
@@ -36,4 +36,4 @@ const FaultModel& redis_restart() {
   return fault;
 }
 
-}  // namespace rlock::faults
+}  // namespace rlock::chaos::faults

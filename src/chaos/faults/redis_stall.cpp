@@ -15,13 +15,13 @@
 #include "chaos/trial_context.h"
 #include "host/redis_server.h"
 
-namespace rlock::faults {
+namespace rlock::chaos::faults {
 namespace {
 
 class RedisStall : public FaultModel {
  public:
   std::string_view name() const override { return "redis-stall"; }
-  std::string_view not_applicable(Strategy strategy) const override { return redis_unused(strategy); }
+  std::string_view not_applicable(lab::Strategy strategy) const override { return redis_unused(strategy); }
   void draw_work(ScheduleDraw& draw) const override { draw.target().work_s = draw.ttl_s * draw.uniform(0.5, 0.8); }
   bool strikes_server() const override { return true; }
   bool runs_own_redis() const override { return true; }
@@ -34,16 +34,16 @@ class RedisStall : public FaultModel {
   }
 
   Strike strike(TrialContext& trial, Participants&) const override {
-    LocalRedis& server = on_three_servers(trial.spec) ? *trial.job.redlock.front() : *trial.own;
+    host::LocalRedis& server = on_three_servers(trial.spec) ? *trial.job.redlock.front() : *trial.own;
     return [&server, &log = trial.run_log()]() -> Heal {
-      pid_t pid = local_redis_process(server.connection()).pid;
+      pid_t pid = host::local_redis_process(server.connection()).pid;
       std::string name = "Redis at " + server.address().display();
       nlohmann::json fields{{"server", server.address().display()}};
       fields["signal"] = "SIGSTOP";
-      signal_and_record(log, pid, SIGSTOP, name, EventKind::redis_signal, fields);
+      lab::signal_and_record(log, pid, SIGSTOP, name, lab::EventKind::redis_signal, fields);
       return [&log, pid, name, fields]() mutable {
         fields["signal"] = "SIGCONT";
-        signal_and_record(log, pid, SIGCONT, name, EventKind::redis_signal, fields);
+        lab::signal_and_record(log, pid, SIGCONT, name, lab::EventKind::redis_signal, fields);
       };
     };
   }
@@ -56,4 +56,4 @@ const FaultModel& redis_stall() {
   return fault;
 }
 
-}  // namespace rlock::faults
+}  // namespace rlock::chaos::faults

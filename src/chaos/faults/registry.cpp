@@ -7,7 +7,7 @@
 #include "chaos/faults/fault.h"
 #include "rlock/error.h"
 
-namespace rlock {
+namespace rlock::chaos {
 namespace faults {
 
 const FaultModel &none(), &pause(), &slow(), &kill(), &redis_restart(), &failover(), &partition(), &delayed_write(),
@@ -37,4 +37,4 @@ Fault fault_named(std::string_view name) {
   return *fault;
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

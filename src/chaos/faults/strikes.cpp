@@ -8,15 +8,15 @@
 #include "lab/event.h"
 #include "lab/host_events.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
-std::string_view redis_unused(Strategy strategy) { return in_postgres(strategy) ? "Redis unused" : ""; }
+std::string_view redis_unused(lab::Strategy strategy) { return lab::in_postgres(strategy) ? "Redis unused" : ""; }
 
-std::string_view no_lock_held(Strategy strategy) { return strategy == Strategy::pg_atomic ? "no lock held" : ""; }
+std::string_view no_lock_held(lab::Strategy strategy) { return strategy == lab::Strategy::pg_atomic ? "no lock held" : ""; }
 
 Strike crash_redlock_server(TrialContext& trial) {
   return [&server = *trial.job.redlock.front(), &key = trial.key, &log = trial.run_log()] {
-    record_crash(log, crash_server(server.connection(), key,
+    lab::record_crash(log, host::crash_server(server.connection(), key,
                                    {[&] { server.kill(); }, [&]() -> RedisConnection& {
                                       server.restart();
                                       return server.connection();
@@ -25,14 +25,14 @@ Strike crash_redlock_server(TrialContext& trial) {
   };
 }
 
-void record_network(const RunLog& log, const std::string& worker, const std::string& action) {
-  log.record("host", EventKind::network, {{"action", action}, {"target", worker}});
+void record_network(const lab::RunLog& log, const std::string& worker, const std::string& action) {
+  log.record("host", lab::EventKind::network, {{"action", action}, {"target", worker}});
 }
 
-bool target_read(const Schedule& schedule, const std::vector<Event>& events) {
+bool target_read(const Schedule& schedule, const std::vector<lab::Event>& events) {
   const std::string& target = schedule.workers[schedule.target].name;
   return std::any_of(events.begin(), events.end(),
-                     [&](const Event& e) { return e.who == target && e.kind == EventKind::read; });
+                     [&](const lab::Event& e) { return e.who == target && e.kind == lab::EventKind::read; });
 }
 
-}  // namespace rlock
+}  // namespace rlock::chaos

@@ -11,23 +11,23 @@
 #include "chaos/faults/fault.h"
 #include "lab/run_log.h"
 
-namespace rlock {
+namespace rlock::chaos {
 
 // The PostgreSQL strategies never use Redis: its restart, failover, stall or a partition from it
 // cannot touch them.
-std::string_view redis_unused(Strategy strategy);
+std::string_view redis_unused(lab::Strategy strategy);
 // pg-atomic holds nothing and reads nothing before its one statement: a pause, a slow worker or a
 // skewed clock cannot matter to it.
-std::string_view no_lock_held(Strategy strategy);
+std::string_view no_lock_held(lab::Strategy strategy);
 
 // Crashes the first of the job's Redlock servers, which comes back empty (redis-restart and failover
 // of a lock on three servers).
 Strike crash_redlock_server(TrialContext& trial);
 
 // Records a network act of the nemesis on `worker`'s connections.
-void record_network(const RunLog& log, const std::string& worker, const std::string& action);
+void record_network(const lab::RunLog& log, const std::string& worker, const std::string& action);
 
 // Whether the trial's target read (slow and clock-skew strike nothing: their mark is the read).
-bool target_read(const Schedule& schedule, const std::vector<Event>& events);
+bool target_read(const Schedule& schedule, const std::vector<lab::Event>& events);
 
-}  // namespace rlock
+}  // namespace rlock::chaos
