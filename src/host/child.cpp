@@ -33,9 +33,17 @@ std::optional<ChildExit> wait_child(pid_t pid, int options) {
   return exit;
 }
 
+// The parent whose end a child about to be forked dies with, or 0. Linux sends the death signal
+// when the thread that forked ends, not the process: a child forked by another thread (a test's
+// nemesis restarting a server) would die with that thread, so only the main thread's children are
+// tied to the process.
+pid_t tie_to_process() { return ::gettid() == ::getpid() ? ::getpid() : 0; }
+
 // In a child just forked: SIGKILL when `parent` ends, and at once when it already has (it may
-// have ended before the prctl). Only async-signal-safe calls: the parent may have threads.
+// have ended before the prctl); nothing for 0. Only async-signal-safe calls: the parent may have
+// threads.
 void die_with(pid_t parent) {
+  if (parent == 0) return;
   if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent) ::_exit(1);
 }
 
@@ -45,7 +53,7 @@ pid_t fork_and_exec(std::vector<char*>& argv, char** environment, const SpawnOpt
   int report[2];
   if (::pipe2(report, O_CLOEXEC) != 0) throw Error(fmt::format("pipe failed: {}", std::strerror(errno)));
   std::string stderr_file = options.stderr_file.string();
-  pid_t parent = ::getpid();
+  pid_t parent = tie_to_process();
   pid_t pid = ::fork();
   if (pid < 0) {
     ::close(report[0]), ::close(report[1]);
@@ -91,7 +99,7 @@ bool ChildExit::exited() const { return WIFEXITED(status); }
 int ChildExit::code() const { return exited() ? WEXITSTATUS(status) : 0; }
 
 pid_t fork_child(const std::function<int()>& body) {
-  pid_t parent = ::getpid();
+  pid_t parent = tie_to_process();
   pid_t pid = ::fork();
   if (pid < 0) throw Error(fmt::format("fork failed: {}", std::strerror(errno)));
   if (pid > 0) return pid;

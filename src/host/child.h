@@ -30,7 +30,8 @@ struct ChildExit {
 // Forks; the child runs `body` and _exits with the code it returns (1 when an exception escapes
 // it), running no destructor or atexit handler: what it inherited is the parent's to close. The
 // child dies with its parent (SIGKILL when the parent ends, however it ends; a parent already gone
-// by then ends the child at once). Throws Error when fork fails.
+// by then ends the child at once), when the main thread forks it (see SpawnOptions). Throws Error
+// when fork fails.
 pid_t fork_child(const std::function<int()>& body);
 
 // Where a spawned child's standard files go, whether it leads a process group of its own, and
@@ -42,7 +43,8 @@ struct SpawnOptions {
   bool own_group = false;               // its pid is then its group's id, for kill(-pid, ...)
   std::optional<std::vector<std::string>> environment{};  // NAME=VALUE each; none: ours
   // SIGKILL when this process ends, however it ends (PR_SET_PDEATHSIG), and SIGINT and SIGTERM
-  // at their defaults: a server or client of a job must not outlive it. Not for a daemon.
+  // at their defaults: a server or client of a job must not outlive it. Not for a daemon. Only
+  // when spawned by the main thread: Linux ties the signal to the forking thread's end.
   bool dies_with_parent = false;
 };
 
