@@ -2,6 +2,8 @@
 # Runs every test, from a fresh Debian 12 machine: installs the Debian packages that are missing,
 # builds, starts Redis, PostgreSQL and etcd (unless REDIS_URL, DATABASE_URL and ETCD_ENDPOINT are
 # set), runs CTest and stops the services it started.   scripts/test.sh [default|asan]   (a CMake preset)
+# The default run (CI's) then runs the unit tests and labs 1 and 3 under the sanitizers (the asan
+# preset; all the labs would take CI past its 15 minutes) and each fuzz target for 10 s (fuzz.sh).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 preset=${1:-default}
@@ -16,8 +18,13 @@ need_packages iproute2 nftables  # netns_test's namespaces, bridge and partition
 need_packages python3-jsonschema  # schemas_test validates the run files against docs/schemas/
 install_clients  # the real lock libraries that tests/clients_test.sh judges
 cd "$ROOT"
-cmake --preset "$preset" -DRLOCK_BUILD_TESTS=ON >/dev/null
-cmake --build --preset "$preset" -j "$(nproc)"
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+build() { # build PRESET
+    cmake --preset "$1" -DRLOCK_BUILD_TESTS=ON "${launcher[@]}" >/dev/null
+    cmake --build --preset "$1" -j "$(nproc)"
+}
+build "$preset"
 
 if [[ -z ${REDIS_URL:-} || -z ${DATABASE_URL:-} || -z ${ETCD_ENDPOINT:-} ]]; then
     if ! scripts/services.sh status >/dev/null 2>&1; then
@@ -30,3 +37,9 @@ if [[ -z ${REDIS_URL:-} || -z ${DATABASE_URL:-} || -z ${ETCD_ENDPOINT:-} ]]; the
 fi
 
 ctest --preset "$preset" -j "$(nproc)"
+if [[ $preset == default ]]; then
+    build asan
+    ctest --preset asan -j "$(nproc)" -LE integration
+    ctest --preset asan -R '^lab[13]$'
+    scripts/fuzz.sh 10
+fi

@@ -68,6 +68,14 @@ pid_t spawn_worker(const lab::WorkerPlan& plan, const lab::LabSetup& setup, doub
       // pthread_cond_clockwait, so a steady_clock wait (the watchdog's tick) would never return;
       // the monotonic clock stays the host's, the wall clock and every sleep run at the rate.
       ::setenv("FAKETIME_DONT_FAKE_MONOTONIC", "1", 1);
+#if defined(__SANITIZE_ADDRESS__)
+      // This rlock is built with AddressSanitizer (the asan preset), whose runtime refuses to start
+      // when a preloaded library comes before it, and faketime preloads libfaketime. Only the
+      // order is wrong: libfaketime's clock calls reach libc through the runtime's interceptors.
+      const char* asan = ::getenv("ASAN_OPTIONS");
+      std::string options = fmt::format("{}{}verify_asan_link_order=0", asan ? asan : "", asan && *asan ? ":" : "");
+      ::setenv("ASAN_OPTIONS", options.c_str(), 1);
+#endif
       // Its output (a rejected fenced write's line) stays with the trial, off the campaign's terminal.
       std::string log = (setup.dir.root() / fmt::format("worker-{}.log", plan.name)).string();
       int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <concepts>
 #include <utility>
 
 #include <fmt/format.h>
@@ -44,6 +45,8 @@ std::optional<T> field(const nlohmann::json& fields, const char* name) {
   auto it = fields.find(name);
   if (it == fields.end()) return std::nullopt;
   try {
+    // A float where an integer belongs is refused: .get<long long>() of 1e22 is undefined.
+    if constexpr (std::integral<T> && !std::same_as<T, bool>) return integer_at<T>(fields, name);
     return it->get<T>();
   } catch (const nlohmann::json::exception& e) {
     throw Error(fmt::format("event field '{}': {}", name, e.what()));

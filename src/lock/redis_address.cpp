@@ -40,11 +40,12 @@ std::string percent_decoded(std::string_view text) {
   return decoded;
 }
 
-// `text` with every byte but unreserved ones (RFC 3986: letters, digits, - . _ ~) as %XX.
-std::string percent_encoded(std::string_view text) {
+// `text` with every byte but unreserved ones (RFC 3986: letters, digits, - . _ ~) and `kept` as %XX.
+std::string percent_encoded(std::string_view text, std::string_view kept = {}) {
   std::string encoded;
   for (char c : text) {
-    if (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_' || c == '~') {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_' || c == '~' ||
+        kept.find(c) != std::string_view::npos) {
       encoded.push_back(c);
     } else {
       encoded += fmt::format("%{:02X}", static_cast<unsigned char>(c));
@@ -247,7 +248,8 @@ std::string RedisAddress::url() const {
   if (!user.empty() || !password.empty()) {
     credentials = fmt::format("{}:{}@", percent_encoded(user), percent_encoded(password));
   }
-  if (!socket.empty()) return fmt::format("unix://{}{}?db={}", credentials, socket, db);
+  // parse() decodes the path: a ? or % in it must not read as a query or an escape.
+  if (!socket.empty()) return fmt::format("unix://{}{}?db={}", credentials, percent_encoded(socket, "/"), db);
   if (host.find(':') != std::string::npos) return fmt::format("redis://{}[{}]:{}/{}", credentials, host, port, db);
   return fmt::format("redis://{}{}:{}/{}", credentials, host, port, db);
 }

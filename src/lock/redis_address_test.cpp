@@ -180,6 +180,15 @@ TEST(RedisAddress, UrlIsReadBackAsTheSameAddress) {
   EXPECT_EQ(RedisAddress::parse("redis://alice:p%40ss@h:1/0").url(), "redis://alice:p%40ss@h:1/0");
 }
 
+// Found by fuzz/redis_url.cpp: the path went into the URL raw, so a ? in it began the query.
+TEST(RedisAddress, UrlOfASocketPathWithAQuestionMarkOrPercentReadsBackTheSamePath) {
+  for (const char* url : {"unix:///run/a%3Fb.sock", "unix:///run/a%2541.sock", "unix:///run/a%26b%23c%20d.sock"}) {
+    RedisAddress address = RedisAddress::parse(url);
+    EXPECT_EQ(RedisAddress::parse(address.url()).socket, address.socket) << url;
+  }
+  EXPECT_EQ(RedisAddress::parse("unix:///run/a%3Fb.sock").url(), "unix:///run/a%3Fb.sock?db=0");
+}
+
 TEST(RedisAddress, ErrorsNeverShowThePassword) {
   for (const char* url : {"redis://:hunter2@h:99999", "redis://u:hunter2@h:6379/abc", "redis://hunter2@h:x",
                           "redis://u:hunter2@:6379", "http://u:hunter2@h", "redis://h?password=hunter2&db=x",

@@ -15,7 +15,7 @@ nlohmann::json case_json(const BenchFileCase& c) {
 }
 
 BenchFileCase case_from(nlohmann::json j) {
-  BenchFileCase c{j.at("name").get<std::string>(), j.at("samples").get<long>(),  j.at("median_us").get<double>(),
+  BenchFileCase c{j.at("name").get<std::string>(), integer_at<long>(j, "samples"), j.at("median_us").get<double>(),
                   j.at("p99_us").get<double>(),    j.at("floor_us").get<double>(), j.at("ratio").get<double>(), {}};
   for (const char* known : kCaseFields) j.erase(known);
   c.extra = std::move(j);
@@ -38,12 +38,12 @@ nlohmann::json row_json(const BenchFileRow& r) {
 }
 
 BenchFileRow row_from(const nlohmann::json& j) {
-  return BenchFileRow{j.at("name").get<std::string>(),  j.at("clients").get<long>(),
-                      j.at("accounts").get<long>(),     j.value("increments", 0L),
+  return BenchFileRow{j.at("name").get<std::string>(),  integer_at<long>(j, "clients"),
+                      integer_at<long>(j, "accounts"),  integer_at(j, "increments", 0L),
                       j.at("median_us").get<double>(),  j.at("p99_us").get<double>(),
                       j.at("floor_us").get<double>(),   j.at("ratio").get<double>(),
                       j.at("throughput_per_s").get<double>(), j.at("balance_ok").get<bool>(),
-                      j.value("client", false),         j.value("failed", 0L)};
+                      j.value("client", false),         integer_at(j, "failed", 0L)};
 }
 
 }  // namespace

@@ -44,5 +44,24 @@ TEST(ChaosFile, AMissingFieldThrows) {
       nlohmann::json::exception);
 }
 
+// Found by fuzz/chaos_file.cpp: a count given as a float out of the integer's range was converted
+// anyway, which is undefined (UBSan: 2.00922e+21 is outside the range of 'long').
+TEST(ChaosFile, ACountThatIsNotAnIntegerInRangeThrows) {
+  nlohmann::json file{{"seed", 1}, {"ttl_ms", 200}, {"trials_per_cell", 4}, {"wait", "poll"}, {"cells", nlohmann::json::array()}};
+  for (nlohmann::json bad : {nlohmann::json(2.00922e21), nlohmann::json(1.5), nlohmann::json(-1e300),
+                             nlohmann::json(18446744073709551615ULL)}) {
+    nlohmann::json j = file;
+    j["ttl_ms"] = bad;
+    EXPECT_THROW(chaos_file_from(j), nlohmann::json::exception) << bad;
+    nlohmann::json cell = kFirstCell;
+    cell["stuck"] = bad;
+    j = file;
+    j["cells"].push_back(cell);
+    EXPECT_THROW(chaos_file_from(j), nlohmann::json::exception) << bad;
+  }
+  file["seed"] = -1;
+  EXPECT_THROW(chaos_file_from(file), nlohmann::json::exception);
+}
+
 }  // namespace
 }  // namespace rlock::runfiles

@@ -7,10 +7,12 @@
 // Pure functions; thread-safe.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -45,6 +47,24 @@ auto read_run_file(const std::filesystem::path& path, int newest, int when_absen
   } catch (const Error& e) {
     throw Error(path.string() + " is not " + std::string(what) + ": " + e.what());
   }
+}
+
+// j[name] as an integer of type T; `absent` when given and the field is missing. Throws
+// nlohmann::json::exception for a missing field, and for one that is not an integer within T
+// (where .get<T>() would convert a float such as 1e300, which is undefined).
+template <std::integral T>
+T integer_at(const nlohmann::json& j, const char* name) {
+  const nlohmann::json& value = j.at(name);
+  bool fits = value.is_number_unsigned() ? std::in_range<T>(value.get<std::uint64_t>())
+                                         : value.is_number_integer() && std::in_range<T>(value.get<std::int64_t>());
+  if (!fits) {
+    throw nlohmann::json::type_error::create(302, std::string(name) + " is not an integer in range", &value);
+  }
+  return value.get<T>();
+}
+template <std::integral T>
+T integer_at(const nlohmann::json& j, const char* name, T absent) {
+  return j.contains(name) ? integer_at<T>(j, name) : absent;
 }
 
 // `j` written to `path`, indented by two, with a final newline: to a temporary beside it first,
