@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The C++ sources in the project's format (.clang-format, Debian 12's clang-format 14).
+#   scripts/format.sh           reformats every tracked .cpp and .h in place
+#   scripts/format.sh --check   changes nothing; lists the files not in format and fails (scripts/test.sh runs it)
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+case ${1:-} in
+"") mode=fix ;;
+--check) mode=check ;;
+-h | --help) sed -n '2,4p' "$0" | cut -c3-; exit 0 ;;
+*) echo "usage: $0 [--check]" >&2; exit 2 ;;
+esac
+need_packages clang-format
+cd "$ROOT"
+mapfile -t files < <(git ls-files '*.cpp' '*.h')
+if [[ $mode == fix ]]; then
+    clang-format -i "${files[@]}"
+    exit 0
+fi
+bad=()
+for f in "${files[@]}"; do
+    clang-format --dry-run --Werror "$f" >/dev/null 2>&1 || bad+=("$f")
+done
+((${#bad[@]} == 0)) || die "not in format (run scripts/format.sh): ${bad[*]}"
