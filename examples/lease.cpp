@@ -26,9 +26,10 @@ int main(int argc, char** argv) {
     std::cout << argv[2] << ": acquired for 2 s\n";
     std::this_thread::sleep_for(100ms);  // the work
     rlock::ReleaseResult released = lease.release();
-    std::cout << argv[2] << (released == rlock::ReleaseResult::released   ? ": still held at release\n"
-                             : released == rlock::ReleaseResult::not_held ? ": lost before release\n"
-                                                                          : ": release unanswered\n");
+    std::cout << argv[2]
+              << (released == rlock::ReleaseResult::released   ? ": still held at release\n"
+                  : released == rlock::ReleaseResult::not_held ? ": lost before release\n"
+                                                               : ": release unanswered\n");
     return released == rlock::ReleaseResult::released ? 0 : 1;
   } catch (const std::exception& e) {
     std::cerr << "lease: " << e.what() << '\n';

@@ -13,7 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   rlock::bank::describe_conninfo(conninfo);
   rlock::bank::tcp_address_of(conninfo);
   std::string aimed = rlock::bank::conninfo_at(conninfo, "127.0.0.1", 5432);
-  if (rlock::bank::describe_conninfo(conninfo) != rlock::bank::kUnparsable && rlock::bank::describe_conninfo(aimed) == rlock::bank::kUnparsable) {
+  if (rlock::bank::describe_conninfo(conninfo) != rlock::bank::kUnparsable &&
+      rlock::bank::describe_conninfo(aimed) == rlock::bank::kUnparsable) {
     std::abort();
   }
   return 0;

@@ -3,9 +3,9 @@
 // While the lock is refused (busy, or one of LockOptions' safeguards), it asks again after each
 // wait: `retry`, or with WaitMode::notify until another holder's release is announced and `retry` at
 // the latest (release_waiter.h). With WaitMode::queue every attempt is RedisLock::acquire_queued with the
-// waiter's ticket: the lock goes to the waiters in the order they were first refused. A Redis that does not answer (restarting, failing over) is asked
-// again for up to `unanswered_limit`, counted from the first attempt it left unanswered since its
-// last answer: a refusal starts the count again, a grant ends the call, and each call counts its
+// waiter's ticket: the lock goes to the waiters in the order they were first refused. A Redis that does not answer
+// (restarting, failing over) is asked again for up to `unanswered_limit`, counted from the first attempt it left
+// unanswered since its last answer: a refusal starts the count again, a grant ends the call, and each call counts its
 // own. If a lost acquisition was in fact granted, that lock only expires with its TTL (every
 // attempt draws a new token). An optional deadline bounds the whole call. The observer hears each
 // refusal reason the first time it is given, and the first attempt left unanswered, on the

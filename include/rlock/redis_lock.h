@@ -88,7 +88,8 @@ class RedisLock {
   Ownership holds(const Token& token);
   // RELEASE: DEL only while the key still holds this token (DELEX IFEQ on Redis 8.4 and newer),
   // then PUBLISH of the token on the key's released_channel and a wake-up to the queue's live head
-  // (in the script; after DELEX, one more script). Never throws: a failure is reported as unknown, and last_release_error() says why.
+  // (in the script; after DELEX, one more script). Never throws: a failure is reported as unknown, and
+  // last_release_error() says why.
   ReleaseResult release(const Token& token) noexcept;
   const std::string& last_release_error() const { return last_release_error_; }
   // The lock key's PTTL: -2 when there is no lock.

@@ -9,8 +9,8 @@
 // ticket's own wake-up channel, which a release signals only when the ticket heads the queue; it
 // waits for that, and never longer than the retry interval either (each attempt renews the ticket,
 // whose TTL is 5 retry intervals: a waiter that stopped asking is skipped after it). Only the head
-// wakes, so waiters are served in order and do not race. The subscription has a connection of its own (a subscribed connection takes no other
-// command). Not thread-safe: one per client.
+// wakes, so waiters are served in order and do not race. The subscription has a connection of its own (a subscribed
+// connection takes no other command). Not thread-safe: one per client.
 #pragma once
 
 #include <chrono>

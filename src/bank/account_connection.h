@@ -67,13 +67,15 @@ auto AccountStore::run(const char* what, bool writes, Work&& work) {
     transaction.commit();
     return result;
   } catch (const pqxx::in_doubt_error& e) {
-    throw OutcomeUnknown(fmt::format("PostgreSQL at {}: {} may or may not have applied: {}", address_, what, cause_of(e)));
+    throw OutcomeUnknown(
+        fmt::format("PostgreSQL at {}: {} may or may not have applied: {}", address_, what, cause_of(e)));
   } catch (const pqxx::broken_connection& e) {
     std::string message =
         connection_->deadline.fired()
-            ? fmt::format("PostgreSQL at {}: no answer to {} within {} ms, the client's deadline: the server is frozen "
-                          "or its host unreachable",
-                          address_, what, connection_->deadline.limit().count())
+            ? fmt::format(
+                  "PostgreSQL at {}: no answer to {} within {} ms, the client's deadline: the server is frozen "
+                  "or its host unreachable",
+                  address_, what, connection_->deadline.limit().count())
             : fmt::format("PostgreSQL at {}: connection lost during {}: {}", address_, what, cause_of(e));
     if (writes) throw OutcomeUnknown(message);
     throw Error(message);

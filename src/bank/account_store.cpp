@@ -69,8 +69,10 @@ std::string conninfo_at(const std::string& conninfo, const std::string& host, in
     return out + "'";
   };
   std::string out = fmt::format("host={} port={}", quoted(host), port);
-  for (const auto& [keyword, value] : conninfo_options(conninfo).value_or(std::vector<std::pair<std::string, std::string>>{})) {
-    if (keyword != "host" && keyword != "hostaddr" && keyword != "port") out += fmt::format(" {}={}", keyword, quoted(value));
+  for (const auto& [keyword, value] :
+       conninfo_options(conninfo).value_or(std::vector<std::pair<std::string, std::string>>{})) {
+    if (keyword != "host" && keyword != "hostaddr" && keyword != "port")
+      out += fmt::format(" {}={}", keyword, quoted(value));
   }
   return out;
 }
@@ -135,8 +137,9 @@ std::string AccountStore::server_version() {
 long AccountStore::free_connections() {
   return run<pqxx::nontransaction>("counting connections", false, [](pqxx::nontransaction& t) {
     return t
-        .exec("SELECT current_setting('max_connections')::int - current_setting('superuser_reserved_connections')::int"
-              " - (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')")[0][0]
+        .exec(
+            "SELECT current_setting('max_connections')::int - current_setting('superuser_reserved_connections')::int"
+            " - (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')")[0][0]
         .as<long>();
   });
 }

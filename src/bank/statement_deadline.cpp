@@ -14,8 +14,7 @@ constexpr int kKeepIdleS = 5, kKeepIntervalS = 2, kKeepCount = 3;
 
 }  // namespace
 
-StatementDeadline::StatementDeadline(std::chrono::milliseconds limit)
-    : limit_(limit), watchdog_([this] { watch(); }) {}
+StatementDeadline::StatementDeadline(std::chrono::milliseconds limit) : limit_(limit), watchdog_([this] { watch(); }) {}
 
 StatementDeadline::~StatementDeadline() {
   {

@@ -36,10 +36,10 @@ struct BenchSetup {
   long account = 7000;
   std::chrono::duration<double> seconds{3};  // per case (the round-trip cases share theirs, interleaved)
   int clients = 2;
-  std::filesystem::path rlock;            // the binary the startup case spawns
-  std::vector<std::string> global_args;   // --redis ... --db ... for it
-  WaitMode wait = WaitMode::poll;         // how the strategies' refused workers wait
-  std::vector<RedisAddress> redlock;      // the redlock strategy's three servers
+  std::filesystem::path rlock;           // the binary the startup case spawns
+  std::vector<std::string> global_args;  // --redis ... --db ... for it
+  WaitMode wait = WaitMode::poll;        // how the strategies' refused workers wait
+  std::vector<RedisAddress> redlock;     // the redlock strategy's three servers
 };
 
 // One line of the table.
@@ -63,7 +63,8 @@ std::vector<std::pair<std::string, std::string>> bench_environment(RedisConnecti
 void check_capacity(int clients, bank::AccountStore& store);
 
 // rtt-redis, rtt-pg, cycle and fenced-cycle with their floors, one of each per round (so noise
-// hits all alike), for setup.seconds. Throws Error when the bench's lock is held by someone else or a write is rejected.
+// hits all alike), for setup.seconds. Throws Error when the bench's lock is held by someone else or a write is
+// rejected.
 std::vector<BenchCase> measure_round_trips(const BenchSetup& setup, RedisConnection& redis, bank::AccountStore& store);
 
 // setup.clients processes loop: acquire (waiting as `mode` says), read, work 0 to 100 ms, write

@@ -44,7 +44,8 @@ pid_t spawn_client(const BenchSetup& setup, const lab::WorkerPlan& plan, const s
     try {
       run_client(setup, plan, records, start, end);
     } catch (const std::exception& e) {
-      fmt::print(stderr, "rlock: error: bench client {} ({}): {}\n", plan.name, lab::to_string(plan.strategy), e.what());
+      fmt::print(stderr, "rlock: error: bench client {} ({}): {}\n", plan.name, lab::to_string(plan.strategy),
+                 e.what());
       return 1;
     }
     return 0;
@@ -75,7 +76,8 @@ void reset_accounts(const BenchSetup& setup, int accounts) {
   }
 }
 
-StrategyRow measure_contended(const BenchSetup& setup, lab::Strategy strategy, int clients, int accounts, double floor_us) {
+StrategyRow measure_contended(const BenchSetup& setup, lab::Strategy strategy, int clients, int accounts,
+                              double floor_us) {
   reset_accounts(setup, accounts);
   auto start = Clock::now() + kConnectTime;
   auto end = start + std::chrono::duration_cast<Clock::duration>(setup.seconds);
@@ -86,7 +88,8 @@ StrategyRow measure_contended(const BenchSetup& setup, lab::Strategy strategy, i
   }
   int failed = 0;
   for (pid_t pid : pids) failed += host::reap(pid).succeeded() ? 0 : 1;
-  if (failed > 0) throw Error(fmt::format("rlock bench: {} of {} {} clients failed", failed, clients, lab::to_string(strategy)));
+  if (failed > 0)
+    throw Error(fmt::format("rlock bench: {} of {} {} clients failed", failed, clients, lab::to_string(strategy)));
 
   std::vector<double> latencies_us;
   std::vector<long long> per_account(static_cast<std::size_t>(accounts), 0);
@@ -107,9 +110,15 @@ StrategyRow measure_contended(const BenchSetup& setup, lab::Strategy strategy, i
                                    bank::AccountStore::kInitialBalance + per_account[static_cast<std::size_t>(a)];
   }
   double elapsed_s = static_cast<double>(last - first) / 1e9;
-  return StrategyRow{std::string(lab::to_string(strategy)), clients, accounts, latencies_us.size(), util::median(latencies_us),
-                     util::percentile(latencies_us, 0.99), floor_us,
-                     elapsed_s > 0 ? static_cast<double>(latencies_us.size()) / elapsed_s : 0, balance_ok};
+  return StrategyRow{std::string(lab::to_string(strategy)),
+                     clients,
+                     accounts,
+                     latencies_us.size(),
+                     util::median(latencies_us),
+                     util::percentile(latencies_us, 0.99),
+                     floor_us,
+                     elapsed_s > 0 ? static_cast<double>(latencies_us.size()) / elapsed_s : 0,
+                     balance_ok};
 }
 
 }  // namespace rlock::bench

@@ -21,6 +21,7 @@ void reset_accounts(const BenchSetup& setup, int accounts);
 // `clients` processes (client i on account setup.account + i % accounts) increment for
 // setup.seconds. Latencies are per increment as each client saw it; floor_us is the strategy's
 // uncontended floor. Throws Error when a client fails.
-StrategyRow measure_contended(const BenchSetup& setup, lab::Strategy strategy, int clients, int accounts, double floor_us);
+StrategyRow measure_contended(const BenchSetup& setup, lab::Strategy strategy, int clients, int accounts,
+                              double floor_us);
 
 }  // namespace rlock::bench

@@ -35,7 +35,8 @@ std::string load_average() {
   std::string one, five, fifteen;
   in >> one >> five >> fifteen;
   bool loaded = std::stod(one.empty() ? "0" : one) > std::thread::hardware_concurrency();
-  return fmt::format("{} {} {}{}", one, five, fifteen, loaded ? " (LOADED: more runnable than cores, figures are noisy)" : "");
+  return fmt::format("{} {} {}{}", one, five, fifteen,
+                     loaded ? " (LOADED: more runnable than cores, figures are noisy)" : "");
 }
 
 }  // namespace
@@ -55,14 +56,14 @@ std::vector<std::pair<std::string, std::string>> bench_environment(RedisConnecti
 void check_capacity(int clients, bank::AccountStore& store) {
   long free = store.free_connections();
   if (clients > free) {
-    throw UsageError(fmt::format("--clients {}: PostgreSQL at {} accepts {} more connections now, one a client", clients,
-                                 store.address(), free));
+    throw UsageError(fmt::format("--clients {}: PostgreSQL at {} accepts {} more connections now, one a client",
+                                 clients, store.address(), free));
   }
   rlimit processes{};
   if (::getrlimit(RLIMIT_NPROC, &processes) == 0 && processes.rlim_cur != RLIM_INFINITY &&
       static_cast<rlim_t>(clients) >= processes.rlim_cur) {
-    throw UsageError(fmt::format("--clients {}: this user may run {} processes at most (ulimit -u)", clients,
-                                 processes.rlim_cur));
+    throw UsageError(
+        fmt::format("--clients {}: this user may run {} processes at most (ulimit -u)", clients, processes.rlim_cur));
   }
 }
 

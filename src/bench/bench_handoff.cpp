@@ -1,6 +1,6 @@
 // The contended case of rlock bench: client processes taking turns on one lock, polling, woken by
-// the release announcement, or queued and woken in turn. Each client writes its sections (acquired, releasing: steady-clock
-// nanoseconds, one clock for every process of the machine) to a file the parent merges.
+// the release announcement, or queued and woken in turn. Each client writes its sections (acquired, releasing:
+// steady-clock nanoseconds, one clock for every process of the machine) to a file the parent merges.
 
 #include <algorithm>
 #include <fstream>
@@ -123,11 +123,11 @@ BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_r
     per_client[static_cast<std::size_t>(sections[i].client)] += 1;
     if (i > 0) handoffs_us.push_back(static_cast<double>(sections[i].acquired_ns - sections[i - 1].releasing_ns) / 1e3);
   }
-  BenchCase result =
-      BenchCase::from(fmt::format("handoff-{}", wait_mode_name(mode)), handoffs_us, 2 * redis_rtt_us);
+  BenchCase result = BenchCase::from(fmt::format("handoff-{}", wait_mode_name(mode)), handoffs_us, 2 * redis_rtt_us);
   long long expected = bank::AccountStore::kInitialBalance + static_cast<long long>(sections.size());
   long long balance = store.read_balance(setup.account);
-  double elapsed_s = sections.empty() ? 0 : static_cast<double>(sections.back().releasing_ns - sections.front().acquired_ns) / 1e9;
+  double elapsed_s =
+      sections.empty() ? 0 : static_cast<double>(sections.back().releasing_ns - sections.front().acquired_ns) / 1e9;
   result.extra = {{"clients", setup.clients},
                   {"sections", sections.size()},
                   {"throughput_per_s", elapsed_s > 0 ? static_cast<double>(sections.size()) / elapsed_s : 0},

@@ -64,7 +64,8 @@ std::vector<BenchCase> measure_round_trips(const BenchSetup& setup, RedisConnect
       release_or_throw(lock, lease.token);
     }));
   }
-  return {BenchCase::from("rtt-redis", redis_rtt, util::median(redis_rtt)), BenchCase::from("rtt-pg", pg_rtt, util::median(pg_rtt)),
+  return {BenchCase::from("rtt-redis", redis_rtt, util::median(redis_rtt)),
+          BenchCase::from("rtt-pg", pg_rtt, util::median(pg_rtt)),
           BenchCase::from("cycle", cycle, util::median(cycle_floor)),
           BenchCase::from("fenced-cycle", fenced_cycle, util::median(fenced_floor))};
 }

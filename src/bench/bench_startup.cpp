@@ -11,8 +11,8 @@
 
 #include "bench/bench.h"
 #include "host/child.h"
-#include "rlock/error.h"
 #include "lab/lab_dir.h"
+#include "rlock/error.h"
 #include "util/stats.h"
 
 extern char** environ;
@@ -93,7 +93,8 @@ BenchCase measure_startup(const BenchSetup& setup) {
     long long first = 0;
     while (first == 0) {
       std::optional<Reply> line = monitor.receive(kFirstCommandLimit);
-      if (!line) throw Error(fmt::format("rlock bench: rlock worker sent no command within {} s", kFirstCommandLimit.count()));
+      if (!line)
+        throw Error(fmt::format("rlock bench: rlock worker sent no command within {} s", kFirstCommandLimit.count()));
       if (long long stamp = monitor_stamp_us(line->text()); stamp >= spawned) first = stamp;
     }
     host::ChildExit exit = host::reap(pid);

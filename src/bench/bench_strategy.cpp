@@ -51,9 +51,9 @@ class Floor {
   int statements() const {
     switch (strategy_) {
       case Strategy::pg_atomic: return 1;
-      case Strategy::pg_row_lock: return 4;   // BEGIN, SELECT ... FOR UPDATE, UPDATE, COMMIT
-      case Strategy::pg_advisory: return 5;   // BEGIN, pg_advisory_xact_lock, SELECT, UPDATE, COMMIT
-      default: return 2;  // the read (or the claiming read) and the write
+      case Strategy::pg_row_lock: return 4;  // BEGIN, SELECT ... FOR UPDATE, UPDATE, COMMIT
+      case Strategy::pg_advisory: return 5;  // BEGIN, pg_advisory_xact_lock, SELECT, UPDATE, COMMIT
+      default: return 2;                     // the read (or the claiming read) and the write
     }
   }
 
@@ -80,8 +80,13 @@ StrategyRow measure_alone(const BenchSetup& setup, Strategy strategy) {
     floors.push_back(time_us(floor));
     increments.push_back(time_us([&] { worker.increment(); }));
   }
-  StrategyRow row{std::string(lab::to_string(strategy)), 1, 1, increments.size(), util::median(increments),
-                  util::percentile(increments, 0.99), util::median(floors)};
+  StrategyRow row{std::string(lab::to_string(strategy)),
+                  1,
+                  1,
+                  increments.size(),
+                  util::median(increments),
+                  util::percentile(increments, 0.99),
+                  util::median(floors)};
   row.balance_ok = store.read_balance(setup.account) ==
                    bank::AccountStore::kInitialBalance + 1 + static_cast<long long>(increments.size());
   return row;
@@ -109,8 +114,8 @@ std::vector<StrategyRow> measure_strategy(const BenchSetup& setup, Strategy stra
 }
 
 const std::vector<Strategy>& default_bench_strategies() {
-  static const std::vector<Strategy> strategies{Strategy::ttl,         Strategy::watchdog,  Strategy::fenced_retry,
-                                                Strategy::fenced_claim, Strategy::redlock,   Strategy::pg_atomic,
+  static const std::vector<Strategy> strategies{Strategy::ttl,          Strategy::watchdog,   Strategy::fenced_retry,
+                                                Strategy::fenced_claim, Strategy::redlock,    Strategy::pg_atomic,
                                                 Strategy::pg_row_lock,  Strategy::pg_advisory};
   return strategies;
 }

@@ -17,7 +17,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
-constexpr std::chrono::milliseconds kTtl{2000};  // the bench's strategies' (WorkerPlan's default)
+constexpr std::chrono::milliseconds kTtl{2000};                // the bench's strategies' (WorkerPlan's default)
 constexpr auto kSilenceLimit = protocol::silence_limit(kTtl);  // as chaos allows a client that owes an answer
 
 double us_since(Clock::time_point start) {
@@ -43,9 +43,10 @@ class PeerRun {
     }
     for (int i = 0; i < clients; ++i) {
       peers_.push_back(Peer{protocol::ClientDriver(fmt::format("bench-{}", i), spec.command,
-                                         setup.dir / fmt::format("peer-{}-{}.stderr", spec.name, i))});
+                                                   setup.dir / fmt::format("peer-{}-{}.stderr", spec.name, i))});
     }
-    for (Peer& p : peers_) p.client.send_init(protocol::Init{protocol::kVersion, p.client.worker(), redis, kTtl.count()});
+    for (Peer& p : peers_)
+      p.client.send_init(protocol::Init{protocol::kVersion, p.client.worker(), redis, kTtl.count()});
     for (Peer& p : peers_) p.client.await_init_ok(kSilenceLimit);
   }
 
@@ -59,10 +60,16 @@ class PeerRun {
       for (Peer& p : peers_) serve(p, end, floor);
     }
     double seconds = us_since(start) / 1e6;
-    StrategyRow row{"", static_cast<int>(peers_.size()), 1, latencies_.size(), util::median(latencies_),
-                    util::percentile(latencies_, 0.99), floors_.empty() ? 0 : util::median(floors_),
+    StrategyRow row{"",
+                    static_cast<int>(peers_.size()),
+                    1,
+                    latencies_.size(),
+                    util::median(latencies_),
+                    util::percentile(latencies_, 0.99),
+                    floors_.empty() ? 0 : util::median(floors_),
                     static_cast<double>(latencies_.size()) / seconds};
-    row.balance_ok = account_.balance() == bank::AccountStore::kInitialBalance + applied_ && account_.stale_writes() == 0;
+    row.balance_ok =
+        account_.balance() == bank::AccountStore::kInitialBalance + applied_ && account_.stale_writes() == 0;
     row.client = true;
     row.failed = failed_;
     return row;
@@ -126,7 +133,8 @@ class PeerRun {
 
 std::vector<StrategyRow> measure_peer(const BenchSetup& setup, const protocol::ClientSpec& client) {
   bank::AccountStore store(setup.conninfo);
-  std::function<void()> floor = strategy_floor(setup, client.servers == 3 ? lab::Strategy::redlock : lab::Strategy::ttl, store);
+  std::function<void()> floor =
+      strategy_floor(setup, client.servers == 3 ? lab::Strategy::redlock : lab::Strategy::ttl, store);
   floor();  // connections made: no round is the first
   std::vector<StrategyRow> rows;
   try {

@@ -24,13 +24,16 @@ namespace {
 // Prints the client's first error, in one line, and how many of its trials were not run.
 void report_client_errors(const std::string& name, const std::vector<TrialResult>& results) {
   auto of_client = [&](const TrialResult& r) { return r.spec.client && r.spec.client->name == name; };
-  auto first = std::find_if(results.begin(), results.end(),
-                            [&](const TrialResult& r) { return of_client(r) && !r.client_error.empty() && !r.not_run; });
+  auto first = std::find_if(results.begin(), results.end(), [&](const TrialResult& r) {
+    return of_client(r) && !r.client_error.empty() && !r.not_run;
+  });
   if (first == results.end()) return;
-  auto skipped = std::count_if(results.begin(), results.end(), [&](const TrialResult& r) { return of_client(r) && r.not_run; });
+  auto skipped =
+      std::count_if(results.begin(), results.end(), [&](const TrialResult& r) { return of_client(r) && r.not_run; });
   fmt::print(stderr, "chaos: client error: {}{}\n", first->client_error,
-             skipped ? fmt::format(" ({} of its trials not run: its first {} all failed this way)", skipped, kGiveUpAfter)
-                     : "");
+             skipped
+                 ? fmt::format(" ({} of its trials not run: its first {} all failed this way)", skipped, kGiveUpAfter)
+                 : "");
 }
 
 // The servers the campaign needs, checked before any trial runs: the shared ones answer (one error
@@ -55,9 +58,10 @@ void check_own_servers_of(const Campaign& campaign, const ChaosSetup& setup) {
                            campaign.strategies.end() ||
                        std::any_of(campaign.clients.begin(), campaign.clients.end(),
                                    [](const protocol::ClientSpec& c) { return c.servers == 3; });
-  check_own_servers(setup, campaign.jobs,
-                    std::any_of(campaign.faults.begin(), campaign.faults.end(), [](Fault f) { return f->runs_own_redis(); }),
-                    three_servers);
+  check_own_servers(
+      setup, campaign.jobs,
+      std::any_of(campaign.faults.begin(), campaign.faults.end(), [](Fault f) { return f->runs_own_redis(); }),
+      three_servers);
 }
 
 void print_first_line(const Campaign& campaign, const ChaosSetup& setup) {
@@ -65,7 +69,9 @@ void print_first_line(const Campaign& campaign, const ChaosSetup& setup) {
              campaign.trials, setup.ttl.count(), campaign.jobs, campaign.strategies.size(),
              campaign.clients.empty() ? "" : fmt::format(" and {} clients", campaign.clients.size()),
              campaign.faults.size(),
-             setup.wait == WaitMode::notify ? ", waiters notified" : setup.wait == WaitMode::queue ? ", waiters queued" : "");
+             setup.wait == WaitMode::notify  ? ", waiters notified"
+             : setup.wait == WaitMode::queue ? ", waiters queued"
+                                             : "");
   std::fflush(stdout);
 }
 
@@ -82,7 +88,8 @@ std::vector<TrialResult> run_plan(const TrialPlan& plan, const Campaign& campaig
   std::vector<TrialResult> results = run_trials(plan.side_by_side, jobs_setup, campaign.jobs, progress);
   if (setup.netns) host::NetnsLab::cleanup_leftovers();  // those of a job killed
   done_before = results.size();
-  anomalies_before = static_cast<std::size_t>(std::count_if(results.begin(), results.end(), [](const TrialResult& r) { return r.anomaly(); }));
+  anomalies_before = static_cast<std::size_t>(
+      std::count_if(results.begin(), results.end(), [](const TrialResult& r) { return r.anomaly(); }));
   auto lost = std::find_if(results.begin(), results.end(), [](const TrialResult& r) { return r.harness_lost; });
   if (interruption() != 0) {
     for (const TrialSpec& spec : plan.one_by_one) {
@@ -132,7 +139,8 @@ void restore_shared_redis(const RedisAddress& address, const std::optional<host:
   }
   try {
     host::start_redis(process->config_file, address);
-    fmt::print(stderr, "chaos: the shared Redis at {} started again (a restart trial was cut short)\n", address.display());
+    fmt::print(stderr, "chaos: the shared Redis at {} started again (a restart trial was cut short)\n",
+               address.display());
   } catch (const Error& e) {
     fmt::print(stderr, "chaos: the shared Redis at {} is down: {}\n", address.display(), e.what());
   }
@@ -149,8 +157,9 @@ void restore_shared_redis(const RedisAddress& address, const std::optional<host:
     seal_interrupted_run(setup.run_dir, signal);
   }
   auto checked = std::count_if(results.begin(), results.end(), [](const TrialResult& r) { return !r.not_run; });
-  throw Interrupted(fmt::format("chaos: interrupted by {}: {} of {} trials checked{}", signal, checked, results.size(),
-                                setup.run_dir.empty() ? "" : "; the run is sealed as interrupted in " + setup.run_dir.string()));
+  throw Interrupted(
+      fmt::format("chaos: interrupted by {}: {} of {} trials checked{}", signal, checked, results.size(),
+                  setup.run_dir.empty() ? "" : "; the run is sealed as interrupted in " + setup.run_dir.string()));
 }
 
 }  // namespace

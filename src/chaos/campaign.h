@@ -49,8 +49,9 @@ inline constexpr const char* kNotRunInterrupted = "not run: the campaign was int
 // on stdout and its progress on stderr (util/progress.h), runs the trials side by side and then
 // the redis-restart ones one at a time (they would crash each other's Redis). Clears
 // setup.dir/trials first. When setup.run_dir is set, stores the run there with its kept trials
-// (run_record.h). Returns every trial's result, in the order of all_trials. A server the harness needed stopped answering: the campaign stops within
-// seconds, keeps the trials already checked and returns the others not run (harness_lost).
+// (run_record.h). Returns every trial's result, in the order of all_trials. A server the harness needed stopped
+// answering: the campaign stops within seconds, keeps the trials already checked and returns the others not run
+// (harness_lost).
 //
 // Holds the chaos directory's lock while it runs (campaign_lock.h: a second campaign there is a
 // UsageError). SIGINT or SIGTERM (interruption.h) stops it cleanly: its jobs end their trials and

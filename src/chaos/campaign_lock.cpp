@@ -24,9 +24,10 @@ CampaignLock::CampaignLock(const std::filesystem::path& chaos_dir) {
     ssize_t n = ::pread(fd_, holder, sizeof holder - 1, 0);
     ::close(fd_);
     std::string pid = n > 0 ? std::string(holder, static_cast<std::size_t>(n)) : "unknown";
-    throw UsageError(fmt::format("another campaign (pid {}) is running in {}: wait for it to end, or give this one "
-                                 "another --dir",
-                                 pid, chaos_dir.string()));
+    throw UsageError(
+        fmt::format("another campaign (pid {}) is running in {}: wait for it to end, or give this one "
+                    "another --dir",
+                    pid, chaos_dir.string()));
   }
   std::string pid = std::to_string(::getpid());
   if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, pid.data(), pid.size(), 0) < 0) {

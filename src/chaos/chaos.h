@@ -1,7 +1,7 @@
 // Randomized trials of locking strategies under faults, the Jepsen way: a generator (a seeded
 // schedule per trial, schedule.h), clients (worker processes running a strategy, client.h), a
-// nemesis (the fault, faults/fault.h, and the trial loop, trial_loop.h), a history (events and exit statuses, history.h), checkers
-// (checkers.h), and the campaign that runs trials in jobs (campaign.h, job.h).
+// nemesis (the fault, faults/fault.h, and the trial loop, trial_loop.h), a history (events and exit statuses,
+// history.h), checkers (checkers.h), and the campaign that runs trials in jobs (campaign.h, job.h).
 //
 // This header is their vocabulary: the faults (each one object, faults/fault.h; the strategies are
 // the lab's, strategy.h), and a trial's spec, setup and result.
@@ -73,20 +73,20 @@ struct TrialResult {
   CheckResult lost{};
   CheckResult overlaps{};
   CheckResult fences{};
-  int failed_ops = 0;            // increments that failed and said so (their amount not added)
+  int failed_ops = 0;  // increments that failed and said so (their amount not added)
   long long failed_amount = 0;
-  int unknown_ops = 0;           // increments of unknown outcome (killed, or a write's answer lost), not stuck
-  int stuck_ops = 0;             // increments still running when the trial's time ran out
+  int unknown_ops = 0;  // increments of unknown outcome (killed, or a write's answer lost), not stuck
+  int stuck_ops = 0;    // increments still running when the trial's time ran out
   // A protocol client's: its served balance against the increments whose writes were applied
   // (invalid: money created, its amount; unknown for a strategy), and the increments it reported
   // done with no write applied and no error, never a success.
   CheckResult balance{};
   int unwritten_ops = 0;
-  bool struck = false;           // the fault struck (FaultModel::struck)
+  bool struck = false;  // the fault struck (FaultModel::struck)
   // failover of a single Redis: whether the lock had reached the replica when the primary died.
   std::optional<bool> lock_reached_replica{};
   double ms = 0;
-  std::string error{};           // the trial itself could not run (then not_run too)
+  std::string error{};  // the trial itself could not run (then not_run too)
   // The protocol client broke the protocol, exited early or fell silent: the trial is not judged,
   // never an anomaly. `not_run`: skipped, the client having failed its first trials this way.
   std::string client_error{};

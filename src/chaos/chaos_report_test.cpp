@@ -22,7 +22,8 @@ Cell cell(Strategy strategy, Fault fault, long anomalies) {
 }
 
 TEST(CheckExpectedSafe, AnAnomalyOfAnExpectedSafeCellIsTheCampaignsVerdict) {
-  std::vector<Cell> cells{cell(Strategy::ttl, fault_named("pause"), 10), cell(Strategy::fenced_claim, fault_named("pause"), 1)};
+  std::vector<Cell> cells{cell(Strategy::ttl, fault_named("pause"), 10),
+                          cell(Strategy::fenced_claim, fault_named("pause"), 1)};
   try {
     check_expected_safe(cells);
     FAIL() << "no UnexpectedAnomaly";
@@ -32,7 +33,8 @@ TEST(CheckExpectedSafe, AnAnomalyOfAnExpectedSafeCellIsTheCampaignsVerdict) {
 }
 
 TEST(CheckExpectedSafe, AnomaliesWhereTheyAreExpectedPass) {
-  EXPECT_NO_THROW(check_expected_safe({cell(Strategy::ttl, fault_named("pause"), 10), cell(Strategy::pg_row_lock, fault_named("kill"), 0)}));
+  EXPECT_NO_THROW(check_expected_safe(
+      {cell(Strategy::ttl, fault_named("pause"), 10), cell(Strategy::pg_row_lock, fault_named("kill"), 0)}));
 }
 
 // A judged trial of `strategy` under `fault`: every checker valid unless `lost` money.
@@ -96,8 +98,8 @@ TEST(Tabulate, AFailoverSplitsLaggingFromInSyncTrials) {
   TrialResult in_sync = judged(Strategy::ttl, fault_named("failover"), 1);
   in_sync.lock_reached_replica = true;
   TrialResult redlock = judged(Strategy::redlock, fault_named("failover"), 0);
-  std::vector<Cell> cells =
-      tabulate(Campaign{{Strategy::ttl, Strategy::redlock}, {}, {fault_named("failover")}, 2, 1}, {lagging, in_sync, redlock});
+  std::vector<Cell> cells = tabulate(Campaign{{Strategy::ttl, Strategy::redlock}, {}, {fault_named("failover")}, 2, 1},
+                                     {lagging, in_sync, redlock});
   ASSERT_EQ(cells.size(), 3U);
   EXPECT_EQ(fault_label(cells[0]), "failover/lag");
   EXPECT_EQ(cells[0].trials, 1);
@@ -111,7 +113,8 @@ TEST(Tabulate, AFailoverSplitsLaggingFromInSyncTrials) {
 
 // The PostgreSQL strategies never use Redis: its restart is n/a for them, and not run.
 TEST(Tabulate, ACellThatCannotFailIsNotApplicable) {
-  std::vector<Cell> cells = tabulate(Campaign{{Strategy::pg_row_lock}, {}, {fault_named("redis-restart"), fault_named("pause")}, 2, 1}, {});
+  std::vector<Cell> cells =
+      tabulate(Campaign{{Strategy::pg_row_lock}, {}, {fault_named("redis-restart"), fault_named("pause")}, 2, 1}, {});
   EXPECT_EQ(cells[0].not_applicable, "Redis unused");
   EXPECT_TRUE(cells[1].not_applicable.empty());
   EXPECT_EQ(not_applicable(Strategy::pg_atomic, fault_named("pause")), "no lock held");
@@ -120,17 +123,20 @@ TEST(Tabulate, ACellThatCannotFailIsNotApplicable) {
 
 // faketime cannot skew a client of any language honestly: its clock-skew cell is n/a, and not run.
 TEST(Tabulate, AClientUnderClockSkewIsNotApplicable) {
-  Campaign campaign{{}, {protocol::ClientSpec{"py", "python3 client.py"}}, {fault_named("clock-skew"), fault_named("pause")}, 2, 1};
+  Campaign campaign{
+      {}, {protocol::ClientSpec{"py", "python3 client.py"}}, {fault_named("clock-skew"), fault_named("pause")}, 2, 1};
   std::vector<Cell> cells = tabulate(campaign, {});
   EXPECT_EQ(cells[0].not_applicable, "clock not skewed");
   EXPECT_TRUE(cells[1].not_applicable.empty());
   std::vector<TrialSpec> trials = all_trials(campaign);
   EXPECT_EQ(trials.size(), 2u);
-  EXPECT_TRUE(std::all_of(trials.begin(), trials.end(), [](const TrialSpec& t) { return t.fault == fault_named("pause"); }));
+  EXPECT_TRUE(
+      std::all_of(trials.begin(), trials.end(), [](const TrialSpec& t) { return t.fault == fault_named("pause"); }));
 }
 
 TEST(CheckHarness, ALostServerIsOneLineWithTheTrialsCheckedAndNotRun) {
-  std::vector<TrialResult> results{judged(Strategy::ttl, fault_named("none"), 0), not_run(Strategy::ttl, fault_named("none"), 1, true),
+  std::vector<TrialResult> results{judged(Strategy::ttl, fault_named("none"), 0),
+                                   not_run(Strategy::ttl, fault_named("none"), 1, true),
                                    not_run(Strategy::ttl, fault_named("none"), 2, true)};
   try {
     check_harness(results);
@@ -140,7 +146,8 @@ TEST(CheckHarness, ALostServerIsOneLineWithTheTrialsCheckedAndNotRun) {
                  "the campaign stopped: the harness lost PostgreSQL at 127.0.0.1:5448/bank: connection refused "
                  "(1 trials checked, 2 not run)");
   }
-  EXPECT_NO_THROW(check_harness({judged(Strategy::ttl, fault_named("none"), 0), not_run(Strategy::ttl, fault_named("none"), 1, false)}));
+  EXPECT_NO_THROW(check_harness(
+      {judged(Strategy::ttl, fault_named("none"), 0), not_run(Strategy::ttl, fault_named("none"), 1, false)}));
 }
 
 // chaos.json as the campaign writes it reads back cell by cell, the split failover's halves and an
@@ -176,8 +183,9 @@ TEST(WriteJson, TheTableReadsBackCellByCell) {
   EXPECT_DOUBLE_EQ(lag.median_trial_ms, 250);
   EXPECT_EQ(lag.kept_trials, std::vector<std::string>{"0"});
   EXPECT_EQ(file.cells[1].replica, "in-sync");
-  auto pg_pause = std::find_if(file.cells.begin(), file.cells.end(),
-                               [](const runfiles::ChaosFileCell& c) { return c.strategy == "pg-atomic" && c.fault == "pause"; });
+  auto pg_pause = std::find_if(file.cells.begin(), file.cells.end(), [](const runfiles::ChaosFileCell& c) {
+    return c.strategy == "pg-atomic" && c.fault == "pause";
+  });
   ASSERT_NE(pg_pause, file.cells.end());
   EXPECT_EQ(pg_pause->not_applicable, "no lock held");
 }

@@ -29,7 +29,8 @@ CheckResult check_lost_updates(long long initial, long long final_balance, const
   long long missing = lab::BalanceBounds{least, most}.missing(final_balance);
   if (missing > 0) {
     return {Validity::invalid,
-            fmt::format("final {} < {}: {} of acknowledged increments lost", final_balance, least, missing), missing, 0};
+            fmt::format("final {} < {}: {} of acknowledged increments lost", final_balance, least, missing), missing,
+            0};
   }
   if (missing < 0) {
     return {Validity::invalid, fmt::format("final {} > {}: more than every increment once", final_balance, most),
@@ -65,7 +66,8 @@ CheckResult check_fences(const std::vector<Operation>& history) {
       if (s.accepted && s.fence) accepted.push_back(&s);
     }
   }
-  std::sort(accepted.begin(), accepted.end(), [](const Section* a, const Section* b) { return a->wrote_at < b->wrote_at; });
+  std::sort(accepted.begin(), accepted.end(),
+            [](const Section* a, const Section* b) { return a->wrote_at < b->wrote_at; });
   int regressions = 0;
   std::string first;
   for (std::size_t i = 1; i < accepted.size(); ++i) {

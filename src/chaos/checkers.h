@@ -25,9 +25,9 @@ Validity validity_from(std::string_view name);
 
 struct CheckResult {
   Validity validity = Validity::unknown;
-  std::string detail;     // why, for a human
-  long long amount = 0;   // lost updates: the money missing (negative: too much)
-  int count = 0;          // overlaps: how many pairs; fences: how many regressions
+  std::string detail;    // why, for a human
+  long long amount = 0;  // lost updates: the money missing (negative: too much)
+  int count = 0;         // overlaps: how many pairs; fences: how many regressions
 };
 
 CheckResult check_lost_updates(long long initial, long long final_balance, const std::vector<Operation>& history);

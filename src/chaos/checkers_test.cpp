@@ -43,8 +43,8 @@ TEST(LostUpdates, AFailedIncrementMustBeAbsent) {
 // The boundary cases: an unknown increment that did, or did not, apply.
 TEST(LostUpdates, AnUnknownIncrementMayHaveAppliedOrNot) {
   std::vector<Operation> history{op("A", 30, Outcome::info), op("B", 50, Outcome::ok)};
-  EXPECT_EQ(check_lost_updates(100, 150, history).validity, Validity::valid);  // did not
-  EXPECT_EQ(check_lost_updates(100, 180, history).validity, Validity::valid);  // did
+  EXPECT_EQ(check_lost_updates(100, 150, history).validity, Validity::valid);    // did not
+  EXPECT_EQ(check_lost_updates(100, 180, history).validity, Validity::valid);    // did
   EXPECT_EQ(check_lost_updates(100, 130, history).validity, Validity::invalid);  // B's 50 is gone
   EXPECT_EQ(check_lost_updates(100, 181, history).validity, Validity::invalid);
 }
@@ -75,7 +75,7 @@ TEST(Fences, ASmallerTokenAcceptedAfterALargerOneIsInvalid) {
   std::vector<Operation> history{op("A", 30, Outcome::ok, {section(0.0, 3.0, true, 2)}),
                                  op("B", 50, Outcome::ok, {section(1.0, 1.1, true, 1)})};
   EXPECT_EQ(check_fences(history).validity, Validity::valid);  // 1 at 1.1, then 2 at 3.0
-  history[1].sections[0] = section(3.5, 3.6, true, 1);          // 2 at 3.0, then 1 at 3.6
+  history[1].sections[0] = section(3.5, 3.6, true, 1);         // 2 at 3.0, then 1 at 3.6
   CheckResult r = check_fences(history);
   EXPECT_EQ(r.validity, Validity::invalid);
   EXPECT_EQ(r.count, 1);

@@ -19,17 +19,29 @@
 namespace rlock::chaos {
 namespace {
 
-
 // `faketime -f "+0 xRATE" rlock --dir DIR worker ...`, the plan as flags, started at its delay
 // (by the host's clock: a fast one would start early); the servers' addresses go by the
 // environment, where no `ps` shows a password.
 std::vector<std::string> skewed_command(const lab::WorkerPlan& plan, const lab::LabSetup& setup, double clock_rate) {
-  std::vector<std::string> args{"faketime", "-f", fmt::format("+0 x{:.6f}", clock_rate), std::filesystem::read_symlink("/proc/self/exe").string(),
-                                "--dir", setup.dir.root().string(), "worker", plan.name, std::to_string(plan.amount),
-                                "--account", std::to_string(plan.account), "--ttl", std::to_string(plan.ttl.count()),
-                                "--delay", "0",
-                                "--pause", fmt::format("{:.6f}", plan.pause_seconds),
-                                "--retry-every", std::to_string(plan.busy_retry.count())};
+  std::vector<std::string> args{"faketime",
+                                "-f",
+                                fmt::format("+0 x{:.6f}", clock_rate),
+                                std::filesystem::read_symlink("/proc/self/exe").string(),
+                                "--dir",
+                                setup.dir.root().string(),
+                                "worker",
+                                plan.name,
+                                std::to_string(plan.amount),
+                                "--account",
+                                std::to_string(plan.account),
+                                "--ttl",
+                                std::to_string(plan.ttl.count()),
+                                "--delay",
+                                "0",
+                                "--pause",
+                                fmt::format("{:.6f}", plan.pause_seconds),
+                                "--retry-every",
+                                std::to_string(plan.busy_retry.count())};
   for (std::string& flag : lab::strategy_args(plan.strategy, plan.redlock)) args.push_back(std::move(flag));
   if (!lab::in_postgres(plan.strategy) && plan.strategy != lab::Strategy::redlock) {
     args.insert(args.end(), {"--wait", std::string(wait_mode_name(plan.wait))});
@@ -40,7 +52,7 @@ std::vector<std::string> skewed_command(const lab::WorkerPlan& plan, const lab::
 }  // namespace
 
 lab::WorkerPlan plan_for(lab::Strategy strategy, const WorkerSchedule& w, long account, const ChaosSetup& setup,
-                    const std::vector<RedisAddress>& redlock) {
+                         const std::vector<RedisAddress>& redlock) {
   lab::WorkerPlan plan;
   plan.name = w.name;
   plan.amount = w.amount;

@@ -19,7 +19,7 @@ namespace rlock::chaos {
 
 // The worker `w` of a trial of `strategy` on `account`; `redlock` are the servers of a redlock trial.
 lab::WorkerPlan plan_for(lab::Strategy strategy, const WorkerSchedule& w, long account, const ChaosSetup& setup,
-                    const std::vector<RedisAddress>& redlock);
+                         const std::vector<RedisAddress>& redlock);
 
 // The client: a worker process. Exit codes as rlock's: 0, 1 failed, 3 write rejected. With a
 // clock_rate other than 1 it is a fresh `rlock worker` under faketime (libfaketime is preloaded at

@@ -10,7 +10,8 @@ namespace rlock::chaos {
 
 bool is_client_name(std::string_view name) {
   return !name.empty() && name.size() <= 32 &&
-         name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == std::string::npos;
+         name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
+             std::string::npos;
 }
 
 protocol::ClientSpec parse_client_spec(const std::string& text) {
@@ -24,7 +25,8 @@ protocol::ClientSpec parse_client_spec(const std::string& text) {
     spec.servers = 3;
     spec.name.erase(at);
   }
-  if (!is_client_name(spec.name)) throw UsageError(fmt::format("--client '{}': NAME must be 1 to 32 letters, digits, _ or -", text));
+  if (!is_client_name(spec.name))
+    throw UsageError(fmt::format("--client '{}': NAME must be 1 to 32 letters, digits, _ or -", text));
   if (spec.command.find_first_not_of(" \t") == std::string::npos) {
     throw UsageError(fmt::format("--client '{}': the command is empty", text));
   }
@@ -35,9 +37,11 @@ std::vector<protocol::ClientSpec> parse_client_list(const std::vector<std::strin
   std::vector<protocol::ClientSpec> clients;
   for (const std::string& text : texts) {
     protocol::ClientSpec client = parse_client_spec(text);
-    bool twice = std::any_of(clients.begin(), clients.end(), [&](const protocol::ClientSpec& c) { return c.name == client.name; });
+    bool twice = std::any_of(clients.begin(), clients.end(),
+                             [&](const protocol::ClientSpec& c) { return c.name == client.name; });
     if (twice) throw UsageError(fmt::format("--client {}: the name is given twice", client.name));
-    if (lab::strategy_from(client.name)) throw UsageError(fmt::format("--client {}: the name is a strategy's", client.name));
+    if (lab::strategy_from(client.name))
+      throw UsageError(fmt::format("--client {}: the name is a strategy's", client.name));
     clients.push_back(client);
   }
   return clients;

@@ -57,16 +57,19 @@ std::vector<Held> take_due(std::vector<Held>& held, Clock::time_point now) {
 class ClientTrial : public Participants {
  public:
   ClientTrial(TrialContext& trial, const ClientTrialSetup& setup)
-      : trial_(trial), spec_(trial.spec), schedule_(trial.schedule), setup_(setup), account_(setup.initial_balance),
+      : trial_(trial),
+        spec_(trial.spec),
+        schedule_(trial.schedule),
+        setup_(setup),
+        account_(setup.initial_balance),
         silence_limit_(protocol::silence_limit(setup.ttl)) {
     const lab::LabDir& dir = trial.dir;
     const Schedule& schedule = trial.schedule;
     for (std::size_t i = 0; i < schedule.workers.size(); ++i) {
       const WorkerSchedule& w = schedule.workers[i];
-      workers_.push_back(ClientWorker{w, protocol::ClientDriver(w.name, setup.client.command,
-                                                      dir.root() / fmt::format("client-{}.stderr", w.name)),
-                                      static_cast<long long>(i + 1), false, false, false, false,
-                                      WorkerExit{w.name, w.amount, false, 0}});
+      workers_.push_back(ClientWorker{
+          w, protocol::ClientDriver(w.name, setup.client.command, dir.root() / fmt::format("client-{}.stderr", w.name)),
+          static_cast<long long>(i + 1), false, false, false, false, WorkerExit{w.name, w.amount, false, 0}});
     }
   }
 
@@ -90,8 +93,8 @@ class ClientTrial : public Participants {
  private:
   void initialize() {
     for (ClientWorker& w : workers_) {
-      w.client.send_init(protocol::Init{protocol::kVersion, w.plan.name, setup_.redis[static_cast<std::size_t>(w.id - 1)],
-                                        setup_.ttl.count()});
+      w.client.send_init(protocol::Init{protocol::kVersion, w.plan.name,
+                                        setup_.redis[static_cast<std::size_t>(w.id - 1)], setup_.ttl.count()});
     }
     for (ClientWorker& w : workers_) w.client.await_init_ok(silence_limit_);
   }
@@ -209,8 +212,8 @@ class ClientTrial : public Participants {
       log_->record(w.plan.name, lab::EventKind::claim_rejected, {{"fence", *message.token}});
     } else {
       log_->record(w.plan.name, lab::EventKind::read,
-                  reply.claimed ? nlohmann::json{{"balance", reply.balance}, {"fence", *message.token}}
-                                : nlohmann::json{{"balance", reply.balance}});
+                   reply.claimed ? nlohmann::json{{"balance", reply.balance}, {"fence", *message.token}}
+                                 : nlohmann::json{{"balance", reply.balance}});
     }
     held_.push_back(HeldReply{Clock::now() + seconds_of(w.plan.work_s), i, reply});
     if (i == schedule_.target && !target_read_at_) target_read_at_ = Clock::now();
@@ -230,11 +233,13 @@ class ClientTrial : public Participants {
     w.applied = w.applied || reply.applied;
     long long balance = message.balance;
     if (message.token) {
-      log_->record(w.plan.name, lab::EventKind::fenced_write,
-                  {{"balance", balance}, {"fence", *message.token}, {"rowcount", reply.applied ? 1 : 0}, {"sent_at", sent_at}});
+      log_->record(
+          w.plan.name, lab::EventKind::fenced_write,
+          {{"balance", balance}, {"fence", *message.token}, {"rowcount", reply.applied ? 1 : 0}, {"sent_at", sent_at}});
     } else {
-      log_->record(w.plan.name, lab::EventKind::wrote,
-                  {{"before", balance - w.plan.amount}, {"amount", w.plan.amount}, {"after", balance}, {"sent_at", sent_at}});
+      log_->record(
+          w.plan.name, lab::EventKind::wrote,
+          {{"before", balance - w.plan.amount}, {"amount", w.plan.amount}, {"after", balance}, {"sent_at", sent_at}});
     }
     w.client.send(reply);
   }
@@ -246,7 +251,7 @@ class ClientTrial : public Participants {
     if (!message.error) return;
     w.exit.code = 1;
     log_->record(w.plan.name, lab::EventKind::error,
-                {{"message", *message.error}, {"amount", w.plan.amount}, {"added", w.applied}, {"in_doubt", false}});
+                 {{"message", *message.error}, {"amount", w.plan.amount}, {"added", w.applied}, {"in_doubt", false}});
   }
 
   bool holds_reply_for(std::size_t i) const {

@@ -24,16 +24,16 @@
 #include "chaos/history.h"
 #include "chaos/judge.h"
 #include "chaos/trial_context.h"
-#include "protocol/served_account.h"
 #include "lab/lab_dir.h"
 #include "lab/run_log.h"
+#include "protocol/served_account.h"
 
 namespace rlock::chaos {
 
 struct ClientTrialSetup {
   const protocol::ClientSpec& client;
   std::vector<std::vector<std::string>> redis;  // the URLs each worker's client is given: one, or three
-  std::string key;                 // the lock key of the trial's account
+  std::string key;                              // the lock key of the trial's account
   std::chrono::milliseconds ttl;
   long long initial_balance;
 };

@@ -54,7 +54,8 @@ class Fd {
   void sync_and_close() {
     int synced = ::fsync(fd_), closed = ::close(fd_);
     fd_ = -1;
-    if (synced != 0 || closed != 0) throw Error(fmt::format("cannot write {}: {}", path_.string(), std::strerror(errno)));
+    if (synced != 0 || closed != 0)
+      throw Error(fmt::format("cannot write {}: {}", path_.string(), std::strerror(errno)));
   }
 
  private:
@@ -85,7 +86,8 @@ void gunzip(const fs::path& path, std::size_t chunk, Sink&& sink) {
   uInt size = chunk_size(chunk);
   Fd in(path, O_RDONLY);
   z_stream z{};
-  if (inflateInit2(&z, kGzipWindow) != Z_OK) throw Error(fmt::format("cannot read {}: zlib has no memory", path.string()));
+  if (inflateInit2(&z, kGzipWindow) != Z_OK)
+    throw Error(fmt::format("cannot read {}: zlib has no memory", path.string()));
   std::unique_ptr<z_stream, int (*)(z_streamp)> end(&z, inflateEnd);
   std::vector<unsigned char> input(size), output(size);
   int rc = Z_OK;
@@ -103,7 +105,8 @@ void gunzip(const fs::path& path, std::size_t chunk, Sink&& sink) {
       sink(output.data(), size - z.avail_out);
     } while (z.avail_out == 0 && rc != Z_STREAM_END);
   }
-  if (rc != Z_STREAM_END) throw Error(fmt::format("{} is truncated: its gzip stream stops before its end", path.string()));
+  if (rc != Z_STREAM_END)
+    throw Error(fmt::format("{} is truncated: its gzip stream stops before its end", path.string()));
   std::size_t after = z.avail_in + in.read_some(input.data(), size);
   if (after > 0) throw Error(fmt::format("{} is damaged: bytes follow its gzip stream", path.string()));
 }
@@ -147,7 +150,8 @@ void gzip_file(const fs::path& from, const fs::path& to, std::size_t chunk) {
     gzip_to(from, temporary, chunk, read);
     gunzip(temporary, chunk, [&](const unsigned char* data, std::size_t size) { back.add(data, size); });
     if (back.length != read.length || back.crc != read.crc) {
-      throw Error(fmt::format("cannot write {}: it reads back as {} bytes, not {}", to.string(), back.length, read.length));
+      throw Error(
+          fmt::format("cannot write {}: it reads back as {} bytes, not {}", to.string(), back.length, read.length));
     }
     fs::rename(temporary, to);
   } catch (...) {

@@ -42,7 +42,8 @@ std::string lines(int count, std::size_t longest) {
 std::vector<std::string> read_lines(const fs::path& path, std::size_t chunk, std::size_t max_line = 1 << 20,
                                     std::uint64_t max_total = 1 << 30) {
   std::vector<std::string> out;
-  for_each_gzip_line(path, max_line, max_total, [&](std::string_view line) { out.emplace_back(line); }, chunk);
+  for_each_gzip_line(
+      path, max_line, max_total, [&](std::string_view line) { out.emplace_back(line); }, chunk);
   return out;
 }
 

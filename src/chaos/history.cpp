@@ -10,7 +10,8 @@
 namespace rlock::chaos {
 namespace {
 
-constexpr util::NameTable<Outcome, 3> kOutcomes{{{Outcome::ok, "ok"}, {Outcome::fail, "fail"}, {Outcome::info, "info"}}};
+constexpr util::NameTable<Outcome, 3> kOutcomes{
+    {{Outcome::ok, "ok"}, {Outcome::fail, "fail"}, {Outcome::info, "info"}}};
 
 // What a worker's events say of its write: the error event, when there is one, decides.
 Outcome outcome_of(const WorkerExit& exit, const std::vector<const lab::Event*>& errors, bool accepted_write) {
@@ -37,9 +38,7 @@ std::vector<Operation> history_from(const std::vector<lab::Event>& events, const
     for (const lab::Event& event : events) {
       if (event.who != exit.worker) continue;
       switch (event.kind) {
-        case lab::EventKind::read:
-          read_at = event.t;
-          break;
+        case lab::EventKind::read: read_at = event.t; break;
         case lab::EventKind::wrote:
         case lab::EventKind::fenced_write: {
           bool accepted = event.kind == lab::EventKind::wrote || event.rowcount().value_or(0) > 0;
@@ -53,11 +52,8 @@ std::vector<Operation> history_from(const std::vector<lab::Event>& events, const
         case lab::EventKind::pg_added:
           accepted_write = true;  // one statement: no section of its own to overlap
           break;
-        case lab::EventKind::error:
-          errors.push_back(&event);
-          break;
-        default:
-          break;
+        case lab::EventKind::error: errors.push_back(&event); break;
+        default: break;
       }
     }
     op.outcome = outcome_of(exit, errors, accepted_write);
@@ -73,7 +69,10 @@ nlohmann::json operation_json(const Operation& op) {
     if (s.fence) section["fence"] = *s.fence;
     sections.push_back(section);
   }
-  return {{"worker", op.worker}, {"f", "add"}, {"value", op.amount}, {"type", to_string(op.outcome)},
+  return {{"worker", op.worker},
+          {"f", "add"},
+          {"value", op.amount},
+          {"type", to_string(op.outcome)},
           {"sections", sections}};
 }
 

@@ -23,7 +23,8 @@ class CatchInterruptions {
   CatchInterruptions& operator=(const CatchInterruptions&) = delete;
 
  private:
-  struct sigaction int_{}, term_{};
+  struct sigaction int_ {
+  }, term_{};
 };
 
 // The signal that interrupted the campaign, 0 while none did.

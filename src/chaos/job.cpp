@@ -13,7 +13,8 @@ int failover_port_of(const ChaosSetup& setup, int job) { return setup.failover_p
 // Job `job`'s three Redlock servers, logging into `dir`.
 RedlockServers start_redlock_servers(const ChaosSetup& setup, int job, const std::filesystem::path& dir) {
   RedlockServers servers;
-  for (int i = 0; i < 3; ++i) servers.push_back(std::make_unique<host::LocalRedis>(setup.redlock_port + 3 * job + i, dir));
+  for (int i = 0; i < 3; ++i)
+    servers.push_back(std::make_unique<host::LocalRedis>(setup.redlock_port + 3 * job + i, dir));
   return servers;
 }
 

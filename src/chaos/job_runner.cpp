@@ -94,8 +94,11 @@ void run_job(int job, int jobs, const std::vector<TrialSpec>& specs, const Chaos
       lab.emplace(setup.dir / "trials" / fmt::format(".lab-{}", job));
       own.redis = lab->redis();
     }
-    Job context{job, own, needing("Redis", own.redis.display(), [&] { return RedisConnection(own.redis); }),
-                needing("PostgreSQL", postgres_at(own), [&] { return bank::AccountStore(own.conninfo); }), {},
+    Job context{job,
+                own,
+                needing("Redis", own.redis.display(), [&] { return RedisConnection(own.redis); }),
+                needing("PostgreSQL", postgres_at(own), [&] { return bank::AccountStore(own.conninfo); }),
+                {},
                 lab ? &*lab : nullptr};
     for (std::size_t i = static_cast<std::size_t>(job); i < specs.size() && !stopping(setup);
          i += static_cast<std::size_t>(jobs)) {
@@ -125,7 +128,9 @@ std::filesystem::path results_of(const ChaosSetup& setup, int job) {
 class Jobs {
  public:
   Jobs(const std::vector<TrialSpec>& specs, const ChaosSetup& setup, int jobs)
-      : specs_(specs), setup_(setup), jobs_(jobs),
+      : specs_(specs),
+        setup_(setup),
+        jobs_(jobs),
         probe_(setup, !std::any_of(specs.begin(), specs.end(), restarts_shared_redis)) {
     for (int job = 0; job < jobs; ++job) {
       pids_.push_back(host::fork_child([&] {
@@ -155,8 +160,9 @@ class Jobs {
       if ((!lost_.empty() || interruption() != 0) && !stopped_) stop();
       if (stopped_ && Clock::now() > kill_at_) kill_the_rest();
       if (!stopped_) {
-        progress(reported_.size(), static_cast<std::size_t>(std::count_if(
-                                       reported_.begin(), reported_.end(), [](const auto& r) { return r.second.anomaly(); })));
+        progress(reported_.size(),
+                 static_cast<std::size_t>(std::count_if(reported_.begin(), reported_.end(),
+                                                        [](const auto& r) { return r.second.anomaly(); })));
       }
     }
     collect();
@@ -171,7 +177,9 @@ class Jobs {
         results.push_back(it->second);
       } else {
         results.push_back(TrialResult{.spec = specs_[i],
-                                      .error = !lost_.empty() ? lost_ : interruption() != 0 ? kNotRunInterrupted : kNoResult,
+                                      .error = !lost_.empty()        ? lost_
+                                               : interruption() != 0 ? kNotRunInterrupted
+                                                                     : kNoResult,
                                       .not_run = true,
                                       .harness_lost = !lost_.empty()});
       }

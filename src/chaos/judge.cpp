@@ -9,7 +9,8 @@ namespace rlock::chaos {
 namespace {
 
 CheckResult stale_writes_check(const ServedTally& account) {
-  if (account.stale_writes == 0) return {Validity::valid, "every applied write was computed from the balance it overwrote", 0, 0};
+  if (account.stale_writes == 0)
+    return {Validity::valid, "every applied write was computed from the balance it overwrote", 0, 0};
   return {Validity::invalid,
           fmt::format("{} applied writes were computed from a stale balance, losing {}", account.stale_writes,
                       account.lost_money),

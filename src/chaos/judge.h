@@ -23,10 +23,10 @@ namespace rlock::chaos {
 struct ServedTally {
   int stale_writes = 0;
   long long lost_money = 0;
-  std::optional<long long> balance{};         // the account at the end
+  std::optional<long long> balance{};           // the account at the end
   std::optional<long long> expected_balance{};  // initial + each increment with an applied write, once
-  int repeated_writes = 0;                    // applied writes beyond the first of their increment
-  int unwritten = 0;                          // increments reported done with no write applied, no error
+  int repeated_writes = 0;                      // applied writes beyond the first of their increment
+  int unwritten = 0;                            // increments reported done with no write applied, no error
 };
 
 struct TrialInput {
@@ -34,12 +34,12 @@ struct TrialInput {
 
   TrialSpec spec;
   std::vector<Operation> history;
-  std::vector<bool> stuck;                 // per operation: still running when the trial's time ran out
-  bool struck = false;                     // the fault struck (FaultModel::struck)
+  std::vector<bool> stuck;                   // per operation: still running when the trial's time ran out
+  bool struck = false;                       // the fault struck (FaultModel::struck)
   std::optional<bool> lock_reached_replica;  // failover of a single Redis, measured at the failover
-  std::optional<long long> final_balance;  // a built-in strategy's account at the end
-  std::string balance_error;               // why final_balance could not be read
-  std::optional<ServedTally> served;       // a protocol client's account
+  std::optional<long long> final_balance;    // a built-in strategy's account at the end
+  std::string balance_error;                 // why final_balance could not be read
+  std::optional<ServedTally> served;         // a protocol client's account
   double ms = 0;
   std::string error;         // the trial itself could not run
   std::string client_error;  // the client broke the protocol: not judged

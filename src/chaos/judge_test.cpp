@@ -79,7 +79,7 @@ TEST(Judge, FailedUnknownAndStuckIncrementsAreCountedApart) {
   input.history = {op("A", 30, Outcome::fail, 0.0, 0.1), op("B", 50, Outcome::info, 0.2, 0.3),
                    op("C", 20, Outcome::info, 0.4, 0.5), op("D", 10, Outcome::ok, 0.6, 0.7)};
   input.stuck = {false, false, true, false};  // C ran out of time: stuck, not unknown
-  input.final_balance = kStart + 10 + 50;    // B's unknown increment applied
+  input.final_balance = kStart + 10 + 50;     // B's unknown increment applied
   TrialResult r = judge(input);
   EXPECT_EQ(r.failed_ops, 1);
   EXPECT_EQ(r.failed_amount, 30);
@@ -119,7 +119,8 @@ TEST(Judge, ATrialThatCouldNotRunIsNotRunAndSaysWhy) {
 }
 
 TEST(Judge, AClientErrorLeavesTheCheckersUnjudgedButCountsTheIncrements) {
-  TrialInput input(TrialSpec{lab::Strategy::ttl, fault_named("pause"), 2, protocol::ClientSpec{"py", "python3 client.py"}});
+  TrialInput input(
+      TrialSpec{lab::Strategy::ttl, fault_named("pause"), 2, protocol::ClientSpec{"py", "python3 client.py"}});
   input.history = {op("A", 30, Outcome::ok, 0.0, 0.1), op("B", 50, Outcome::info, 0.2, 0.3)};
   input.client_error = "B: not a JSON line";
   TrialResult r = judge(input);
@@ -132,7 +133,8 @@ TEST(Judge, AClientErrorLeavesTheCheckersUnjudgedButCountsTheIncrements) {
 }
 
 TEST(Judge, AServedAccountIsJudgedByItsTallyNotItsBalance) {
-  TrialInput input(TrialSpec{lab::Strategy::ttl, fault_named("pause"), 3, protocol::ClientSpec{"py", "python3 client.py"}});
+  TrialInput input(
+      TrialSpec{lab::Strategy::ttl, fault_named("pause"), 3, protocol::ClientSpec{"py", "python3 client.py"}});
   input.history = {op("A", 30, Outcome::ok, 0.0, 0.1), op("B", 50, Outcome::ok, 0.2, 0.3)};
   input.served = ServedTally{.stale_writes = 0, .lost_money = 0};
   TrialResult clean = judge(input);
@@ -149,7 +151,8 @@ TEST(Judge, AServedAccountIsJudgedByItsTallyNotItsBalance) {
 
 // A client trial where A adds 30 and B adds 50, as the harness served them.
 TrialInput client_trial(ServedTally served) {
-  TrialInput input(TrialSpec{lab::Strategy::ttl, fault_named("none"), 4, protocol::ClientSpec{"py", "python3 client.py"}});
+  TrialInput input(
+      TrialSpec{lab::Strategy::ttl, fault_named("none"), 4, protocol::ClientSpec{"py", "python3 client.py"}});
   input.history = {op("A", 30, Outcome::ok, 0.0, 0.1), op("B", 50, Outcome::ok, 0.2, 0.3)};
   input.stuck = {false, false};
   input.served = served;
@@ -163,8 +166,8 @@ TEST(Judge, AServedBalanceOfEachAppliedIncrementOnceIsValid) {
 }
 
 TEST(Judge, AnIncrementWrittenTwiceCreatesMoneyAnAnomalyWithItsAmount) {
-  TrialResult r = judge(
-      client_trial(ServedTally{.balance = kStart + 110, .expected_balance = kStart + 80, .repeated_writes = 1}));
+  TrialResult r =
+      judge(client_trial(ServedTally{.balance = kStart + 110, .expected_balance = kStart + 80, .repeated_writes = 1}));
   EXPECT_EQ(r.balance.validity, Validity::invalid);
   EXPECT_EQ(r.balance.amount, 30);
   EXPECT_EQ(r.balance.count, 1);

@@ -30,7 +30,8 @@ void wait_for(const RedisAddress& address) {
       RedisConnection(address).checked({"PING"});
       return;
     } catch (const Error& e) {
-      if (std::chrono::steady_clock::now() > until) throw Error(fmt::format("the lab's Redis did not start: {}", e.what()));
+      if (std::chrono::steady_clock::now() > until)
+        throw Error(fmt::format("the lab's Redis did not start: {}", e.what()));
     }
     std::this_thread::sleep_for(20ms);
   }
@@ -40,9 +41,9 @@ void wait_for(const RedisAddress& address) {
 
 JobLab::JobLab(const std::filesystem::path& logs) : lab_({"ctl", "w0", "w1", "w2", "w3", "redis"}) {
   std::filesystem::create_directories(logs);
-  redis_pid_ = lab_.spawn("redis", {"redis-server", "--bind", lab_.address("redis"), "--port", std::to_string(kRedisPort),
-                                    "--protected-mode", "no", "--save", "", "--appendonly", "no", "--dir", logs.string(),
-                                    "--logfile", (logs / "redis.log").string()});
+  redis_pid_ = lab_.spawn("redis", {"redis-server", "--bind", lab_.address("redis"), "--port",
+                                    std::to_string(kRedisPort), "--protected-mode", "no", "--save", "", "--appendonly",
+                                    "no", "--dir", logs.string(), "--logfile", (logs / "redis.log").string()});
   try {
     lab_.enter("ctl");
     wait_for(redis());
@@ -76,10 +77,12 @@ void check_netns(const Campaign& campaign, const ChaosSetup& setup) {
   }
   for (Fault f : campaign.faults) {
     if (!f->runs_in_netns()) {
-      throw UsageError(fmt::format("--netns runs the faults {}; {} runs without it", fmt::join(in_netns, " and "), to_string(f)));
+      throw UsageError(
+          fmt::format("--netns runs the faults {}; {} runs without it", fmt::join(in_netns, " and "), to_string(f)));
     }
   }
-  if (std::find(campaign.strategies.begin(), campaign.strategies.end(), lab::Strategy::redlock) != campaign.strategies.end()) {
+  if (std::find(campaign.strategies.begin(), campaign.strategies.end(), lab::Strategy::redlock) !=
+      campaign.strategies.end()) {
     throw UsageError("--netns runs the single-Redis strategies; redlock (three servers) runs without it");
   }
   if (!campaign.clients.empty()) throw UsageError("--netns runs the built-in strategies; --client runs without it");
@@ -92,9 +95,10 @@ void check_netns(const Campaign& campaign, const ChaosSetup& setup) {
   } catch (const Error&) {
   }
   if (!ours) {
-    throw UsageError(fmt::format("--netns runs on servers rlock starts (eval \"$(scripts/services.sh up)\", without "
-                                 "--redis and --db), and the Redis at {} is not one",
-                                 setup.redis.display()));
+    throw UsageError(
+        fmt::format("--netns runs on servers rlock starts (eval \"$(scripts/services.sh up)\", without "
+                    "--redis and --db), and the Redis at {} is not one",
+                    setup.redis.display()));
   }
 }
 
@@ -105,9 +109,10 @@ std::string netns_conninfo(const std::string& conninfo) {
   int port = std::stoi(store.setting("port"));
   std::filesystem::path socket = std::filesystem::path(dir) / fmt::format(".s.PGSQL.{}", port);
   if (dir.empty() || !std::filesystem::is_socket(socket)) {
-    throw UsageError(fmt::format("--netns reaches PostgreSQL through its Unix socket, and {} has none on this machine: run "
-                                 "it on servers rlock starts (eval \"$(scripts/services.sh up)\", without --redis and --db)",
-                                 bank::describe_conninfo(conninfo)));
+    throw UsageError(
+        fmt::format("--netns reaches PostgreSQL through its Unix socket, and {} has none on this machine: run "
+                    "it on servers rlock starts (eval \"$(scripts/services.sh up)\", without --redis and --db)",
+                    bank::describe_conninfo(conninfo)));
   }
   return bank::conninfo_at(conninfo, dir, port);
 }

@@ -12,17 +12,20 @@ TrialNetwork::TrialNetwork(std::size_t workers, const std::vector<RedisAddress>&
     : redis_(redis), conninfo_(conninfo), rng_(seed) {
   for (const RedisAddress& server : redis) {
     if (!server.socket.empty() || server.sentinel) {
-      throw UsageError(fmt::format("the network faults need Redis over TCP to put a proxy on; {} is not", server.display()));
+      throw UsageError(
+          fmt::format("the network faults need Redis over TCP to put a proxy on; {} is not", server.display()));
     }
   }
   std::optional<bank::PgTcpAddress> postgres = bank::tcp_address_of(conninfo);
   if (!postgres) {
-    throw UsageError(fmt::format("the network faults need PostgreSQL over TCP at one address to put a proxy on; {} is not",
-                                 bank::describe_conninfo(conninfo)));
+    throw UsageError(
+        fmt::format("the network faults need PostgreSQL over TCP at one address to put a proxy on; {} is not",
+                    bank::describe_conninfo(conninfo)));
   }
   for (std::size_t i = 0; i < workers; ++i) {
     Links links;
-    for (const RedisAddress& server : redis) links.redis.push_back(std::make_unique<host::FaultProxy>(server.host, server.port));
+    for (const RedisAddress& server : redis)
+      links.redis.push_back(std::make_unique<host::FaultProxy>(server.host, server.port));
     links.postgres = std::make_unique<host::FaultProxy>(postgres->host, postgres->port);
     links_.push_back(std::move(links));
   }

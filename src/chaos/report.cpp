@@ -90,8 +90,8 @@ std::vector<Cell> tabulate(const Campaign& campaign, const std::vector<TrialResu
 void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup) {
   bool clients = std::any_of(cells.begin(), cells.end(), [](const Cell& c) { return c.client; });
   fmt::print("\n{:<19}{:<14}{:>5} {:>7}{:>7}{:>8}{:>6}{:>7}{:>9}{:>7}{:>8}{:>8}{:>6}{:>7}  {:<15}{:>9}{}\n", "strategy",
-             "fault", "safe", "trials", "struck", "not_run", "lost", "money", "overlaps", "failed", "dropped", "unknown",
-             "stuck", "rate", "95% CI", "median", clients ? "  client_error unwritten created  extra" : "");
+             "fault", "safe", "trials", "struck", "not_run", "lost", "money", "overlaps", "failed", "dropped",
+             "unknown", "stuck", "rate", "95% CI", "median", clients ? "  client_error unwritten created  extra" : "");
   for (const Cell& c : cells) {
     if (!c.not_applicable.empty()) {
       fmt::print("{:<19}{:<14}{:>5}   n/a: {}\n", c.row, fault_label(c), c.expected_safe ? "yes" : "no",
@@ -104,63 +104,66 @@ void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup) {
       continue;
     }
     auto [low, high] = util::wilson_interval(c.anomalies, c.judged());
-    std::string errors = clients ? fmt::format("  {:>12} {:>9} {:>7} {:>6}", c.client_errors, c.unwritten, c.created,
-                                               c.created_amount)
-                                 : "";
-    fmt::print("{:<19}{:<14}{:>5} {:>7}{:>7}{:>8}{:>6}{:>7}{:>9}{:>7}{:>8}{:>8}{:>6}{:>7.2f}  [{:.2f}, {:.2f}]  {:>6.0f} ms{}\n",
-               c.row, fault_label(c), c.expected_safe ? "yes" : "no", c.trials, c.struck, c.not_run, c.lost,
-               c.lost_amount, c.overlaps, c.failed, c.failed_amount, c.unknown, c.stuck, c.rate(), low, high,
-               util::median(c.ms), errors);
+    std::string errors =
+        clients ? fmt::format("  {:>12} {:>9} {:>7} {:>6}", c.client_errors, c.unwritten, c.created, c.created_amount)
+                : "";
+    fmt::print(
+        "{:<19}{:<14}{:>5} {:>7}{:>7}{:>8}{:>6}{:>7}{:>9}{:>7}{:>8}{:>8}{:>6}{:>7.2f}  [{:.2f}, {:.2f}]  {:>6.0f} "
+        "ms{}\n",
+        c.row, fault_label(c), c.expected_safe ? "yes" : "no", c.trials, c.struck, c.not_run, c.lost, c.lost_amount,
+        c.overlaps, c.failed, c.failed_amount, c.unknown, c.stuck, c.rate(), low, high, util::median(c.ms), errors);
   }
-  fmt::print("\nsafe: expected to show no anomaly. struck: trials in which the fault struck. not_run: trials that\n"
-             "could not run, in no rate. lost: trials that lost acknowledged money (money: how much). overlaps: trials\n"
-             "where two accepted read-to-write sections overlapped. failed/dropped: trials where an increment failed\n"
-             "and said so, and the money it did not add. unknown: increments of unknown outcome (killed, or a write\n"
-             "whose answer was lost). stuck: increments still running when their trial's time ran out. n/a: the\n"
-             "fault cannot strike or cannot matter to the strategy (docs/chaos.md); not run. Anomalous trials are\n"
-             "kept in {}\n",
-             (setup.dir / "trials").string());
+  fmt::print(
+      "\nsafe: expected to show no anomaly. struck: trials in which the fault struck. not_run: trials that\n"
+      "could not run, in no rate. lost: trials that lost acknowledged money (money: how much). overlaps: trials\n"
+      "where two accepted read-to-write sections overlapped. failed/dropped: trials where an increment failed\n"
+      "and said so, and the money it did not add. unknown: increments of unknown outcome (killed, or a write\n"
+      "whose answer was lost). stuck: increments still running when their trial's time ran out. n/a: the\n"
+      "fault cannot strike or cannot matter to the strategy (docs/chaos.md); not run. Anomalous trials are\n"
+      "kept in {}\n",
+      (setup.dir / "trials").string());
   if (clients) {
-    fmt::print("client_error: trials a client left unjudged (it broke the protocol, exited or fell silent); they\n"
-               "are not in the rate, and are kept too. unwritten: increments a client reported done with no write\n"
-               "of theirs applied and no error (never a success, not in the rate). created: trials whose balance\n"
-               "ended above the initial one plus each increment with an applied write, once (extra: how much), an\n"
-               "anomaly.\n");
+    fmt::print(
+        "client_error: trials a client left unjudged (it broke the protocol, exited or fell silent); they\n"
+        "are not in the rate, and are kept too. unwritten: increments a client reported done with no write\n"
+        "of theirs applied and no error (never a success, not in the rate). created: trials whose balance\n"
+        "ended above the initial one plus each increment with an applied write, once (extra: how much), an\n"
+        "anomaly.\n");
   }
 }
 
 void write_json(const std::string& path, const std::vector<Cell>& cells, const Campaign& campaign,
                 const ChaosSetup& setup) {
-  runfiles::ChaosFile file{setup.seed, static_cast<long>(setup.ttl.count()), campaign.trials,
-                 std::string(wait_mode_name(setup.wait)), {}};
+  runfiles::ChaosFile file{
+      setup.seed, static_cast<long>(setup.ttl.count()), campaign.trials, std::string(wait_mode_name(setup.wait)), {}};
   for (const Cell& c : cells) {
     auto [low, high] = util::wilson_interval(c.anomalies, c.judged());
     file.cells.push_back(runfiles::ChaosFileCell{.strategy = c.row,
-                                       .fault = std::string(to_string(c.fault)),
-                                       .client = c.client,
-                                       .client_error = c.client_errors,
-                                       .not_run = c.not_run,
-                                       .expected_safe = c.expected_safe,
-                                       .trials = c.trials,
-                                       .anomalies = c.anomalies,
-                                       .lost_updates = c.lost,
-                                       .lost_amount = c.lost_amount,
-                                       .overlaps = c.overlaps,
-                                       .failed = c.failed,
-                                       .dropped_amount = c.failed_amount,
-                                       .unknown = c.unknown,
-                                       .stuck = c.stuck,
-                                       .unwritten = c.unwritten,
-                                       .created = c.created,
-                                       .created_amount = c.created_amount,
-                                       .struck = c.struck,
-                                       .rate = c.rate(),
-                                       .ci_low = low,
-                                       .ci_high = high,
-                                       .median_trial_ms = util::median(c.ms),
-                                       .kept_trials = c.kept,
-                                       .not_applicable = std::string(c.not_applicable),
-                                       .replica = std::string(c.replica)});
+                                                 .fault = std::string(to_string(c.fault)),
+                                                 .client = c.client,
+                                                 .client_error = c.client_errors,
+                                                 .not_run = c.not_run,
+                                                 .expected_safe = c.expected_safe,
+                                                 .trials = c.trials,
+                                                 .anomalies = c.anomalies,
+                                                 .lost_updates = c.lost,
+                                                 .lost_amount = c.lost_amount,
+                                                 .overlaps = c.overlaps,
+                                                 .failed = c.failed,
+                                                 .dropped_amount = c.failed_amount,
+                                                 .unknown = c.unknown,
+                                                 .stuck = c.stuck,
+                                                 .unwritten = c.unwritten,
+                                                 .created = c.created,
+                                                 .created_amount = c.created_amount,
+                                                 .struck = c.struck,
+                                                 .rate = c.rate(),
+                                                 .ci_low = low,
+                                                 .ci_high = high,
+                                                 .median_trial_ms = util::median(c.ms),
+                                                 .kept_trials = c.kept,
+                                                 .not_applicable = std::string(c.not_applicable),
+                                                 .replica = std::string(c.replica)});
   }
   runfiles::write_chaos_file(path, file);
 }

@@ -31,7 +31,8 @@ struct Cell {
   long unwritten = 0;      // a client's increments reported done with no write applied and no error
   long created = 0;        // a client's trials whose balance holds money no increment added
   long long created_amount = 0;
-  long not_run = 0;        // trials not run: the client failed its first ones, a trial could not run, or the harness lost a server
+  long not_run =
+      0;  // trials not run: the client failed its first ones, a trial could not run, or the harness lost a server
   long long lost_amount = 0, failed_amount = 0;
   std::vector<double> ms{};
   std::vector<std::string> kept{};  // trial numbers of the anomalies

@@ -35,24 +35,25 @@ nlohmann::json result_json(const TrialResult& r) {
 }
 
 TrialResult result_from(const nlohmann::json& line, const TrialSpec& spec) {
-  return TrialResult{.spec = spec,
-                     .lost = check_from(line.value("lost", nlohmann::json::object())),
-                     .overlaps = check_from(line.value("overlaps", nlohmann::json::object())),
-                     .fences = check_from(line.value("fences", nlohmann::json::object())),
-                     .failed_ops = line.value("failed_ops", 0),
-                     .failed_amount = line.value("failed_amount", 0LL),
-                     .unknown_ops = line.value("unknown_ops", 0),
-                     .stuck_ops = line.value("stuck_ops", 0),
-                     .balance = check_from(line.value("balance", nlohmann::json::object())),
-                     .unwritten_ops = line.value("unwritten_ops", 0),
-                     .struck = line.value("struck", false),
-                     .lock_reached_replica = line.contains("lock_reached_replica") && line["lock_reached_replica"].is_boolean()
-                                                 ? std::optional<bool>(line["lock_reached_replica"].get<bool>())
-                                                 : std::nullopt,
-                     .ms = line.value("ms", 0.0),
-                     .error = line.value("error", ""),
-                     .client_error = line.value("client_error", ""),
-                     .not_run = line.value("not_run", false)};
+  return TrialResult{
+      .spec = spec,
+      .lost = check_from(line.value("lost", nlohmann::json::object())),
+      .overlaps = check_from(line.value("overlaps", nlohmann::json::object())),
+      .fences = check_from(line.value("fences", nlohmann::json::object())),
+      .failed_ops = line.value("failed_ops", 0),
+      .failed_amount = line.value("failed_amount", 0LL),
+      .unknown_ops = line.value("unknown_ops", 0),
+      .stuck_ops = line.value("stuck_ops", 0),
+      .balance = check_from(line.value("balance", nlohmann::json::object())),
+      .unwritten_ops = line.value("unwritten_ops", 0),
+      .struck = line.value("struck", false),
+      .lock_reached_replica = line.contains("lock_reached_replica") && line["lock_reached_replica"].is_boolean()
+                                  ? std::optional<bool>(line["lock_reached_replica"].get<bool>())
+                                  : std::nullopt,
+      .ms = line.value("ms", 0.0),
+      .error = line.value("error", ""),
+      .client_error = line.value("client_error", ""),
+      .not_run = line.value("not_run", false)};
 }
 
 }  // namespace rlock::chaos

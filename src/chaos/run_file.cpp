@@ -33,15 +33,18 @@ json environment() {
   for (char** e = environ; *e != nullptr; ++e) {
     std::string entry = *e;
     std::string name = entry.substr(0, entry.find('=')), value = entry.substr(name.size() + 1);
-    bool kept = name.starts_with("RLOCK_") || name.starts_with("PG") || name == "REDIS_URL" ||
-                name == "DATABASE_URL" || name == "LANG" || name.starts_with("LC_") || name == "PATH";
+    bool kept = name.starts_with("RLOCK_") || name.starts_with("PG") || name == "REDIS_URL" || name == "DATABASE_URL" ||
+                name == "LANG" || name.starts_with("LC_") || name == "PATH";
     if (kept) env[name] = name == "PGPASSWORD" ? "***" : blank_passwords(value);
   }
   return env;
 }
 
 json client_json(const protocol::ClientSpec& c) {
-  return {{"name", c.name}, {"command", blank_passwords(c.command)}, {"servers", c.servers}, {"expected_safe", c.expected_safe}};
+  return {{"name", c.name},
+          {"command", blank_passwords(c.command)},
+          {"servers", c.servers},
+          {"expected_safe", c.expected_safe}};
 }
 
 template <typename T, typename Parse>
@@ -78,10 +81,12 @@ std::vector<T> name_list(const json& j, const char* key, Parse&& parse, const ch
 
 protocol::ClientSpec client_from(const json& k, const std::vector<protocol::ClientSpec>& before) {
   protocol::ClientSpec c{k.at("name").get<std::string>(), k.at("command").get<std::string>(),
-               static_cast<int>(integer(k, "servers", 1, 3)), k.at("expected_safe").get<bool>()};
-  if (!is_client_name(c.name) || lab::strategy_from(c.name)) throw Error(fmt::format("client name {} is not one", k.at("name").dump()));
+                         static_cast<int>(integer(k, "servers", 1, 3)), k.at("expected_safe").get<bool>()};
+  if (!is_client_name(c.name) || lab::strategy_from(c.name))
+    throw Error(fmt::format("client name {} is not one", k.at("name").dump()));
   if (c.servers == 2) throw Error("a client's servers are 1 or 3, not 2");
-  bool twice = std::any_of(before.begin(), before.end(), [&](const protocol::ClientSpec& b) { return b.name == c.name; });
+  bool twice =
+      std::any_of(before.begin(), before.end(), [&](const protocol::ClientSpec& b) { return b.name == c.name; });
   if (twice) throw Error(fmt::format("the client {} is named twice", c.name));
   return c;
 }
@@ -103,11 +108,14 @@ ChaosSetup setup_from(const json& j) {
   ChaosSetup s;
   s.seed = j.at("seed").get<std::uint64_t>();
   s.ttl = std::chrono::milliseconds(integer(j, "ttl_ms", kMinTtlMs, kMaxTtlMs));
-  s.wait = parse_name<WaitMode>(j.at("wait"), [](const std::string& name) -> std::optional<WaitMode> {
-    auto modes = wait_modes_by_name();
-    auto it = modes.find(name);
-    return it == modes.end() ? std::nullopt : std::optional(it->second);
-  }, "wait mode");
+  s.wait = parse_name<WaitMode>(
+      j.at("wait"),
+      [](const std::string& name) -> std::optional<WaitMode> {
+        auto modes = wait_modes_by_name();
+        auto it = modes.find(name);
+        return it == modes.end() ? std::nullopt : std::optional(it->second);
+      },
+      "wait mode");
   s.dir = j.at("dir").get<std::string>();
   s.first_account = integer(j, "first_account", 0, std::numeric_limits<int>::max());
   s.failover_port = static_cast<int>(integer(j, "failover_port", kMinOwnPort, kMaxOwnPort));
@@ -126,12 +134,22 @@ json run_file_json(const Campaign& campaign, const ChaosSetup& setup) {
               {"started", util::utc_now("%Y-%m-%dT%H:%M:%SZ")},
               {"command", command_line()},
               {"environment", environment()},
-              {"campaign", {{"strategies", strategies}, {"faults", faults}, {"clients", clients},
-                            {"trials", campaign.trials}, {"jobs", campaign.jobs}}},
-              {"setup", {{"seed", setup.seed}, {"ttl_ms", setup.ttl.count()}, {"wait", wait_mode_name(setup.wait)},
-                         {"dir", setup.dir.string()}, {"first_account", setup.first_account},
-                         {"failover_port", setup.failover_port}, {"redlock_port", setup.redlock_port},
-                         {"redis", setup.redis.display()}, {"postgres", bank::describe_conninfo(setup.conninfo)}}}};
+              {"campaign",
+               {{"strategies", strategies},
+                {"faults", faults},
+                {"clients", clients},
+                {"trials", campaign.trials},
+                {"jobs", campaign.jobs}}},
+              {"setup",
+               {{"seed", setup.seed},
+                {"ttl_ms", setup.ttl.count()},
+                {"wait", wait_mode_name(setup.wait)},
+                {"dir", setup.dir.string()},
+                {"first_account", setup.first_account},
+                {"failover_port", setup.failover_port},
+                {"redlock_port", setup.redlock_port},
+                {"redis", setup.redis.display()},
+                {"postgres", bank::describe_conninfo(setup.conninfo)}}}};
 }
 
 RunFile run_file_from(const json& j) { return RunFile{campaign_from(j.at("campaign")), setup_from(j.at("setup"))}; }

@@ -34,8 +34,8 @@ void check_sealed(const fs::path& dir, int run_format) {
   }
   if (run_format == 1 && !fs::exists(dir / kSealed)) return;
   if (!fs::exists(dir / kSealed)) {
-    throw Error(fmt::format("{} is not sealed: it has no {} (the campaign is running or was stopped)", dir.string(),
-                            kSealed));
+    throw Error(
+        fmt::format("{} is not sealed: it has no {} (the campaign is running or was stopped)", dir.string(), kSealed));
   }
   json seal = runfiles::read_json_file(dir / kSealed, kSealFileFormat, 0, kMaxSealFileBytes);
   auto state = seal.find("state");
@@ -43,9 +43,10 @@ void check_sealed(const fs::path& dir, int run_format) {
     throw Error(fmt::format("{} is not a seal: it has no state", (dir / kSealed).string()));
   }
   if (*state == kSealedInterrupted) {
-    throw Interrupted(fmt::format("{} is the run of an interrupted campaign ({}): its trials were not all run, and "
-                                  "it is not judged",
-                                  dir.string(), util::printable(seal.value("signal", "a signal").substr(0, 16))));
+    throw Interrupted(
+        fmt::format("{} is the run of an interrupted campaign ({}): its trials were not all run, and "
+                    "it is not judged",
+                    dir.string(), util::printable(seal.value("signal", "a signal").substr(0, 16))));
   }
   if (*state != kSealedComplete) {
     throw Error(fmt::format("{} is not complete: it was sealed {}", dir.string(), state->dump()));
@@ -55,9 +56,11 @@ void check_sealed(const fs::path& dir, int run_format) {
 // Each trial line of the run, read into the campaign's trial it names (`index`: trial_key ->
 // position in `trials`). A line naming no trial of the campaign is refused; a trial named twice
 // keeps its last line.
-void read_trial_lines(const fs::path& dir, const std::map<TrialKey, std::size_t>& index, std::vector<TrialInput>& trials) {
+void read_trial_lines(const fs::path& dir, const std::map<TrialKey, std::size_t>& index,
+                      std::vector<TrialInput>& trials) {
   fs::path path = dir / kCompressed;
-  if (!fs::exists(path)) throw Error(fmt::format("{} holds no {}: the run stored no trials", dir.string(), kCompressed));
+  if (!fs::exists(path))
+    throw Error(fmt::format("{} holds no {}: the run stored no trials", dir.string(), kCompressed));
   int number = 0;
   for_each_gzip_line(path, kMaxTrialLineBytes, kMaxTrialsBytes, [&](std::string_view text) {
     std::string where = fmt::format("{} line {}", path.string(), ++number);
@@ -123,10 +126,13 @@ StoredRun load_run(const fs::path& dir) {
     throw Error(fmt::format("{} is not a stored chaos run: it has no run.json", dir.string()));
   }
   int run_format = 0;
-  RunFile file = runfiles::read_run_file(record_path, kRunFileFormat, 0, "a stored run's record", [&](const json& j) {
-    run_format = j.at("format").get<int>();
-    return run_file_from(j);
-  }, kMaxRunFileBytes);
+  RunFile file = runfiles::read_run_file(
+      record_path, kRunFileFormat, 0, "a stored run's record",
+      [&](const json& j) {
+        run_format = j.at("format").get<int>();
+        return run_file_from(j);
+      },
+      kMaxRunFileBytes);
   check_sealed(dir, run_format);
   StoredRun run{file.campaign, file.setup, {}};
   run.setup.run_dir = dir;

@@ -55,7 +55,7 @@ void seal_interrupted_run(const std::filesystem::path& run_dir, const std::strin
 
 struct StoredRun {
   Campaign campaign;
-  ChaosSetup setup;  // the seed, TTL, wait mode and directories; no server addresses
+  ChaosSetup setup;                // the seed, TTL, wait mode and directories; no server addresses
   std::vector<TrialInput> trials;  // in the campaign's order; a trial that left no line says so in `error`
 };
 

@@ -23,15 +23,15 @@ std::uint64_t splitmix(std::uint64_t x) { return util::SeededRandom::mix(x + 0x9
 Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup) {
   // Every draw is SeededRandom's, whose mappings are written out: the same on every compiler and
   // standard library (schedule_test's golden file holds the first trials of seed 2026).
-  util::SeededRandom rng(splitmix(setup.seed ^ splitmix(fnv1a(row_name(spec)) ^
-                                                      splitmix(fnv1a(to_string(spec.fault)) + static_cast<std::uint64_t>(spec.number)))));
+  util::SeededRandom rng(splitmix(
+      setup.seed ^ splitmix(fnv1a(row_name(spec)) ^
+                            splitmix(fnv1a(to_string(spec.fault)) + static_cast<std::uint64_t>(spec.number)))));
   auto uniform = [&](double low, double high) { return rng.real(low, high); };
   double ttl_s = std::chrono::duration<double>(setup.ttl).count();
   Schedule schedule;
   auto count = static_cast<int>(rng.integer(2, 4));
   for (int i = 0; i < count; ++i) {
-    schedule.workers.push_back(WorkerSchedule{std::string(1, static_cast<char>('A' + i)),
-                                              rng.integer(1, 100),
+    schedule.workers.push_back(WorkerSchedule{std::string(1, static_cast<char>('A' + i)), rng.integer(1, 100),
                                               uniform(0, 0.05), uniform(0.005, 0.03)});
   }
   auto first = std::min_element(schedule.workers.begin(), schedule.workers.end(),

@@ -21,9 +21,9 @@ namespace {
 const char* const kGolden = RLOCK_TESTDATA "/schedule-seed2026.txt";
 
 std::string describe(const TrialSpec& spec, const Schedule& s) {
-  std::string line = fmt::format("{} {} {}: target {} pause {:.6f} strike {:.6f} lag {:.6f}", to_string(spec.strategy),
-                                 to_string(spec.fault), spec.number, s.target, s.pause_s, s.strike_after_s,
-                                 s.replica_lag_s);
+  std::string line =
+      fmt::format("{} {} {}: target {} pause {:.6f} strike {:.6f} lag {:.6f}", to_string(spec.strategy),
+                  to_string(spec.fault), spec.number, s.target, s.pause_s, s.strike_after_s, s.replica_lag_s);
   for (const WorkerSchedule& w : s.workers) {
     line += fmt::format(" | {} +{} at {:.6f} for {:.6f} hold {:.6f} latency {:.3f}", w.name, w.amount, w.delay_s,
                         w.work_s, w.hold_s, w.latency_ms);
@@ -36,11 +36,16 @@ std::string first_trials() {
   ChaosSetup setup;
   setup.seed = 2026;
   std::string text;
-  for (auto [strategy, fault] : {std::pair{Strategy::ttl, fault_named("none")}, {Strategy::fenced_retry, fault_named("pause")},
-                                 {Strategy::fenced_claim, fault_named("pause")}, {Strategy::ttl, fault_named("slow")},
-                                 {Strategy::redlock, fault_named("failover")}, {Strategy::ttl, fault_named("redis-restart")},
-                                 {Strategy::watchdog, fault_named("kill")}, {Strategy::ttl, fault_named("failover")},
-                                 {Strategy::watchdog, fault_named("partition")}, {Strategy::ttl, fault_named("net-delay")}}) {
+  for (auto [strategy, fault] : {std::pair{Strategy::ttl, fault_named("none")},
+                                 {Strategy::fenced_retry, fault_named("pause")},
+                                 {Strategy::fenced_claim, fault_named("pause")},
+                                 {Strategy::ttl, fault_named("slow")},
+                                 {Strategy::redlock, fault_named("failover")},
+                                 {Strategy::ttl, fault_named("redis-restart")},
+                                 {Strategy::watchdog, fault_named("kill")},
+                                 {Strategy::ttl, fault_named("failover")},
+                                 {Strategy::watchdog, fault_named("partition")},
+                                 {Strategy::ttl, fault_named("net-delay")}}) {
     for (int n = 0; n < 5; ++n) {
       TrialSpec spec{strategy, fault, n, std::nullopt};
       text += describe(spec, schedule_for(spec, setup));
@@ -74,7 +79,8 @@ TEST(Schedule, OnlyClockSkewSkewsTheTargetsClockAndAsOftenSlowAsFast) {
   setup.seed = 2026;
   int slow = 0;
   for (int n = 0; n < 200; ++n) {
-    double rate = schedule_for(TrialSpec{Strategy::redlock, fault_named("clock-skew"), n, std::nullopt}, setup).clock_rate;
+    double rate =
+        schedule_for(TrialSpec{Strategy::redlock, fault_named("clock-skew"), n, std::nullopt}, setup).clock_rate;
     EXPECT_GE(rate, 0.5);
     EXPECT_LE(rate, 2.0);
     slow += rate < 1;

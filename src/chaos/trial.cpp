@@ -35,7 +35,8 @@ void set_up(TrialContext& trial) {
   trial.spec.fault->set_up(trial);
   if (trial.spec.fault->through_proxies() && !trial.job.lab) {  // seeded from the trial's schedule
     auto seed = static_cast<std::uint64_t>(trial.schedule.pause_s * 1e9);
-    trial.network = std::make_unique<TrialNetwork>(trial.schedule.workers.size(), trial.servers(), setup.conninfo, seed);
+    trial.network =
+        std::make_unique<TrialNetwork>(trial.schedule.workers.size(), trial.servers(), setup.conninfo, seed);
   }
 }
 
@@ -56,9 +57,8 @@ ClientTrialOutcome run_clients(TrialContext& trial) {
     trial.log.emplace(trial.dir, lab::Lang::en);
   };
   std::filesystem::create_directories(trial.dir.root());  // for the clients' stderr
-  return needing(fmt::format("client {}", client.name), client.command, [&] {
-    return run_client_trial(trial, setup, start_clock, [&] { return stopping(trial.setup()); });
-  });
+  return needing(fmt::format("client {}", client.name), client.command,
+                 [&] { return run_client_trial(trial, setup, start_clock, [&] { return stopping(trial.setup()); }); });
 }
 
 // The trial's workers run, of either kind: how each one ended, into `input`.
@@ -92,7 +92,8 @@ std::vector<lab::Event> gather(TrialContext& trial, const std::vector<WorkerExit
 void keep_or_remove(const lab::LabDir& dir, const std::vector<lab::Event>& events, const JudgedTrial& trial) {
   if (trial.result.anomaly() || !trial.input.client_error.empty()) {
     write_history(dir.root() / "history.jsonl", trial.input.history);
-    if (!events.empty()) timeline::write_timeline(dir, dir.timeline(), timeline::SvgOptions{dir.root().filename().string()});
+    if (!events.empty())
+      timeline::write_timeline(dir, dir.timeline(), timeline::SvgOptions{dir.root().filename().string()});
   } else {
     std::filesystem::remove_all(dir.root());
   }
@@ -102,7 +103,8 @@ void keep_or_remove(const lab::LabDir& dir, const std::vector<lab::Event>& event
 
 JudgedTrial run_trial(const TrialSpec& spec, long account, Job& job) {
   auto began = Clock::now();
-  lab::LabDir dir(job.setup.dir / "trials" / fmt::format("{}-{}-{}", row_name(spec), to_string(spec.fault), spec.number));
+  lab::LabDir dir(job.setup.dir / "trials" /
+                  fmt::format("{}-{}-{}", row_name(spec), to_string(spec.fault), spec.number));
   Schedule schedule = schedule_for(spec, job.setup);
   TrialContext trial{spec, schedule, job, dir, account, LockKey::for_account(account)};
   TrialInput input{spec};

@@ -31,11 +31,11 @@ struct TrialContext {
   const lab::LabDir& dir;
   long account;
   LockKey key;
-  std::vector<RedisAddress> redlock{};     // the job's Redlock servers, when the lock lives on three
-  std::optional<host::FailoverPair> pair{};      // failover of one Redis: the trial's primary and replica
-  std::optional<host::LocalRedis> own{};         // a stall of one Redis: the trial's own server
-  std::unique_ptr<TrialNetwork> network{};  // the proxies, when the fault goes through them
-  std::optional<lab::RunLog> log{};             // the run's log, once its clock started
+  std::vector<RedisAddress> redlock{};       // the job's Redlock servers, when the lock lives on three
+  std::optional<host::FailoverPair> pair{};  // failover of one Redis: the trial's primary and replica
+  std::optional<host::LocalRedis> own{};     // a stall of one Redis: the trial's own server
+  std::unique_ptr<TrialNetwork> network{};   // the proxies, when the fault goes through them
+  std::optional<lab::RunLog> log{};          // the run's log, once its clock started
 
   const ChaosSetup& setup() const { return job.setup; }
   // The Redis a lock of one server lives on: the pair's primary, the trial's own, or the job's.

@@ -11,17 +11,27 @@ TrialKey trial_key(const TrialSpec& spec) {
 json trial_line(const TrialInput& input) {
   json history = json::array();
   for (const Operation& op : input.history) history.push_back(operation_json(op));
-  json line{{"format", kTrialLineFormat}, {"row", row_name(input.spec)}, {"client", input.spec.client.has_value()},
-            {"fault", to_string(input.spec.fault)}, {"number", input.spec.number}, {"ms", input.ms},
-            {"error", input.error}, {"client_error", input.client_error}, {"not_run", input.not_run},
-            {"history", history}, {"stuck", input.stuck}, {"struck", input.struck}};
+  json line{{"format", kTrialLineFormat},
+            {"row", row_name(input.spec)},
+            {"client", input.spec.client.has_value()},
+            {"fault", to_string(input.spec.fault)},
+            {"number", input.spec.number},
+            {"ms", input.ms},
+            {"error", input.error},
+            {"client_error", input.client_error},
+            {"not_run", input.not_run},
+            {"history", history},
+            {"stuck", input.stuck},
+            {"struck", input.struck}};
   if (input.lock_reached_replica) line["lock_reached_replica"] = *input.lock_reached_replica;
   if (input.final_balance) line["balance"] = *input.final_balance;
   if (!input.balance_error.empty()) line["balance_error"] = input.balance_error;
   if (input.served) {
     const ServedTally& served = *input.served;
-    line["served"] = {{"stale_writes", served.stale_writes}, {"lost_money", served.lost_money},
-                      {"repeated_writes", served.repeated_writes}, {"unwritten", served.unwritten}};
+    line["served"] = {{"stale_writes", served.stale_writes},
+                      {"lost_money", served.lost_money},
+                      {"repeated_writes", served.repeated_writes},
+                      {"unwritten", served.unwritten}};
     if (served.balance) line["served"]["balance"] = *served.balance;
     if (served.expected_balance) line["served"]["expected_balance"] = *served.expected_balance;
   }
@@ -48,7 +58,8 @@ TrialInput trial_input_from(const json& line, const TrialSpec& spec) {
                                .repeated_writes = served.value("repeated_writes", 0),
                                .unwritten = served.value("unwritten", 0)};
     if (served.contains("balance")) input.served->balance = served.at("balance").get<long long>();
-    if (served.contains("expected_balance")) input.served->expected_balance = served.at("expected_balance").get<long long>();
+    if (served.contains("expected_balance"))
+      input.served->expected_balance = served.at("expected_balance").get<long long>();
   }
   for (const json& op : line.at("history")) input.history.push_back(operation_from(op));
   for (const json& stuck : line.value("stuck", json::array())) input.stuck.push_back(stuck.get<bool>());

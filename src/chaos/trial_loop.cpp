@@ -12,7 +12,10 @@ namespace {
 class Nemesis {
  public:
   Nemesis(TrialContext& trial, Participants& workers)
-      : fault_(*trial.spec.fault), schedule_(trial.schedule), workers_(workers), strike_(fault_.strike(trial, workers)),
+      : fault_(*trial.spec.fault),
+        schedule_(trial.schedule),
+        workers_(workers),
+        strike_(fault_.strike(trial, workers)),
         tick_(fault_.tick(trial)) {}
 
   void strike_if_due(TrialClock::time_point now) {
@@ -61,7 +64,8 @@ TrialClock::duration trial_limit(const Schedule& schedule, std::chrono::millisec
     latency += 20 * w.latency_ms / 1000;
   }
   double waits = static_cast<double>(schedule.workers.size() + 2) * ttl_s;
-  return std::max<TrialClock::duration>(kTrialFloor, seconds_of(last_start + work + schedule.pause_s + latency + waits));
+  return std::max<TrialClock::duration>(kTrialFloor,
+                                        seconds_of(last_start + work + schedule.pause_s + latency + waits));
 }
 
 void run_trial_loop(TrialContext& trial, Participants& workers, const std::function<bool()>& stopped) {

@@ -27,7 +27,8 @@ TEST(TrialLimit, CoversTheLongestPauseAndTheLockWaitsAtLongTtls) {
     setup.ttl = ttl;
     for (const char* fault : {"pause", "slow", "clock-skew", "net-delay"}) {
       for (int number = 0; number < 50; ++number) {
-        Schedule schedule = schedule_for(TrialSpec{lab::Strategy::ttl, fault_named(fault), number, std::nullopt}, setup);
+        Schedule schedule =
+            schedule_for(TrialSpec{lab::Strategy::ttl, fault_named(fault), number, std::nullopt}, setup);
         double needed = schedule.pause_s + 2 * std::chrono::duration<double>(ttl).count();
         for (const WorkerSchedule& w : schedule.workers) needed += w.work_s;
         EXPECT_GT(trial_limit(schedule, ttl), seconds_of(needed)) << fault << " " << number;

@@ -30,14 +30,17 @@ class ForkedWorkers : public Participants {
       if (std::optional<host::ChildExit> exit = host::try_reap(pids_[i])) ended(i, *exit);
     }
     std::size_t target = trial_.schedule.target;
-    if (!read_at_ && !done_[target] && std::filesystem::exists(trial_.dir.read_marker(trial_.schedule.workers[target].name))) {
+    if (!read_at_ && !done_[target] &&
+        std::filesystem::exists(trial_.dir.read_marker(trial_.schedule.workers[target].name))) {
       read_at_ = now;
     }
   }
 
   void wait() override { std::this_thread::sleep_for(kRound); }
   bool done(std::size_t worker) const override { return done_[worker]; }
-  bool all_done() const override { return std::all_of(done_.begin(), done_.end(), [](bool d) { return d; }); }
+  bool all_done() const override {
+    return std::all_of(done_.begin(), done_.end(), [](bool d) { return d; });
+  }
 
   std::optional<TrialClock::time_point> strike_time(const FaultModel& fault) const override {
     if (!read_at_) return std::nullopt;
@@ -47,7 +50,8 @@ class ForkedWorkers : public Participants {
   void signal(std::size_t worker, int number, const char* name) override {
     const std::string& who = exits_[worker].worker;
     try {
-      lab::signal_and_record(trial_.run_log(), pids_[worker], number, who, lab::EventKind::signal, {{"signal", name}, {"target", who}});
+      lab::signal_and_record(trial_.run_log(), pids_[worker], number, who, lab::EventKind::signal,
+                             {{"signal", name}, {"target", who}});
     } catch (const Error&) {
       // the worker has just exited: nothing to stop or continue
     }
@@ -82,10 +86,10 @@ pid_t spawn(const TrialContext& trial, std::size_t i) {
   const ChaosSetup& setup = trial.setup();
   const TrialNetwork* network = trial.network.get();
   std::vector<RedisAddress> servers = network ? network->redis_of(i) : trial.redlock;
-  lab::LabSetup lab{network ? servers.front() : trial.redis(), network ? network->conninfo_of(i) : setup.conninfo, trial.dir,
-               lab::Lang::en};
+  lab::LabSetup lab{network ? servers.front() : trial.redis(), network ? network->conninfo_of(i) : setup.conninfo,
+                    trial.dir, lab::Lang::en};
   lab::WorkerPlan plan = plan_for(trial.spec.strategy, trial.schedule.workers[i], trial.account, setup,
-                             trial.redlock.empty() ? trial.redlock : servers);
+                                  trial.redlock.empty() ? trial.redlock : servers);
   JobLab* netns = trial.job.lab;
   return spawn_worker(plan, lab, i == trial.schedule.target ? trial.schedule.clock_rate : 1,
                       netns ? std::function<void()>([netns, i] { netns->enter_worker(i); }) : std::function<void()>());

@@ -27,7 +27,8 @@ struct AnalyzeOptions {
 // ROW:FAULT's cell of `cells`; throws UsageError naming what is wrong.
 const chaos::Cell& cell_named(const std::vector<chaos::Cell>& cells, const std::string& text) {
   auto colon = text.rfind(':');
-  std::optional<chaos::Fault> fault = colon == std::string::npos ? std::nullopt : chaos::fault_from(text.substr(colon + 1));
+  std::optional<chaos::Fault> fault =
+      colon == std::string::npos ? std::nullopt : chaos::fault_from(text.substr(colon + 1));
   if (!fault) throw UsageError(fmt::format("--compare {}: expected ROW:FAULT, e.g. fenced-retry:pause", text));
   const chaos::Cell* cell = chaos::find_cell(cells, text.substr(0, colon), *fault);
   if (cell == nullptr) throw UsageError(fmt::format("--compare {}: the run has no such cell", text));

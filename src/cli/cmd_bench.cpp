@@ -8,23 +8,23 @@
 // contended run ended with a wrong balance. --through-proxy prices chaos's fault proxy, passing.
 #include <unistd.h>
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "bench/bench.h"
 #include "bench/bench_strategy.h"
+#include "bench/peer_bench.h"
 #include "chaos/client_list.h"
 #include "chaos/network.h"
-#include "bench/peer_bench.h"
-#include "host/local_redis.h"
 #include "cli/commands.h"
-#include "lab/strategy_list.h"
-#include "rlock/error.h"
+#include "host/local_redis.h"
 #include "host/temp_dir.h"
+#include "lab/strategy_list.h"
 #include "report/report.h"
+#include "rlock/error.h"
 #include "runfiles/bench_file.h"
 #include "util/duration_text.h"
 #include "util/progress.h"
@@ -49,9 +49,11 @@ struct BenchOptions {
 std::string extra_text(const bench::BenchCase& c) {
   const nlohmann::json& x = c.extra;
   if (x.contains("jain")) {
-    return fmt::format("{} clients, {:.1f} sections/s, Jain {:.2f}, balance {} ({})", x["clients"].get<int>(),
-                       x["throughput_per_s"].get<double>(), x["jain"].get<double>(), x["final_balance"].get<long long>(),
-                       x["balance_ok"].get<bool>() ? "correct" : fmt::format("WRONG: expected {}", x["expected_balance"].get<long long>()));
+    return fmt::format(
+        "{} clients, {:.1f} sections/s, Jain {:.2f}, balance {} ({})", x["clients"].get<int>(),
+        x["throughput_per_s"].get<double>(), x["jain"].get<double>(), x["final_balance"].get<long long>(),
+        x["balance_ok"].get<bool>() ? "correct"
+                                    : fmt::format("WRONG: expected {}", x["expected_balance"].get<long long>()));
   }
   if (x.contains("peak_rss_kb_median")) {
     return fmt::format("peak memory {:.1f} MB (largest {:.1f} MB); floor: spawning /bin/true",
@@ -63,29 +65,30 @@ std::string extra_text(const bench::BenchCase& c) {
 void print_case(const bench::BenchCase& c) {
   std::string extra = extra_text(c);
   fmt::print("{:<15} {:>7} {:>10} {:>10} {:>10} {:>7.2f}{}{}\n", c.name, c.samples, util::duration_text(c.median_us),
-             util::duration_text(c.p99_us), util::duration_text(c.floor_us), c.ratio(), extra.empty() ? "" : "  ", extra);
+             util::duration_text(c.p99_us), util::duration_text(c.floor_us), c.ratio(), extra.empty() ? "" : "  ",
+             extra);
   std::fflush(stdout);  // before the next case forks its clients
 }
 
 void print_row(const bench::StrategyRow& r) {
   fmt::print("{:<15} {:>7} {:>8} {:>10} {:>10} {:>10} {:>7.2f} {:>10.1f}  {}\n", r.name, r.clients, r.accounts,
-             util::duration_text(r.median_us), util::duration_text(r.p99_us), util::duration_text(r.floor_us), r.ratio(),
-             r.throughput_per_s, r.balance_ok ? "balance ok" : "BALANCE WRONG: an update was lost");
+             util::duration_text(r.median_us), util::duration_text(r.p99_us), util::duration_text(r.floor_us),
+             r.ratio(), r.throughput_per_s, r.balance_ok ? "balance ok" : "BALANCE WRONG: an update was lost");
   std::fflush(stdout);  // before the next row forks its clients
 }
 
 // The run as bench.json holds it (runfiles/bench_file.h).
 runfiles::BenchFile bench_file(const std::vector<bench::BenchCase>& cases, const std::vector<bench::StrategyRow>& rows,
-                     const nlohmann::json& env) {
+                               const nlohmann::json& env) {
   runfiles::BenchFile file{env, {}, {}};
   for (const bench::BenchCase& c : cases) {
-    file.cases.push_back(runfiles::BenchFileCase{c.name, static_cast<long>(c.samples), c.median_us, c.p99_us, c.floor_us,
-                                       c.ratio(), c.extra});
+    file.cases.push_back(runfiles::BenchFileCase{c.name, static_cast<long>(c.samples), c.median_us, c.p99_us,
+                                                 c.floor_us, c.ratio(), c.extra});
   }
   for (const bench::StrategyRow& r : rows) {
-    file.strategies.push_back(runfiles::BenchFileRow{r.name, r.clients, r.accounts, static_cast<long>(r.increments), r.median_us,
-                                           r.p99_us, r.floor_us, r.ratio(), r.throughput_per_s, r.balance_ok, r.client,
-                                           static_cast<long>(r.failed)});
+    file.strategies.push_back(runfiles::BenchFileRow{r.name, r.clients, r.accounts, static_cast<long>(r.increments),
+                                                     r.median_us, r.p99_us, r.floor_us, r.ratio(), r.throughput_per_s,
+                                                     r.balance_ok, r.client, static_cast<long>(r.failed)});
   }
   return file;
 }
@@ -107,17 +110,25 @@ void check_balances(const std::vector<bench::BenchCase>& cases, const std::vecto
 
 bench::BenchSetup setup_of(const BenchOptions& options, const GlobalOptions& global, const std::filesystem::path& dir) {
   lab::LabSetup lab = global.setup();
-  bench::BenchSetup setup{lab.redis, lab.conninfo, dir, options.account, std::chrono::duration<double>(options.seconds),
-                   options.clients, std::filesystem::read_symlink("/proc/self/exe"),
-                   {"--redis", global.redis_url, "--db", global.db}, options.wait, {}};
-  if (!global.sentinel.empty()) setup.global_args.insert(setup.global_args.end(), {"--sentinel", global.sentinel, "--master", global.master});
+  bench::BenchSetup setup{lab.redis,
+                          lab.conninfo,
+                          dir,
+                          options.account,
+                          std::chrono::duration<double>(options.seconds),
+                          options.clients,
+                          std::filesystem::read_symlink("/proc/self/exe"),
+                          {"--redis", global.redis_url, "--db", global.db},
+                          options.wait,
+                          {}};
+  if (!global.sentinel.empty())
+    setup.global_args.insert(setup.global_args.end(), {"--sentinel", global.sentinel, "--master", global.master});
   return setup;
 }
 
 // The environment, printed and returned for the JSON; then the single-connection cases. Throws
 // UsageError when the machine cannot run the clients asked for.
 std::vector<bench::BenchCase> environment_and_round_trips(const BenchOptions& options, const bench::BenchSetup& setup,
-                                                   nlohmann::json& env) {
+                                                          nlohmann::json& env) {
   RedisConnection redis(setup.redis);
   bank::AccountStore store(setup.conninfo);
   bench::check_capacity(std::max(options.clients, bench::kSpreadClients), store);
@@ -136,11 +147,12 @@ std::vector<bench::BenchCase> environment_and_round_trips(const BenchOptions& op
 
 // Redlock's three servers, when a redlock row or a NAME@3 client is asked for.
 std::vector<std::unique_ptr<host::LocalRedis>> redlock_servers(const std::vector<lab::Strategy>& strategies,
-                                                         const std::vector<protocol::ClientSpec>& peers, int port,
-                                                         const std::filesystem::path& dir) {
+                                                               const std::vector<protocol::ClientSpec>& peers, int port,
+                                                               const std::filesystem::path& dir) {
   std::vector<std::unique_ptr<host::LocalRedis>> servers;
-  bool three = std::find(strategies.begin(), strategies.end(), lab::Strategy::redlock) != strategies.end() ||
-               std::any_of(peers.begin(), peers.end(), [](const protocol::ClientSpec& peer) { return peer.servers == 3; });
+  bool three =
+      std::find(strategies.begin(), strategies.end(), lab::Strategy::redlock) != strategies.end() ||
+      std::any_of(peers.begin(), peers.end(), [](const protocol::ClientSpec& peer) { return peer.servers == 3; });
   if (!three) return servers;
   for (int i = 0; i < 3; ++i) servers.push_back(std::make_unique<host::LocalRedis>(port + i, dir));
   return servers;
@@ -148,8 +160,10 @@ std::vector<std::unique_ptr<host::LocalRedis>> redlock_servers(const std::vector
 
 // The strategies' rows, then the peers', under one header; each strategy and peer one step of
 // `progress`.
-std::vector<bench::StrategyRow> strategy_rows(const std::vector<lab::Strategy>& strategies, const std::vector<protocol::ClientSpec>& peers,
-                                       const bench::BenchSetup& setup, util::Progress& progress, std::size_t& step) {
+std::vector<bench::StrategyRow> strategy_rows(const std::vector<lab::Strategy>& strategies,
+                                              const std::vector<protocol::ClientSpec>& peers,
+                                              const bench::BenchSetup& setup, util::Progress& progress,
+                                              std::size_t& step) {
   if (strategies.empty() && peers.empty()) return {};
   progress.clear();
   fmt::print("\n{:<15} {:>7} {:>8} {:>10} {:>10} {:>10} {:>7} {:>10}  {}\n", "strategy", "clients", "accounts",
@@ -170,9 +184,10 @@ std::vector<bench::StrategyRow> strategy_rows(const std::vector<lab::Strategy>& 
 }
 
 // The run kept in DIR/bench/runs/<UTC time>/: its bench.json and its report, whose path is printed.
-void keep_run(const GlobalOptions& global, const std::vector<bench::BenchCase>& cases, const std::vector<bench::StrategyRow>& rows,
-              const nlohmann::json& env) {
-  std::filesystem::path run = util::unused_path(std::filesystem::path(global.dir) / "bench" / "runs" / util::utc_now("%Y%m%dT%H%M%SZ"));
+void keep_run(const GlobalOptions& global, const std::vector<bench::BenchCase>& cases,
+              const std::vector<bench::StrategyRow>& rows, const nlohmann::json& env) {
+  std::filesystem::path run =
+      util::unused_path(std::filesystem::path(global.dir) / "bench" / "runs" / util::utc_now("%Y%m%dT%H%M%SZ"));
   std::filesystem::create_directories(run);
   runfiles::write_bench_file(run / "bench.json", bench_file(cases, rows, env));
   report::write_report({run}, run / "report.html", lab::parse_lang(global.lang));
@@ -197,7 +212,8 @@ std::unique_ptr<chaos::TrialNetwork> route_through_proxies(bench::BenchSetup& se
 }
 
 void bench(const BenchOptions& options, const GlobalOptions& global) {
-  std::vector<lab::Strategy> strategies = lab::parse_strategy_list(options.strategies, bench::default_bench_strategies());
+  std::vector<lab::Strategy> strategies =
+      lab::parse_strategy_list(options.strategies, bench::default_bench_strategies());
   std::vector<protocol::ClientSpec> peers = chaos::parse_client_list(options.clients_specs);
   host::TempDir scratch("rlock_bench");  // the clients' records, the startup runs' lab directory, redlock's servers
   bench::BenchSetup setup = setup_of(options, global, scratch.path());
@@ -216,7 +232,8 @@ void bench(const BenchOptions& options, const GlobalOptions& global) {
     cases.push_back(std::move(c));
   };
   progress.update(step);
-  for (WaitMode mode : {WaitMode::poll, WaitMode::notify, WaitMode::queue}) measured(bench::measure_handoff(setup, mode, redis_rtt));
+  for (WaitMode mode : {WaitMode::poll, WaitMode::notify, WaitMode::queue})
+    measured(bench::measure_handoff(setup, mode, redis_rtt));
   measured(bench::measure_startup(setup));
   auto servers = redlock_servers(strategies, peers, options.redlock_port, setup.dir);
   for (const auto& server : servers) setup.redlock.push_back(server->address());
@@ -236,26 +253,36 @@ void bench(const BenchOptions& options, const GlobalOptions& global) {
 
 void register_bench(CLI::App& app, const GlobalOptions& global) {
   auto options = std::make_shared<BenchOptions>();
-  CLI::App* cmd = app.add_subcommand("bench", "measure the lock against its round-trip floors (a benchmark, not a test)");
-  cmd->add_option("--seconds", options->seconds, "seconds per case")->check(CLI::Range(0.1, 3600.0))->capture_default_str();
+  CLI::App* cmd =
+      app.add_subcommand("bench", "measure the lock against its round-trip floors (a benchmark, not a test)");
+  cmd->add_option("--seconds", options->seconds, "seconds per case")
+      ->check(CLI::Range(0.1, 3600.0))
+      ->capture_default_str();
   cmd->add_option("--clients", options->clients, "processes contending in the handoff cases (2 or more)")
       ->check(CLI::Range(2, 1 << 20))
       ->capture_default_str();
-  cmd->add_option("--account", options->account, "the first account (row and lock keys) the benchmark uses (and the next 15)")
+  cmd->add_option("--account", options->account,
+                  "the first account (row and lock keys) the benchmark uses (and the next 15)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd->add_option("--json", options->json, "also write the cases, the strategy rows and the environment as JSON to this file");
-  cmd->add_option("--strategies", options->strategies, "the strategies to price, comma-separated, or none (default: ttl, "
-                  "watchdog, fenced-retry, fenced-claim, redlock, pg-atomic, pg-row-lock, pg-advisory)")->delimiter(',');
+  cmd->add_option("--json", options->json,
+                  "also write the cases, the strategy rows and the environment as JSON to this file");
+  cmd->add_option("--strategies", options->strategies,
+                  "the strategies to price, comma-separated, or none (default: ttl, "
+                  "watchdog, fenced-retry, fenced-claim, redlock, pg-atomic, pg-row-lock, pg-advisory)")
+      ->delimiter(',');
   cmd->add_option("--wait", options->wait, "how the strategies' refused workers wait: poll, notify or queue")
       ->transform(CLI::CheckedTransformer(wait_modes_by_name(), CLI::ignore_case))
       ->capture_default_str();
   cmd->add_option("--redlock-port", options->redlock_port, "redlock's three servers run on this port and the next two")
       ->check(CLI::Range(1024, 65533))
       ->capture_default_str();
-  cmd->add_option("--client", options->clients_specs, "a protocol client measured beside the strategies on the same "
-                  "servers, as NAME=COMMAND (NAME@3=COMMAND: on redlock's three servers); repeatable (docs/clients.md)");
-  cmd->add_flag("--through-proxy", options->through_proxy, "every connection to Redis and PostgreSQL through chaos's "
+  cmd->add_option(
+      "--client", options->clients_specs,
+      "a protocol client measured beside the strategies on the same "
+      "servers, as NAME=COMMAND (NAME@3=COMMAND: on redlock's three servers); repeatable (docs/clients.md)");
+  cmd->add_flag("--through-proxy", options->through_proxy,
+                "every connection to Redis and PostgreSQL through chaos's "
                 "fault proxy, passing: compare the ratios with a run without (docs/bench.md)");
   cmd->callback([options, &global] { bench(*options, global); });
 }

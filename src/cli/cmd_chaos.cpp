@@ -19,8 +19,8 @@
 #include "chaos/report.h"
 #include "chaos/run_record.h"
 #include "cli/commands.h"
-#include "lab/strategy_list.h"
 #include "host/netns.h"
+#include "lab/strategy_list.h"
 #include "report/report.h"
 #include "rlock/error.h"
 #include "rlock/token.h"
@@ -72,7 +72,8 @@ std::uint64_t random_seed() {
 std::vector<protocol::ClientSpec> clients_of(const ChaosOptions& options) {
   std::vector<protocol::ClientSpec> clients = chaos::parse_client_list(options.clients);
   for (const std::string& name : options.safe_clients) {
-    auto client = std::find_if(clients.begin(), clients.end(), [&](const protocol::ClientSpec& c) { return c.name == name; });
+    auto client =
+        std::find_if(clients.begin(), clients.end(), [&](const protocol::ClientSpec& c) { return c.name == name; });
     if (client == clients.end()) throw UsageError(fmt::format("--client-safe {}: no --client of that name", name));
     client->expected_safe = true;
   }
@@ -83,15 +84,20 @@ std::vector<protocol::ClientSpec> clients_of(const ChaosOptions& options) {
 // `--strategies none` (or '') runs no built-in strategy, for a campaign of clients alone.
 chaos::Campaign campaign_of(const ChaosOptions& options) {
   std::vector<std::string> fault_names = options.faults;
-  std::vector<lab::Strategy> quick{lab::Strategy::ttl, lab::Strategy::fenced_retry, lab::Strategy::fenced_claim, lab::Strategy::pg_row_lock};
-  std::vector<lab::Strategy> strategies = lab::parse_strategy_list(options.strategies, options.quick ? quick : lab::all_strategies());
+  std::vector<lab::Strategy> quick{lab::Strategy::ttl, lab::Strategy::fenced_retry, lab::Strategy::fenced_claim,
+                                   lab::Strategy::pg_row_lock};
+  std::vector<lab::Strategy> strategies =
+      lab::parse_strategy_list(options.strategies, options.quick ? quick : lab::all_strategies());
   if (options.quick && fault_names.empty()) fault_names = {"none", "pause"};
   std::vector<chaos::Fault> faults =
-      fault_names.empty() ? chaos::all_faults() : parse_list<chaos::Fault>(fault_names, chaos::fault_from, "fault", names_of(chaos::all_faults()));
+      fault_names.empty()
+          ? chaos::all_faults()
+          : parse_list<chaos::Fault>(fault_names, chaos::fault_from, "fault", names_of(chaos::all_faults()));
   int trials = options.quick && options.trials == 200 ? 20 : options.trials;
   chaos::Campaign campaign{strategies, clients_of(options), faults, trials, options.jobs};
   if (chaos::most_trials(campaign) > chaos::kMaxTrialsARun) {
-    throw UsageError(fmt::format("the campaign has {} trials: at most {} a run", chaos::most_trials(campaign), chaos::kMaxTrialsARun));
+    throw UsageError(fmt::format("the campaign has {} trials: at most {} a run", chaos::most_trials(campaign),
+                                 chaos::kMaxTrialsARun));
   }
   return campaign;
 }
@@ -110,9 +116,15 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   if (options.netns) host::NetnsLab::cleanup_leftovers();  // says so, in one line, when not root
   lab::LabSetup lab = global.setup();
   chaos::Campaign campaign = campaign_of(options);
-  chaos::ChaosSetup setup{lab.redis, lab.conninfo, lab.dir.root() / "chaos", options.seed.value_or(random_seed()),
-                   std::chrono::milliseconds(options.ttl_ms), 100000, options.failover_port, options.redlock_port,
-                   options.wait};
+  chaos::ChaosSetup setup{lab.redis,
+                          lab.conninfo,
+                          lab.dir.root() / "chaos",
+                          options.seed.value_or(random_seed()),
+                          std::chrono::milliseconds(options.ttl_ms),
+                          100000,
+                          options.failover_port,
+                          options.redlock_port,
+                          options.wait};
   setup.netns = options.netns;
   setup.run_dir = chaos::new_run_dir(setup.dir, setup.seed);
   std::vector<chaos::TrialResult> results = chaos::run_campaign(campaign, setup);
@@ -138,8 +150,12 @@ void register_chaos(CLI::App& app, const GlobalOptions& global) {
       ->check(CLI::Range(1, chaos::kMaxTrialsACell))
       ->capture_default_str();
   cmd->add_option("--seed", options->seed, "replay the trials of this seed (default: a new one, printed)");
-  cmd->add_option("--jobs", options->jobs, "trials run side by side")->check(CLI::Range(1, chaos::kMaxJobs))->capture_default_str();
-  cmd->add_option("--ttl", options->ttl_ms, "lock TTL in ms")->check(CLI::Range(chaos::kMinTtlMs, chaos::kMaxTtlMs))->capture_default_str();
+  cmd->add_option("--jobs", options->jobs, "trials run side by side")
+      ->check(CLI::Range(1, chaos::kMaxJobs))
+      ->capture_default_str();
+  cmd->add_option("--ttl", options->ttl_ms, "lock TTL in ms")
+      ->check(CLI::Range(chaos::kMinTtlMs, chaos::kMaxTtlMs))
+      ->capture_default_str();
   cmd->add_option("--failover-port", options->failover_port,
                   "failover trials run a primary and a replica of their own on 127.0.0.1 from this port, two a job")
       ->check(CLI::Range(chaos::kMinOwnPort, chaos::kMaxOwnPort))
@@ -153,11 +169,13 @@ void register_chaos(CLI::App& app, const GlobalOptions& global) {
                   "(until the release is announced, 10 ms at most) or queue (in turn, woken at the release)")
       ->transform(CLI::CheckedTransformer(wait_modes_by_name()))
       ->capture_default_str();
-  cmd->add_flag("--quick", options->quick, "ttl, fenced-retry, fenced-claim and pg-row-lock under none and pause, 20 trials a cell");
+  cmd->add_flag("--quick", options->quick,
+                "ttl, fenced-retry, fenced-claim and pg-row-lock under none and pause, 20 trials a cell");
   cmd->add_option("--json", options->json, "also write the table as JSON to this file");
   cmd->add_option("--client", options->clients,
                   "NAME=COMMAND: also judge this lock client (docs/clients.md); NAME@3=COMMAND gives it three servers");
-  cmd->add_option("--client-safe", options->safe_clients, "NAME: the client is expected safe (an anomaly fails the run)");
+  cmd->add_option("--client-safe", options->safe_clients,
+                  "NAME: the client is expected safe (an anomaly fails the run)");
   cmd->add_flag("--netns", options->netns,
                 "as root: each job's workers and a Redis of its own in network namespaces, partition a real one "
                 "(faults none and partition; docs/chaos.md)");

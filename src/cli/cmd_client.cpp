@@ -31,7 +31,8 @@ lab::Strategy strategy_named(const std::string& name) {
 void register_client(CLI::App& app, const GlobalOptions&) {
   auto strategy = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand("client", "a built-in strategy as a protocol client, for rlock chaos --client");
-  cmd->add_option("--strategy", *strategy, "ttl, watchdog, check-before-write, fenced, fenced-retry, fenced-claim or redlock")
+  cmd->add_option("--strategy", *strategy,
+                  "ttl, watchdog, check-before-write, fenced, fenced-retry, fenced-claim or redlock")
       ->required();
   cmd->callback([strategy] { chaos::run_strategy_client(strategy_named(*strategy), std::cin, std::cout); });
 }

@@ -12,12 +12,12 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
-#include "rlock/error.h"
-#include "rlock/lock_key.h"
-#include "rlock/redis_lock.h"
 #include "host/redis_server.h"
 #include "lab/host_events.h"
 #include "lab/run_log.h"
+#include "rlock/error.h"
+#include "rlock/lock_key.h"
+#include "rlock/redis_lock.h"
 
 namespace rlock::cli {
 namespace {
@@ -43,7 +43,7 @@ void act(const RedisOptions& options, const GlobalOptions& global) {
     pid_t pid = 0;
     if (!(in >> pid)) throw Error(fmt::format("Redis at {} was not stopped by `rlock redis stop`", server));
     lab::signal_and_record(log, pid, SIGCONT, "Redis at " + server, lab::EventKind::redis_signal,
-                      {{"server", server}, {"signal", "SIGCONT"}});
+                           {{"server", server}, {"signal", "SIGCONT"}});
     std::filesystem::remove(stopped_pid_file(setup));
     return;
   }
@@ -61,7 +61,7 @@ void act(const RedisOptions& options, const GlobalOptions& global) {
     host::RedisProcess process = host::local_redis_process(redis);
     setup.dir.write_file(stopped_pid_file(setup), fmt::format("{}\n", process.pid));
     lab::signal_and_record(log, process.pid, SIGSTOP, "Redis at " + server, lab::EventKind::redis_signal,
-                      {{"server", server}, {"signal", "SIGSTOP"}});
+                           {{"server", server}, {"signal", "SIGSTOP"}});
     return;
   }
   lab::record_crash(log, host::crash_redis(redis, key, /*start_again=*/options.action == "restart"));

@@ -31,7 +31,8 @@ void report(const ReportOptions& options, const GlobalOptions& global) {
 void register_report(CLI::App& app, const GlobalOptions& global) {
   auto options = std::make_shared<ReportOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "report", "write one HTML page of stored runs (a lab directory, a chaos.json or a bench.json) and print its path");
+      "report",
+      "write one HTML page of stored runs (a lab directory, a chaos.json or a bench.json) and print its path");
   cmd->add_option("dirs", options->dirs, "run directories (default: --dir)");
   cmd->add_option("--out", options->out, "the HTML file to write (default: report.html in the one run directory)");
   cmd->callback([options, &global] { report(*options, global); });

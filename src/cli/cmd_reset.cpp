@@ -6,9 +6,9 @@
 
 #include "bank/account_store.h"
 #include "cli/commands.h"
+#include "lab/run_log.h"
 #include "rlock/lock_key.h"
 #include "rlock/redis_connection.h"
-#include "lab/run_log.h"
 
 namespace rlock::cli {
 namespace {

@@ -23,7 +23,7 @@ void send(const SigOptions& options, const GlobalOptions& global) {
   lab::RunLog log(setup.dir, setup.lang);
   pid_t pid = lab::find_worker(setup.dir, options.name);
   lab::signal_and_record(log, pid, number, fmt::format("worker {}", options.name), lab::EventKind::signal,
-                    {{"signal", "SIG" + options.signal}, {"target", options.name}});
+                         {{"signal", "SIG" + options.signal}, {"target", options.name}});
 }
 
 }  // namespace

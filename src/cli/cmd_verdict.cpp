@@ -6,9 +6,9 @@
 
 #include "bank/account_store.h"
 #include "cli/commands.h"
-#include "rlock/error.h"
 #include "lab/run_log.h"
 #include "lab/verdict.h"
+#include "rlock/error.h"
 
 namespace rlock::cli {
 namespace {

@@ -68,7 +68,9 @@ CLI::Validator worker_name() {
 void add_run_options(CLI::App* cmd, WorkerOptions& o) {
   cmd->add_option("NAME", o.name, "worker name (letters, digits, _ and -)")->required()->check(worker_name());
   cmd->add_option("AMOUNT", o.amount, "amount to add to the balance")->required();
-  cmd->add_option("--ttl", o.ttl_ms, "lock TTL in milliseconds")->check(CLI::Range(1L, 86'400'000L))->capture_default_str();
+  cmd->add_option("--ttl", o.ttl_ms, "lock TTL in milliseconds")
+      ->check(CLI::Range(1L, 86'400'000L))
+      ->capture_default_str();
   cmd->add_option("--delay", o.delay_seconds, "seconds after the run's start before acquiring")
       ->check(CLI::Range(0.0, 3600.0))
       ->capture_default_str();

@@ -5,12 +5,12 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli/commands.h"
-#include "rlock/error.h"
-#include "cli/exit_codes.h"
 #include "chaos/report.h"
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
 #include "cli/global_options.h"
 #include "lab/lab_worker.h"
+#include "rlock/error.h"
 
 namespace {
 

@@ -37,10 +37,10 @@ pid_t fork_child(const std::function<int()>& body);
 // Where a spawned child's standard files go, whether it leads a process group of its own, and
 // its environment.
 struct SpawnOptions {
-  int stdin_stdout = -1;                // a descriptor to be both its stdin and stdout; -1: ours
-  std::filesystem::path stderr_file{};  // appended to; empty: our stderr (or stderr_fd)
-  int stderr_fd = -1;                   // a descriptor to be its stderr, when no stderr_file
-  bool own_group = false;               // its pid is then its group's id, for kill(-pid, ...)
+  int stdin_stdout = -1;                                  // a descriptor to be both its stdin and stdout; -1: ours
+  std::filesystem::path stderr_file{};                    // appended to; empty: our stderr (or stderr_fd)
+  int stderr_fd = -1;                                     // a descriptor to be its stderr, when no stderr_file
+  bool own_group = false;                                 // its pid is then its group's id, for kill(-pid, ...)
   std::optional<std::vector<std::string>> environment{};  // NAME=VALUE each; none: ours
   // SIGKILL when this process ends, however it ends (PR_SET_PDEATHSIG), and SIGINT and SIGTERM
   // at their defaults: a server or client of a job must not outlive it. Not for a daemon. Only

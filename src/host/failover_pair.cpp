@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "rlock/error.h"
 #include "host/child.h"
 #include "host/process.h"
+#include "rlock/error.h"
 #include "rlock/redis_lock.h"
 
 namespace rlock::host {
@@ -15,7 +15,8 @@ namespace rlock::host {
 using namespace std::chrono_literals;
 
 FailoverPair::FailoverPair(int primary_port, const std::filesystem::path& dir)
-    : primary_(primary_port, dir), replica_(primary_port + 1, dir, {"--replicaof", "127.0.0.1", std::to_string(primary_port)}) {
+    : primary_(primary_port, dir),
+      replica_(primary_port + 1, dir, {"--replicaof", "127.0.0.1", std::to_string(primary_port)}) {
   // The replica may say "connected" before the primary streams writes to it: only an
   // acknowledged write proves that the next ones will reach it.
   constexpr std::string_view kProbe = "rlock:failover:probe";

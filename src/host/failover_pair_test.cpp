@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include "host/temp_dir.h"
 #include "rlock/error.h"
 #include "rlock/redis_lock.h"
-#include "host/temp_dir.h"
 #include "testing/test_env.h"
 
 namespace rlock::host {
@@ -75,7 +75,8 @@ TEST(FailoverPair, StopsItsServersWhenDestroyed) {
   { FailoverPair pair(kPort, temp.path()); }
   RedisAddress gone;
   gone.port = kPort;
-  EXPECT_THROW(RedisConnection(gone, RedisTimeouts{std::chrono::milliseconds(200), std::chrono::milliseconds(200)}), Error);
+  EXPECT_THROW(RedisConnection(gone, RedisTimeouts{std::chrono::milliseconds(200), std::chrono::milliseconds(200)}),
+               Error);
 }
 
 }  // namespace

@@ -134,13 +134,10 @@ struct Chunk {
 
 bool due(const Chunk& chunk, const Fault& fault, Clock::time_point now) {
   switch (fault.kind) {
-    case Fault::Kind::pass:
-      return true;
-    case Fault::Kind::delay:
-      return chunk.arrived + fault.delay <= now;
+    case Fault::Kind::pass: return true;
+    case Fault::Kind::delay: return chunk.arrived + fault.delay <= now;
     case Fault::Kind::hold:
-    case Fault::Kind::black_hole:
-      return false;
+    case Fault::Kind::black_hole: return false;
   }
   return false;
 }
@@ -248,7 +245,8 @@ struct FaultProxy::Loop {
       Link& link = links.emplace_back();
       link.client = std::move(client);
       set_nodelay(link.client.get());
-      link.server = Fd::opened([&] { return ::socket(upstream.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0); });
+      link.server =
+          Fd::opened([&] { return ::socket(upstream.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0); });
       if (link.server.get() < 0 && out_of_descriptors(errno)) {
         link.abort();
         accept_resumes = now + kAcceptBackoff;

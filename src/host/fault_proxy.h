@@ -79,10 +79,10 @@ class FaultProxy {
   std::mutex mutex_;
   std::condition_variable applied_cv_;
   std::vector<std::function<void(Loop&)>> pending_;  // guarded by mutex_
-  std::uint64_t posted_ = 0;                          // guarded by mutex_
-  std::uint64_t applied_ = 0;                         // guarded by mutex_
-  bool stopping_ = false;                             // guarded by mutex_
-  int wake_fd_ = -1;                                  // an eventfd: a command is pending
+  std::uint64_t posted_ = 0;                         // guarded by mutex_
+  std::uint64_t applied_ = 0;                        // guarded by mutex_
+  bool stopping_ = false;                            // guarded by mutex_
+  int wake_fd_ = -1;                                 // an eventfd: a command is pending
   std::thread thread_;
 };
 

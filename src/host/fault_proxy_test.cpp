@@ -15,8 +15,8 @@
 #include <memory>
 #include <random>
 #include <stdexcept>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -169,12 +169,8 @@ void change_fault(FaultProxy& proxy, std::mt19937& random) {
   const Direction directions[] = {Direction::to_server, Direction::to_client, Direction::both};
   Direction direction = directions[random() % 3];
   switch (random() % 3) {
-    case 0:
-      proxy.pass(direction);
-      break;
-    case 1:
-      proxy.delay(std::chrono::milliseconds(1 + random() % 5), direction);
-      break;
+    case 0: proxy.pass(direction); break;
+    case 1: proxy.delay(std::chrono::milliseconds(1 + random() % 5), direction); break;
     default:
       proxy.hold(direction);
       std::this_thread::sleep_for(std::chrono::milliseconds(random() % 10));
@@ -225,7 +221,10 @@ TEST(FaultProxy, AChildForkedWhileItRunsHoldsNoneOfItsSockets) {
   EXPECT_EQ(reap(child).code(), 0) << "sockets of the proxy's in a forked child";
 
   // A child that lives on does not keep a reset connection open: the client sees the reset now.
-  pid_t holder = fork_child([] { ::sleep(10); return 0; });
+  pid_t holder = fork_child([] {
+    ::sleep(10);
+    return 0;
+  });
   proxy.reset();
   timeval two_seconds{2, 0};
   ::setsockopt(client.fd(), SOL_SOCKET, SO_RCVTIMEO, &two_seconds, sizeof two_seconds);
@@ -314,7 +313,8 @@ TEST(FaultProxy, HeldBytesBeyondItsQueueLimitAllArriveAfterPass) {
 
 TEST(FaultProxy, APortAlreadyTakenIsAnErrorNamingIt) {
   FaultProxy first("127.0.0.1", testing::closed_port());
-  std::string message = error_message<Error>([&] { FaultProxy second("127.0.0.1", testing::closed_port(), first.port()); });
+  std::string message =
+      error_message<Error>([&] { FaultProxy second("127.0.0.1", testing::closed_port(), first.port()); });
   EXPECT_NE(message.find(std::to_string(first.port())), std::string::npos) << message;
 }
 

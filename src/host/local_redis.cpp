@@ -4,11 +4,11 @@
 
 #include <fmt/format.h>
 
-#include "rlock/error.h"
 #include "host/child.h"
 #include "host/process.h"
 #include "host/redis_server.h"
 #include "host/throwaway_redis_conf.h"
+#include "rlock/error.h"
 
 namespace rlock::host {
 namespace {
@@ -40,8 +40,8 @@ void LocalRedis::start() {
   std::filesystem::path log = dir_ / fmt::format("redis-{}.log", address_.port);
   std::filesystem::path conf = dir_ / fmt::format("redis-{}.conf", address_.port);
   if (!(std::ofstream(conf) << kThrowawayRedisConf)) throw Error(fmt::format("cannot write {}", conf.string()));
-  std::vector<std::string> args{"redis-server", conf.string(), "--port", std::to_string(address_.port),
-                                "--dir", dir_.string(), "--logfile", log.string()};
+  std::vector<std::string> args{"redis-server", conf.string(), "--port",    std::to_string(address_.port),
+                                "--dir",        dir_.string(), "--logfile", log.string()};
   args.insert(args.end(), extra_args_.begin(), extra_args_.end());
   // In a group of its own, out of reach of a terminal's Ctrl-C (its owner stops it), and gone with its owner.
   pid_ = spawn_child(args, SpawnOptions{.own_group = true, .dies_with_parent = true});

@@ -186,8 +186,8 @@ void NetnsLab::create_namespaces(const std::vector<std::string>& names) {
   std::vector<std::string> adds;
   for (const std::string& name : names) {
     if (netns_id(fs::path(kNetnsDir) / name)) {
-      throw Error(fmt::format("a network namespace named {} exists already and is not this run's: rlock leaves it alone",
-                              name));
+      throw Error(fmt::format(
+          "a network namespace named {} exists already and is not this run's: rlock leaves it alone", name));
     }
     adds.push_back("netns add " + name);
   }
@@ -213,9 +213,11 @@ void NetnsLab::build(const std::vector<std::string>& members) {
   for (const std::string& member : members) names.push_back(namespace_of(member));
   create_namespaces(names);
 
-  std::vector<std::string> bridge{fmt::format("link add {} type bridge", kBridge), fmt::format("link set {} up", kBridge)};
+  std::vector<std::string> bridge{fmt::format("link add {} type bridge", kBridge),
+                                  fmt::format("link set {} up", kBridge)};
   for (const std::string& member : members) {
-    bridge.push_back(fmt::format("link add {} type veth peer name eth0 netns {}", port_of(member), namespace_of(member)));
+    bridge.push_back(
+        fmt::format("link add {} type veth peer name eth0 netns {}", port_of(member), namespace_of(member)));
     bridge.push_back(fmt::format("link set {} master {} up", port_of(member), kBridge));
   }
   ip_batch(lab_, bridge);
@@ -225,8 +227,8 @@ void NetnsLab::build(const std::vector<std::string>& members) {
     // 127/8 on eth0 is martian unless route_localnet is on (the header says why this range).
     run({"ip", "netns", "exec", namespace_of(member), "sh", "-c",
          "echo 1 > /proc/sys/net/ipv4/conf/all/route_localnet"});
-    ip_batch(namespace_of(member), {"link set lo up", fmt::format("addr add {}/24 dev eth0", address(member)),
-                                    "link set eth0 up"});
+    ip_batch(namespace_of(member),
+             {"link set lo up", fmt::format("addr add {}/24 dev eth0", address(member)), "link set eth0 up"});
   }
 }
 

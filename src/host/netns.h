@@ -70,8 +70,7 @@ class NetnsLab {
 
   // Runs `args` inside the member's namespace (through `ip netns exec`, which execs it: the pid is
   // the program's), as spawn_child() does.
-  pid_t spawn(const std::string& member, const std::vector<std::string>& args,
-              const SpawnOptions& options = {}) const;
+  pid_t spawn(const std::string& member, const std::vector<std::string>& args, const SpawnOptions& options = {}) const;
   // Moves the calling thread into the member's namespace (setns): what it connects to from then on
   // goes through the bridge. For the body of a fork_child(). Throws Error when it cannot.
   void enter(const std::string& member) const;
@@ -94,9 +93,9 @@ class NetnsLab {
   void teardown() noexcept;
   std::string port_of(const std::string& member) const;
 
-  std::string lab_;                              // rlock-PID-N, the bridge's namespace
-  std::map<std::string, std::string> address_;   // member -> its address
-  std::vector<std::string> namespaces_;          // created (and marked) so far, the bridge's first
+  std::string lab_;                                    // rlock-PID-N, the bridge's namespace
+  std::map<std::string, std::string> address_;         // member -> its address
+  std::vector<std::string> namespaces_;                // created (and marked) so far, the bridge's first
   std::set<std::pair<std::string, std::string>> cut_;  // partitioned pairs, each sorted
 };
 

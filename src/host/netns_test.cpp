@@ -110,8 +110,8 @@ TEST(NetnsLab, APartitionCutsOneWorkerOffRedisAndHealingLetsItBackIn) {
     EXPECT_EQ(lab.address("redis"), "127.77.0.1");
     EXPECT_NE(output_of("ip netns list").find(lab.namespace_of("w0")), std::string::npos);
     server = lab.spawn("redis", {"redis-server", "--bind", lab.address("redis"), "--port", std::to_string(kRedisPort),
-                                 "--save", "", "--appendonly", "no", "--protected-mode", "no", "--dir", dir.path().string(), "--logfile",
-                                 (dir.path() / "redis.log").string()});
+                                 "--save", "", "--appendonly", "no", "--protected-mode", "no", "--dir",
+                                 dir.path().string(), "--logfile", (dir.path() / "redis.log").string()});
     ASSERT_TRUE(wait_for(5s, [&] { return pings(lab, "w0", 200ms); })) << "redis in its namespace never answered w0";
     idle = lab.spawn("w1", {"sleep", "60"});  // left running: the lab's end kills it
 
@@ -155,8 +155,9 @@ TEST(NetnsLab, CleanupRemovesWhatACrashedRunLeftBehind) {
   ASSERT_NE(output_of("ip netns list").find(prefix), std::string::npos) << "the crashed run left nothing";
 
   std::vector<std::string> removed = NetnsLab::cleanup_leftovers();
-  EXPECT_EQ(std::count_if(removed.begin(), removed.end(), [&](const std::string& ns) { return ns.rfind(prefix, 0) == 0; }),
-            3)  // the bridge's, redis's and w0's
+  EXPECT_EQ(
+      std::count_if(removed.begin(), removed.end(), [&](const std::string& ns) { return ns.rfind(prefix, 0) == 0; }),
+      3)  // the bridge's, redis's and w0's
       << fmt::format("{}", fmt::join(removed, " "));
   EXPECT_EQ(output_of("ip netns list").find(prefix), std::string::npos);
   EXPECT_TRUE(wait_for(2s, [&] { return !process_alive(inside); })) << "the crashed run's process still runs";

@@ -8,10 +8,10 @@
 
 #include <fmt/format.h>
 
-#include "rlock/error.h"
 #include "host/child.h"
 #include "host/process.h"
 #include "host/throwaway_redis_conf.h"
+#include "rlock/error.h"
 #include "rlock/redis_lock.h"
 
 namespace rlock::host {
@@ -51,7 +51,8 @@ RedisProcess local_redis_process(RedisConnection& redis) {
 
 void kill_redis(const RedisProcess& process, const RedisAddress& address) {
   if (::kill(process.pid, SIGKILL) != 0 && errno != ESRCH) {
-    throw Error(fmt::format("cannot kill Redis at {} (pid {}): {}", address.display(), process.pid, std::strerror(errno)));
+    throw Error(
+        fmt::format("cannot kill Redis at {} (pid {}): {}", address.display(), process.pid, std::strerror(errno)));
   }
   if (!wait_for(5s, [&] { return !process_alive(process.pid); })) {
     throw Error(fmt::format("Redis at {} (pid {}) did not die within 5 s", address.display(), process.pid));

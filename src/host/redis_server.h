@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "rlock/redis_address.h"
 #include "rlock/lock_key.h"
+#include "rlock/redis_address.h"
 #include "rlock/redis_connection.h"
 
 namespace rlock::host {

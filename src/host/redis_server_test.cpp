@@ -20,7 +20,7 @@ namespace {
 using namespace std::chrono_literals;
 using testing::error_message;
 
-constexpr int kOursPort = 6452;     // ports of this test alone
+constexpr int kOursPort = 6452;  // ports of this test alone
 constexpr int kForeignPort = 6453;
 
 TEST(ThrowawayRedisConf, ItsFirstLineIsTheMarker) {

@@ -46,7 +46,7 @@ std::optional<T> field(const nlohmann::json& fields, const char* name) {
   if (it == fields.end()) return std::nullopt;
   try {
     // A float where an integer belongs is refused: .get<long long>() of 1e22 is undefined.
-    if constexpr (std::integral<T> && !std::same_as<T, bool>) return integer_at<T>(fields, name);
+    if constexpr (std::integral<T> && !std::same_as<T, bool>) return runfiles::integer_at<T>(fields, name);
     return it->get<T>();
   } catch (const nlohmann::json::exception& e) {
     throw Error(fmt::format("event field '{}': {}", name, e.what()));

@@ -18,29 +18,29 @@ namespace rlock::lab {
 inline constexpr int kEventFormat = 1;
 
 enum class EventKind {
-  acquired,           // ttl_ms, fence (fenced only)
-  busy,               // retry_s
-  acquire_unanswered, // message: Redis did not answer an acquisition; asking again (for up to 5 s)
-  read,               // balance, fence (when the read claimed it)
-  wrote,              // before, amount, after, sent_at (when the write left)
-  fenced_write,       // balance, fence, rowcount, sent_at
-  claim_rejected,     // fence: a claiming read found a newer fence
-  released,           // result: 1, 0, or -1 when unknown
-  watchdog_extended,  // pttl
-  watchdog_failed,    // pttl, error (when Redis failed)
-  rejected_retry,     // (none)
-  checked,            // held (bool), pttl: the check before the write
-  redis_too_young,    // uptime_s, min_ms, retry_s: the restart guard refused the lock
-  under_replicated,   // acked, wanted, retry_s: WAIT saw too few replicas, the lock was released
-  redis_killed,       // server, pttl (host)
-  redis_started,      // server, pttl (host)
-  redis_signal,       // server, signal (host)
-  redis_promoted,     // server, pttl (host)
-  signal,             // signal ("SIGSTOP"), target
-  network,            // action, target: the nemesis on a worker's connections (held, healed, delayed)
-  pg_locked,          // lock: "row" or "advisory", taken in PostgreSQL
-  pg_added,           // amount, after: UPDATE ... SET balance = balance + amount
-  error,              // message, amount, added, in_doubt (bools): the worker failed
+  acquired,            // ttl_ms, fence (fenced only)
+  busy,                // retry_s
+  acquire_unanswered,  // message: Redis did not answer an acquisition; asking again (for up to 5 s)
+  read,                // balance, fence (when the read claimed it)
+  wrote,               // before, amount, after, sent_at (when the write left)
+  fenced_write,        // balance, fence, rowcount, sent_at
+  claim_rejected,      // fence: a claiming read found a newer fence
+  released,            // result: 1, 0, or -1 when unknown
+  watchdog_extended,   // pttl
+  watchdog_failed,     // pttl, error (when Redis failed)
+  rejected_retry,      // (none)
+  checked,             // held (bool), pttl: the check before the write
+  redis_too_young,     // uptime_s, min_ms, retry_s: the restart guard refused the lock
+  under_replicated,    // acked, wanted, retry_s: WAIT saw too few replicas, the lock was released
+  redis_killed,        // server, pttl (host)
+  redis_started,       // server, pttl (host)
+  redis_signal,        // server, signal (host)
+  redis_promoted,      // server, pttl (host)
+  signal,              // signal ("SIGSTOP"), target
+  network,             // action, target: the nemesis on a worker's connections (held, healed, delayed)
+  pg_locked,           // lock: "row" or "advisory", taken in PostgreSQL
+  pg_added,            // amount, after: UPDATE ... SET balance = balance + amount
+  error,               // message, amount, added, in_doubt (bools): the worker failed
 };
 
 std::string_view to_string(EventKind kind);

@@ -10,7 +10,8 @@ namespace rlock::lab {
 namespace {
 
 TEST(EventFields, ReadTheirTypedValues) {
-  Event e = Event::from_json_line(R"({"t":1.5,"who":"B","event":"fenced_write","balance":180,"fence":34,"rowcount":0,"sent_at":1.25})");
+  Event e = Event::from_json_line(
+      R"({"t":1.5,"who":"B","event":"fenced_write","balance":180,"fence":34,"rowcount":0,"sent_at":1.25})");
   EXPECT_EQ(e.balance(), 180);
   EXPECT_EQ(e.fence(), 34);
   EXPECT_EQ(e.rowcount(), 0);

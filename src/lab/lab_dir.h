@@ -25,9 +25,7 @@ class LabDir {
   std::filesystem::path start_file() const { return root_ / ".start"; }
   std::filesystem::path timeline() const { return root_ / "timeline.svg"; }
   std::filesystem::path pid_file(std::string_view worker) const { return root_ / (".pid_" + std::string(worker)); }
-  std::filesystem::path read_marker(std::string_view worker) const {
-    return root_ / (".read_" + std::string(worker));
-  }
+  std::filesystem::path read_marker(std::string_view worker) const { return root_ / (".read_" + std::string(worker)); }
 
   // Creates the directory when missing, removes the previous run's log, events, timeline, markers
   // and pid files, and records the new start time. Throws rlock::Error when the directory cannot be written.

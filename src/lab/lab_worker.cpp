@@ -8,15 +8,14 @@
 #include <fmt/format.h>
 
 #include "bank/account_store.h"
-#include "rlock/acquire.h"
-#include "rlock/redis_lock.h"
-#include "rlock/patterns/redlock.h"
 #include "lab/run_log.h"
+#include "rlock/acquire.h"
+#include "rlock/patterns/redlock.h"
+#include "rlock/redis_lock.h"
 #include "rlock/watchdog.h"
 
 namespace rlock::lab {
 namespace {
-
 
 void sleep_until_wall(double epoch_seconds) {
   auto when = std::chrono::system_clock::time_point(
@@ -127,8 +126,8 @@ class Worker final : public Increments {
   bool attempt(bool first) {
     Lease lease = acquire();
     journal_.record(EventKind::acquired,
-                lease.fence ? nlohmann::json{{"ttl_ms", plan_.ttl.count()}, {"fence", lease.fence->value}}
-                            : nlohmann::json{{"ttl_ms", plan_.ttl.count()}});
+                    lease.fence ? nlohmann::json{{"ttl_ms", plan_.ttl.count()}, {"fence", lease.fence->value}}
+                                : nlohmann::json{{"ttl_ms", plan_.ttl.count()}});
     std::optional<Watchdog> watchdog;
     if (plan_.strategy == Strategy::watchdog) {
       watchdog.emplace(setup_.redis, lock_.key(), lease.token, plan_.ttl,
@@ -147,11 +146,12 @@ class Worker final : public Increments {
       }
     }
     ReleaseResult released = lock_.release(lease.token);
-    journal_.record(EventKind::released,
-                {{"result", released == ReleaseResult::released ? 1 : released == ReleaseResult::not_held ? 0 : -1}});
+    journal_.record(EventKind::released, {{"result", released == ReleaseResult::released   ? 1
+                                                     : released == ReleaseResult::not_held ? 0
+                                                                                           : -1}});
     if (released == ReleaseResult::unknown) {
-      throw Error(fmt::format("the release of {} got no answer ({}); the lock expires with its TTL",
-                              lock_.key().lock, lock_.last_release_error()));
+      throw Error(fmt::format("the release of {} got no answer ({}); the lock expires with its TTL", lock_.key().lock,
+                              lock_.last_release_error()));
     }
 
     if (rowcount > 0) return true;
@@ -159,8 +159,9 @@ class Worker final : public Increments {
       journal_.record(EventKind::rejected_retry);
       return false;
     }
-    throw WriteRejected(fmt::format("worker {}: the fenced write was rejected (fencing token {} is stale); {} was not added",
-                                    plan_.name, lease.fence->value, plan_.amount));
+    throw WriteRejected(
+        fmt::format("worker {}: the fenced write was rejected (fencing token {} is stale); {} was not added",
+                    plan_.name, lease.fence->value, plan_.amount));
   }
 
   // Read, (check), pause, write. Returns the write's rowcount: 0 when the database rejected a stale
@@ -191,19 +192,22 @@ class Worker final : public Increments {
     long long after = balance + plan_.amount;
     double sent_at = journal_.elapsed();  // a checker's section ends when the write left, not when it was confirmed
     if (!lease.fence) {
-      state_.write([&] { store_.write_balance(plan_.account, after); return 0; });
+      state_.write([&] {
+        store_.write_balance(plan_.account, after);
+        return 0;
+      });
       state_.added = true;
       journal_.record(EventKind::wrote,
-                  {{"before", balance}, {"amount", plan_.amount}, {"after", after}, {"sent_at", sent_at}});
+                      {{"before", balance}, {"amount", plan_.amount}, {"after", after}, {"sent_at", sent_at}});
       return 1;
     }
     long long rowcount = state_.write([&] {
       return plan_.strategy == Strategy::fenced_claim ? store_.claimed_write(plan_.account, after, *lease.fence)
-                               : store_.fenced_write(plan_.account, after, *lease.fence);
+                                                      : store_.fenced_write(plan_.account, after, *lease.fence);
     });
     state_.added = rowcount > 0;
     journal_.record(EventKind::fenced_write,
-                {{"balance", after}, {"fence", lease.fence->value}, {"rowcount", rowcount}, {"sent_at", sent_at}});
+                    {{"balance", after}, {"fence", lease.fence->value}, {"rowcount", rowcount}, {"sent_at", sent_at}});
     return rowcount;
   }
 
@@ -217,17 +221,16 @@ class Worker final : public Increments {
     double retry_s = std::chrono::duration<double>(plan_.busy_retry).count();
     switch (refused.refusal) {
       case Refusal::redis_too_young:
-        journal_.record(EventKind::redis_too_young,
-                    {{"uptime_s", refused.redis_uptime_s},
-                     {"min_ms", plan_.lock_options.min_redis_uptime.count()},
-                     {"retry_s", retry_s}});
+        journal_.record(EventKind::redis_too_young, {{"uptime_s", refused.redis_uptime_s},
+                                                     {"min_ms", plan_.lock_options.min_redis_uptime.count()},
+                                                     {"retry_s", retry_s}});
         return;
       case Refusal::under_replicated:
-        journal_.record(EventKind::under_replicated,
-                    {{"acked", refused.replicas_acked}, {"wanted", plan_.lock_options.wait_replicas}, {"retry_s", retry_s}});
+        journal_.record(
+            EventKind::under_replicated,
+            {{"acked", refused.replicas_acked}, {"wanted", plan_.lock_options.wait_replicas}, {"retry_s", retry_s}});
         return;
-      default:
-        journal_.record(EventKind::busy, {{"retry_s", retry_s}});
+      default: journal_.record(EventKind::busy, {{"retry_s", retry_s}});
     }
   }
 
@@ -275,8 +278,9 @@ class RedlockWorker final : public Increments {
     double sent_at = journal_.elapsed();
     state_.write([&] { return store_.write_balance(plan_.account, before + plan_.amount); });
     state_.added = true;
-    journal_.record(EventKind::wrote,
-                {{"before", before}, {"amount", plan_.amount}, {"after", before + plan_.amount}, {"sent_at", sent_at}});
+    journal_.record(
+        EventKind::wrote,
+        {{"before", before}, {"amount", plan_.amount}, {"after", before + plan_.amount}, {"sent_at", sent_at}});
     pause_for(plan_.hold_seconds);
     journal_.record(EventKind::released, {{"result", lock_.release(token) >= lock_.quorum() ? 1 : 0}});
   }
@@ -287,8 +291,9 @@ class RedlockWorker final : public Increments {
       journal_.record(EventKind::busy, {{"retry_s", std::chrono::duration<double>(plan_.busy_retry).count()}});
     });
     RedlockAttempt attempt = acquirer.acquire(plan_.ttl);
-    journal_.record(EventKind::acquired,
-                {{"ttl_ms", plan_.ttl.count()}, {"granted", attempt.granted}, {"validity_ms", attempt.validity.count()}});
+    journal_.record(
+        EventKind::acquired,
+        {{"ttl_ms", plan_.ttl.count()}, {"granted", attempt.granted}, {"validity_ms", attempt.validity.count()}});
     return *attempt.token;
   }
 
@@ -322,7 +327,8 @@ class PgWorker final : public Increments {
     long long before = 0;
     double sent_at = 0;
     long long after = state_.write([&] {
-      return store_.locked_update(plan_.account, row ? bank::AccountStore::TxLock::row : bank::AccountStore::TxLock::advisory,
+      return store_.locked_update(plan_.account,
+                                  row ? bank::AccountStore::TxLock::row : bank::AccountStore::TxLock::advisory,
                                   [&](long long balance) {
                                     journal_.record(EventKind::pg_locked, {{"lock", row ? "row" : "advisory"}});
                                     journal_.record(EventKind::read, {{"balance", balance}});
@@ -334,7 +340,7 @@ class PgWorker final : public Increments {
     });
     state_.added = true;
     journal_.record(EventKind::wrote,
-                {{"before", before}, {"amount", plan_.amount}, {"after", after}, {"sent_at", sent_at}});
+                    {{"before", before}, {"amount", plan_.amount}, {"after", after}, {"sent_at", sent_at}});
   }
 
  private:

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "rlock/error.h"
 #include "lab/lab_dir.h"
 #include "lab/messages.h"
 #include "lab/strategy.h"
+#include "rlock/error.h"
 #include "rlock/redis_address.h"
 #include "rlock/redis_lock.h"
 #include "rlock/release_waiter.h"
@@ -27,9 +27,9 @@ struct WorkerPlan {
   long long amount = 0;
   long account = 1;
   std::chrono::milliseconds ttl{2000};
-  double delay_seconds = 0;  // after the run's start
-  double pause_seconds = 0;  // after the first read only: the simulated GC pause
-  double hold_seconds = 0;   // after the first write, before the release: work still under the lock
+  double delay_seconds = 0;                   // after the run's start
+  double pause_seconds = 0;                   // after the first read only: the simulated GC pause
+  double hold_seconds = 0;                    // after the first write, before the release: work still under the lock
   std::chrono::milliseconds busy_retry{100};  // how long to wait before asking again for a refused lock
   // poll: sleep busy_retry between attempts (the article); notify: wake as soon as the lock's
   // release is announced, and after busy_retry at the latest (release_waiter.h).

@@ -59,18 +59,12 @@ std::string field_text(const nlohmann::json& fields, std::string_view name) {
 // Which wording an event takes: some events read differently depending on their fields.
 std::string_view wording_key(const Event& event) {
   switch (event.kind) {
-    case EventKind::acquired:
-      return event.fence() ? "acquired_fenced" : "acquired";
-    case EventKind::read:
-      return event.fence() ? "read_claimed" : "read";
-    case EventKind::released:
-      return event.release_result() == -1 ? "released_unknown" : "released";
-    case EventKind::checked:
-      return event.held().value_or(false) ? "checked" : "checked_lost";
-    case EventKind::watchdog_failed:
-      return event.error_text() ? "watchdog_error" : "watchdog_failed";
-    default:
-      return to_string(event.kind);
+    case EventKind::acquired: return event.fence() ? "acquired_fenced" : "acquired";
+    case EventKind::read: return event.fence() ? "read_claimed" : "read";
+    case EventKind::released: return event.release_result() == -1 ? "released_unknown" : "released";
+    case EventKind::checked: return event.held().value_or(false) ? "checked" : "checked_lost";
+    case EventKind::watchdog_failed: return event.error_text() ? "watchdog_error" : "watchdog_failed";
+    default: return to_string(event.kind);
   }
 }
 

@@ -15,10 +15,10 @@
 
 #include <gtest/gtest.h>
 
-#include "lab/append_file.h"
-#include "rlock/error.h"
-#include "lab/lab_dir.h"
 #include "host/temp_dir.h"
+#include "lab/append_file.h"
+#include "lab/lab_dir.h"
+#include "rlock/error.h"
 #include "testing/test_env.h"
 
 namespace fs = std::filesystem;
@@ -76,9 +76,9 @@ TEST(EventRecord, EveryKindRoundTrips) {
 }
 
 TEST(EventRecord, GarbageIsNotAnEvent) {
-  for (const char* line : {"", "garbage", "{", "[1,2]", "{}", "42", R"({"who":"A","event":"busy"})",
-                           R"({"t":"1","who":"A","event":"busy"})", R"({"t":1,"who":2,"event":"busy"})",
-                           R"({"t":1,"who":"A"})"}) {
+  for (const char* line :
+       {"", "garbage", "{", "[1,2]", "{}", "42", R"({"who":"A","event":"busy"})",
+        R"({"t":"1","who":"A","event":"busy"})", R"({"t":1,"who":2,"event":"busy"})", R"({"t":1,"who":"A"})"}) {
     EXPECT_THROW(Event::from_json_line(line), Error) << line;
   }
 }
@@ -92,8 +92,8 @@ TEST(EventRecord, UnknownEventIsNamed) {
 // --- The lab directory ---
 
 TEST_F(RunLogTest, StartNewRunClearsThePreviousRunAndKeepsOtherFiles) {
-  for (const char* name : {"run.log", "events.jsonl", ".read_A", ".read_B", ".pid_A", ".pid_B", ".start",
-                           "notes.txt", "run.log.old", "pid_A"}) {
+  for (const char* name : {"run.log", "events.jsonl", ".read_A", ".read_B", ".pid_A", ".pid_B", ".start", "notes.txt",
+                           "run.log.old", "pid_A"}) {
     write_text(tmp_.path() / name, "old\n");
   }
   dir_.start_new_run(1234.5);

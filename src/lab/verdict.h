@@ -34,7 +34,7 @@ struct Verdict {
     std::string who;
     long long amount = 0;
   };
-  std::vector<Failed> failed;      // each worker that failed before adding its amount
+  std::vector<Failed> failed;  // each worker that failed before adding its amount
 
   // How far the balance falls short of the least it may be (negative: above the most it may be).
   long long missing() const;

@@ -25,8 +25,9 @@ TEST(Verdict, AMissingAcknowledgedAmountIsALostUpdate) {
 TEST(Verdict, AWorkerThatFailedBeforeAddingIsNotALostUpdate) {
   Verdict verdict = judge(150, 180, {failure("A", 30, false)});
   EXPECT_FALSE(verdict.lost_update());
-  EXPECT_EQ(verdict.line(),
-            "verdict: final balance 150, expected 180: no update lost (A's 30 not added: the worker failed and said so)");
+  EXPECT_EQ(
+      verdict.line(),
+      "verdict: final balance 150, expected 180: no update lost (A's 30 not added: the worker failed and said so)");
 }
 
 // A worker whose write landed before it failed (its release got no answer) still counts.
@@ -59,8 +60,7 @@ TEST(Verdict, AnAmountAppliedTwiceIsAWrongBalance) {
 }
 
 TEST(Verdict, SpeaksKorean) {
-  EXPECT_EQ(judge(130, 180, {}).line(Lang::ko),
-            "판정: 최종 잔액 130, 기대 잔액 180: 갱신 손실 (50 사라짐)");
+  EXPECT_EQ(judge(130, 180, {}).line(Lang::ko), "판정: 최종 잔액 130, 기대 잔액 180: 갱신 손실 (50 사라짐)");
   EXPECT_EQ(judge(150, 180, {failure("A", 30, false)}).line(Lang::ko),
             "판정: 최종 잔액 150, 기대 잔액 180: "
             "잃어버린 갱신 없음 (A의 30 더해지지 않음: 작업자가 실패를 알림)");

@@ -19,19 +19,21 @@ const std::map<std::string, Strategy>& pg_kinds() {
 
 void add_strategy_flags(CLI::App& cmd, StrategyFlags& flags) {
   CLI::Option* watchdog = cmd.add_flag("--watchdog", flags.watchdog, "extend the lock every TTL/3 from a thread");
-  CLI::Option* fenced =
-      cmd.add_flag("--fenced", flags.fenced, "take a fencing token; PostgreSQL rejects stale writes");
-  cmd.add_flag("--retry", flags.retry, "after a rejected fenced write, start again from the acquisition")->needs(fenced);
+  CLI::Option* fenced = cmd.add_flag("--fenced", flags.fenced, "take a fencing token; PostgreSQL rejects stale writes");
+  cmd.add_flag("--retry", flags.retry, "after a rejected fenced write, start again from the acquisition")
+      ->needs(fenced);
   cmd.add_flag("--claim-fence", flags.claim_fence,
                "claim the fencing token at the read (SET fence), write only while it is still ours")
       ->needs(fenced);
-  CLI::Option* check = cmd.add_flag("--check-before-write", flags.check_before_write,
-                                    "check the lock is still held right after the read (the pause falls after the check)");
-  CLI::Option* pg = cmd.add_option("--pg", flags.pg, "no Redis: add in PostgreSQL (atomic UPDATE, row lock, advisory lock)")
-                        ->transform(CLI::CheckedTransformer(pg_kinds()))
-                        ->excludes(fenced)
-                        ->excludes(watchdog)
-                        ->excludes(check);
+  CLI::Option* check =
+      cmd.add_flag("--check-before-write", flags.check_before_write,
+                   "check the lock is still held right after the read (the pause falls after the check)");
+  CLI::Option* pg =
+      cmd.add_option("--pg", flags.pg, "no Redis: add in PostgreSQL (atomic UPDATE, row lock, advisory lock)")
+          ->transform(CLI::CheckedTransformer(pg_kinds()))
+          ->excludes(fenced)
+          ->excludes(watchdog)
+          ->excludes(check);
   cmd.add_option("--redlock", flags.redlock,
                  "comma-separated URLs of 3 or more independent Redis servers: Redlock instead of --redis")
       ->delimiter(',')

@@ -4,8 +4,8 @@
 
 #include <set>
 
-#include <CLI/CLI.hpp>
 #include <gtest/gtest.h>
+#include <CLI/CLI.hpp>
 
 #include "rlock/error.h"
 
@@ -42,7 +42,8 @@ TEST(WorkerFlags, EachStrategyHasFlagsOfItsOwn) {
 
 TEST(WorkerFlags, RedlocksFlagsCarryItsServers) {
   EXPECT_EQ(strategy_args(Strategy::redlock, kRedlock),
-            (std::vector<std::string>{"--redlock", "redis://127.0.0.1:6700/0,redis://127.0.0.1:6701/0,redis://127.0.0.1:6702/0"}));
+            (std::vector<std::string>{"--redlock",
+                                      "redis://127.0.0.1:6700/0,redis://127.0.0.1:6701/0,redis://127.0.0.1:6702/0"}));
   EXPECT_EQ(parsed(strategy_args(Strategy::redlock, kRedlock)).redlock.size(), 3u);
 }
 

@@ -11,12 +11,14 @@ Acquirer::Acquirer(RedisLock& lock, const RedisAddress& address, AcquirePolicy p
       waiter_(policy.wait, address, lock.key(), policy.retry) {}
 
 Acquisition Acquirer::acquire(std::chrono::milliseconds ttl) {
-  if (policy_.wait == WaitMode::queue) return keep_asking([&] { return lock_.acquire_queued(ttl, waiter_.ticket(), false); });
+  if (policy_.wait == WaitMode::queue)
+    return keep_asking([&] { return lock_.acquire_queued(ttl, waiter_.ticket(), false); });
   return keep_asking([&] { return lock_.acquire(ttl); });
 }
 
 Acquisition Acquirer::acquire_fenced(std::chrono::milliseconds ttl) {
-  if (policy_.wait == WaitMode::queue) return keep_asking([&] { return lock_.acquire_queued(ttl, waiter_.ticket(), true); });
+  if (policy_.wait == WaitMode::queue)
+    return keep_asking([&] { return lock_.acquire_queued(ttl, waiter_.ticket(), true); });
   return keep_asking([&] { return lock_.acquire_fenced(ttl); });
 }
 

@@ -45,8 +45,8 @@ struct Contender {
 struct OwnRedis {
   explicit OwnRedis(const std::string& name, LockOptions options = {})
       : lock(redis, LockKey::named(name), options),
-        acquirer(lock, server.address(), AcquirePolicy{.retry = 50ms, .unanswered_limit = 500ms, .deadline = std::nullopt},
-                 heard.observer()) {}
+        acquirer(lock, server.address(),
+                 AcquirePolicy{.retry = 50ms, .unanswered_limit = 500ms, .deadline = std::nullopt}, heard.observer()) {}
   host::TempDir dir;
   host::LocalRedis server{kPort, dir.path()};
   RedisConnection redis{server.address(), RedisTimeouts{200ms, 200ms}};

@@ -21,11 +21,16 @@ bool has_hash_tag(const std::string& name) {
 LockKey LockKey::named(const std::string& name) {
   if (name.empty()) throw UsageError("a lock needs a name: the resource name is empty");
   if (has_hash_tag(name)) {
-    return LockKey{name, fmt::format("{}:fence", name), fmt::format("{}:released", name), fmt::format("{}:queue", name),
-                   fmt::format("{}:queue:deadlines", name), fmt::format("{}:wake:", name)};
+    return LockKey{name,
+                   fmt::format("{}:fence", name),
+                   fmt::format("{}:released", name),
+                   fmt::format("{}:queue", name),
+                   fmt::format("{}:queue:deadlines", name),
+                   fmt::format("{}:wake:", name)};
   }
   if (name.find('}') != std::string::npos) {
-    throw UsageError(fmt::format("lock name '{}': a '}}' outside a {{hash tag}} leaves no key in its slot for the fence", name));
+    throw UsageError(
+        fmt::format("lock name '{}': a '}}' outside a {{hash tag}} leaves no key in its slot for the fence", name));
   }
   return LockKey{name,
                  fmt::format("{{{}}}:fence", name),

@@ -36,7 +36,7 @@ TEST(LockQueue, WaitersAreGrantedTheLockInTheOrderTheyWereRefused) {
   EXPECT_EQ(queue_of(t), (std::vector<std::string>{"a", "b", "c"}));
   ASSERT_EQ(t.lock.release(holder->token), ReleaseResult::released);
 
-  EXPECT_FALSE(t.lock.acquire_queued(30s, ticket("c"), false));  // the lock is free, but a is first
+  EXPECT_FALSE(t.lock.acquire_queued(30s, ticket("c"), false));    // the lock is free, but a is first
   EXPECT_FALSE(t.lock.acquire_queued(30s, ticket("new"), false));  // and a newcomer goes last
   for (const char* id : {"a", "b", "c", "new"}) {
     holder = t.lock.acquire_queued(30s, ticket(id), false);

@@ -4,23 +4,27 @@ namespace rlock::scripts {
 
 // Drops the queue's heads whose ticket deadline passed (a waiter that died or stopped asking);
 // leaves `head` the live head or false, and `now` the server's time in ms.
-#define RLOCK_DROP_DEAD_HEADS(QUEUE, DEADLINES) \
-  "local t = redis.call('TIME')\n" \
+#define RLOCK_DROP_DEAD_HEADS(QUEUE, DEADLINES)                             \
+  "local t = redis.call('TIME')\n"                                          \
   "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n" \
-  "local head = redis.call('LINDEX', " QUEUE ", 0)\n" \
-  "while head do\n" \
-  "  local deadline = redis.call('ZSCORE', " DEADLINES ", head)\n" \
-  "  if deadline and tonumber(deadline) >= now then break end\n" \
-  "  redis.call('LPOP', " QUEUE ")\n" \
-  "  redis.call('ZREM', " DEADLINES ", head)\n" \
-  "  head = redis.call('LINDEX', " QUEUE ", 0)\n" \
+  "local head = redis.call('LINDEX', " QUEUE                                \
+  ", 0)\n"                                                                  \
+  "while head do\n"                                                         \
+  "  local deadline = redis.call('ZSCORE', " DEADLINES                      \
+  ", head)\n"                                                               \
+  "  if deadline and tonumber(deadline) >= now then break end\n"            \
+  "  redis.call('LPOP', " QUEUE                                             \
+  ")\n"                                                                     \
+  "  redis.call('ZREM', " DEADLINES                                         \
+  ", head)\n"                                                               \
+  "  head = redis.call('LINDEX', " QUEUE                                    \
+  ", 0)\n"                                                                  \
   "end\n"
 
 // The release's announcements: the token to the notified waiters, a wake-up to the queue's head.
-#define RLOCK_ANNOUNCE \
-  "redis.call('PUBLISH', ARGV[2], ARGV[1])\n" \
-  RLOCK_DROP_DEAD_HEADS("KEYS[2]", "KEYS[3]") \
-  "if head then redis.call('PUBLISH', ARGV[3] .. head, head) end\n"
+#define RLOCK_ANNOUNCE                                               \
+  "redis.call('PUBLISH', ARGV[2], ARGV[1])\n" RLOCK_DROP_DEAD_HEADS( \
+      "KEYS[2]", "KEYS[3]") "if head then redis.call('PUBLISH', ARGV[3] .. head, head) end\n"
 
 // Deletes the lock while it holds ARGV[1] and announces it on the channel ARGV[2] (the message is
 // the released token, so a waiter can tell another holder's release from its own).

@@ -17,8 +17,8 @@ int parse_number(std::string_view text, int min, int max, std::string_view what,
   int value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || value < min || value > max) {
-    throw UsageError(fmt::format("bad Redis address '{}': {} '{}' is not a number from {} to {}", shown, what,
-                                 text, min, max));
+    throw UsageError(
+        fmt::format("bad Redis address '{}': {} '{}' is not a number from {} to {}", shown, what, text, min, max));
   }
   return value;
 }
@@ -96,10 +96,11 @@ std::string blank_password_settings(std::string_view text) {
   std::string out;
   for (std::size_t i = 0; i < text.size();) {
     std::size_t after = i + kName.size();
-    bool named = after <= text.size() &&
-                 std::equal(kName.begin(), kName.end(), text.begin() + static_cast<std::ptrdiff_t>(i),
-                            [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); }) &&
-                 (after == text.size() || !(std::isalnum(static_cast<unsigned char>(text[after])) || text[after] == '_'));
+    bool named =
+        after <= text.size() &&
+        std::equal(kName.begin(), kName.end(), text.begin() + static_cast<std::ptrdiff_t>(i),
+                   [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); }) &&
+        (after == text.size() || !(std::isalnum(static_cast<unsigned char>(text[after])) || text[after] == '_'));
     if (named) {
       std::size_t at = after;
       while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
@@ -171,9 +172,11 @@ void parse_host_port(std::string_view hostport, RedisAddress& address, std::stri
   } else {
     auto colon = hostport.rfind(':');
     if (colon != hostport.find(':')) {
-      throw UsageError(fmt::format("bad Redis URL '{}': an IPv6 address goes in brackets, as in redis://[::1]:6379", shown));
+      throw UsageError(
+          fmt::format("bad Redis URL '{}': an IPv6 address goes in brackets, as in redis://[::1]:6379", shown));
     }
-    if (colon != std::string_view::npos) address.port = parse_number(hostport.substr(colon + 1), 1, 65535, "port", shown);
+    if (colon != std::string_view::npos)
+      address.port = parse_number(hostport.substr(colon + 1), 1, 65535, "port", shown);
     address.host = hostport.substr(0, colon);
   }
   if (address.host.empty()) throw UsageError(fmt::format("bad Redis URL '{}': no host", shown));
@@ -227,8 +230,8 @@ RedisAddress RedisAddress::parse(std::string_view url) {
     } else if (name == "username") {
       if (address.user.empty()) address.user = percent_decoded(value);
     } else {
-      throw UsageError(fmt::format("bad Redis URL '{}': unknown parameter '{}' (db, password, username are known)",
-                                   shown, name));
+      throw UsageError(
+          fmt::format("bad Redis URL '{}': unknown parameter '{}' (db, password, username are known)", shown, name));
     }
   }
   return address;

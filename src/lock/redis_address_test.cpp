@@ -78,8 +78,8 @@ TEST(RedisAddress, ParsesAnIpv6LiteralInBrackets) {
 }
 
 TEST(RedisAddress, RejectsMalformedIpv6) {
-  for (const char* url : {"redis://::1:6379", "redis://[::1:6379", "redis://[::1]6379", "redis://[]:6379",
-                          "redis://[::1]:x"}) {
+  for (const char* url :
+       {"redis://::1:6379", "redis://[::1:6379", "redis://[::1]6379", "redis://[]:6379", "redis://[::1]:x"}) {
     EXPECT_THROW(RedisAddress::parse(url), UsageError) << url;
   }
   EXPECT_NE(error_message<UsageError>([] { RedisAddress::parse("redis://::1:6379"); }).find("[::1]"),
@@ -139,8 +139,8 @@ TEST(RedisAddress, RejectsOtherSchemes) {
 }
 
 TEST(RedisAddress, RejectsBadPorts) {
-  for (const char* url : {"redis://h:0", "redis://h:65536", "redis://h:-1", "redis://h:abc", "redis://h:",
-                          "redis://h:63 79", "redis://h:6379x"}) {
+  for (const char* url : {"redis://h:0", "redis://h:65536", "redis://h:-1", "redis://h:abc",
+                          "redis://h:", "redis://h:63 79", "redis://h:6379x"}) {
     EXPECT_THROW(RedisAddress::parse(url), UsageError) << url;
   }
   EXPECT_EQ(RedisAddress::parse("redis://h:65535").port, 65535);
@@ -222,12 +222,9 @@ TEST(BlankPasswords, BlanksEveryFormOfPasswordAndKeepsTheRest) {
 }
 
 TEST(RedisAddress, ErrorsSayWhatIsWrong) {
-  EXPECT_NE(error_message<UsageError>([] { RedisAddress::parse("redis://h:99999"); }).find("port"),
-            std::string::npos);
-  EXPECT_NE(error_message<UsageError>([] { RedisAddress::parse("redis://h/x"); }).find("database"),
-            std::string::npos);
-  EXPECT_NE(error_message<UsageError>([] { RedisAddress::parse("http://h"); }).find("redis://"),
-            std::string::npos);
+  EXPECT_NE(error_message<UsageError>([] { RedisAddress::parse("redis://h:99999"); }).find("port"), std::string::npos);
+  EXPECT_NE(error_message<UsageError>([] { RedisAddress::parse("redis://h/x"); }).find("database"), std::string::npos);
+  EXPECT_NE(error_message<UsageError>([] { RedisAddress::parse("http://h"); }).find("redis://"), std::string::npos);
 }
 
 }  // namespace

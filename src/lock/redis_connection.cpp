@@ -57,13 +57,10 @@ std::string failure(const redisContext& context, int error_number, std::string_v
       }
       break;
 #ifdef REDIS_ERR_TIMEOUT  // hiredis 1.0 and later
-    case REDIS_ERR_TIMEOUT:
-      return std::string(timed_out);
+    case REDIS_ERR_TIMEOUT: return std::string(timed_out);
 #endif
-    case REDIS_ERR_EOF:
-      return "the server closed the connection";
-    default:
-      break;
+    case REDIS_ERR_EOF: return "the server closed the connection";
+    default: break;
   }
   return context.errstr;
 }
@@ -93,14 +90,10 @@ std::string Reply::text() const {
   switch (view_->type) {
     case REDIS_REPLY_STRING:
     case REDIS_REPLY_STATUS:
-    case REDIS_REPLY_ERROR:
-      return std::string(view_->str, view_->len);
-    case REDIS_REPLY_INTEGER:
-      return std::to_string(view_->integer);
-    case REDIS_REPLY_NIL:
-      return "(nil)";
-    default:
-      return "(array)";
+    case REDIS_REPLY_ERROR: return std::string(view_->str, view_->len);
+    case REDIS_REPLY_INTEGER: return std::to_string(view_->integer);
+    case REDIS_REPLY_NIL: return "(nil)";
+    default: return "(array)";
   }
 }
 
@@ -131,7 +124,8 @@ void RedisConnection::connect() {
   int error_number = errno;
   if (!context_) throw Error(fmt::format("cannot connect to Redis at {}: out of memory", server_.display()));
   if (context_->err) {
-    std::string cause = failure(*context_, error_number, fmt::format("no answer within {} ms", timeouts_.connect.count()));
+    std::string cause =
+        failure(*context_, error_number, fmt::format("no answer within {} ms", timeouts_.connect.count()));
     throw Error(fmt::format("cannot connect to Redis at {}: {}", server_.display(), cause));
   }
   if (redisSetTimeout(context_.get(), to_timeval(timeouts_.command)) != REDIS_OK) {
@@ -194,7 +188,8 @@ std::optional<Reply> RedisConnection::receive(std::chrono::milliseconds timeout)
   if (context_->err) {
     broken_ = true;
     std::string cause = failure(*context_, errno, "no answer before the command timeout");
-    throw OutcomeUnknown(fmt::format("Redis at {}: connection lost while waiting for a message: {}", server_.display(), cause));
+    throw OutcomeUnknown(
+        fmt::format("Redis at {}: connection lost while waiting for a message: {}", server_.display(), cause));
   }
   if (raw == nullptr) return std::nullopt;  // only part of a message has arrived yet
   return Reply::own(raw);

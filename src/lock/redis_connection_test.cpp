@@ -40,14 +40,15 @@ class FakeServer {
     ::inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
     socklen_t length = sizeof address;
     if (listener_ < 0 || ::bind(listener_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-        ::listen(listener_, backlog) != 0 || ::getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+        ::listen(listener_, backlog) != 0 ||
+        ::getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
       throw std::runtime_error("cannot open a listening socket on 127.0.0.1");
     }
     port_ = ntohs(address.sin_port);
     if (pongs) thread_ = std::thread([this] { answer_one_ping(); });
   }
   ~FakeServer() {
-    ::shutdown(listener_, SHUT_RDWR);  // wakes a blocked accept()
+    ::shutdown(listener_, SHUT_RDWR);                                             // wakes a blocked accept()
     if (int client = client_.load(); client >= 0) ::shutdown(client, SHUT_RDWR);  // and a blocked read()
     if (thread_.joinable()) thread_.join();
     if (client_ >= 0) ::close(client_);

@@ -49,10 +49,9 @@ Acquisition RedisLock::acquire_with(Grant&& grant) {
   std::optional<Fence> fence;
   if (!grant(token, fence)) return Acquisition{std::nullopt, Refusal::busy, 0, 0};
   if (options_.wait_replicas > 0) {
-    long long acked = redis_
-                          .checked({"WAIT", std::to_string(options_.wait_replicas),
-                                    std::to_string(options_.wait_timeout.count())})
-                          .integer();
+    long long acked =
+        redis_.checked({"WAIT", std::to_string(options_.wait_replicas), std::to_string(options_.wait_timeout.count())})
+            .integer();
     if (acked < options_.wait_replicas) {
       release(token);
       return Acquisition{std::nullopt, Refusal::under_replicated, 0, acked};

@@ -10,15 +10,14 @@
 
 #include "rlock/lock_key.h"
 #include "rlock/redis_connection.h"
-#include "testing/test_env.h"
 #include "rlock/token.h"
+#include "testing/test_env.h"
 
 namespace rlock {
 namespace {
 
 using namespace std::chrono_literals;
 using testing::TestLock;
-
 
 TEST(RedisLock, SecondAcquireWhileHeldIsEmpty) {
   TestLock t(9001);

@@ -8,13 +8,13 @@
 
 #include <gtest/gtest.h>
 
-#include "rlock/error.h"
-#include "lab/host_events.h"
-#include "lab/lab_dir.h"
 #include "host/local_redis.h"
 #include "host/redis_server.h"
-#include "lab/run_log.h"
 #include "host/temp_dir.h"
+#include "lab/host_events.h"
+#include "lab/lab_dir.h"
+#include "lab/run_log.h"
+#include "rlock/error.h"
 #include "testing/test_env.h"
 
 namespace rlock {
@@ -34,7 +34,9 @@ class RedlockTest : public ::testing::Test {
     }
   }
 
-  Reply lock_value(int server) { return servers_[static_cast<std::size_t>(server)]->connection().checked({"GET", key_.lock}); }
+  Reply lock_value(int server) {
+    return servers_[static_cast<std::size_t>(server)]->connection().checked({"GET", key_.lock});
+  }
 
   host::TempDir temp_;
   std::vector<std::unique_ptr<host::LocalRedis>> servers_;
@@ -99,9 +101,12 @@ TEST_F(RedlockTest, ACrashOfOneServerIsLoggedAndForgetsItsCopyOfTheLock) {
   lab::LabDir dir(temp_.path() / "run");
   dir.start_new_run(lab::wall_seconds());
   host::LocalRedis& server = *servers_[0];
-  lab::record_crash(lab::RunLog(dir, lab::Lang::en),
-               host::crash_server(server.connection(), key_,
-                            {[&] { server.kill(); }, [&]() -> RedisConnection& { server.restart(); return server.connection(); }}));
+  lab::record_crash(lab::RunLog(dir, lab::Lang::en), host::crash_server(server.connection(), key_,
+                                                                        {[&] { server.kill(); },
+                                                                         [&]() -> RedisConnection& {
+                                                                           server.restart();
+                                                                           return server.connection();
+                                                                         }}));
 
   EXPECT_TRUE(lock_value(0).is_nil());
   EXPECT_FALSE(lock_value(1).is_nil());

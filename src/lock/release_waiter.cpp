@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <thread>
 
-#include "util/enum_names.h"
 #include "rlock/error.h"
 #include "rlock/token.h"
+#include "util/enum_names.h"
 
 namespace rlock {
 namespace {

@@ -75,7 +75,9 @@ TEST(ReleaseWaiter, NotifyIgnoresItsOwnRelease) {
   EXPECT_GE(wait_after_own_release(WaitMode::notify, 9304, 300ms), 300ms);  // its own announcement did not wake it
 }
 
-TEST(ReleaseWaiter, PollSleepsTheWholeInterval) { EXPECT_GE(wait_after_own_release(WaitMode::poll, 9305, 300ms), 300ms); }
+TEST(ReleaseWaiter, PollSleepsTheWholeInterval) {
+  EXPECT_GE(wait_after_own_release(WaitMode::poll, 9305, 300ms), 300ms);
+}
 
 TEST(ReleaseWaiter, NotifyWithoutRedisFallsBackToTheInterval) {
   RedisAddress nowhere = servers().redis;

@@ -66,7 +66,6 @@ bool has_failure(const std::vector<WatchdogReport>& reports) {
   return false;
 }
 
-
 TEST(Watchdog, KeepsTheLockAliveLongPastItsTtl) {
   TestLock t(9101);
   auto lease = t.lock.acquire(kTtl);

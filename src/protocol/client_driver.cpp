@@ -90,8 +90,8 @@ void ClientDriver::check_silence(std::chrono::milliseconds limit) const {
 void ClientDriver::fail(std::string_view what) const {
   std::string tail = client_->stderr_tail();
   std::replace(tail.begin(), tail.end(), '\n', ' ');  // the error is one line
-  throw ClientError(
-      util::printable(fmt::format("worker {}: {}{}{}", worker_, what, tail.empty() ? "" : "; its stderr ends: ", tail)));
+  throw ClientError(util::printable(
+      fmt::format("worker {}: {}{}{}", worker_, what, tail.empty() ? "" : "; its stderr ends: ", tail)));
 }
 
 std::optional<std::string> ClientDriver::receive_line() {

@@ -95,8 +95,9 @@ TEST_F(ScriptedClient, AMessageBeforeAnyIncrementHasAnUnknownId) {
 
 TEST_F(ScriptedClient, AClientErrorQuotesTheEndOfItsStderrOnTheSameLine) {
   ClientDriver driver = start("echo 'Traceback:' >&2; echo '  oops' >&2; echo hello; read l");
-  EXPECT_EQ(handshake_error(driver),
-            "worker A: the client wrote a line that is not a protocol message: hello; its stderr ends: Traceback:   oops");
+  EXPECT_EQ(
+      handshake_error(driver),
+      "worker A: the client wrote a line that is not a protocol message: hello; its stderr ends: Traceback:   oops");
 }
 
 TEST_F(ScriptedClient, AClientThatExitsIsAClientError) {
@@ -108,7 +109,9 @@ TEST_F(ScriptedClient, AWriteThatIsNotItsReadPlusItsAmountIsAClientError) {
   ClientDriver driver = start(std::string(kInitOk) + "read l");
   ServedAccount account(100);
   driver.serve_read(account, protocol::Read{1, std::nullopt, false}, 5);
-  EXPECT_EQ(client_error([&] { driver.serve_write(account, protocol::Write{1, 106, std::nullopt}); }),
+  EXPECT_EQ(client_error([&] {
+              driver.serve_write(account, protocol::Write{1, 106, std::nullopt});
+            }),
             "worker A: increment 1 wrote 106, not its read 100 plus its amount 5");
 }
 
@@ -164,7 +167,8 @@ TEST_F(ScriptedClient, EscapeCodesAndNulsOfAClientAreEscapedInItsError) {
 TEST_F(ScriptedClient, AClientGetsOnlyTheAllowedVariables) {
   ::setenv("DATABASE_URL", "postgresql://u:secret@h/bank", 1);
   ClientDriver driver = start("echo \"[${DATABASE_URL:-none}] [${PATH:+path}]\" >&2; exit 0");
-  EXPECT_EQ(handshake_error(driver), "worker A: the client closed its stdout (it exited); its stderr ends: [none] [path]");
+  EXPECT_EQ(handshake_error(driver),
+            "worker A: the client closed its stdout (it exited); its stderr ends: [none] [path]");
 }
 
 }  // namespace

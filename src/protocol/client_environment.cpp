@@ -12,9 +12,9 @@ namespace {
 // what the adapters in clients/ read: ETCD_ENDPOINT (etcd-lock's default endpoint) and the
 // sanitizers' options for `rlock client` built with them.
 constexpr std::array<std::string_view, 19> kAllowed{
-    "PATH",          "HOME",         "USER",        "LOGNAME",     "SHELL",        "LANG",          "LANGUAGE",
-    "TZ",            "TMPDIR",       "PYTHONPATH",  "PYTHONHOME",  "VIRTUAL_ENV",  "PYENV_ROOT",    "PYENV_VERSION",
-    "NODE_PATH",     "ETCD_ENDPOINT", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"};
+    "PATH",      "HOME",          "USER",         "LOGNAME",       "SHELL",       "LANG",       "LANGUAGE",
+    "TZ",        "TMPDIR",        "PYTHONPATH",   "PYTHONHOME",    "VIRTUAL_ENV", "PYENV_ROOT", "PYENV_VERSION",
+    "NODE_PATH", "ETCD_ENDPOINT", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"};
 
 }  // namespace
 
@@ -26,7 +26,8 @@ std::vector<std::string> client_environment(const std::vector<std::string>& envi
   std::vector<std::string> passed;
   for (const std::string& entry : environment) {
     std::size_t equals = entry.find('=');
-    if (equals != std::string::npos && passed_to_clients(std::string_view(entry).substr(0, equals))) passed.push_back(entry);
+    if (equals != std::string::npos && passed_to_clients(std::string_view(entry).substr(0, equals)))
+      passed.push_back(entry);
   }
   return passed;
 }

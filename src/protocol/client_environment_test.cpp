@@ -7,8 +7,8 @@ namespace {
 
 TEST(ClientEnvironment, ServersAndTheirPasswordsStayWithRlock) {
   std::vector<std::string> passed = client_environment(
-      {"PATH=/usr/bin", "DATABASE_URL=postgresql://u:secret@h/bank", "REDIS_URL=redis://:secret@h:6379/0",
-       "HOME=/root", "PGPASSWORD=secret", "AWS_SECRET_ACCESS_KEY=x", "LC_ALL=C.UTF-8", "NODE_PATH=/opt/node"});
+      {"PATH=/usr/bin", "DATABASE_URL=postgresql://u:secret@h/bank", "REDIS_URL=redis://:secret@h:6379/0", "HOME=/root",
+       "PGPASSWORD=secret", "AWS_SECRET_ACCESS_KEY=x", "LC_ALL=C.UTF-8", "NODE_PATH=/opt/node"});
   EXPECT_EQ(passed, (std::vector<std::string>{"PATH=/usr/bin", "HOME=/root", "LC_ALL=C.UTF-8", "NODE_PATH=/opt/node"}));
 }
 
@@ -21,9 +21,7 @@ TEST(ClientEnvironment, WhatTheAdaptersNeedIsPassed) {
   }
 }
 
-TEST(ClientEnvironment, AnEntryWithoutAValueIsDropped) {
-  EXPECT_TRUE(client_environment({"PATH"}).empty());
-}
+TEST(ClientEnvironment, AnEntryWithoutAValueIsDropped) { EXPECT_TRUE(client_environment({"PATH"}).empty()); }
 
 }  // namespace
 }  // namespace rlock::protocol

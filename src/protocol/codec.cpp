@@ -18,7 +18,8 @@ using nlohmann::json;
 
 // "a token", "an id": the field with its article.
 std::string a(std::string_view field) {
-  return fmt::format("{} {}", std::string_view("aeiou").find(field.front()) == std::string_view::npos ? "a" : "an", field);
+  return fmt::format("{} {}", std::string_view("aeiou").find(field.front()) == std::string_view::npos ? "a" : "an",
+                     field);
 }
 
 // One received object's fields, read with their types checked; every error quotes the line.
@@ -26,7 +27,9 @@ class Fields {
  public:
   Fields(const json& object, std::string_view line) : object_(object), line_(line) {}
 
-  [[noreturn]] void bad(std::string_view what) const { throw BadMessage(fmt::format("{}: {}", what, util::printable(line_.substr(0, 120)))); }
+  [[noreturn]] void bad(std::string_view what) const {
+    throw BadMessage(fmt::format("{}: {}", what, util::printable(line_.substr(0, 120))));
+  }
 
   std::optional<long long> optional_integer(const char* field) const {
     const json* value = find(field);

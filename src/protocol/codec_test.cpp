@@ -62,7 +62,8 @@ TEST(Codec, TheWireFormIsTheDocumentedOne) {  // docs/clients.md; nlohmann's obj
 }
 
 TEST(Codec, FieldsNeitherSideKnowsAreIgnored) {
-  EXPECT_EQ(decode_client_message(R"({"type":"read","id":7,"trace":"x"})"), (ClientMessage{Read{7, std::nullopt, false}}));
+  EXPECT_EQ(decode_client_message(R"({"type":"read","id":7,"trace":"x"})"),
+            (ClientMessage{Read{7, std::nullopt, false}}));
 }
 
 TEST(Codec, ANonStringErrorIsKeptAsItsJson) {

@@ -56,8 +56,9 @@ bool clients_get_pid_namespace() {
     } catch (const Error&) {
     }
     if (!works) {
-      fmt::print(stderr, "rlock: clients run without a PID namespace (`unshare --pid` failed; it needs root): a "
-                         "process a client starts in a session of its own may outlive its trial\n");
+      fmt::print(stderr,
+                 "rlock: clients run without a PID namespace (`unshare --pid` failed; it needs root): a "
+                 "process a client starts in a session of its own may outlive its trial\n");
     }
     return works;
   }();
@@ -80,10 +81,10 @@ ProtocolClient::ProtocolClient(const std::string& command, const std::filesystem
   try {
     stderr_ = std::make_unique<ClientStderr>(errors[0], stderr_file);
     pid_ = host::spawn_child(client_argv(command), host::SpawnOptions{.stdin_stdout = ends[1],
-                                                           .stderr_fd = errors[1],
-                                                           .own_group = true,
-                                                           .environment = client_environment(),
-                                                           .dies_with_parent = true});
+                                                                      .stderr_fd = errors[1],
+                                                                      .own_group = true,
+                                                                      .environment = client_environment(),
+                                                                      .dies_with_parent = true});
   } catch (const Error&) {
     if (!stderr_) ::close(errors[0]);
     ::close(errors[1]);
@@ -121,7 +122,8 @@ void ProtocolClient::send(std::string_view message) {
       if (::poll(&writable, 1, 1000) <= 0) throw ClientError("the client reads nothing: its stdin is full");
       continue;
     }
-    if (n < 0) throw ClientError(fmt::format("the client no longer reads its stdin (it exited?): {}", std::strerror(errno)));
+    if (n < 0)
+      throw ClientError(fmt::format("the client no longer reads its stdin (it exited?): {}", std::strerror(errno)));
     sent += static_cast<std::size_t>(n);
   }
 }
@@ -146,7 +148,8 @@ std::optional<std::string> ProtocolClient::receive() {
     }
     partial_.erase(0, start);
     if (partial_.size() > kMaxLineBytes) {
-      throw ClientError(fmt::format("the client wrote a line longer than {} KiB: {:.120}", kMaxLineBytes / 1024, partial_));
+      throw ClientError(
+          fmt::format("the client wrote a line longer than {} KiB: {:.120}", kMaxLineBytes / 1024, partial_));
     }
   }
   if (lines_.empty()) {

@@ -18,8 +18,8 @@
 
 #include <chrono>
 #include <deque>
-#include <memory>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>

@@ -35,7 +35,7 @@ class ServedAccount {
 
   struct WriteResult {
     bool applied = false;
-    long long before = 0;  // the balance just before the write
+    long long before = 0;                       // the balance just before the write
     std::optional<std::string> protocol_error;  // no read before it, or balance != read + amount
   };
   WriteResult write(long long id, long long balance, std::optional<long long> token);

@@ -52,8 +52,8 @@ TEST(ServedAccount, AStaleWriteBetweenANewerReadAndWritePassesFenceBelowToken) {
   // The gap in the article's fencing: the stale holder's write lands between the newer holder's
   // read and its write, with a token larger than the row's fence.
   ServedAccount account(100);
-  account.read(1, 30, 1, false);  // A, token 1, reads 100 and pauses
-  account.read(2, 50, 2, false);  // B, token 2, reads 100
+  account.read(1, 30, 1, false);                  // A, token 1, reads 100 and pauses
+  account.read(2, 50, 2, false);                  // B, token 2, reads 100
   EXPECT_TRUE(account.write(1, 130, 1).applied);  // A's stale write: fence 0 < 1
   EXPECT_TRUE(account.write(2, 150, 2).applied);  // B's write: fence 1 < 2, A's 30 lost
   EXPECT_EQ(account.lost_money(), 30);

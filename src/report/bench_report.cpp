@@ -69,7 +69,7 @@ std::string details(const nlohmann::json& extra) {
 std::string numbers(const BenchRun& run, lab::Lang lang) {
   std::string html = "<table>\n<tr>";
   for (const lab::Wording* w : {&words::kCase, &words::kSamples, &words::kMedian, &words::kP99, &words::kFloor,
-                           &words::kRatio, &words::kDetails}) {
+                                &words::kRatio, &words::kDetails}) {
     html += fmt::format("<th scope=\"col\">{}</th>", say(*w, lang));
   }
   html += "</tr>\n";
@@ -77,8 +77,8 @@ std::string numbers(const BenchRun& run, lab::Lang lang) {
     html += fmt::format(
         "<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{:.2f}</td><td>{}</td></tr>\n",
-        html_escape(c.name), c.samples, util::duration_text(c.median_us), util::duration_text(c.p99_us), util::duration_text(c.floor_us),
-        c.ratio, details(c.extra));
+        html_escape(c.name), c.samples, util::duration_text(c.median_us), util::duration_text(c.p99_us),
+        util::duration_text(c.floor_us), c.ratio, details(c.extra));
   }
   return html + "</table>\n";
 }
@@ -87,7 +87,7 @@ std::string price_of_safety(const BenchRun& run, lab::Lang lang) {
   if (run.file.strategies.empty()) return "";
   std::string html = fmt::format("<table>\n<caption>{}</caption>\n<tr>", say(words::kPriceOfSafety, lang));
   for (const lab::Wording* w : {&words::kStrategy, &words::kClients, &words::kAccounts, &words::kMedian, &words::kP99,
-                           &words::kFloor, &words::kRatio, &words::kThroughput, &words::kBalance}) {
+                                &words::kFloor, &words::kRatio, &words::kThroughput, &words::kBalance}) {
     html += fmt::format("<th scope=\"col\">{}</th>", say(*w, lang));
   }
   html += "</tr>\n";
@@ -105,11 +105,14 @@ std::string price_of_safety(const BenchRun& run, lab::Lang lang) {
 
 }  // namespace
 
-BenchRun read_bench_run(const std::filesystem::path& dir) { return BenchRun{dir, runfiles::read_bench_file(dir / "bench.json")}; }
+BenchRun read_bench_run(const std::filesystem::path& dir) {
+  return BenchRun{dir, runfiles::read_bench_file(dir / "bench.json")};
+}
 
 std::string bench_section(const BenchRun& run, lab::Lang lang, std::string_view id) {
   std::vector<std::pair<std::string, std::string>> env;
-  for (const auto& [label, value] : run.file.env.items()) env.emplace_back(html_escape(label), html_escape(json_text(value)));
+  for (const auto& [label, value] : run.file.env.items())
+    env.emplace_back(html_escape(label), html_escape(json_text(value)));
   return fmt::format("<section id=\"{}\">\n<h2>{}</h2>\n", id,
                      say(words::kBenchRun, lang, {{"dir", run.dir.string()}})) +
          meta_list(env) + bars(run, lang) + numbers(run, lang) + price_of_safety(run, lang) + "</section>\n";

@@ -110,20 +110,21 @@ std::string settings(const ChaosRun& run, lab::Lang lang) {
 std::string kept_cell(const ChaosRun& run, const runfiles::ChaosFileCell& c, lab::Lang lang, std::string_view id) {
   std::string html = fmt::format("<section id=\"{}\">\n<h3>{}</h3>\n", html_escape(cell_id(id, c)),
                                  say(words::kCell, lang, {{"strategy", c.strategy}, {"fault", column(c)}}));
-  std::vector<std::pair<std::string, std::string>> figures{{say(words::kTrials, lang), std::to_string(c.trials)},
-                         {say(words::kAnomalies, lang), std::to_string(c.anomalies)},
-                         {say(words::kLostUpdates, lang), std::to_string(c.lost_updates)},
-                         {say(words::kMoneyLost, lang), std::to_string(c.lost_amount)},
-                         {say(words::kOverlaps, lang), std::to_string(c.overlaps)},
-                         {say(words::kFailed, lang), std::to_string(c.failed)},
-                         {say(words::kDropped, lang), std::to_string(c.dropped_amount)},
-                         {say(words::kUnknown, lang), std::to_string(c.unknown)},
-                         {say(words::kStuck, lang), std::to_string(c.stuck)},
-                         {say(words::kStruck, lang), std::to_string(c.struck)},
-                         {say(words::kTrialsNotRun, lang), std::to_string(c.not_run)},
-                         {say(words::kRate, lang), percent(c.rate)},
-                         {say(words::kInterval, lang), fmt::format("[{}, {}]", percent(c.ci_low), percent(c.ci_high))},
-                         {say(words::kMedianTrial, lang), fmt::format("{:.0f} ms", c.median_trial_ms)}};
+  std::vector<std::pair<std::string, std::string>> figures{
+      {say(words::kTrials, lang), std::to_string(c.trials)},
+      {say(words::kAnomalies, lang), std::to_string(c.anomalies)},
+      {say(words::kLostUpdates, lang), std::to_string(c.lost_updates)},
+      {say(words::kMoneyLost, lang), std::to_string(c.lost_amount)},
+      {say(words::kOverlaps, lang), std::to_string(c.overlaps)},
+      {say(words::kFailed, lang), std::to_string(c.failed)},
+      {say(words::kDropped, lang), std::to_string(c.dropped_amount)},
+      {say(words::kUnknown, lang), std::to_string(c.unknown)},
+      {say(words::kStuck, lang), std::to_string(c.stuck)},
+      {say(words::kStruck, lang), std::to_string(c.struck)},
+      {say(words::kTrialsNotRun, lang), std::to_string(c.not_run)},
+      {say(words::kRate, lang), percent(c.rate)},
+      {say(words::kInterval, lang), fmt::format("[{}, {}]", percent(c.ci_low), percent(c.ci_high))},
+      {say(words::kMedianTrial, lang), fmt::format("{:.0f} ms", c.median_trial_ms)}};
   if (c.client) {
     figures.insert(figures.begin() + 4, {{say(words::kCreated, lang), std::to_string(c.created)},
                                          {say(words::kMoneyCreated, lang), std::to_string(c.created_amount)},

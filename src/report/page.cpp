@@ -83,8 +83,8 @@ std::string html_page(std::string_view title, lab::Lang lang, const std::vector<
       "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n"
       "<style>{}</style>\n</head>\n<body>\n<h1>{}</h1>\n{}</body>\n</html>\n",
-      lang == lab::Lang::ko ? "ko" : "en", html_escape(title), fmt::format(kStyle, fmt::arg("fonts", timeline::kSvgFonts)),
-      html_escape(title), body);
+      lang == lab::Lang::ko ? "ko" : "en", html_escape(title),
+      fmt::format(kStyle, fmt::arg("fonts", timeline::kSvgFonts)), html_escape(title), body);
 }
 
 }  // namespace rlock::report

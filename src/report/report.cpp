@@ -24,15 +24,9 @@ std::string report_html(const std::vector<std::filesystem::path>& dirs, lab::Lan
   for (const std::filesystem::path& dir : dirs) {
     std::string id = fmt::format("run{}", sections.size() + 1);
     switch (run_kind(dir)) {
-      case RunKind::chaos:
-        sections.push_back(chaos_section(read_chaos_run(dir), lang, id));
-        break;
-      case RunKind::bench:
-        sections.push_back(bench_section(read_bench_run(dir), lang, id));
-        break;
-      case RunKind::lab:
-        sections.push_back(lab_section(lab::LabDir(dir), lang, id));
-        break;
+      case RunKind::chaos: sections.push_back(chaos_section(read_chaos_run(dir), lang, id)); break;
+      case RunKind::bench: sections.push_back(bench_section(read_bench_run(dir), lang, id)); break;
+      case RunKind::lab: sections.push_back(lab_section(lab::LabDir(dir), lang, id)); break;
     }
   }
   std::string title = dirs.size() == 1 ? lab::fill_wording(words::kReportOf, lang, {{"dir", dirs.front().string()}})

@@ -35,7 +35,7 @@ std::size_t count(const std::string& text, const std::string& part) {
 }
 
 runfiles::ChaosFileCell cell(const std::string& strategy, const std::string& fault, long trials, long anomalies,
-                   std::vector<std::string> kept) {
+                             std::vector<std::string> kept) {
   runfiles::ChaosFileCell c;
   c.strategy = strategy;
   c.fault = fault;
@@ -58,10 +58,13 @@ runfiles::ChaosFileCell cell(const std::string& strategy, const std::string& fau
 fs::path chaos_run(const host::TempDir& tmp) {
   fs::path dir = tmp.path() / "chaos";
   fs::create_directories(dir);
-  runfiles::write_chaos_file(dir / "chaos.json", runfiles::ChaosFile{42, 200, 4, "poll",
-                                                 {cell("ttl", "none", 4, 0, {}),
-                                                  cell("ttl", "pause", 4, 3, {"1", "3", "4", "5"}),
-                                                  cell("fenced-claim", "none", 4, 0, {})}});
+  runfiles::write_chaos_file(dir / "chaos.json", runfiles::ChaosFile{42,
+                                                                     200,
+                                                                     4,
+                                                                     "poll",
+                                                                     {cell("ttl", "none", 4, 0, {}),
+                                                                      cell("ttl", "pause", 4, 3, {"1", "3", "4", "5"}),
+                                                                      cell("fenced-claim", "none", 4, 0, {})}});
   for (const char* trial : {"ttl-pause-1", "ttl-pause-3"}) {
     fs::create_directories(dir / "trials" / trial);
     fs::copy_file(kLab1 / "events.jsonl", dir / "trials" / trial / "events.jsonl",
@@ -99,17 +102,22 @@ TEST(Report, CraftedNamesAreEscapedAndNeverTakenAsPaths) {
   fs::copy_file(kLab1 / "events.jsonl", outside / "events.jsonl");
   fs::create_directories(dir / "trials");
   std::string script = "\"><script>alert(1)</script>";
-  runfiles::write_chaos_file(dir / "chaos.json",
-                   runfiles::ChaosFile{1, 200, 4, script,
-                             {cell(script, "pause", 4, 1, {"1" + script}), cell(script, script, 4, 1, {"1"}),
-                              cell((tmp.path() / "outside" / "secret").string(), "pause", 4, 1, {"0"}),
-                              cell("../../outside/secret", "pause", 4, 1, {"0"}),
-                              cell("ttl", "pause", 4, 1, {"/../../outside/secret-pause-0"})}});
+  runfiles::write_chaos_file(
+      dir / "chaos.json",
+      runfiles::ChaosFile{1,
+                          200,
+                          4,
+                          script,
+                          {cell(script, "pause", 4, 1, {"1" + script}), cell(script, script, 4, 1, {"1"}),
+                           cell((tmp.path() / "outside" / "secret").string(), "pause", 4, 1, {"0"}),
+                           cell("../../outside/secret", "pause", 4, 1, {"0"}),
+                           cell("ttl", "pause", 4, 1, {"/../../outside/secret-pause-0"})}});
   std::string html = report_html({dir}, Lang::en);
   EXPECT_EQ(count(html, "<script"), 0u);
   EXPECT_EQ(count(html, "<svg"), 0u) << "no planted trial is drawn";
   EXPECT_NE(html.find("href=\"#run1-%22%3E%3Cscript%3Ealert%281%29%3C%2Fscript%3E-pause\""), std::string::npos);
-  EXPECT_NE(html.find("<section id=\"run1-&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;-pause\">"), std::string::npos);
+  EXPECT_NE(html.find("<section id=\"run1-&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;-pause\">"),
+            std::string::npos);
 }
 
 // A failover cell split by its replica keeps its trials under FAULT, not under its column's name.
@@ -147,7 +155,8 @@ TEST(Report, ALongLabelAndAThousandCellsRenderInAboutLinearTime) {
     fs::path dir = tmp.path() / name;
     runfiles::ChaosFile file{1, 200, 4, "poll", {}};
     for (int s = 0; s < strategies; ++s) {
-      for (int f = 0; f < faults; ++f) file.cells.push_back(cell(fmt::format("s{}", s), fmt::format("f{}", f), 4, 1, {}));
+      for (int f = 0; f < faults; ++f)
+        file.cells.push_back(cell(fmt::format("s{}", s), fmt::format("f{}", f), 4, 1, {}));
     }
     file.cells.front().kept_trials = {"1"};
     fs::create_directories(dir / "trials" / "s0-f0-1");
@@ -159,8 +168,9 @@ TEST(Report, ALongLabelAndAThousandCellsRenderInAboutLinearTime) {
   };
   double quarter = seconds_to_render(run("quarter", 10, 25, 62'500));
   double whole = seconds_to_render(run("whole", 40, 25, 250'000));
-  std::cout << fmt::format("250 cells and a 62.5 KB label: {:.1f} ms; 1,000 cells and a 250 KB label: {:.1f} ms: {:.1f}x\n",
-                           quarter * 1e3, whole * 1e3, whole / quarter);
+  std::cout << fmt::format(
+      "250 cells and a 62.5 KB label: {:.1f} ms; 1,000 cells and a 250 KB label: {:.1f} ms: {:.1f}x\n", quarter * 1e3,
+      whole * 1e3, whole / quarter);
   EXPECT_LT(whole, 10 * quarter);
 }
 
@@ -214,11 +224,13 @@ TEST(Report, TheKoreanPageIsMarkedKoAndSaysItsWordsInKorean) {
 
 TEST(Report, ABenchRunHasBarsAndItsNumbers) {
   host::TempDir tmp("report_test");
-  runfiles::write_bench_file(tmp.path() / "bench.json",
-                   runfiles::BenchFile{nlohmann::json{{"redis", "7.0.15"}},
-                             {runfiles::BenchFileCase{"cycle", 900, 95.2, 1520, 80, 1.19},
-                              runfiles::BenchFileCase{"handoff-poll", 50, 4100, 48000, 160, 25.6, {{"jain", 0.98}, {"clients", 2}}}},
-                             {}});
+  runfiles::write_bench_file(
+      tmp.path() / "bench.json",
+      runfiles::BenchFile{
+          nlohmann::json{{"redis", "7.0.15"}},
+          {runfiles::BenchFileCase{"cycle", 900, 95.2, 1520, 80, 1.19},
+           runfiles::BenchFileCase{"handoff-poll", 50, 4100, 48000, 160, 25.6, {{"jain", 0.98}, {"clients", 2}}}},
+          {}});
   std::string html = report_html({tmp.path()}, Lang::en);
   EXPECT_NE(html.find("<h2>Benchmark: "), std::string::npos);
   EXPECT_NE(html.find("<dt>redis</dt><dd>7.0.15</dd>"), std::string::npos);
@@ -230,11 +242,12 @@ TEST(Report, ABenchRunHasBarsAndItsNumbers) {
 
 TEST(Report, ABenchRunWithStrategiesHasThePriceOfSafety) {
   host::TempDir tmp("report_test");
-  runfiles::write_bench_file(tmp.path() / "bench.json",
-                   runfiles::BenchFile{nlohmann::json::object(),
-                             {},
-                             {runfiles::BenchFileRow{"fenced-claim", 1, 1, 500, 420, 900, 300, 1.4, 2100.5, true},
-                              runfiles::BenchFileRow{"ttl", 16, 1, 500, 5000, 9000, 280, 17.9, 932, false}}});
+  runfiles::write_bench_file(
+      tmp.path() / "bench.json",
+      runfiles::BenchFile{nlohmann::json::object(),
+                          {},
+                          {runfiles::BenchFileRow{"fenced-claim", 1, 1, 500, 420, 900, 300, 1.4, 2100.5, true},
+                           runfiles::BenchFileRow{"ttl", 16, 1, 500, 5000, 9000, 280, 17.9, 932, false}}});
   std::string en = report_html({tmp.path()}, Lang::en);
   EXPECT_NE(en.find("<caption>The price of safety"), std::string::npos);
   EXPECT_NE(en.find("<th scope=\"row\">fenced-claim</th><td class=\"num\">1</td>"), std::string::npos);

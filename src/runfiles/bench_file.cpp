@@ -15,8 +15,13 @@ nlohmann::json case_json(const BenchFileCase& c) {
 }
 
 BenchFileCase case_from(nlohmann::json j) {
-  BenchFileCase c{j.at("name").get<std::string>(), integer_at<long>(j, "samples"), j.at("median_us").get<double>(),
-                  j.at("p99_us").get<double>(),    j.at("floor_us").get<double>(), j.at("ratio").get<double>(), {}};
+  BenchFileCase c{j.at("name").get<std::string>(),
+                  integer_at<long>(j, "samples"),
+                  j.at("median_us").get<double>(),
+                  j.at("p99_us").get<double>(),
+                  j.at("floor_us").get<double>(),
+                  j.at("ratio").get<double>(),
+                  {}};
   for (const char* known : kCaseFields) j.erase(known);
   c.extra = std::move(j);
   return c;
@@ -38,12 +43,11 @@ nlohmann::json row_json(const BenchFileRow& r) {
 }
 
 BenchFileRow row_from(const nlohmann::json& j) {
-  return BenchFileRow{j.at("name").get<std::string>(),  integer_at<long>(j, "clients"),
-                      integer_at<long>(j, "accounts"),  integer_at(j, "increments", 0L),
-                      j.at("median_us").get<double>(),  j.at("p99_us").get<double>(),
-                      j.at("floor_us").get<double>(),   j.at("ratio").get<double>(),
-                      j.at("throughput_per_s").get<double>(), j.at("balance_ok").get<bool>(),
-                      j.value("client", false),         integer_at(j, "failed", 0L)};
+  return BenchFileRow{
+      j.at("name").get<std::string>(), integer_at<long>(j, "clients"),  integer_at<long>(j, "accounts"),
+      integer_at(j, "increments", 0L), j.at("median_us").get<double>(), j.at("p99_us").get<double>(),
+      j.at("floor_us").get<double>(),  j.at("ratio").get<double>(),     j.at("throughput_per_s").get<double>(),
+      j.at("balance_ok").get<bool>(),  j.value("client", false),        integer_at(j, "failed", 0L)};
 }
 
 }  // namespace
@@ -65,7 +69,9 @@ BenchFile bench_file_from(const nlohmann::json& j) {
   return file;
 }
 
-void write_bench_file(const std::filesystem::path& path, const BenchFile& file) { write_json_file(path, to_json(file)); }
+void write_bench_file(const std::filesystem::path& path, const BenchFile& file) {
+  write_json_file(path, to_json(file));
+}
 
 BenchFile read_bench_file(const std::filesystem::path& path) {
   return read_run_file(path, kBenchFileFormat, 1, "a bench run's cases", bench_file_from);

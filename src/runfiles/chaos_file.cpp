@@ -6,18 +6,29 @@ namespace rlock::runfiles {
 namespace {
 
 nlohmann::json cell_json(const ChaosFileCell& c) {
-  nlohmann::json j{{"strategy", c.strategy},         {"fault", c.fault},
-                   {"client", c.client},             {"client_error", c.client_error},
-                   {"not_run", c.not_run},           {"expected_safe", c.expected_safe},
-                   {"trials", c.trials},             {"anomalies", c.anomalies},
-                   {"lost_updates", c.lost_updates}, {"lost_amount", c.lost_amount},
-                   {"overlaps", c.overlaps},         {"failed", c.failed},
-                   {"dropped_amount", c.dropped_amount}, {"unknown", c.unknown},
-                   {"stuck", c.stuck},               {"struck", c.struck},
-                   {"unwritten", c.unwritten},       {"created", c.created},
+  nlohmann::json j{{"strategy", c.strategy},
+                   {"fault", c.fault},
+                   {"client", c.client},
+                   {"client_error", c.client_error},
+                   {"not_run", c.not_run},
+                   {"expected_safe", c.expected_safe},
+                   {"trials", c.trials},
+                   {"anomalies", c.anomalies},
+                   {"lost_updates", c.lost_updates},
+                   {"lost_amount", c.lost_amount},
+                   {"overlaps", c.overlaps},
+                   {"failed", c.failed},
+                   {"dropped_amount", c.dropped_amount},
+                   {"unknown", c.unknown},
+                   {"stuck", c.stuck},
+                   {"struck", c.struck},
+                   {"unwritten", c.unwritten},
+                   {"created", c.created},
                    {"created_amount", c.created_amount},
-                   {"rate", c.rate},                 {"ci_low", c.ci_low},
-                   {"ci_high", c.ci_high},           {"median_trial_ms", c.median_trial_ms},
+                   {"rate", c.rate},
+                   {"ci_low", c.ci_low},
+                   {"ci_high", c.ci_high},
+                   {"median_trial_ms", c.median_trial_ms},
                    {"kept_trials", c.kept_trials}};
   if (!c.not_applicable.empty()) j["not_applicable"] = c.not_applicable;
   if (!c.replica.empty()) j["replica"] = c.replica;
@@ -58,19 +69,24 @@ ChaosFileCell cell_from(const nlohmann::json& j) {
 nlohmann::json to_json(const ChaosFile& file) {
   nlohmann::json cells = nlohmann::json::array();
   for (const ChaosFileCell& c : file.cells) cells.push_back(cell_json(c));
-  return {{"format", kChaosFileFormat}, {"seed", file.seed},   {"ttl_ms", file.ttl_ms},
-          {"trials_per_cell", file.trials_per_cell}, {"wait", file.wait}, {"cells", cells}};
+  return {{"format", kChaosFileFormat}, {"seed", file.seed},
+          {"ttl_ms", file.ttl_ms},      {"trials_per_cell", file.trials_per_cell},
+          {"wait", file.wait},          {"cells", cells}};
 }
 
 ChaosFile chaos_file_from(const nlohmann::json& j) {
-  ChaosFile file{integer_at<std::uint64_t>(j, "seed"), integer_at<long>(j, "ttl_ms"),
+  ChaosFile file{integer_at<std::uint64_t>(j, "seed"),
+                 integer_at<long>(j, "ttl_ms"),
                  integer_at<long>(j, "trials_per_cell"),
-                 j.at("wait").get<std::string>(), {}};
+                 j.at("wait").get<std::string>(),
+                 {}};
   for (const nlohmann::json& c : j.at("cells")) file.cells.push_back(cell_from(c));
   return file;
 }
 
-void write_chaos_file(const std::filesystem::path& path, const ChaosFile& file) { write_json_file(path, to_json(file)); }
+void write_chaos_file(const std::filesystem::path& path, const ChaosFile& file) {
+  write_json_file(path, to_json(file));
+}
 
 ChaosFile read_chaos_file(const std::filesystem::path& path) {
   return read_run_file(path, kChaosFileFormat, 1, "a chaos run's table", chaos_file_from);

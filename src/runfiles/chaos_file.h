@@ -20,13 +20,13 @@ inline constexpr int kChaosFileFormat = 1;
 
 // One cell: a strategy's or a client's row under one fault.
 struct ChaosFileCell {
-  std::string strategy;        // the row: a strategy's name, or a client's
+  std::string strategy;  // the row: a strategy's name, or a client's
   std::string fault;
-  bool client = false;         // the row is a protocol client's
-  long client_error = 0;       // trials a client left unjudged
-  long not_run = 0;            // trials not run
+  bool client = false;    // the row is a protocol client's
+  long client_error = 0;  // trials a client left unjudged
+  long not_run = 0;       // trials not run
   bool expected_safe = false;
-  long trials = 0;             // trials run (client errors among them)
+  long trials = 0;  // trials run (client errors among them)
   long anomalies = 0;
   long lost_updates = 0;
   long long lost_amount = 0;
@@ -35,17 +35,17 @@ struct ChaosFileCell {
   long long dropped_amount = 0;
   long unknown = 0;
   long stuck = 0;
-  long unwritten = 0;          // a client's increments reported done with no write applied, no error
-  long created = 0;            // a client's trials whose balance holds money no increment added
+  long unwritten = 0;  // a client's increments reported done with no write applied, no error
+  long created = 0;    // a client's trials whose balance holds money no increment added
   long long created_amount = 0;
   long struck = 0;
-  double rate = 0;             // of judged trials with an anomaly
-  double ci_low = 0;           // its 95% Wilson interval
+  double rate = 0;    // of judged trials with an anomaly
+  double ci_low = 0;  // its 95% Wilson interval
   double ci_high = 0;
   double median_trial_ms = 0;
   std::vector<std::string> kept_trials;  // numbers of the anomalous trials
-  std::string not_applicable;  // why the cell cannot fail; empty when it can
-  std::string replica;         // a split failover's half: "lagging" or "in-sync"; empty otherwise
+  std::string not_applicable;            // why the cell cannot fail; empty when it can
+  std::string replica;                   // a split failover's half: "lagging" or "in-sync"; empty otherwise
 };
 
 struct ChaosFile {

@@ -13,7 +13,10 @@ const nlohmann::json kFirstCell = nlohmann::json::parse(
     R"("median_trial_ms":812,"kept_trials":["1","3"]})");
 
 TEST(ChaosFile, RoundTripsThroughJson) {
-  ChaosFileCell cell = chaos_file_from({{"seed", 1}, {"ttl_ms", 200}, {"trials_per_cell", 4}, {"wait", "poll"},
+  ChaosFileCell cell = chaos_file_from({{"seed", 1},
+                                        {"ttl_ms", 200},
+                                        {"trials_per_cell", 4},
+                                        {"wait", "poll"},
                                         {"cells", nlohmann::json::array({kFirstCell})}})
                            .cells[0];
   cell.client = true;
@@ -26,8 +29,11 @@ TEST(ChaosFile, RoundTripsThroughJson) {
 }
 
 TEST(ChaosFile, AFileFromBeforeTheNewerFieldsReads) {
-  ChaosFile file = chaos_file_from(
-      {{"seed", 42}, {"ttl_ms", 200}, {"trials_per_cell", 4}, {"wait", "poll"}, {"cells", nlohmann::json::array({kFirstCell})}});
+  ChaosFile file = chaos_file_from({{"seed", 42},
+                                    {"ttl_ms", 200},
+                                    {"trials_per_cell", 4},
+                                    {"wait", "poll"},
+                                    {"cells", nlohmann::json::array({kFirstCell})}});
   ASSERT_EQ(file.cells.size(), 1u);
   EXPECT_EQ(file.cells[0].anomalies, 3);
   EXPECT_EQ(file.cells[0].kept_trials, (std::vector<std::string>{"1", "3"}));
@@ -39,15 +45,19 @@ TEST(ChaosFile, AFileFromBeforeTheNewerFieldsReads) {
 TEST(ChaosFile, AMissingFieldThrows) {
   nlohmann::json cell = kFirstCell;
   cell.erase("rate");
-  EXPECT_THROW(
-      chaos_file_from({{"seed", 1}, {"ttl_ms", 200}, {"trials_per_cell", 4}, {"wait", "poll"}, {"cells", nlohmann::json::array({cell})}}),
-      nlohmann::json::exception);
+  EXPECT_THROW(chaos_file_from({{"seed", 1},
+                                {"ttl_ms", 200},
+                                {"trials_per_cell", 4},
+                                {"wait", "poll"},
+                                {"cells", nlohmann::json::array({cell})}}),
+               nlohmann::json::exception);
 }
 
 // Found by fuzz/chaos_file.cpp: a count given as a float out of the integer's range was converted
 // anyway, which is undefined (UBSan: 2.00922e+21 is outside the range of 'long').
 TEST(ChaosFile, ACountThatIsNotAnIntegerInRangeThrows) {
-  nlohmann::json file{{"seed", 1}, {"ttl_ms", 200}, {"trials_per_cell", 4}, {"wait", "poll"}, {"cells", nlohmann::json::array()}};
+  nlohmann::json file{
+      {"seed", 1}, {"ttl_ms", 200}, {"trials_per_cell", 4}, {"wait", "poll"}, {"cells", nlohmann::json::array()}};
   for (nlohmann::json bad : {nlohmann::json(2.00922e21), nlohmann::json(1.5), nlohmann::json(-1e300),
                              nlohmann::json(18446744073709551615ULL)}) {
     nlohmann::json j = file;

@@ -22,13 +22,14 @@ int check_format(const nlohmann::json& j, int newest, std::string_view where, in
   }
   long long format = field->get<long long>();
   if (format > newest) {
-    throw Error(fmt::format("{}: format {} is newer than this rlock reads ({}): use a newer rlock", where, format,
-                            newest));
+    throw Error(
+        fmt::format("{}: format {} is newer than this rlock reads ({}): use a newer rlock", where, format, newest));
   }
   return static_cast<int>(format);
 }
 
-nlohmann::json read_json_file(const std::filesystem::path& path, int newest, int when_absent, std::uintmax_t max_bytes) {
+nlohmann::json read_json_file(const std::filesystem::path& path, int newest, int when_absent,
+                              std::uintmax_t max_bytes) {
   std::ifstream in(path);
   if (!in) throw Error(fmt::format("cannot read {}", path.string()));
   std::error_code ec;
@@ -37,7 +38,8 @@ nlohmann::json read_json_file(const std::filesystem::path& path, int newest, int
     throw Error(fmt::format("{} is larger than {} bytes: more than rlock reads", path.string(), max_bytes));
   }
   nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) throw Error(fmt::format("{} is not a JSON object (truncated?)", path.string()));
+  if (j.is_discarded() || !j.is_object())
+    throw Error(fmt::format("{} is not a JSON object (truncated?)", path.string()));
   check_format(j, newest, path.string(), when_absent);
   return j;
 }

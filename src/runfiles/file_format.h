@@ -37,8 +37,8 @@ nlohmann::json read_json_file(const std::filesystem::path& path, int newest, int
 // Throws Error as read_json_file does, and naming the file when parse throws (a field missing, of
 // the wrong type or out of range).
 template <typename Parse>
-auto read_run_file(const std::filesystem::path& path, int newest, int when_absent, std::string_view what,
-                   Parse&& parse, std::uintmax_t max_bytes = kMaxRunFileSize) {
+auto read_run_file(const std::filesystem::path& path, int newest, int when_absent, std::string_view what, Parse&& parse,
+                   std::uintmax_t max_bytes = kMaxRunFileSize) {
   nlohmann::json j = read_json_file(path, newest, when_absent, max_bytes);
   try {
     return parse(j);

@@ -68,8 +68,7 @@ inline const Servers& servers() {
 // or lab uses (the labs use 1): its keys are deleted before and after.
 class TestLock {
  public:
-  explicit TestLock(long account)
-      : redis(servers().redis), key(LockKey::for_account(account)), lock(redis, key) {
+  explicit TestLock(long account) : redis(servers().redis), key(LockKey::for_account(account)), lock(redis, key) {
     clear();
   }
   ~TestLock() {

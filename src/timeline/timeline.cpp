@@ -6,8 +6,8 @@
 #include <optional>
 
 #include "bank/account_store.h"
-#include "rlock/error.h"
 #include "lab/run_log.h"
+#include "rlock/error.h"
 
 namespace rlock::timeline {
 
@@ -26,21 +26,14 @@ MarkResult result_of(const Event& event) {
     case EventKind::acquired:
     case EventKind::wrote:
     case EventKind::pg_added:
-    case EventKind::watchdog_extended:
-      return MarkResult::ok;
-    case EventKind::fenced_write:
-      return event.rowcount().value_or(0) > 0 ? MarkResult::ok : MarkResult::rejected;
-    case EventKind::claim_rejected:
-      return MarkResult::rejected;
-    case EventKind::released:
-      return event.release_result().value_or(-1) == 1 ? MarkResult::ok : MarkResult::failed;
-    case EventKind::checked:
-      return event.held().value_or(false) ? MarkResult::ok : MarkResult::failed;
+    case EventKind::watchdog_extended: return MarkResult::ok;
+    case EventKind::fenced_write: return event.rowcount().value_or(0) > 0 ? MarkResult::ok : MarkResult::rejected;
+    case EventKind::claim_rejected: return MarkResult::rejected;
+    case EventKind::released: return event.release_result().value_or(-1) == 1 ? MarkResult::ok : MarkResult::failed;
+    case EventKind::checked: return event.held().value_or(false) ? MarkResult::ok : MarkResult::failed;
     case EventKind::watchdog_failed:
-    case EventKind::error:
-      return MarkResult::failed;
-    default:
-      return MarkResult::neutral;
+    case EventKind::error: return MarkResult::failed;
+    default: return MarkResult::neutral;
   }
 }
 
@@ -77,7 +70,8 @@ void add_acquisition(Lane& lane, const std::vector<Event>& events, std::size_t b
     if (event.who != lane.name) continue;
     if (event.kind == EventKind::acquired) break;
     acting_until = event.t;
-    if (event.kind == EventKind::watchdog_extended) expiry = event.t + static_cast<double>(event.pttl().value_or(0)) / 1000;
+    if (event.kind == EventKind::watchdog_extended)
+      expiry = event.t + static_cast<double>(event.pttl().value_or(0)) / 1000;
     if (event.kind == EventKind::released) {
       if (event.release_result().value_or(-1) == 1) released_by_us = event.t;
       break;

@@ -47,8 +47,8 @@ struct Lane {
 
 struct Timeline {
   std::vector<Lane> workers;
-  Lane host;      // no marks: the run had no host events
-  double end = 0; // seconds since the start of the last event or interval end
+  Lane host;       // no marks: the run had no host events
+  double end = 0;  // seconds since the start of the last event or interval end
   lab::Verdict verdict;
 };
 

@@ -23,7 +23,7 @@ inline constexpr const char* kSvgFonts = "'Noto Sans CJK KR', 'Noto Sans CJK', '
 struct SvgOptions {
   std::string title;  // the lab's name
   lab::Lang lang = lab::Lang::en;
-  int width = 960;    // pixels; the height follows from the lanes
+  int width = 960;  // pixels; the height follows from the lanes
 };
 
 std::string timeline_svg(const Timeline& timeline, const SvgOptions& options);

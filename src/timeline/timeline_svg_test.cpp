@@ -14,7 +14,9 @@ Timeline lab1() { return build_timeline(lab::read_events(lab::LabDir(std::string
 
 TEST(Xml, EscapesMarkupAndDropsForbiddenControls) {
   EXPECT_EQ(xml_escape(R"(<a href="x">&'</a>)"), "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
-  EXPECT_EQ(xml_escape("a\x01" "b\tc\n"), "a?b\tc\n");
+  EXPECT_EQ(xml_escape("a\x01"
+                       "b\tc\n"),
+            "a?b\tc\n");
   EXPECT_EQ(xml_escape("락 획득"), "락 획득");
 }
 
@@ -30,7 +32,8 @@ TEST(TimelineSvg, IsSelfContainedAndAsWideAsAsked) {
 }
 
 TEST(TimelineSvg, EscapesEveryText) {
-  Timeline timeline = build_timeline({{0.5, "A", lab::EventKind::error, {{"message", "<b>&\"x\"</b>"}, {"amount", 1}}}});
+  Timeline timeline =
+      build_timeline({{0.5, "A", lab::EventKind::error, {{"message", "<b>&\"x\"</b>"}, {"amount", 1}}}});
   std::string svg = timeline_svg(timeline, SvgOptions{"a<b>&c", lab::Lang::en, 800});
   EXPECT_EQ(svg.find("<b>"), std::string::npos);
   EXPECT_NE(svg.find("a&lt;b&gt;&amp;c"), std::string::npos);

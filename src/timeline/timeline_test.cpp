@@ -8,9 +8,9 @@
 
 #include <gtest/gtest.h>
 
-#include "rlock/error.h"
 #include "lab/lab_dir.h"
 #include "lab/run_log.h"
+#include "rlock/error.h"
 
 namespace rlock::timeline {
 
@@ -20,11 +20,13 @@ namespace {
 
 using nlohmann::json;
 
-std::vector<lab::Event> lab_events(const char* lab) { return lab::read_events(lab::LabDir(std::string(RLOCK_TESTDATA) + "/" + lab)); }
+std::vector<lab::Event> lab_events(const char* lab) {
+  return lab::read_events(lab::LabDir(std::string(RLOCK_TESTDATA) + "/" + lab));
+}
 
 const Lane& lane(const Timeline& timeline, const std::string& name) {
-  auto it = std::find_if(timeline.workers.begin(), timeline.workers.end(),
-                         [&](const Lane& l) { return l.name == name; });
+  auto it =
+      std::find_if(timeline.workers.begin(), timeline.workers.end(), [&](const Lane& l) { return l.name == name; });
   if (it == timeline.workers.end()) throw std::runtime_error("no lane " + name);
   return *it;
 }

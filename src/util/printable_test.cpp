@@ -12,9 +12,7 @@ TEST(Printable, PlainTextIsKeptAsItIs) {
   EXPECT_EQ(printable("a path C:\\x and a quote \""), "a path C:\\x and a quote \"");
 }
 
-TEST(Printable, ValidUtf8IsKept) {
-  EXPECT_EQ(printable("잃은 금액 – é 😀"), "잃은 금액 – é 😀");
-}
+TEST(Printable, ValidUtf8IsKept) { EXPECT_EQ(printable("잃은 금액 – é 😀"), "잃은 금액 – é 😀"); }
 
 TEST(Printable, EscapeCodesAndNulsBecomeHex) {
   EXPECT_EQ(printable("\x1b[31mred\x1b[0m"), "\\x1B[31mred\\x1B[0m");
@@ -23,15 +21,17 @@ TEST(Printable, EscapeCodesAndNulsBecomeHex) {
 }
 
 TEST(Printable, C1ControlsInUtf8BecomeHex) {
-  EXPECT_EQ(printable("\xc2\x9b" "31m"), "\\xC2\\x9B31m");  // CSI, as UTF-8 encodes it
-  EXPECT_EQ(printable("\xc2\xa0"), "\xc2\xa0");            // no-break space: text
+  EXPECT_EQ(printable("\xc2\x9b"
+                      "31m"),
+            "\\xC2\\x9B31m");                    // CSI, as UTF-8 encodes it
+  EXPECT_EQ(printable("\xc2\xa0"), "\xc2\xa0");  // no-break space: text
 }
 
 TEST(Printable, BytesThatAreNotUtf8BecomeHex) {
   EXPECT_EQ(printable("\xff\xfe"), "\\xFF\\xFE");
-  EXPECT_EQ(printable("cut \xea\xb8"), "cut \\xEA\\xB8");       // a sequence cut short
-  EXPECT_EQ(printable("\xc0\xaf"), "\\xC0\\xAF");               // overlong
-  EXPECT_EQ(printable("\xed\xa0\x80"), "\\xED\\xA0\\x80");      // a surrogate
+  EXPECT_EQ(printable("cut \xea\xb8"), "cut \\xEA\\xB8");            // a sequence cut short
+  EXPECT_EQ(printable("\xc0\xaf"), "\\xC0\\xAF");                    // overlong
+  EXPECT_EQ(printable("\xed\xa0\x80"), "\\xED\\xA0\\x80");           // a surrogate
   EXPECT_EQ(printable("\xf4\x90\x80\x80"), "\\xF4\\x90\\x80\\x80");  // past U+10FFFF
 }
 

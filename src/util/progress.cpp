@@ -40,8 +40,8 @@ std::string Progress::line(std::size_t done, std::string_view detail) const {
   text += fmt::format(", {} elapsed", clock_text(elapsed));
   // The estimate assumes the rest goes at the pace so far; none before the first step is done.
   if (done > 0 && done < total_) {
-    auto left = seconds(static_cast<long long>(static_cast<double>(elapsed.count()) * static_cast<double>(total_ - done) /
-                                               static_cast<double>(done)));
+    auto left = seconds(static_cast<long long>(static_cast<double>(elapsed.count()) *
+                                               static_cast<double>(total_ - done) / static_cast<double>(done)));
     text += fmt::format(", about {} left", clock_text(left));
   }
   return text;

@@ -16,7 +16,7 @@ std::uint64_t SeededRandom::next() {
 long long SeededRandom::integer(long long low, long long high) {
   std::uint64_t span = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low) + 1;
   if (span == 0) return static_cast<long long>(next());  // the whole 64-bit range
-  std::uint64_t threshold = (0 - span) % span;  // 2^64 mod span
+  std::uint64_t threshold = (0 - span) % span;           // 2^64 mod span
   std::uint64_t x = next();
   while (x < threshold) x = next();
   return static_cast<long long>(static_cast<std::uint64_t>(low) + x % span);

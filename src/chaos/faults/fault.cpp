@@ -29,10 +29,8 @@ bool FaultModel::expected_safe(lab::Strategy strategy) const {
     case lab::Strategy::fenced_claim:
     case lab::Strategy::pg_atomic:
     case lab::Strategy::pg_row_lock:
-    case lab::Strategy::pg_advisory:
-      return true;
-    default:
-      return false;
+    case lab::Strategy::pg_advisory: return true;
+    default: return false;
   }
 }
 

@@ -112,7 +112,7 @@ class FaultModel {
 // One of the registry's faults.
 class Fault {
  public:
-  Fault();  // none
+  Fault();                                            // none
   Fault(const FaultModel& model) : model_(&model) {}  // NOLINT: a fault is its model
 
   const FaultModel& operator*() const { return *model_; }

@@ -12,15 +12,18 @@ namespace rlock::chaos {
 
 std::string_view redis_unused(lab::Strategy strategy) { return lab::in_postgres(strategy) ? "Redis unused" : ""; }
 
-std::string_view no_lock_held(lab::Strategy strategy) { return strategy == lab::Strategy::pg_atomic ? "no lock held" : ""; }
+std::string_view no_lock_held(lab::Strategy strategy) {
+  return strategy == lab::Strategy::pg_atomic ? "no lock held" : "";
+}
 
 Strike crash_redlock_server(TrialContext& trial) {
   return [&server = *trial.job.redlock.front(), &key = trial.key, &log = trial.run_log()] {
     lab::record_crash(log, host::crash_server(server.connection(), key,
-                                   {[&] { server.kill(); }, [&]() -> RedisConnection& {
-                                      server.restart();
-                                      return server.connection();
-                                    }}));
+                                              {[&] { server.kill(); },
+                                               [&]() -> RedisConnection& {
+                                                 server.restart();
+                                                 return server.connection();
+                                               }}));
     return Heal{};
   };
 }
