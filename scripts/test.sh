@@ -18,6 +18,7 @@ need_packages iproute2 nftables  # netns_test's namespaces, bridge and partition
 need_packages python3-jsonschema  # schemas_test validates the run files against docs/schemas/
 install_clients  # the real lock libraries that tests/clients_test.sh judges
 cd "$ROOT"
+scripts/format.sh --check  # the C++ sources as .clang-format has them
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 build() { # build PRESET
