@@ -180,6 +180,10 @@ void parse_host_port(std::string_view hostport, RedisAddress& address, std::stri
     address.host = hostport.substr(0, colon);
   }
   if (address.host.empty()) throw UsageError(fmt::format("bad Redis URL '{}': no host", shown));
+  // url() brackets only a host with a colon: one with a bracket of its own would not read back.
+  if (address.host.find_first_of("[]") != std::string::npos) {
+    throw UsageError(fmt::format("bad Redis URL '{}': a [ or ] inside its host", shown));
+  }
 }
 
 }  // namespace

@@ -227,5 +227,13 @@ TEST(RedisAddress, ErrorsSayWhatIsWrong) {
   EXPECT_NE(error_message<UsageError>([] { RedisAddress::parse("http://h"); }).find("redis://"), std::string::npos);
 }
 
+// Found by fuzz/redis_url: the host "[" (from "[[]") gave a url() that parse() refused.
+TEST(RedisAddress, AHostWithABracketIsRefusedSinceItsUrlWouldNotReadBack) {
+  EXPECT_NE(error_message<UsageError>([] { RedisAddress::parse("redis://[[]:3"); }).find("[ or ]"), std::string::npos);
+  EXPECT_NE(error_message<UsageError>([] { RedisAddress::parse("redis://a]b:3"); }).find("[ or ]"), std::string::npos);
+  RedisAddress v6 = RedisAddress::parse("redis://[::1]:6379");
+  EXPECT_EQ(RedisAddress::parse(v6.url()).host, "::1");
+}
+
 }  // namespace
 }  // namespace rlock
