@@ -5,6 +5,7 @@
 
 #include "lab/append_file.h"
 #include "rlock/error.h"
+#include "runfiles/file_format.h"
 #include "util/enum_names.h"
 
 namespace rlock::chaos {
@@ -78,13 +79,14 @@ nlohmann::json operation_json(const Operation& op) {
 
 Operation operation_from(const nlohmann::json& line) {
   try {
-    Operation op{line.at("worker").get<std::string>(), line.at("value").get<long long>(), Outcome::info, {}};
+    Operation op{
+        line.at("worker").get<std::string>(), runfiles::integer_at<long long>(line, "value"), Outcome::info, {}};
     auto outcome = util::value_in(kOutcomes, line.at("type").get<std::string>());
     if (!outcome) throw Error(fmt::format("unknown operation type '{}'", line.at("type").get<std::string>()));
     op.outcome = *outcome;
     for (const nlohmann::json& s : line.at("sections")) {
       Section section{s.at("read_at").get<double>(), s.at("wrote_at").get<double>(), s.at("accepted").get<bool>(), {}};
-      if (s.contains("fence")) section.fence = s.at("fence").get<long long>();
+      if (s.contains("fence")) section.fence = runfiles::integer_at<long long>(s, "fence");
       op.sections.push_back(section);
     }
     return op;

@@ -1,5 +1,7 @@
 #include "chaos/trial_line.h"
 
+#include "runfiles/file_format.h"
+
 namespace rlock::chaos {
 
 using nlohmann::json;
@@ -40,7 +42,7 @@ json trial_line(const TrialInput& input) {
 
 TrialKey trial_key_of(const json& line) {
   return {line.at("row").get<std::string>(), line.at("client").get<bool>(), line.at("fault").get<std::string>(),
-          line.at("number").get<int>()};
+          runfiles::integer_at<int>(line, "number")};
 }
 
 TrialInput trial_input_from(const json& line, const TrialSpec& spec) {
@@ -49,17 +51,17 @@ TrialInput trial_input_from(const json& line, const TrialSpec& spec) {
   input.error = line.at("error").get<std::string>();
   input.client_error = line.at("client_error").get<std::string>();
   input.not_run = line.at("not_run").get<bool>();
-  if (line.contains("balance")) input.final_balance = line.at("balance").get<long long>();
+  if (line.contains("balance")) input.final_balance = runfiles::integer_at<long long>(line, "balance");
   input.balance_error = line.value("balance_error", "");
   if (line.contains("served")) {
     const json& served = line.at("served");
-    input.served = ServedTally{.stale_writes = served.at("stale_writes").get<int>(),
-                               .lost_money = served.at("lost_money").get<long long>(),
-                               .repeated_writes = served.value("repeated_writes", 0),
-                               .unwritten = served.value("unwritten", 0)};
-    if (served.contains("balance")) input.served->balance = served.at("balance").get<long long>();
+    input.served = ServedTally{.stale_writes = runfiles::integer_at<int>(served, "stale_writes"),
+                               .lost_money = runfiles::integer_at<long long>(served, "lost_money"),
+                               .repeated_writes = runfiles::integer_at<int>(served, "repeated_writes", 0),
+                               .unwritten = runfiles::integer_at<int>(served, "unwritten", 0)};
+    if (served.contains("balance")) input.served->balance = runfiles::integer_at<long long>(served, "balance");
     if (served.contains("expected_balance"))
-      input.served->expected_balance = served.at("expected_balance").get<long long>();
+      input.served->expected_balance = runfiles::integer_at<long long>(served, "expected_balance");
   }
   for (const json& op : line.at("history")) input.history.push_back(operation_from(op));
   for (const json& stuck : line.value("stuck", json::array())) input.stuck.push_back(stuck.get<bool>());
