@@ -5,6 +5,7 @@
 # hang (a run over 10 s) or an input taking over 2 GB stops that target; its input is left in
 # build-fuzz/findings/TARGET/ and the script fails.
 #   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: the fuzz/*.cpp names (codec, run_json, ...)
+# RLOCK_FUZZ_SEED is libFuzzer's seed: 0 (the default) draws a new one each run; CI gives 1.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 seconds=60
@@ -32,7 +33,7 @@ for t in "${targets[@]}"; do
     log=build-fuzz/fuzz-$t.log
     dict=()
     [[ $t == redis_url || $t == conninfo ]] || dict=(-dict=fuzz/json.dict)
-    if UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 build-fuzz/fuzz/fuzz_"$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+    if UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 build-fuzz/fuzz/fuzz_"$t" -max_total_time="$seconds" -seed="${RLOCK_FUZZ_SEED:-0}" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
         -artifact_prefix="$findings/" -print_final_stats=1 "${dict[@]}" "$work" >"$log" 2>&1; then
         runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
         echo "fuzz $t: ${runs:-?} executions in $seconds s, nothing found"

@@ -42,5 +42,5 @@ if [[ $preset == default ]]; then
     build asan
     ctest --preset asan -j "$(nproc)" -LE integration
     ctest --preset asan -R '^lab[13]$'
-    scripts/fuzz.sh 10
+    RLOCK_FUZZ_SEED=1 scripts/fuzz.sh 10  # one seed: the same inputs each run, a finding is never luck
 fi
