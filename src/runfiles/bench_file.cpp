@@ -5,6 +5,7 @@
 namespace rlock::runfiles {
 namespace {
 
+constexpr long kMaxLong = std::numeric_limits<long>::max();
 constexpr const char* kCaseFields[] = {"name", "samples", "median_us", "p99_us", "floor_us", "ratio"};
 
 nlohmann::json case_json(const BenchFileCase& c) {
@@ -16,11 +17,11 @@ nlohmann::json case_json(const BenchFileCase& c) {
 
 BenchFileCase case_from(nlohmann::json j) {
   BenchFileCase c{j.at("name").get<std::string>(),
-                  integer_at<long>(j, "samples"),
-                  j.at("median_us").get<double>(),
-                  j.at("p99_us").get<double>(),
-                  j.at("floor_us").get<double>(),
-                  j.at("ratio").get<double>(),
+                  count_at<long>(j, "samples"),
+                  number_at(j, "median_us"),
+                  number_at(j, "p99_us"),
+                  number_at(j, "floor_us"),
+                  number_at(j, "ratio"),
                   {}};
   for (const char* known : kCaseFields) j.erase(known);
   c.extra = std::move(j);
@@ -43,11 +44,18 @@ nlohmann::json row_json(const BenchFileRow& r) {
 }
 
 BenchFileRow row_from(const nlohmann::json& j) {
-  return BenchFileRow{
-      j.at("name").get<std::string>(), integer_at<long>(j, "clients"),  integer_at<long>(j, "accounts"),
-      integer_at(j, "increments", 0L), j.at("median_us").get<double>(), j.at("p99_us").get<double>(),
-      j.at("floor_us").get<double>(),  j.at("ratio").get<double>(),     j.at("throughput_per_s").get<double>(),
-      j.at("balance_ok").get<bool>(),  j.value("client", false),        integer_at(j, "failed", 0L)};
+  return BenchFileRow{j.at("name").get<std::string>(),
+                      within(integer_at<long>(j, "clients"), 1L, kMaxLong, "clients"),
+                      within(integer_at<long>(j, "accounts"), 1L, kMaxLong, "accounts"),
+                      count_at(j, "increments", 0L),
+                      number_at(j, "median_us"),
+                      number_at(j, "p99_us"),
+                      number_at(j, "floor_us"),
+                      number_at(j, "ratio"),
+                      number_at(j, "throughput_per_s"),
+                      j.at("balance_ok").get<bool>(),
+                      j.value("client", false),
+                      count_at(j, "failed", 0L)};
 }
 
 }  // namespace

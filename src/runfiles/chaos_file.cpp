@@ -39,26 +39,26 @@ ChaosFileCell cell_from(const nlohmann::json& j) {
   return ChaosFileCell{.strategy = j.at("strategy").get<std::string>(),
                        .fault = j.at("fault").get<std::string>(),
                        .client = j.value("client", false),
-                       .client_error = integer_at(j, "client_error", 0L),
-                       .not_run = integer_at(j, "not_run", 0L),
+                       .client_error = count_at(j, "client_error", 0L),
+                       .not_run = count_at(j, "not_run", 0L),
                        .expected_safe = j.at("expected_safe").get<bool>(),
-                       .trials = integer_at<long>(j, "trials"),
-                       .anomalies = integer_at<long>(j, "anomalies"),
-                       .lost_updates = integer_at<long>(j, "lost_updates"),
-                       .lost_amount = integer_at<long long>(j, "lost_amount"),
-                       .overlaps = integer_at<long>(j, "overlaps"),
-                       .failed = integer_at<long>(j, "failed"),
-                       .dropped_amount = integer_at<long long>(j, "dropped_amount"),
-                       .unknown = integer_at(j, "unknown", 0L),
-                       .stuck = integer_at(j, "stuck", 0L),
-                       .unwritten = integer_at(j, "unwritten", 0L),
-                       .created = integer_at(j, "created", 0L),
-                       .created_amount = integer_at(j, "created_amount", 0LL),
-                       .struck = integer_at(j, "struck", 0L),
-                       .rate = j.at("rate").get<double>(),
-                       .ci_low = j.at("ci_low").get<double>(),
-                       .ci_high = j.at("ci_high").get<double>(),
-                       .median_trial_ms = j.at("median_trial_ms").get<double>(),
+                       .trials = count_at<long>(j, "trials"),
+                       .anomalies = count_at<long>(j, "anomalies"),
+                       .lost_updates = count_at<long>(j, "lost_updates"),
+                       .lost_amount = count_at<long long>(j, "lost_amount"),
+                       .overlaps = count_at<long>(j, "overlaps"),
+                       .failed = count_at<long>(j, "failed"),
+                       .dropped_amount = count_at<long long>(j, "dropped_amount"),
+                       .unknown = count_at(j, "unknown", 0L),
+                       .stuck = count_at(j, "stuck", 0L),
+                       .unwritten = count_at(j, "unwritten", 0L),
+                       .created = count_at(j, "created", 0L),
+                       .created_amount = count_at(j, "created_amount", 0LL),
+                       .struck = count_at(j, "struck", 0L),
+                       .rate = number_at(j, "rate", 0, 1),
+                       .ci_low = number_at(j, "ci_low", 0, 1),
+                       .ci_high = number_at(j, "ci_high", 0, 1),
+                       .median_trial_ms = number_at(j, "median_trial_ms"),
                        .kept_trials = j.at("kept_trials").get<std::vector<std::string>>(),
                        .not_applicable = j.value("not_applicable", ""),
                        .replica = j.value("replica", "")};
@@ -75,11 +75,12 @@ nlohmann::json to_json(const ChaosFile& file) {
 }
 
 ChaosFile chaos_file_from(const nlohmann::json& j) {
-  ChaosFile file{integer_at<std::uint64_t>(j, "seed"),
-                 integer_at<long>(j, "ttl_ms"),
-                 integer_at<long>(j, "trials_per_cell"),
-                 j.at("wait").get<std::string>(),
-                 {}};
+  ChaosFile file{
+      integer_at<std::uint64_t>(j, "seed"),
+      within(integer_at<long>(j, "ttl_ms"), 1L, std::numeric_limits<long>::max(), "ttl_ms"),
+      within(integer_at<long>(j, "trials_per_cell"), 1L, std::numeric_limits<long>::max(), "trials_per_cell"),
+      j.at("wait").get<std::string>(),
+      {}};
   for (const nlohmann::json& c : j.at("cells")) file.cells.push_back(cell_from(c));
   return file;
 }

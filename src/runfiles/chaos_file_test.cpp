@@ -73,5 +73,25 @@ TEST(ChaosFile, ACountThatIsNotAnIntegerInRangeThrows) {
   EXPECT_THROW(chaos_file_from(file), nlohmann::json::exception);
 }
 
+// The ranges of docs/schemas/chaos.schema.json hold in the reader too: no negative count, no rate
+// outside [0, 1], no TTL or cell size of 0.
+TEST(ChaosFile, AFieldOutOfItsSchemasRangeThrows) {
+  nlohmann::json file{
+      {"seed", 1}, {"ttl_ms", 200}, {"trials_per_cell", 4}, {"wait", "poll"}, {"cells", nlohmann::json::array()}};
+  for (const char* field : {"ttl_ms", "trials_per_cell"}) {
+    nlohmann::json j = file;
+    j[field] = 0;
+    EXPECT_THROW(chaos_file_from(j), nlohmann::json::exception) << field;
+  }
+  for (auto [field, bad] : std::initializer_list<std::pair<const char*, nlohmann::json>>{
+           {"anomalies", -1}, {"lost_amount", -90}, {"rate", 1.5}, {"ci_low", -0.1}, {"median_trial_ms", -3.0}}) {
+    nlohmann::json cell = kFirstCell;
+    cell[field] = bad;
+    nlohmann::json j = file;
+    j["cells"].push_back(cell);
+    EXPECT_THROW(chaos_file_from(j), nlohmann::json::exception) << field;
+  }
+}
+
 }  // namespace
 }  // namespace rlock::runfiles

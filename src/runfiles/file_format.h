@@ -7,9 +7,11 @@
 // Pure functions; thread-safe.
 #pragma once
 
+#include <cmath>
 #include <concepts>
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -65,6 +67,33 @@ T integer_at(const nlohmann::json& j, const char* name) {
 template <std::integral T>
 T integer_at(const nlohmann::json& j, const char* name, T absent) {
   return j.contains(name) ? integer_at<T>(j, name) : absent;
+}
+
+// `value`, read from the field `name`, when it is finite and within [min, max]. Throws
+// nlohmann::json::exception otherwise: a reader's range check, as the schemas give it.
+template <typename T>
+T within(T value, T min, T max, const char* name) {
+  bool finite = true;
+  if constexpr (std::floating_point<T>) finite = std::isfinite(value);
+  if (!finite || !(value >= min && value <= max)) {
+    throw nlohmann::json::out_of_range::create(406, std::string(name) + " is out of range", nullptr);
+  }
+  return value;
+}
+// integer_at, refusing a negative value: a count.
+template <std::integral T>
+T count_at(const nlohmann::json& j, const char* name) {
+  return within(integer_at<T>(j, name), T{0}, std::numeric_limits<T>::max(), name);
+}
+template <std::integral T>
+T count_at(const nlohmann::json& j, const char* name, T absent) {
+  return j.contains(name) ? count_at<T>(j, name) : absent;
+}
+
+// j[name] as a finite number within [min, max]. Throws nlohmann::json::exception otherwise.
+inline double number_at(const nlohmann::json& j, const char* name, double min = 0,
+                        double max = std::numeric_limits<double>::max()) {
+  return within(j.at(name).get<double>(), min, max, name);
 }
 
 // `j` written to `path`, indented by two, with a final newline: to a temporary beside it first,
