@@ -23,6 +23,7 @@
 #include "lab/append_file.h"
 #include "rlock/error.h"
 #include "rlock/redis_connection.h"
+#include "runfiles/file_format.h"
 
 namespace rlock::chaos {
 namespace {
@@ -192,7 +193,7 @@ class Jobs {
     reported_.clear();
     for (int job = 0; job < jobs_; ++job) {
       for (const auto& line : read_lines(results_of(setup_, job))) {
-        std::size_t i = line.value("i", specs_.size());
+        auto i = runfiles::integer_at<std::size_t>(line, "i", specs_.size());
         if (i < specs_.size()) reported_.insert_or_assign(i, result_from(line, specs_[i]));
         if (lost_.empty()) lost_ = line.value("harness_lost", "");
       }

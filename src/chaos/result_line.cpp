@@ -2,6 +2,8 @@
 
 #include <optional>
 
+#include "runfiles/file_format.h"
+
 namespace rlock::chaos {
 namespace {
 
@@ -10,8 +12,8 @@ nlohmann::json check_json(const CheckResult& c) {
 }
 
 CheckResult check_from(const nlohmann::json& j) {
-  return {validity_from(j.value("validity", "unknown")), j.value("detail", ""), j.value("amount", 0LL),
-          j.value("count", 0)};
+  return {validity_from(j.value("validity", "unknown")), j.value("detail", ""), runfiles::count_at(j, "amount", 0LL),
+          runfiles::count_at(j, "count", 0)};
 }
 
 }  // namespace
@@ -40,12 +42,12 @@ TrialResult result_from(const nlohmann::json& line, const TrialSpec& spec) {
       .lost = check_from(line.value("lost", nlohmann::json::object())),
       .overlaps = check_from(line.value("overlaps", nlohmann::json::object())),
       .fences = check_from(line.value("fences", nlohmann::json::object())),
-      .failed_ops = line.value("failed_ops", 0),
-      .failed_amount = line.value("failed_amount", 0LL),
-      .unknown_ops = line.value("unknown_ops", 0),
-      .stuck_ops = line.value("stuck_ops", 0),
+      .failed_ops = runfiles::count_at(line, "failed_ops", 0),
+      .failed_amount = runfiles::count_at(line, "failed_amount", 0LL),
+      .unknown_ops = runfiles::count_at(line, "unknown_ops", 0),
+      .stuck_ops = runfiles::count_at(line, "stuck_ops", 0),
       .balance = check_from(line.value("balance", nlohmann::json::object())),
-      .unwritten_ops = line.value("unwritten_ops", 0),
+      .unwritten_ops = runfiles::count_at(line, "unwritten_ops", 0),
       .struck = line.value("struck", false),
       .lock_reached_replica = line.contains("lock_reached_replica") && line["lock_reached_replica"].is_boolean()
                                   ? std::optional<bool>(line["lock_reached_replica"].get<bool>())
