@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of fuzz/ with clang (the `fuzz` preset, in build-fuzz/) and runs each
+# Builds the libFuzzer targets of fuzz/ with clang (the `asan` preset, in build-asan/) and runs each
 # for SECONDS (default 60) on a copy of its committed corpus (fuzz/corpus/TARGET; the JSON readers
-# with fuzz/json.dict), every target unless some are named. A crash, a leak, undefined behaviour, a
-# hang (a run over 10 s) or an input taking over 2 GB stops that target; its input is left in
-# build-fuzz/findings/TARGET/ and the script fails.
+# with fuzz/json.dict), every target unless some are named, as many at once as there are cores.
+# A crash, a leak, undefined behaviour, a hang (a run over 10 s) or an input taking over 2 GB stops
+# that target; its input is left in build-asan/findings/TARGET/ and the script fails.
 #   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: the fuzz/*.cpp names (codec, run_json, ...)
 # RLOCK_FUZZ_SEED is libFuzzer's seed: 0 (the default) draws a new one each run; CI gives 1.
 set -euo pipefail
@@ -22,24 +22,37 @@ done
 need_packages "${BUILD_PACKAGES[@]}" clang libclang-rt-14-dev
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-cmake --preset fuzz "${launcher[@]}" >/dev/null
-cmake --build --preset fuzz -j "$(nproc)" --target "${targets[@]/#/fuzz_}"
+cmake --preset asan "${launcher[@]}" >/dev/null
+cmake --build --preset asan -j "$(nproc)" --target "${targets[@]/#/fuzz_}"
 
+# fuzz TARGET: runs it, its log in build-asan/fuzz-TARGET.log and its exit code in ...status.
+fuzz() {
+    local t=$1 dict=() status=0
+    # libFuzzer adds what it finds to its first directory: a scratch copy keeps the committed one small.
+    local work=build-asan/corpus/$t findings=build-asan/findings/$t
+    rm -rf "$work" && mkdir -p "$work" "$findings" && cp fuzz/corpus/"$t"/* "$work"/
+    [[ $t == redis_url || $t == conninfo ]] || dict=(-dict=fuzz/json.dict)
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 build-asan/fuzz/fuzz_"$t" -max_total_time="$seconds" \
+        -seed="${RLOCK_FUZZ_SEED:-0}" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$findings/" \
+        -print_final_stats=1 "${dict[@]}" "$work" >"build-asan/fuzz-$t.log" 2>&1 || status=$?
+    echo "$status" >"build-asan/fuzz-$t.status"
+}
+
+for t in "${targets[@]}"; do
+    while (($(jobs -rp | wc -l) >= $(nproc))); do wait -n || true; done
+    rm -f "build-asan/fuzz-$t.status"
+    fuzz "$t" &
+done
+wait
 failed=()
 for t in "${targets[@]}"; do
-    # libFuzzer adds what it finds to its first directory: a scratch copy keeps the committed one small.
-    work=build-fuzz/corpus/$t findings=build-fuzz/findings/$t
-    rm -rf "$work" && mkdir -p "$work" "$findings" && cp fuzz/corpus/"$t"/* "$work"/
-    log=build-fuzz/fuzz-$t.log
-    dict=()
-    [[ $t == redis_url || $t == conninfo ]] || dict=(-dict=fuzz/json.dict)
-    if UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 build-fuzz/fuzz/fuzz_"$t" -max_total_time="$seconds" -seed="${RLOCK_FUZZ_SEED:-0}" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-        -artifact_prefix="$findings/" -print_final_stats=1 "${dict[@]}" "$work" >"$log" 2>&1; then
+    log=build-asan/fuzz-$t.log
+    if [[ $(cat "build-asan/fuzz-$t.status" 2>/dev/null) == 0 ]]; then
         runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
         echo "fuzz $t: ${runs:-?} executions in $seconds s, nothing found"
     else
         tail -n 40 "$log" >&2
-        say "fuzz $t found a failure: its input is in $findings/ (log: $log)"
+        say "fuzz $t found a failure: its input is in build-asan/findings/$t/ (log: $log)"
         failed+=("$t")
     fi
 done
