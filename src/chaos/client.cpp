@@ -4,10 +4,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
@@ -16,12 +14,20 @@
 #include "host/child.h"
 #include "lab/worker_flags.h"
 
+// gcc says __SANITIZE_ADDRESS__ under AddressSanitizer, clang __has_feature(address_sanitizer).
+#if defined(__has_feature)
+#define RLOCK_HAS_FEATURE(x) __has_feature(x)
+#else
+#define RLOCK_HAS_FEATURE(x) 0
+#endif
+
 namespace rlock::chaos {
 namespace {
 
-// `faketime -f "+0 xRATE" rlock --dir DIR worker ...`, the plan as flags, started at its delay
-// (by the host's clock: a fast one would start early); the servers' addresses go by the
-// environment, where no `ps` shows a password.
+// `faketime -f "+0 xRATE" rlock --dir DIR worker ...`, the plan as flags; exec'd at once, it waits
+// for its delay by the host's clock (lab::sleep_until_wall), so that its start-up, slower than a
+// fork's, comes before the trial's start. The servers' addresses go by the environment, where no
+// `ps` shows a password.
 std::vector<std::string> skewed_command(const lab::WorkerPlan& plan, const lab::LabSetup& setup, double clock_rate) {
   std::vector<std::string> args{"faketime",
                                 "-f",
@@ -37,7 +43,7 @@ std::vector<std::string> skewed_command(const lab::WorkerPlan& plan, const lab::
                                 "--ttl",
                                 std::to_string(plan.ttl.count()),
                                 "--delay",
-                                "0",
+                                fmt::format("{:.6f}", plan.delay_seconds),
                                 "--pause",
                                 fmt::format("{:.6f}", plan.pause_seconds),
                                 "--retry-every",
@@ -72,15 +78,12 @@ pid_t spawn_worker(const lab::WorkerPlan& plan, const lab::LabSetup& setup, doub
                    const std::function<void()>& first) {
   if (clock_rate != 1) {
     std::vector<std::string> args = skewed_command(plan, setup, clock_rate);
-    auto start = std::chrono::duration<double>(setup.dir.start() + plan.delay_seconds);
     return host::fork_child([&] {
-      std::this_thread::sleep_until(std::chrono::system_clock::time_point(
-          std::chrono::duration_cast<std::chrono::system_clock::duration>(start)));
       // libfaketime 0.9.10 fakes CLOCK_MONOTONIC as the faked wall time but does not intercept
       // pthread_cond_clockwait, so a steady_clock wait (the watchdog's tick) would never return;
       // the monotonic clock stays the host's, the wall clock and every sleep run at the rate.
       ::setenv("FAKETIME_DONT_FAKE_MONOTONIC", "1", 1);
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || RLOCK_HAS_FEATURE(address_sanitizer)
       // This rlock is built with AddressSanitizer (the asan preset), whose runtime refuses to start
       // when a preloaded library comes before it, and faketime preloads libfaketime. Only the
       // order is wrong: libfaketime's clock calls reach libc through the runtime's interceptors.

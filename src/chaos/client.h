@@ -25,8 +25,12 @@ lab::WorkerPlan plan_for(lab::Strategy strategy, const WorkerSchedule& w, long a
 // clock_rate other than 1 it is a fresh `rlock worker` under faketime (libfaketime is preloaded at
 // exec, so a fork cannot be skewed), its wall clock and its sleeps running clock_rate times as
 // fast as the host's (its monotonic clock is the host's), its output in worker-NAME.log of the
-// trial; 127 when faketime cannot run. `first` runs in a forked worker before anything else
-// (under --netns: it enters its namespace).
+// trial; 127 when faketime cannot run. It is exec'd at once and starts at its delay by the host's
+// clock: the trial's start must leave time for an exec (kExecLead). `first` runs in a forked worker before anything
+// else (under --netns: it enters its namespace). How long a trial with a skewed worker starts after its workers are
+// spawned: an exec'd rlock starts in about 15 ms, 250 ms when built with the sanitizers.
+inline constexpr double kExecLead = 0.5;
+
 pid_t spawn_worker(const lab::WorkerPlan& plan, const lab::LabSetup& setup, double clock_rate = 1,
                    const std::function<void()>& first = {});
 

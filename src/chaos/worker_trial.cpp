@@ -104,7 +104,8 @@ std::vector<WorkerExit> run_workers(TrialContext& trial, const std::function<boo
       if (lab) lab->heal_all();
     }
   } heal_all{trial.job.lab};
-  trial.dir.start_new_run(lab::wall_seconds() + 0.05);  // the workers' clocks start once all are forked
+  // The workers' clocks start once all are forked, or a skewed one exec'd.
+  trial.dir.start_new_run(lab::wall_seconds() + (trial.schedule.clock_rate != 1 ? kExecLead : 0.05));
   trial.log.emplace(trial.dir, lab::Lang::en);
   std::vector<pid_t> pids;
   for (std::size_t i = 0; i < trial.schedule.workers.size(); ++i) pids.push_back(spawn(trial, i));

@@ -17,12 +17,6 @@
 namespace rlock::lab {
 namespace {
 
-void sleep_until_wall(double epoch_seconds) {
-  auto when = std::chrono::system_clock::time_point(
-      std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::duration<double>(epoch_seconds)));
-  std::this_thread::sleep_until(when);
-}
-
 // What a worker knows of its own write, for the error event a checker reads.
 struct WriteState {
   bool added = false;     // the amount is in the database

@@ -27,6 +27,13 @@ double wall_seconds() {
   return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9;
 }
 
+void sleep_until_wall(double epoch_seconds) {
+  auto whole = static_cast<time_t>(epoch_seconds);
+  timespec when{whole, static_cast<long>((epoch_seconds - static_cast<double>(whole)) * 1e9)};
+  while (::syscall(SYS_clock_nanosleep, CLOCK_REALTIME, TIMER_ABSTIME, &when, nullptr) != 0 && errno == EINTR) {
+  }
+}
+
 RunLog::RunLog(const LabDir& dir, Lang lang)
     : start_(dir.start()), lang_(lang), events_(dir.events()), lines_(dir.run_log()) {}
 

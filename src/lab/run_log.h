@@ -20,6 +20,9 @@ namespace rlock::lab {
 // Seconds since the epoch, from the wall clock: the only clock that separate processes share
 // (the kernel's, even in a process whose clock faketime skews).
 double wall_seconds();
+// Sleeps until wall_seconds() reads `epoch_seconds` (at once if it passed), by the kernel's clock
+// too: a worker under faketime, exec'd early, still starts at the host's time.
+void sleep_until_wall(double epoch_seconds);
 
 class RunLog {
  public:
