@@ -19,9 +19,9 @@
 #include "chaos/report.h"
 #include "chaos/run_record.h"
 #include "cli/commands.h"
+#include "cli/run_report.h"
 #include "host/netns.h"
 #include "lab/strategy_list.h"
-#include "report/report.h"
 #include "rlock/error.h"
 #include "rlock/token.h"
 
@@ -102,16 +102,6 @@ chaos::Campaign campaign_of(const ChaosOptions& options) {
   return campaign;
 }
 
-// The run's page, beside its chaos.json; a page that cannot be written costs the run nothing else.
-void write_run_report(const std::filesystem::path& run_dir, const GlobalOptions& global) {
-  try {
-    report::write_report({run_dir}, run_dir / "report.html", lab::parse_lang(global.lang));
-    fmt::print(stderr, "chaos: report: {}\n", (run_dir / "report.html").string());
-  } catch (const Error& e) {
-    fmt::print(stderr, "chaos: no report: {}\n", e.what());
-  }
-}
-
 void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   if (options.netns) host::NetnsLab::cleanup_leftovers();  // says so, in one line, when not root
   lab::LabSetup lab = global.setup();
@@ -133,7 +123,7 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   if (!options.json.empty()) chaos::write_json(options.json, cells, campaign, setup);
   chaos::write_json((setup.run_dir / "chaos.json").string(), cells, campaign, setup);
   fmt::print(stderr, "chaos: the run is stored in {} (rlock analyze DIR checks it again)\n", setup.run_dir.string());
-  write_run_report(setup.run_dir, global);
+  write_run_report(setup.run_dir, global, "chaos");
   chaos::check_harness(results);
   chaos::check_expected_safe(cells);
 }
