@@ -46,7 +46,8 @@ std::vector<ShardRun> read_shards(const std::vector<fs::path>& dirs) {
 std::string first_difference(const RunFile& a, const RunFile& b) {
   json fields_a = plan_fields(a), fields_b = plan_fields(b);
   for (const auto& [field, value] : fields_a.items()) {
-    if (fields_b[field] != value) return fmt::format("its {} is {}, not {}", field, fields_b[field].dump(), value.dump());
+    if (fields_b[field] != value)
+      return fmt::format("its {} is {}, not {}", field, fields_b[field].dump(), value.dump());
   }
   return "its fingerprint differs";
 }
@@ -68,8 +69,9 @@ std::vector<ShardRun> check_shards(std::vector<ShardRun> shards) {
                                    s.dir.string(), shard_name(shard), first.dir.string(), shard_name(first_shard)));
     }
   }
-  std::sort(shards.begin(), shards.end(),
-            [](const ShardRun& a, const ShardRun& b) { return a.file.campaign.shard.index < b.file.campaign.shard.index; });
+  std::sort(shards.begin(), shards.end(), [](const ShardRun& a, const ShardRun& b) {
+    return a.file.campaign.shard.index < b.file.campaign.shard.index;
+  });
   for (std::size_t i = 1; i < shards.size(); ++i) {
     if (shards[i].file.campaign.shard == shards[i - 1].file.campaign.shard) {
       throw UsageError(fmt::format("shard {} is given twice: {} and {}", shard_name(shards[i].file.campaign.shard),
@@ -78,7 +80,8 @@ std::vector<ShardRun> check_shards(std::vector<ShardRun> shards) {
   }
   std::string missing;
   for (int k = 1, next = 0; k <= first_shard.count; ++k) {
-    if (next < static_cast<int>(shards.size()) && shards[static_cast<std::size_t>(next)].file.campaign.shard.index == k) {
+    if (next < static_cast<int>(shards.size()) &&
+        shards[static_cast<std::size_t>(next)].file.campaign.shard.index == k) {
       ++next;
     } else {
       missing += fmt::format("{}{}/{}", missing.empty() ? "" : ", ", k, first_shard.count);
@@ -94,8 +97,8 @@ class PlanTally {
  public:
   explicit PlanTally(const Campaign& whole) : cells_(planned_cells(whole)), trials_(whole.trials) {
     for (std::size_t c = 0; c < cells_.size(); ++c) {
-      index_.emplace(CellKey{row_name(cells_[c]), cells_[c].client.has_value(), std::string(to_string(cells_[c].fault))},
-                     c);
+      index_.emplace(
+          CellKey{row_name(cells_[c]), cells_[c].client.has_value(), std::string(to_string(cells_[c].fault))}, c);
       met_.emplace_back(static_cast<std::size_t>(trials_), false);
     }
   }
@@ -150,7 +153,10 @@ void sort_kept(std::vector<Cell>& cells) {
 MergedRun merge_shards(const std::vector<fs::path>& shard_dirs, const fs::path& chaos_dir) {
   if (shard_dirs.empty()) throw UsageError("merge: no shard given");
   std::vector<ShardRun> shards = check_shards(read_shards(shard_dirs));
-  MergedRun merged{shards.front().file.campaign, shards.front().file.setup, {}, fingerprint(shards.front().file),
+  MergedRun merged{shards.front().file.campaign,
+                   shards.front().file.setup,
+                   {},
+                   fingerprint(shards.front().file),
                    static_cast<int>(shards.size())};
   merged.campaign.shard = Shard{};
   merged.setup.run_dir = merged.setup.dir = new_run_dir(chaos_dir, merged.setup.seed);

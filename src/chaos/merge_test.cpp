@@ -69,8 +69,8 @@ TEST(Merge, TheMergedShardsGiveTheWholeCampaignsTableCellByCell) {
 
   StoredRun again = load_run(merged.setup.run_dir);  // a run as any other, for rlock analyze
   EXPECT_EQ(again.trials.size(), whole.size());
-  EXPECT_TRUE(std::none_of(again.trials.begin(), again.trials.end(),
-                           [](const TrialInput& t) { return !t.error.empty(); }));
+  EXPECT_TRUE(
+      std::none_of(again.trials.begin(), again.trials.end(), [](const TrialInput& t) { return !t.error.empty(); }));
 }
 
 TEST(Merge, ATrialThatLeftNoLineIsNotRunAsInTheWholeCampaign) {

@@ -15,11 +15,11 @@ TrialInput synthetic_trial(const TrialSpec& spec, const ChaosSetup& setup) {
     double read_at = w.delay_s + static_cast<double>(i) * 0.1;
     bool overlapping = spec.number % 3 == 0 && i == 1;  // read before the first worker wrote
     if (overlapping) read_at = schedule.workers[0].delay_s + 0.01;
-    input.history.push_back(Operation{w.name,
-                                      w.amount,
-                                      Outcome::ok,
-                                      {Section{read_at, read_at + w.work_s + 0.05, true,
-                                               static_cast<long long>(i) + 1}}});
+    input.history.push_back(
+        Operation{w.name,
+                  w.amount,
+                  Outcome::ok,
+                  {Section{read_at, read_at + w.work_s + 0.05, true, static_cast<long long>(i) + 1}}});
     if (!overlapping) balance += w.amount;
     input.stuck.push_back(false);
   }

@@ -45,7 +45,8 @@ void register_merge(CLI::App& app, const GlobalOptions& global) {
   auto options = std::make_shared<MergeOptions>();
   CLI::App* cmd =
       app.add_subcommand("merge", "merge the runs of rlock chaos --shard K/N into one run of the whole campaign");
-  cmd->add_option("shard_dirs", options->shards, "the N shards' run directories: LAB_DIR/chaos/runs/TIME-seedS-shardKofN")
+  cmd->add_option("shard_dirs", options->shards,
+                  "the N shards' run directories: LAB_DIR/chaos/runs/TIME-seedS-shardKofN")
       ->required();
   cmd->add_option("--json", options->json, "also write the table as JSON to this file");
   cmd->callback([options, &global] { merge(*options, global); });
