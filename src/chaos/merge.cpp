@@ -57,6 +57,7 @@ std::vector<ShardRun> check_shards(std::vector<ShardRun> shards) {
   const ShardRun& first = shards.front();
   std::string fingerprint_of_first = fingerprint(first.file);
   const Shard& first_shard = first.file.campaign.shard;
+  const int count = first_shard.count;
   for (const ShardRun& s : shards) {
     const Shard& shard = s.file.campaign.shard;
     if (fingerprint(s.file) != fingerprint_of_first) {
@@ -64,7 +65,7 @@ std::vector<ShardRun> check_shards(std::vector<ShardRun> shards) {
                                    shard_name(shard), first.dir.string(), shard_name(first_shard),
                                    first_difference(first.file, s.file)));
     }
-    if (shard.count != first_shard.count) {
+    if (shard.count != count) {
       throw UsageError(fmt::format("{} is shard {} and {} shard {}: one campaign is cut into one number of shards",
                                    s.dir.string(), shard_name(shard), first.dir.string(), shard_name(first_shard)));
     }
@@ -78,17 +79,23 @@ std::vector<ShardRun> check_shards(std::vector<ShardRun> shards) {
                                    shards[i - 1].dir.string(), shards[i].dir.string()));
     }
   }
+  std::vector<bool> given(static_cast<std::size_t>(count) + 1, false);
+  for (const ShardRun& s : shards) given[static_cast<std::size_t>(s.file.campaign.shard.index)] = true;
   std::string missing;
-  for (int k = 1, next = 0; k <= first_shard.count; ++k) {
-    if (next < static_cast<int>(shards.size()) &&
-        shards[static_cast<std::size_t>(next)].file.campaign.shard.index == k) {
-      ++next;
+  int unnamed = 0;
+  for (int k = 1; k <= count; ++k) {
+    if (given[static_cast<std::size_t>(k)]) continue;
+    if (missing.size() < 60) {
+      missing += fmt::format("{}{}/{}", missing.empty() ? "" : ", ", k, count);
     } else {
-      missing += fmt::format("{}{}/{}", missing.empty() ? "" : ", ", k, first_shard.count);
+      ++unnamed;
     }
   }
-  if (!missing.empty()) throw UsageError(fmt::format("the campaign's shard {} is missing (not given)", missing));
-  return shards;
+  if (unnamed > 0) missing += fmt::format(" and {} more", unnamed);
+  if (missing.empty()) return shards;
+  bool one = unnamed == 0 && missing.find(',') == std::string::npos;
+  throw UsageError(
+      fmt::format("the campaign's shard{} {} {} missing (not given)", one ? "" : "s", missing, one ? "is" : "are"));
 }
 
 // The whole plan's cells (planned_cells), found by a trial line's row, client flag and fault, and
