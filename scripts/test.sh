@@ -17,6 +17,7 @@ need_packages "${BUILD_PACKAGES[@]}" perl docker-compose libxml2-utils librsvg2-
 need_packages faketime  # chaos_clock_test's skewed worker (rlock chaos --faults clock-skew)
 need_packages iproute2 nftables  # netns_test's namespaces, bridge and partitions (src/host/netns.h)
 need_packages python3-jsonschema  # schemas_test validates the run files against docs/schemas/
+need_packages python3-yaml  # scale_manifests reads docs/scale/*.yaml offline
 install_clients  # the real lock libraries that tests/clients_test.sh judges
 cd "$ROOT"
 scripts/format.sh --check  # the C++ sources as .clang-format has them

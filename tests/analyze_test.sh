@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # A small chaos campaign stored under chaos/runs/, then rlock analyze on it: the same JSON as the
 # campaign's own --json, the same table, a comparison with Fisher's p-value, rlock report on the
-# run directory; and bad input: a missing or foreign directory, a history cut short (anywhere in its
-# gzip stream, or in a line), an unsealed run, a newer format, a run.json with a field of the wrong
-# type or out of range or too large, each one line on stderr, exit 1, the --json file left as it
-# was, within 1 GB of memory.
+# run directory; runs of formats 1 and 2 still read; and bad input: a missing or foreign directory,
+# a history cut short (anywhere in its gzip stream, or in a line), an unsealed run, a newer format,
+# a run.json with a field of the wrong type or out of range or too large, each one line on stderr,
+# exit 1, the --json file left as it was, within 1 GB of memory.
 set -uo pipefail
 rlock=$1
 source "$(dirname "$0")/checks.sh"
@@ -65,13 +65,17 @@ rm "$work/unsealed/sealed.json"
 bad "$work/unsealed" "not sealed: its trials.jsonl was never compressed"
 copy no-seal && rm "$work/no-seal/sealed.json"
 bad "$work/no-seal" "not sealed: it has no sealed.json"
-# A run of format 1 comes from before sealed.json: its trials compressed whole were its seal.
-copy legacy && sed -i 's/"format": 2/"format": 1/' "$work/legacy/run.json" && rm "$work/legacy/sealed.json"
+# A run of format 2 comes from before shards and rlock_version; one of format 1 from before
+# sealed.json: its trials compressed whole were its seal.
+copy format-2 && sed -i 's/"format": 3/"format": 2/' "$work/format-2/run.json"
+check "a run of format 2 is read" "$rlock" analyze "$work/format-2" --json "$work/format-2.json"
+check "a run of format 2 gives the same JSON" cmp "$work/format-2.json" "$work/analyze.json"
+copy legacy && sed -i 's/"format": 3/"format": 1/' "$work/legacy/run.json" && rm "$work/legacy/sealed.json"
 check "a run of format 1 with no sealed.json is read" "$rlock" analyze "$work/legacy" --json "$work/legacy.json"
 check "a run of format 1 gives the same JSON" cmp "$work/legacy.json" "$work/analyze.json"
 copy other-seal && sed -i 's/"complete"/"halfway"/' "$work/other-seal/sealed.json"
 bad "$work/other-seal" "it was sealed \"halfway\""
-copy newer && sed -i 's/"format": 2/"format": 3/' "$work/newer/run.json"
+copy newer && sed -i 's/"format": 3/"format": 4/' "$work/newer/run.json"
 bad "$work/newer" "newer than this rlock reads"
 copy newer-trial
 gzip -dc "$run/trials.jsonl.gz" | sed '3s/"format":1/"format":2/' | gzip >"$work/newer-trial/trials.jsonl.gz"
@@ -81,7 +85,7 @@ field() {
     copy "$1" && sed -i "s/$2/$3/" "$work/$1/run.json"
     bad "$work/$1" "$4"
 }
-field format-string '"format": 2' '"format": "2"' 'format "2" is not a format number'
+field format-string '"format": 3' '"format": "3"' 'format "3" is not a format number'
 field trials-20m '"trials": 6' '"trials": 20000000' 'trials is 20000000, not an integer from 1 to 100000'
 field trials-float '"trials": 6' '"trials": 6.5' 'trials is 6.5, not an integer'
 field jobs-negative '"jobs": 2' '"jobs": -5' 'jobs is -5'

@@ -65,13 +65,17 @@ void check_own_servers_of(const Campaign& campaign, const ChaosSetup& setup) {
 }
 
 void print_first_line(const Campaign& campaign, const ChaosSetup& setup) {
-  fmt::print("rlock chaos: seed {}, {} trials a cell, TTL {}ms, {} jobs, {} strategies{} x {} faults{}\n", setup.seed,
+  const Shard& shard = campaign.shard;
+  fmt::print("rlock chaos: seed {}, {} trials a cell, TTL {}ms, {} jobs, {} strategies{} x {} faults{}{}\n", setup.seed,
              campaign.trials, setup.ttl.count(), campaign.jobs, campaign.strategies.size(),
              campaign.clients.empty() ? "" : fmt::format(" and {} clients", campaign.clients.size()),
              campaign.faults.size(),
              setup.wait == WaitMode::notify  ? ", waiters notified"
              : setup.wait == WaitMode::queue ? ", waiters queued"
-                                             : "");
+                                             : "",
+             shard.whole() ? ""
+                           : fmt::format(", shard {}/{} of plan {}", shard.index, shard.count,
+                                         fingerprint(RunFile{campaign, setup, std::string(rlock_version())})));
   std::fflush(stdout);
 }
 

@@ -6,20 +6,34 @@
 // Runs in the calling process, which must have no other threads: jobs and trials fork.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 #include "chaos/chaos.h"
 
 namespace rlock::chaos {
 
+// The K-th of N disjoint parts of a campaign's trial plan (`rlock chaos --shard K/N`, K from 1):
+// trial n of the c-th cell that runs trials (planned_cells) is in shard (c * trials + n) mod N + 1,
+// so every shard holds about as many trials of each cell as the others. 1/1 is the whole plan.
+struct Shard {
+  int index = 1;
+  int count = 1;
+
+  bool whole() const { return count == 1; }
+  bool operator==(const Shard&) const = default;
+};
+inline constexpr int kMaxShards = 100'000;
+
 // What a campaign runs: every strategy and client under every fault, `trials` times each, in
-// `jobs` processes.
+// `jobs` processes; of those trials, the ones of `shard`.
 struct Campaign {
   std::vector<lab::Strategy> strategies;
   std::vector<protocol::ClientSpec> clients;
   std::vector<Fault> faults;
   int trials = 200;
   int jobs = 8;
+  Shard shard{};
 };
 
 // A campaign's bounds, as `rlock chaos` takes it and a stored run's reader checks it.
@@ -31,8 +45,17 @@ inline constexpr int kMinOwnPort = 1024, kMaxOwnPort = 65'000;  // --failover-po
 // The campaign's cells times its trials a cell: the most trials it can run (a cell n/a runs none).
 long long most_trials(const Campaign& campaign);
 
-// The campaign's trials: those run side by side, then the redis-restart ones, run one at a time
-// (each crashes the shared Redis). all_trials is both in one list: the order of run_campaign's results.
+// The cells that run trials (not n/a), in the plan's order, each as its trial number 0: the
+// strategies' rows, then the clients', each under every fault. Whatever the shard.
+std::vector<TrialSpec> planned_cells(const Campaign& campaign);
+// Whether trial `number` of the `cell`-th planned cell is in the campaign's shard.
+bool in_shard(const Campaign& campaign, std::size_t cell, int number);
+// The trials of the whole plan (planned cells times trials), whatever the shard.
+long long planned_trials(const Campaign& campaign);
+
+// The campaign's trials (its shard's): those run side by side, then the redis-restart ones, run one
+// at a time (each crashes the shared Redis). all_trials is both in one list: the order of
+// run_campaign's results.
 struct TrialPlan {
   std::vector<TrialSpec> side_by_side, one_by_one;
 };

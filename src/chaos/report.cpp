@@ -39,7 +39,7 @@ std::string fault_label(const Cell& c) {
   return fmt::format("{}/{}", to_string(c.fault), c.replica == kLagging ? "lag" : "sync");
 }
 
-std::vector<Cell> tabulate(const Campaign& campaign, const std::vector<TrialResult>& results) {
+std::vector<Cell> empty_table(const Campaign& campaign) {
   std::vector<Cell> cells;
   for (lab::Strategy s : campaign.strategies) {
     for (Fault f : campaign.faults) {
@@ -62,28 +62,35 @@ std::vector<Cell> tabulate(const Campaign& campaign, const std::vector<TrialResu
                 client.servers == 1);
     }
   }
-  for (const TrialResult& r : results) {
-    Cell& c = *std::find_if(cells.begin(), cells.end(), [&](const Cell& x) {
-      return x.row == row_name(r.spec) && x.client == r.spec.client.has_value() && x.fault == r.spec.fault &&
-             (x.replica.empty() || x.replica == replica_of(r));
-    });
-    if (r.not_run) {
-      ++c.not_run;
-      continue;
-    }
-    ++c.trials;
-    if (!r.client_error.empty()) ++c.client_errors;
-    c.ms.push_back(r.ms);
-    if (r.lost.validity == Validity::invalid && r.lost.amount > 0) ++c.lost, c.lost_amount += r.lost.amount;
-    if (r.overlaps.validity == Validity::invalid) ++c.overlaps;
-    if (r.failed_ops > 0) ++c.failed, c.failed_amount += r.failed_amount;
-    c.unknown += r.unknown_ops;
-    c.stuck += r.stuck_ops;
-    c.unwritten += r.unwritten_ops;
-    if (r.balance.validity == Validity::invalid) ++c.created, c.created_amount += r.balance.amount;
-    if (r.struck) ++c.struck;
-    if (r.anomaly()) ++c.anomalies, c.kept.push_back(std::to_string(r.spec.number));
+  return cells;
+}
+
+void tally(std::vector<Cell>& cells, const TrialResult& r) {
+  Cell& c = *std::find_if(cells.begin(), cells.end(), [&](const Cell& x) {
+    return x.row == row_name(r.spec) && x.client == r.spec.client.has_value() && x.fault == r.spec.fault &&
+           (x.replica.empty() || x.replica == replica_of(r));
+  });
+  if (r.not_run) {
+    ++c.not_run;
+    return;
   }
+  ++c.trials;
+  if (!r.client_error.empty()) ++c.client_errors;
+  c.ms.push_back(r.ms);
+  if (r.lost.validity == Validity::invalid && r.lost.amount > 0) ++c.lost, c.lost_amount += r.lost.amount;
+  if (r.overlaps.validity == Validity::invalid) ++c.overlaps;
+  if (r.failed_ops > 0) ++c.failed, c.failed_amount += r.failed_amount;
+  c.unknown += r.unknown_ops;
+  c.stuck += r.stuck_ops;
+  c.unwritten += r.unwritten_ops;
+  if (r.balance.validity == Validity::invalid) ++c.created, c.created_amount += r.balance.amount;
+  if (r.struck) ++c.struck;
+  if (r.anomaly()) ++c.anomalies, c.kept.push_back(std::to_string(r.spec.number));
+}
+
+std::vector<Cell> tabulate(const Campaign& campaign, const std::vector<TrialResult>& results) {
+  std::vector<Cell> cells = empty_table(campaign);
+  for (const TrialResult& r : results) tally(cells, r);
   return cells;
 }
 

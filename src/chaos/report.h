@@ -47,6 +47,11 @@ std::string fault_label(const Cell& c);
 // One cell per strategy and fault of `campaign` (two for a failover of one Redis), in its order,
 // with `results` tallied in.
 std::vector<Cell> tabulate(const Campaign& campaign, const std::vector<TrialResult>& results);
+// The same cells with no trial in them, and one trial's result tallied into its cell, for a
+// reader that meets the trials one at a time (merge.h). A cell keeps its anomalies' numbers in the
+// order they were tallied.
+std::vector<Cell> empty_table(const Campaign& campaign);
+void tally(std::vector<Cell>& cells, const TrialResult& result);
 // The table on stdout, and where the anomalous trials are kept.
 void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup);
 // The table as chaos.json in `path` (runfiles/chaos_file.h), with the seed, the TTL, the trials a

@@ -12,6 +12,7 @@
 #include "rlock/error.h"
 #include "rlock/redis_address.h"
 #include "util/run_dir.h"
+#include "util/seeded_random.h"
 
 extern char** environ;
 
@@ -123,35 +124,74 @@ ChaosSetup setup_from(const json& j) {
   return s;
 }
 
-}  // namespace
-
-json run_file_json(const Campaign& campaign, const ChaosSetup& setup) {
+json plan_json(const Campaign& campaign) {
   json strategies = json::array(), faults = json::array(), clients = json::array();
   for (lab::Strategy s : campaign.strategies) strategies.push_back(to_string(s));
   for (Fault f : campaign.faults) faults.push_back(to_string(f));
   for (const protocol::ClientSpec& c : campaign.clients) clients.push_back(client_json(c));
-  return json{{"format", kRunFileFormat},
-              {"started", util::utc_now("%Y-%m-%dT%H:%M:%SZ")},
-              {"command", command_line()},
-              {"environment", environment()},
-              {"campaign",
-               {{"strategies", strategies},
-                {"faults", faults},
-                {"clients", clients},
-                {"trials", campaign.trials},
-                {"jobs", campaign.jobs}}},
-              {"setup",
-               {{"seed", setup.seed},
-                {"ttl_ms", setup.ttl.count()},
-                {"wait", wait_mode_name(setup.wait)},
-                {"dir", setup.dir.string()},
-                {"first_account", setup.first_account},
-                {"failover_port", setup.failover_port},
-                {"redlock_port", setup.redlock_port},
-                {"redis", setup.redis.display()},
-                {"postgres", bank::describe_conninfo(setup.conninfo)}}}};
+  return json{{"strategies", strategies}, {"faults", faults}, {"clients", clients}, {"trials", campaign.trials}};
 }
 
-RunFile run_file_from(const json& j) { return RunFile{campaign_from(j.at("campaign")), setup_from(j.at("setup"))}; }
+Shard shard_from(const json& j, const RunFile& run) {
+  Shard shard{static_cast<int>(integer(j, "index", 1, kMaxShards)),
+              static_cast<int>(integer(j, "count", 1, kMaxShards))};
+  if (shard.index > shard.count)
+    throw Error(fmt::format("shard {}/{}: its index is past its count", shard.index, shard.count));
+  std::string stated = j.at("fingerprint").get<std::string>(), computed = fingerprint(run);
+  if (stated != computed) {
+    throw Error(fmt::format("shard {}/{}: its fingerprint {} is not its campaign's, {}", shard.index, shard.count,
+                            json(stated).dump(), computed));
+  }
+  return shard;
+}
+
+}  // namespace
+
+std::string_view rlock_version() { return RLOCK_VERSION; }
+
+json plan_fields(const RunFile& run) {
+  json fields = plan_json(run.campaign);
+  fields["seed"] = run.setup.seed;
+  fields["ttl_ms"] = run.setup.ttl.count();
+  fields["wait"] = wait_mode_name(run.setup.wait);
+  fields["rlock_version"] = run.rlock_version;
+  return fields;
+}
+
+std::string fingerprint(const RunFile& run) { return fmt::format("{:016x}", util::fnv1a(plan_fields(run).dump())); }
+
+json run_file_json(const Campaign& campaign, const ChaosSetup& setup) {
+  json campaign_json = plan_json(campaign);
+  campaign_json["jobs"] = campaign.jobs;
+  json file{{"format", kRunFileFormat},
+            {"started", util::utc_now("%Y-%m-%dT%H:%M:%SZ")},
+            {"rlock_version", rlock_version()},
+            {"command", command_line()},
+            {"environment", environment()},
+            {"campaign", campaign_json},
+            {"setup",
+             {{"seed", setup.seed},
+              {"ttl_ms", setup.ttl.count()},
+              {"wait", wait_mode_name(setup.wait)},
+              {"dir", setup.dir.string()},
+              {"first_account", setup.first_account},
+              {"failover_port", setup.failover_port},
+              {"redlock_port", setup.redlock_port},
+              {"redis", setup.redis.display()},
+              {"postgres", bank::describe_conninfo(setup.conninfo)}}}};
+  const Shard& shard = campaign.shard;
+  if (!shard.whole()) {
+    file["shard"] = {{"index", shard.index},
+                     {"count", shard.count},
+                     {"fingerprint", fingerprint(RunFile{campaign, setup, std::string(rlock_version())})}};
+  }
+  return file;
+}
+
+RunFile run_file_from(const json& j) {
+  RunFile run{campaign_from(j.at("campaign")), setup_from(j.at("setup")), j.value("rlock_version", "")};
+  if (j.contains("shard")) run.campaign.shard = shard_from(j.at("shard"), run);
+  return run;
+}
 
 }  // namespace rlock::chaos

@@ -6,6 +6,9 @@
 // Functions; run_file_json reads this process's command line and environment. Thread-safe.
 #pragma once
 
+#include <string>
+#include <string_view>
+
 #include <nlohmann/json.hpp>
 
 #include "chaos/campaign.h"
@@ -15,19 +18,32 @@ namespace rlock::chaos {
 // 1: format, started, command, environment, campaign, setup. A file without the field is refused.
 // 2: the same fields; the run is sealed by its sealed.json (run_record.h). A run of format 1 was
 // sealed by compressing its trials alone.
-inline constexpr int kRunFileFormat = 2;
+// 3: also rlock_version, and in a shard's run `shard` (index, count, fingerprint): its trials are
+// those of its shard alone, which a reader of format 2 would count as never run.
+inline constexpr int kRunFileFormat = 3;
+
+// This build's version (CMake's project version), written in every run.json.
+std::string_view rlock_version();
 
 // The run.json of `campaign` started now by this process.
 nlohmann::json run_file_json(const Campaign& campaign, const ChaosSetup& setup);
 
 struct RunFile {
-  Campaign campaign;
-  ChaosSetup setup;  // the seed, TTL, wait mode, directories and ports; no server addresses
+  Campaign campaign;          // its shard 1/1 unless the file names one
+  ChaosSetup setup;           // the seed, TTL, wait mode, directories and ports; no server addresses
+  std::string rlock_version;  // empty before format 3
 };
 
 // Throws nlohmann::json::exception for a field missing or of the wrong type, and Error for an
-// unknown strategy, fault or wait mode, a name given twice, a client name that is not one, and a
-// number out of the range `rlock chaos` takes (campaign.h), the campaign's trials in all included.
+// unknown strategy, fault or wait mode, a name given twice, a client name that is not one, a
+// number out of the range `rlock chaos` takes (campaign.h), the campaign's trials in all included,
+// and a shard out of its range or whose fingerprint is not its campaign's.
 RunFile run_file_from(const nlohmann::json& j);
+
+// The plan's fingerprint: the fields the shards of one campaign share (seed, strategies, clients,
+// faults, trials, TTL, wait mode and rlock's version), as JSON in a fixed order, and a digest of
+// them (16 hexadecimal digits, FNV-1a of the JSON).
+nlohmann::json plan_fields(const RunFile& run);
+std::string fingerprint(const RunFile& run);
 
 }  // namespace rlock::chaos

@@ -58,23 +58,11 @@ void check_sealed(const fs::path& dir, int run_format) {
 // keeps its last line.
 void read_trial_lines(const fs::path& dir, const std::map<TrialKey, std::size_t>& index,
                       std::vector<TrialInput>& trials) {
-  fs::path path = dir / kCompressed;
-  if (!fs::exists(path))
-    throw Error(fmt::format("{} holds no {}: the run stored no trials", dir.string(), kCompressed));
-  int number = 0;
-  for_each_gzip_line(path, kMaxTrialLineBytes, kMaxTrialsBytes, [&](std::string_view text) {
-    std::string where = fmt::format("{} line {}", path.string(), ++number);
-    json j = json::parse(text, nullptr, false);
-    if (!j.is_object()) throw Error(fmt::format("{} is not a JSON object (truncated?)", where));
-    runfiles::check_format(j, kTrialLineFormat, where, 0);
-    try {
-      auto found = index.find(trial_key_of(j));
-      if (found == index.end()) throw Error(fmt::format("{} names no trial of the campaign", where));
-      TrialInput& input = trials[found->second];
-      input = trial_input_from(j, input.spec);
-    } catch (const json::exception& e) {
-      throw Error(fmt::format("{} is malformed: {}", where, e.what()));
-    }
+  for_each_trial_line(dir, [&](std::string_view, const json& j, const std::string& where) {
+    auto found = index.find(trial_key_of(j));
+    if (found == index.end()) throw Error(fmt::format("{} names no trial of the campaign", where));
+    TrialInput& input = trials[found->second];
+    input = trial_input_from(j, input.spec);
   });
 }
 
@@ -90,8 +78,10 @@ void seal_as(const fs::path& run_dir, json seal) {
 
 }  // namespace
 
-fs::path new_run_dir(const fs::path& chaos_dir, std::uint64_t seed) {
-  return util::unused_path(chaos_dir / "runs" / fmt::format("{}-seed{}", util::utc_now("%Y%m%dT%H%M%SZ"), seed));
+fs::path new_run_dir(const fs::path& chaos_dir, std::uint64_t seed, const Shard& shard) {
+  std::string part = shard.whole() ? "" : fmt::format("-shard{}of{}", shard.index, shard.count);
+  return util::unused_path(chaos_dir / "runs" /
+                           fmt::format("{}-seed{}{}", util::utc_now("%Y%m%dT%H%M%SZ"), seed, part));
 }
 
 void write_run_record(const Campaign& campaign, const ChaosSetup& setup) {
@@ -108,8 +98,14 @@ void keep_trials(const fs::path& run_dir, const fs::path& trials) {
   fs::create_directories(run_dir / "trials");
   for (const fs::directory_entry& entry : fs::directory_iterator(trials)) {
     if (entry.path().filename().string().starts_with(".")) continue;  // the campaign's own records
-    fs::copy(entry.path(), run_dir / "trials" / entry.path().filename(),
-             fs::copy_options::recursive | fs::copy_options::create_hard_links);
+    fs::path to = run_dir / "trials" / entry.path().filename();
+    std::error_code linked;
+    fs::copy(entry.path(), to, fs::copy_options::recursive | fs::copy_options::create_hard_links, linked);
+    if (linked == std::errc::cross_device_link) {
+      fs::copy(entry.path(), to, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+    } else if (linked) {
+      throw fs::filesystem_error("cannot keep a trial", entry.path(), to, linked);
+    }
   }
 }
 
@@ -119,7 +115,7 @@ void seal_interrupted_run(const fs::path& run_dir, const std::string& signal) {
   seal_as(run_dir, json{{"state", kSealedInterrupted}, {"signal", signal}});
 }
 
-StoredRun load_run(const fs::path& dir) {
+RunFile load_run_file(const fs::path& dir) {
   if (!fs::is_directory(dir)) throw Error(fmt::format("{}: no such directory", dir.string()));
   fs::path record_path = dir / "run.json";
   if (!fs::exists(record_path)) {
@@ -134,6 +130,30 @@ StoredRun load_run(const fs::path& dir) {
       },
       kMaxRunFileBytes);
   check_sealed(dir, run_format);
+  return file;
+}
+
+void for_each_trial_line(const fs::path& dir,
+                         const std::function<void(std::string_view, const json&, const std::string&)>& line) {
+  fs::path path = dir / kCompressed;
+  if (!fs::exists(path))
+    throw Error(fmt::format("{} holds no {}: the run stored no trials", dir.string(), kCompressed));
+  int number = 0;
+  for_each_gzip_line(path, kMaxTrialLineBytes, kMaxTrialsBytes, [&](std::string_view text) {
+    std::string where = fmt::format("{} line {}", path.string(), ++number);
+    json j = json::parse(text, nullptr, false);
+    if (!j.is_object()) throw Error(fmt::format("{} is not a JSON object (truncated?)", where));
+    runfiles::check_format(j, kTrialLineFormat, where, 0);
+    try {
+      line(text, j, where);
+    } catch (const json::exception& e) {
+      throw Error(fmt::format("{} is malformed: {}", where, e.what()));
+    }
+  });
+}
+
+StoredRun load_run(const fs::path& dir) {
+  RunFile file = load_run_file(dir);
   StoredRun run{file.campaign, file.setup, {}};
   run.setup.run_dir = dir;
   std::map<TrialKey, std::size_t> index;

@@ -10,7 +10,8 @@
 // Each file carries its format (runfiles/file_format.h). While the campaign runs, its job
 // processes append to trials.jsonl, whole lines (AppendFile); seal_run() compresses it when the
 // campaign ends (gzip_file.h), then writes sealed.json. A reader refuses a format newer than its
-// own, and a run that is not sealed complete.
+// own, and a run that is not sealed complete. A shard's run (`rlock chaos --shard K/N`) is the same,
+// its trials those of its shard alone; `rlock merge` (merge.h) makes one run of the N.
 //
 // Functions on files; record_trial may be called from many processes at once, the rest from one.
 #pragma once
@@ -18,22 +19,27 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "chaos/campaign.h"
 #include "chaos/judge.h"
+#include "chaos/run_file.h"
 
 namespace rlock::chaos {
 
-// chaos_dir/runs/<UTC time>-seed<S> (with -2, -3... when taken), not yet created.
-std::filesystem::path new_run_dir(const std::filesystem::path& chaos_dir, std::uint64_t seed);
+// chaos_dir/runs/<UTC time>-seed<S>, or <UTC time>-seed<S>-shard<K>of<N> for a shard's run (with
+// -2, -3... when taken), not yet created.
+std::filesystem::path new_run_dir(const std::filesystem::path& chaos_dir, std::uint64_t seed, const Shard& shard = {});
 // Creates setup.run_dir and writes its run.json. Throws Error when it cannot.
 void write_run_record(const Campaign& campaign, const ChaosSetup& setup);
 // Appends the trial's line to run_dir/trials.jsonl.
 void record_trial(const std::filesystem::path& run_dir, const TrialInput& input);
 // Keeps the campaign's kept trials (the directories in `trials`, anomalous or with a client's
-// error) in run_dir/trials too, as hard links: the next campaign clears `trials`, not the run.
+// error) in run_dir/trials too, as hard links (copies across file systems): the next campaign
+// clears `trials`, not the run.
 void keep_trials(const std::filesystem::path& run_dir, const std::filesystem::path& trials);
 // 1: format and state. A file without the field is refused.
 inline constexpr int kSealFileFormat = 1;
@@ -52,6 +58,16 @@ void seal_run(const std::filesystem::path& run_dir);
 // Seals the run of a campaign stopped by `signal` before its trials were done: compressed as
 // seal_run does, and marked with the file `interrupted`, naming the signal, which load_run refuses.
 void seal_interrupted_run(const std::filesystem::path& run_dir, const std::string& signal);
+
+// A run directory's run.json, once the run is known to be sealed complete: load_run's checks but
+// those of the trials, and its errors.
+RunFile load_run_file(const std::filesystem::path& run_dir);
+// Calls `line` with each line of run_dir's trials.jsonl.gz, its text, its JSON object (format
+// checked) and where it is ("PATH line N"). Throws Error, in one line, as load_run does for its
+// trials file, and for a line whose fields `line` finds missing or of the wrong type.
+void for_each_trial_line(
+    const std::filesystem::path& run_dir,
+    const std::function<void(std::string_view text, const nlohmann::json& j, const std::string& where)>& line);
 
 struct StoredRun {
   Campaign campaign;

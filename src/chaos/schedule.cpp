@@ -9,13 +9,6 @@
 namespace rlock::chaos {
 namespace {
 
-// FNV-1a: a hash of a name that is the same on every machine and build.
-std::uint64_t fnv1a(std::string_view text) {
-  std::uint64_t hash = 14695981039346656037ULL;
-  for (char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  return hash;
-}
-
 std::uint64_t splitmix(std::uint64_t x) { return util::SeededRandom::mix(x + 0x9e3779b97f4a7c15ULL); }
 
 }  // namespace
@@ -24,8 +17,8 @@ Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup) {
   // Every draw is SeededRandom's, whose mappings are written out: the same on every compiler and
   // standard library (schedule_test's golden file holds the first trials of seed 2026).
   util::SeededRandom rng(splitmix(
-      setup.seed ^ splitmix(fnv1a(row_name(spec)) ^
-                            splitmix(fnv1a(to_string(spec.fault)) + static_cast<std::uint64_t>(spec.number)))));
+      setup.seed ^ splitmix(util::fnv1a(row_name(spec)) ^
+                            splitmix(util::fnv1a(to_string(spec.fault)) + static_cast<std::uint64_t>(spec.number)))));
   auto uniform = [&](double low, double high) { return rng.real(low, high); };
   double ttl_s = std::chrono::duration<double>(setup.ttl).count();
   Schedule schedule;

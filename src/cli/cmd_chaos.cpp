@@ -1,11 +1,13 @@
 // rlock chaos [--strategies LIST] [--faults LIST] [--trials N] [--seed S] [--jobs J] [--ttl MS]
 // [--failover-port P] [--redlock-port P] [--wait poll|notify|queue] [--quick] [--json FILE]
-// [--client NAME[@3]=COMMAND]... [--client-safe NAME]... [--netns]: randomized trials of every strategy and
-// client under every fault (chaos.h), a table of anomaly rates on stdout, progress on stderr, the
-// run stored under chaos/runs/ (run_record.h) with its report.html. Exits 5 when the harness lost
-// a server (the table holds the trials checked before), else 4 when a strategy or client that is
-// expected to be safe showed an anomaly.
+// [--client NAME[@3]=COMMAND]... [--client-safe NAME]... [--netns] [--shard K/N]: randomized trials
+// of every strategy and client under every fault (chaos.h), a table of anomaly rates on stdout,
+// progress on stderr, the run stored under chaos/runs/ (run_record.h) with its report.html;
+// --shard runs the K-th of N parts of the trials (campaign.h), for `rlock merge`. Exits 5 when the
+// harness lost a server (the table holds the trials checked before), else 4 when a strategy or
+// client that is expected to be safe showed an anomaly.
 #include <algorithm>
+#include <charconv>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,9 +21,9 @@
 #include "chaos/report.h"
 #include "chaos/run_record.h"
 #include "cli/commands.h"
+#include "cli/run_report.h"
 #include "host/netns.h"
 #include "lab/strategy_list.h"
-#include "report/report.h"
 #include "rlock/error.h"
 #include "rlock/token.h"
 
@@ -43,6 +45,7 @@ struct ChaosOptions {
   std::vector<std::string> clients;
   std::vector<std::string> safe_clients;
   bool netns = false;
+  std::string shard;  // K/N; empty: the whole campaign
 };
 
 template <typename T, typename Parse>
@@ -80,6 +83,30 @@ std::vector<protocol::ClientSpec> clients_of(const ChaosOptions& options) {
   return clients;
 }
 
+// --shard K/N (chaos::Shard): a UsageError for a text that is not one, K not from 1 to N, or N
+// over kMaxShards or over the plan's trials.
+chaos::Shard shard_of(const std::string& text, long long planned_trials) {
+  chaos::Shard shard;
+  auto slash = text.find('/');
+  auto number = [](std::string_view digits, int& value) {
+    auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    return !digits.empty() && error == std::errc{} && end == digits.data() + digits.size();
+  };
+  std::string_view all(text);
+  if (slash == std::string::npos || !number(all.substr(0, slash), shard.index) ||
+      !number(all.substr(slash + 1), shard.count)) {
+    throw UsageError(fmt::format("--shard {}: expected K/N, the K-th of N parts, e.g. 2/4", text));
+  }
+  if (shard.count < 1 || shard.count > chaos::kMaxShards || shard.index < 1 || shard.index > shard.count) {
+    throw UsageError(fmt::format("--shard {}: out of range: N from 1 to {}, K from 1 to N", text, chaos::kMaxShards));
+  }
+  if (shard.count > planned_trials) {
+    throw UsageError(fmt::format("--shard {}: out of range: the campaign has {} trials, fewer than {} shards", text,
+                                 planned_trials, shard.count));
+  }
+  return shard;
+}
+
 // The campaign the flags ask for: --quick's strategies, faults and trials unless named;
 // `--strategies none` (or '') runs no built-in strategy, for a campaign of clients alone.
 chaos::Campaign campaign_of(const ChaosOptions& options) {
@@ -99,17 +126,8 @@ chaos::Campaign campaign_of(const ChaosOptions& options) {
     throw UsageError(fmt::format("the campaign has {} trials: at most {} a run", chaos::most_trials(campaign),
                                  chaos::kMaxTrialsARun));
   }
+  if (!options.shard.empty()) campaign.shard = shard_of(options.shard, chaos::planned_trials(campaign));
   return campaign;
-}
-
-// The run's page, beside its chaos.json; a page that cannot be written costs the run nothing else.
-void write_run_report(const std::filesystem::path& run_dir, const GlobalOptions& global) {
-  try {
-    report::write_report({run_dir}, run_dir / "report.html", lab::parse_lang(global.lang));
-    fmt::print(stderr, "chaos: report: {}\n", (run_dir / "report.html").string());
-  } catch (const Error& e) {
-    fmt::print(stderr, "chaos: no report: {}\n", e.what());
-  }
 }
 
 void chaos(const ChaosOptions& options, const GlobalOptions& global) {
@@ -126,14 +144,14 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
                           options.redlock_port,
                           options.wait};
   setup.netns = options.netns;
-  setup.run_dir = chaos::new_run_dir(setup.dir, setup.seed);
+  setup.run_dir = chaos::new_run_dir(setup.dir, setup.seed, campaign.shard);
   std::vector<chaos::TrialResult> results = chaos::run_campaign(campaign, setup);
   std::vector<chaos::Cell> cells = chaos::tabulate(campaign, results);
   chaos::print_table(cells, setup);
   if (!options.json.empty()) chaos::write_json(options.json, cells, campaign, setup);
   chaos::write_json((setup.run_dir / "chaos.json").string(), cells, campaign, setup);
   fmt::print(stderr, "chaos: the run is stored in {} (rlock analyze DIR checks it again)\n", setup.run_dir.string());
-  write_run_report(setup.run_dir, global);
+  write_run_report(setup.run_dir, global, "chaos");
   chaos::check_harness(results);
   chaos::check_expected_safe(cells);
 }
@@ -179,6 +197,9 @@ void register_chaos(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--netns", options->netns,
                 "as root: each job's workers and a Redis of its own in network namespaces, partition a real one "
                 "(faults none and partition; docs/chaos.md)");
+  cmd->add_option("--shard", options->shard,
+                  "K/N: run only the K-th of N disjoint parts of the campaign's trials (K from 1); `rlock merge` "
+                  "makes one run of the N (docs/scale.md)");
   cmd->callback([options, &global] { chaos(*options, global); });
 }
 

@@ -20,6 +20,7 @@ void register_timeline(CLI::App& app, const GlobalOptions& global);
 void register_report(CLI::App& app, const GlobalOptions& global);
 void register_netns(CLI::App& app, const GlobalOptions& global);
 void register_analyze(CLI::App& app, const GlobalOptions& global);
+void register_merge(CLI::App& app, const GlobalOptions& global);
 void register_client(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace rlock::cli

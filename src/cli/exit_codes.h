@@ -20,7 +20,7 @@ inline constexpr const char* kExitCodeTable =
     "  1    failed: a server unreachable, a worker missing, a file unwritable (one line says which)\n"
     "  2    a bad argument: nothing was attempted\n"
     "  3    worker --fenced without --retry: the write was rejected, the amount not added\n"
-    "  4    chaos: an anomaly where none was expected (analyze: in the stored run)\n"
+    "  4    chaos: an anomaly where none was expected (analyze, merge: in the stored run)\n"
     "  5    chaos: the harness lost a server it needs (one line says which); the campaign stopped\n"
     "  6    chaos: interrupted (SIGINT, SIGTERM), stopped cleanly, the run sealed as interrupted\n"
     "       (analyze: an interrupted run); a second signal kills at once (130 SIGINT, 143 SIGTERM)\n"

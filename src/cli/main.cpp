@@ -38,6 +38,7 @@ void register_all(CLI::App& app, rlock::cli::GlobalOptions& global) {
   register_report(app, global);
   register_netns(app, global);
   register_analyze(app, global);
+  register_merge(app, global);
   register_client(app, global);
 }
 

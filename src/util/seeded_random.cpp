@@ -26,4 +26,10 @@ double SeededRandom::unit() { return static_cast<double>(next() >> 11) * 0x1.0p-
 
 double SeededRandom::real(double low, double high) { return low + (high - low) * unit(); }
 
+std::uint64_t fnv1a(std::string_view text) {
+  std::uint64_t hash = 14695981039346656037ULL;
+  for (char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  return hash;
+}
+
 }  // namespace rlock::util

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 namespace rlock::util {
 
@@ -31,5 +32,8 @@ class SeededRandom {
  private:
   std::uint64_t state_;
 };
+
+// FNV-1a: a hash of a name that is the same on every machine and build.
+std::uint64_t fnv1a(std::string_view text);
 
 }  // namespace rlock::util

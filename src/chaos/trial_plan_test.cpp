@@ -1,0 +1,55 @@
+// The trial plan cut into shards (campaign.h): the N shards of a campaign are its whole plan, each
+// trial in one shard only, about as many in each.
+#include <algorithm>
+#include <map>
+
+#include <gtest/gtest.h>
+
+#include "chaos/campaign.h"
+#include "chaos/trial_line.h"
+
+namespace rlock::chaos {
+namespace {
+
+Campaign campaign_of(int trials, Shard shard = {}) {
+  Campaign c{lab::all_strategies(), {}, all_faults(), trials, 4};
+  c.clients.push_back(protocol::ClientSpec{"py", "true", 1, false});
+  c.shard = shard;
+  return c;
+}
+
+TEST(TrialPlan, TheShardsOfACampaignAreItsWholePlanEachTrialOnce) {
+  for (int count : {1, 2, 3, 7, 50}) {
+    std::map<TrialKey, int> seen;
+    std::vector<std::size_t> sizes;
+    for (int k = 1; k <= count; ++k) {
+      std::vector<TrialSpec> part = all_trials(campaign_of(5, Shard{k, count}));
+      sizes.push_back(part.size());
+      for (const TrialSpec& spec : part) ++seen[trial_key(spec)];
+    }
+    std::vector<TrialSpec> whole = all_trials(campaign_of(5));
+    ASSERT_EQ(seen.size(), whole.size()) << count << " shards";
+    for (const TrialSpec& spec : whole) EXPECT_EQ(seen[trial_key(spec)], 1) << count << " shards";
+    auto [fewest, most] = std::minmax_element(sizes.begin(), sizes.end());
+    EXPECT_LE(*most - *fewest, 1u) << count << " shards";
+  }
+}
+
+TEST(TrialPlan, AShardKeepsThePlansOrderAndTheRestartsLast) {
+  std::vector<TrialSpec> whole = all_trials(campaign_of(4)), part = all_trials(campaign_of(4, Shard{2, 3}));
+  std::vector<TrialSpec> expected;
+  std::copy_if(whole.begin(), whole.end(), std::back_inserter(expected), [&](const TrialSpec& s) {
+    return std::any_of(part.begin(), part.end(), [&](const TrialSpec& p) { return trial_key(p) == trial_key(s); });
+  });
+  ASSERT_EQ(part.size(), expected.size());
+  for (std::size_t i = 0; i < part.size(); ++i) EXPECT_EQ(trial_key(part[i]), trial_key(expected[i]));
+}
+
+TEST(TrialPlan, PlannedTrialsLeaveOutTheCellsThatCannotRun) {
+  Campaign c = campaign_of(3);
+  EXPECT_EQ(planned_trials(c), static_cast<long long>(all_trials(c).size()));
+  EXPECT_LT(planned_trials(c), most_trials(c));  // pg-row-lock under redis-restart is n/a
+}
+
+}  // namespace
+}  // namespace rlock::chaos

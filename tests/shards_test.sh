@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# rlock chaos --shard K/N and rlock merge: a tiny campaign (faults none and kill, whose trials'
+# outcomes do not hang on timing) run whole and as 3 shards of the same seed; the merged run gives
+# the whole campaign's counts cell by cell, analyze reads it as any run, and its run files validate.
+# Then bad input, each one line: K/N out of range, a shard of another seed, a shard missing or
+# given twice (exit 2, nothing written), a shard of an interrupted campaign (exit 1).
+# Usage: shards_test.sh RLOCK_BINARY. python3-jsonschema comes from scripts/test.sh.
+set -uo pipefail
+rlock=$1
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/checks.sh"
+campaign=(chaos --strategies ttl,fenced-claim --faults none,kill --trials 4 --jobs 4 --ttl 100)
+
+"$rlock" --dir "$work/whole" "${campaign[@]}" --seed 11 --json "$work/whole.json" >"$work/whole.txt" 2>&1
+check "the whole campaign exits 0" test $? -eq 0 || cat "$work/whole.txt"
+for k in 1 2 3; do
+    "$rlock" --dir "$work/shards" "${campaign[@]}" --seed 11 --shard "$k/3" >"$work/shard$k.txt" 2>&1
+    check "shard $k/3 exits 0" test $? -eq 0 || cat "$work/shard$k.txt"
+done
+shards=("$work"/shards/chaos/runs/*-seed11-shard*of3)
+check "the 3 shards are stored as TIME-seed11-shardKof3" test ${#shards[@]} -eq 3
+check "a shard's first line names its shard and plan" grep -q "shard 2/3 of plan [0-9a-f]\{16\}$" "$work/shard2.txt"
+check "the shards hold 16 trials between them, none twice" \
+    test "$(for s in "${shards[@]}"; do gzip -dc "$s/trials.jsonl.gz"; done |
+        python3 -c 'import json,sys; print(len({(j["row"],j["fault"],j["number"]) for j in map(json.loads,sys.stdin)}))')" -eq 16
+
+"$rlock" --dir "$work/merged" merge "${shards[@]}" --json "$work/merged.json" >"$work/merge.txt" 2>"$work/merge.err"
+check "merge exits 0" test $? -eq 0 || cat "$work/merge.err"
+check "merge names 3 shards and the plan" grep -q "^rlock merge: 3 shards of plan [0-9a-f]\{16\}, seed 11" "$work/merge.txt"
+# The outcome's counts of every cell and its kept trials; under none also the fault's and the
+# increments' counts. Under kill, whether the nemesis struck before the target was done (struck,
+# and the unknown increments it leaves) hangs on timing, as does every trial's time.
+check "the merged shards give the whole campaign's counts, cell by cell" python3 - "$work/whole.json" "$work/merged.json" <<'PY'
+import json, sys
+whole, merged = (json.load(open(p))["cells"] for p in sys.argv[1:])
+outcome = ["trials", "not_run", "client_error", "anomalies", "lost_updates", "lost_amount", "overlaps", "created",
+           "unwritten", "kept_trials"]
+timed = ["struck", "failed", "dropped_amount", "unknown", "stuck"]
+def cell(c):
+    counts = outcome + (timed if c["fault"] == "none" else [])
+    return (c["strategy"], c["fault"], c.get("replica"), {k: c.get(k) for k in counts})
+if [cell(c) for c in whole] != [cell(c) for c in merged]:
+    for a, b in zip(whole, merged):
+        if cell(a) != cell(b): print("whole ", cell(a), "\nmerged", cell(b))
+    sys.exit(1)
+PY
+run=$(ls -d "$work"/merged/chaos/runs/*-seed11 2>/dev/null | head -n 1)
+check "the merged run is stored as TIME-seed11 with its report" test -s "$run/report.html"
+"$rlock" analyze "$run" --json "$work/analyzed.json" >/dev/null 2>&1
+check "analyze reads the merged run: the same JSON" cmp "$work/merged.json" "$work/analyzed.json"
+check "the shard's and the merged run.json validate" \
+    python3 "$here/validate_json.py" "$here/../docs/schemas/run.schema.json" "${shards[0]}/run.json" "$run/run.json"
+
+# bad CODE TEXT ARGS...: rlock ARGS exits CODE with one line on stderr naming TEXT, and writes no run.
+bad() {
+    local code=$1 text=$2 rc; shift 2
+    "$rlock" --dir "$work/bad" "$@" >/dev/null 2>"$work/bad.err"
+    rc=$?
+    check "$text: exit $code (got $rc)" test $rc -eq "$code"
+    check "$text: one line" bash -c "test \$(wc -l <'$work/bad.err') -eq 1 && grep -q -- '$text' '$work/bad.err'" ||
+        cat "$work/bad.err"
+    check "$text: no run written" test ! -e "$work/bad/chaos/runs"
+}
+bad 2 "--shard 4/3: out of range" "${campaign[@]}" --shard 4/3
+bad 2 "--shard 0/3: out of range" "${campaign[@]}" --shard 0/3
+bad 2 "--shard 1/17: out of range: the campaign has 16 trials" "${campaign[@]}" --shard 1/17
+bad 2 "--shard 2: expected K/N" "${campaign[@]}" --shard 2
+bad 2 "--shard 1/x: expected K/N" "${campaign[@]}" --shard 1/x
+
+"$rlock" --dir "$work/other" "${campaign[@]}" --seed 12 --shard 2/3 >"$work/other.txt" 2>&1
+check "a shard of seed 12 exits 0" test $? -eq 0
+other=$(ls -d "$work"/other/chaos/runs/*-seed12-shard2of3)
+bad 2 "its seed is 12, not 11" merge "${shards[0]}" "$other" "${shards[2]}"
+bad 2 "shard 2/3 is missing" merge "${shards[0]}" "${shards[2]}"
+bad 2 "shard 2/3 is given twice" merge "${shards[0]}" "${shards[1]}" "${shards[1]}" "${shards[2]}"
+cp -r "${shards[1]}" "$work/interrupted" && sed -i 's/"complete"/"interrupted"/' "$work/interrupted/sealed.json"
+bad 1 "run of an interrupted campaign" merge "${shards[0]}" "$work/interrupted" "${shards[2]}"
+finish
