@@ -1,4 +1,7 @@
 # Shared by the lab scripts, services.sh and test.sh (sourced, not run).
+#   script_help            prints the running script's header comment: its --help
+#   usage_error MESSAGE    one line on stderr, exit 2 (a bad argument: nothing was attempted)
+#   no_arguments "$@"      --help prints the script's help; any other argument is a usage error
 #   need_packages PACKAGE...   installs those of the Debian packages that are missing
 #   install_clients        the lock clients' packages: python3-redis, Node.js, and clients/node-redlock's npm ci
 #   build_rlock            configures and builds build/rlock (incrementally, the binary only)
@@ -28,6 +31,17 @@ say() { echo "$(basename "$0"): $*" >&2; }
 die() { say "$*"; exit 1; }
 
 rlock() { "$RLOCK" "$@"; }
+
+# The comment block after the #! line, without its '# ', is each script's --help.
+script_help() { sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p}}' "$0"; }
+usage_error() { say "$*"; exit 2; }
+no_arguments() {
+    case ${1:-} in
+    "") ;;
+    -h | --help) script_help; exit 0 ;;
+    *) usage_error "unknown argument '$1' (usage: $(basename "$0") [--help])" ;;
+    esac
+}
 
 # Installs what is missing from the given Debian packages (as root, or through sudo). apt-get's
 # output goes to APT_LOG when it is set (and stays there), otherwise to a temporary file shown only
@@ -81,7 +95,7 @@ LAB_REDIS_PORTS=()
 
 # lab_options MODE... -- ARGS...: reads a lab's ARGS: at most one of the MODEs (in MODE, empty
 # without one), --ttl MS (in TTL, 30000 unless given) and --pause S (in PAUSE, empty unless given).
-# Anything else ends the lab with its usage.
+# --help prints the lab's help; anything else ends the lab with its usage (exit 2).
 lab_options() {
     local modes=() usage
     while [[ $1 != -- ]]; do modes+=("$1"); shift; done
@@ -90,9 +104,13 @@ lab_options() {
     MODE="" TTL=30000 PAUSE=""
     while (($#)); do
         case $1 in
-        --ttl) TTL=$2; shift ;;
-        --pause) PAUSE=$2; shift ;;
-        *) [[ " ${modes[*]} " == *" $1 "* ]] || die "usage: $0 [${usage# | }] [--ttl MS] [--pause S]"
+        -h | --help) script_help; exit 0 ;;
+        --ttl) [[ ${2:-} =~ ^[0-9]+$ ]] || usage_error "--ttl takes milliseconds, as in --ttl 2000"
+               TTL=$2; shift ;;
+        --pause) [[ ${2:-} =~ ^[0-9]+(\.[0-9]+)?$ ]] || usage_error "--pause takes seconds, as in --pause 1.5"
+                 PAUSE=$2; shift ;;
+        *) [[ " ${modes[*]} " == *" $1 "* && -z $MODE ]] ||
+               usage_error "unknown argument '$1' (usage: $(basename "$0") [${usage# | }] [--ttl MS] [--pause S] [--help])"
            MODE=$1 ;;
         esac
         shift
