@@ -6,7 +6,8 @@
 #   install_clients        the lock clients' packages: python3-redis, Node.js, and clients/node-redlock's npm ci
 #   build_rlock            configures and builds build/rlock (incrementally, the binary only)
 #   lab_options MODE... -- ARGS...   a lab's arguments: one of the MODEs (MODE), --ttl MS (TTL), --pause S (PAUSE)
-#   lab_begin NAME         build, services up, a fresh lab directory (RLOCK_DIR, default run/NAME)
+#   lab_begin NAME         build, services up, a fresh lab directory (RLOCK_DIR, default run/NAME; installed:
+#                          ~/.local/state/rlock/NAME)
 #   lab_timeline           draws the run as timeline.svg in the lab directory, titled NAME; prints its path
 #   start_worker NAME ARGS...   `rlock worker NAME ARGS` in the background
 #   wait_worker NAME       waits for one worker, returning its exit status
@@ -22,6 +23,14 @@
 #   redis_field PORT FIELD VALUE           true when INFO of the Redis on PORT has FIELD:VALUE
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# An installed copy (PREFIX/share/rlock, by `cmake --install` or the Debian package) has no source
+# tree: it runs PREFIX/bin/rlock, and keeps its labs in the user's state directory.
+if [[ ! -f $ROOT/CMakeLists.txt && -x $ROOT/../../bin/rlock ]]; then
+    RLOCK_BIN=${RLOCK_BIN:-$(cd "$ROOT/../../bin" && pwd)/rlock}
+    RUNS=${XDG_STATE_HOME:-$HOME/.local/state}/rlock
+else
+    RUNS=$ROOT/run  # ignored by git
+fi
 # RLOCK_BIN: an rlock binary to use as it is (the tests pass theirs); otherwise build/rlock, built here.
 RLOCK=${RLOCK_BIN:-$ROOT/build/rlock}
 BUILD_PACKAGES=(cmake g++ make pkg-config libhiredis-dev libpqxx-dev libcli11-dev libfmt-dev libspdlog-dev
@@ -120,7 +129,7 @@ lab_options() {
 lab_begin() {
     build_rlock
     eval "$("$ROOT/scripts/services.sh" up)"
-    export RLOCK_DIR=${RLOCK_DIR:-$ROOT/run/$1}
+    export RLOCK_DIR=${RLOCK_DIR:-$RUNS/$1}
     LAB_NAME=$1
     # A lab interrupted half-way must not leave a stopped worker or Redis behind.
     trap lab_end EXIT
