@@ -132,6 +132,26 @@ rlock_as_root=$rlock rlock=$work/bin/as-nobody
 expect 1 'netns needs root'        -- netns cleanup
 rlock=$rlock_as_root
 
+# The subcommands that change data refuse servers not named (flag or environment) unless they are
+# the project's own, in one line saying how to start those or name one's own.
+for sub in reset chaos bench; do
+    REDIS_URL= DATABASE_URL= expect 2 "rlock $sub changes data.*services\\.sh up.*--redis and --db" -- "$sub"
+    DATABASE_URL= expect 2 "rlock $sub changes data, and no PostgreSQL was named" -- "$sub"
+done
+REDIS_URL= expect 2 "rlock redis changes data, and no Redis was named" -- redis cont
+# A PostgreSQL of one's own without the table: reset creates it (init.sql) in the schema named.
+schema=rlock_cli_errors_$$
+psql -X -q "$DATABASE_URL" -c "CREATE SCHEMA $schema" >/dev/null
+check "reset creates the accounts table where it is missing" bash -c "'$rlock' --db '$DATABASE_URL?options=-csearch_path%3D$schema' reset --account 3 >/dev/null &&
+    [[ \$(psql -X -tA '$DATABASE_URL' -c 'SELECT balance FROM $schema.accounts WHERE id = 3') == 100 ]]"
+psql -X -q "$DATABASE_URL" -c "SET client_min_messages = warning; DROP SCHEMA $schema CASCADE" >/dev/null
+
+# Runs go to the user's state directory unless --dir or RLOCK_DIR says otherwise, never to the
+# directory rlock was started from.
+(cd "$work" && env -u RLOCK_DIR HOME="$work/home" XDG_STATE_HOME= "$rlock" reset --start-in 0 --account 9901 >/dev/null)
+check "reset without --dir keeps its run in ~/.local/state/rlock" test -f "$work/home/.local/state/rlock/.start"
+check "reset without --dir writes nothing where it was started" test ! -e "$work/.start"
+
 # --version, -V and help.
 check "rlock --version: version, commit, libraries, servers" bash -c "timeout 10 '$rlock' --version >'$work/version' &&
     grep -q '^rlock [0-9][0-9.]* (commit [0-9a-f]' '$work/version' && grep -q '^hiredis [0-9.]*, libpqxx [0-9.]*$' '$work/version' &&

@@ -20,6 +20,7 @@
 #include "chaos/client_list.h"
 #include "chaos/network.h"
 #include "cli/commands.h"
+#include "cli/named_servers.h"
 #include "host/local_redis.h"
 #include "host/temp_dir.h"
 #include "lab/strategy_list.h"
@@ -110,7 +111,7 @@ void check_balances(const std::vector<bench::BenchCase>& cases, const std::vecto
 }
 
 bench::BenchSetup setup_of(const BenchOptions& options, const GlobalOptions& global, const std::filesystem::path& dir) {
-  lab::LabSetup lab = global.setup();
+  lab::LabSetup lab = setup_to_change_data(global, "bench", ServersChanged::redis_and_db);
   bench::BenchSetup setup{lab.redis,
                           lab.conninfo,
                           dir,

@@ -19,6 +19,7 @@
 #include "chaos/report.h"
 #include "chaos/run_record.h"
 #include "cli/commands.h"
+#include "cli/named_servers.h"
 #include "host/netns.h"
 #include "lab/strategy_list.h"
 #include "report/report.h"
@@ -115,7 +116,7 @@ void write_run_report(const std::filesystem::path& run_dir, const GlobalOptions&
 
 void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   if (options.netns) host::NetnsLab::cleanup_leftovers();  // says so, in one line, when not root
-  lab::LabSetup lab = global.setup();
+  lab::LabSetup lab = setup_to_change_data(global, "chaos", ServersChanged::redis_and_db);
   chaos::Campaign campaign = campaign_of(options);
   chaos::ChaosSetup setup{lab.redis,
                           lab.conninfo,

@@ -6,6 +6,7 @@
 
 #include "bank/account_store.h"
 #include "cli/commands.h"
+#include "cli/named_servers.h"
 #include "lab/run_log.h"
 #include "rlock/lock_key.h"
 #include "rlock/redis_connection.h"
@@ -20,7 +21,7 @@ struct ResetOptions {
 };
 
 void reset(const ResetOptions& options, const GlobalOptions& global) {
-  lab::LabSetup setup = global.setup();
+  lab::LabSetup setup = setup_to_change_data(global, "reset", ServersChanged::redis_and_db);
   // Connect to both before touching anything, so an unreachable server leaves the last run intact.
   RedisConnection redis(setup.redis);
   bank::AccountStore store(setup.conninfo);
