@@ -4,11 +4,12 @@
 #   scripts/format.sh --check   changes nothing; lists the files not in format and fails (scripts/test.sh runs it)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
+(($# <= 1)) || usage_error "one argument at most (usage: format.sh [--check] [--help])"
 case ${1:-} in
 "") mode=fix ;;
 --check) mode=check ;;
--h | --help) sed -n '2,4p' "$0" | cut -c3-; exit 0 ;;
-*) echo "usage: $0 [--check]" >&2; exit 2 ;;
+-h | --help) script_help; exit 0 ;;
+*) usage_error "unknown argument '$1' (usage: format.sh [--check] [--help])" ;;
 esac
 need_packages clang-format
 cd "$ROOT"

@@ -9,6 +9,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 seconds=60
+[[ ${1:-} != -h && ${1:-} != --help ]] || { script_help; exit 0; }
 if [[ ${1:-} =~ ^[0-9]+$ ]]; then seconds=$1; shift; fi
 cd "$ROOT"
 targets=("$@")
@@ -16,7 +17,7 @@ if ((${#targets[@]} == 0)); then
     for f in fuzz/*.cpp; do targets+=("$(basename "$f" .cpp)"); done
 fi
 for t in "${targets[@]}"; do
-    [[ -f fuzz/$t.cpp ]] || die "no fuzz target '$t' (fuzz/*.cpp)"
+    [[ -f fuzz/$t.cpp ]] || usage_error "no fuzz target '$t' (fuzz/*.cpp; usage: fuzz.sh [SECONDS] [TARGET...] [--help])"
 done
 
 need_packages "${BUILD_PACKAGES[@]}" clang libclang-rt-14-dev

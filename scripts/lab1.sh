@@ -8,10 +8,12 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 check=()
+(($# <= 1)) || usage_error "one argument at most (usage: lab1.sh [--check-before-write] [--help])"
 case ${1:-} in
 "") ;;
 --check-before-write) check=(--check-before-write) ;;
-*) die "usage: $0 [--check-before-write]" ;;
+-h | --help) script_help; exit 0 ;;
+*) usage_error "unknown argument '$1' (usage: lab1.sh [--check-before-write] [--help])" ;;
 esac
 lab_begin "lab1${check:+b}"
 

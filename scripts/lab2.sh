@@ -4,6 +4,7 @@
 # later, writes 130 over it. Expected: 130, not 180.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
+no_arguments "$@"
 lab_begin lab2
 
 rlock reset

@@ -4,6 +4,7 @@
 # (token 1) is rejected with rowcount 0, A starts again with token 3. Expected: 180, fence 3.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
+no_arguments "$@"
 lab_begin lab3
 
 rlock reset

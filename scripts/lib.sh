@@ -1,9 +1,14 @@
 # Shared by the lab scripts, services.sh and test.sh (sourced, not run).
+#   script_help            prints the running script's header comment: its --help
+#   usage_error MESSAGE    one line on stderr, exit 2 (a bad argument: nothing was attempted)
+#   no_arguments "$@"      --help prints the script's help; any other argument is a usage error
 #   need_packages PACKAGE...   installs those of the Debian packages that are missing
-#   install_clients        the lock clients' packages: python3-redis, Node.js, and clients/node-redlock's npm ci
+#   install_clients        the lock clients' packages: python3-redis, python3-etcd3, Node.js, and
+#                          clients/node-redlock's npm ci
 #   build_rlock            configures and builds build/rlock (incrementally, the binary only)
 #   lab_options MODE... -- ARGS...   a lab's arguments: one of the MODEs (MODE), --ttl MS (TTL), --pause S (PAUSE)
-#   lab_begin NAME         build, services up, a fresh lab directory (RLOCK_DIR, default run/NAME)
+#   lab_begin NAME         build, services up, a fresh lab directory (RLOCK_DIR, default run/NAME; installed:
+#                          ~/.local/state/rlock/NAME)
 #   lab_timeline           draws the run as timeline.svg in the lab directory, titled NAME; prints its path
 #   start_worker NAME ARGS...   `rlock worker NAME ARGS` in the background
 #   wait_worker NAME       waits for one worker, returning its exit status
@@ -19,6 +24,14 @@
 #   redis_field PORT FIELD VALUE           true when INFO of the Redis on PORT has FIELD:VALUE
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# An installed copy (PREFIX/share/rlock, by `cmake --install` or the Debian package) has no source
+# tree: it runs PREFIX/bin/rlock, and keeps its labs in the user's state directory.
+if [[ ! -f $ROOT/CMakeLists.txt && -x $ROOT/../../bin/rlock ]]; then
+    RLOCK_BIN=${RLOCK_BIN:-$(cd "$ROOT/../../bin" && pwd)/rlock}
+    RUNS=${XDG_STATE_HOME:-$HOME/.local/state}/rlock
+else
+    RUNS=$ROOT/run  # ignored by git
+fi
 # RLOCK_BIN: an rlock binary to use as it is (the tests pass theirs); otherwise build/rlock, built here.
 RLOCK=${RLOCK_BIN:-$ROOT/build/rlock}
 BUILD_PACKAGES=(cmake g++ make pkg-config libhiredis-dev libpqxx-dev libcli11-dev libfmt-dev libspdlog-dev
@@ -28,6 +41,17 @@ say() { echo "$(basename "$0"): $*" >&2; }
 die() { say "$*"; exit 1; }
 
 rlock() { "$RLOCK" "$@"; }
+
+# The comment block after the #! line, without its '# ', is each script's --help.
+script_help() { sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p}}' "$0"; }
+usage_error() { say "$*"; exit 2; }
+no_arguments() {
+    case ${1:-} in
+    "") ;;
+    -h | --help) script_help; exit 0 ;;
+    *) usage_error "unknown argument '$1' (usage: $(basename "$0") [--help])" ;;
+    esac
+}
 
 # Installs what is missing from the given Debian packages (as root, or through sudo). apt-get's
 # output goes to APT_LOG when it is set (and stays there), otherwise to a temporary file shown only
@@ -51,14 +75,14 @@ need_packages() {
     [[ -n ${APT_LOG:-} ]] || rm -f "$log"
 }
 
-# The packages of the lock clients in clients/ (docs/clients.md): redis-py from Debian, Node.js and
+# The packages of the lock clients in clients/ (docs/clients.md): redis-py and python3-etcd3 from Debian, Node.js and
 # npm from Debian when there is no node or npm on PATH, and node-redlock's modules by `npm ci` from
 # its committed lockfile (again only when the lockfile is newer than what it installed).
 install_clients() {
     local node=()
     command -v node >/dev/null || node+=(nodejs)
     command -v npm >/dev/null || node+=(npm)
-    need_packages python3-redis "${node[@]}"
+    need_packages python3-redis python3-etcd3 "${node[@]}"
     local dir=$ROOT/clients/node-redlock
     [[ $dir/node_modules/.package-lock.json -nt $dir/package-lock.json ]] && return 0
     say "npm ci in clients/node-redlock"
@@ -81,7 +105,7 @@ LAB_REDIS_PORTS=()
 
 # lab_options MODE... -- ARGS...: reads a lab's ARGS: at most one of the MODEs (in MODE, empty
 # without one), --ttl MS (in TTL, 30000 unless given) and --pause S (in PAUSE, empty unless given).
-# Anything else ends the lab with its usage.
+# --help prints the lab's help; anything else ends the lab with its usage (exit 2).
 lab_options() {
     local modes=() usage
     while [[ $1 != -- ]]; do modes+=("$1"); shift; done
@@ -90,9 +114,13 @@ lab_options() {
     MODE="" TTL=30000 PAUSE=""
     while (($#)); do
         case $1 in
-        --ttl) TTL=$2; shift ;;
-        --pause) PAUSE=$2; shift ;;
-        *) [[ " ${modes[*]} " == *" $1 "* ]] || die "usage: $0 [${usage# | }] [--ttl MS] [--pause S]"
+        -h | --help) script_help; exit 0 ;;
+        --ttl) [[ ${2:-} =~ ^[0-9]+$ ]] || usage_error "--ttl takes milliseconds, as in --ttl 2000"
+               TTL=$2; shift ;;
+        --pause) [[ ${2:-} =~ ^[0-9]+(\.[0-9]+)?$ ]] || usage_error "--pause takes seconds, as in --pause 1.5"
+                 PAUSE=$2; shift ;;
+        *) [[ " ${modes[*]} " == *" $1 "* && -z $MODE ]] ||
+               usage_error "unknown argument '$1' (usage: $(basename "$0") [${usage# | }] [--ttl MS] [--pause S] [--help])"
            MODE=$1 ;;
         esac
         shift
@@ -102,7 +130,7 @@ lab_options() {
 lab_begin() {
     build_rlock
     eval "$("$ROOT/scripts/services.sh" up)"
-    export RLOCK_DIR=${RLOCK_DIR:-$ROOT/run/$1}
+    export RLOCK_DIR=${RLOCK_DIR:-$RUNS/$1}
     LAB_NAME=$1
     # A lab interrupted half-way must not leave a stopped worker or Redis behind.
     trap lab_end EXIT

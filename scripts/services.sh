@@ -177,7 +177,11 @@ stop_pg() {
 status_line() { printf '%-9s %-8s %s\n' "$1" "$2" "$3"; }
 
 cmd=${1:-}
-case $cmd in up | down | status | env) ;; *) echo "usage: $0 up|down|status|env" >&2; exit 2 ;; esac
+case $cmd in
+up | down | status | env) (($# == 1)) || usage_error "one argument only (usage: services.sh up|down|status|env|--help)" ;;
+-h | --help) script_help; exit 0 ;;
+*) usage_error "unknown argument '$cmd' (usage: services.sh up|down|status|env|--help)" ;;
+esac
 
 if [[ -n ${REDIS_URL:-} && -n ${DATABASE_URL:-} ]]; then
     case $cmd in

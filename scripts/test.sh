@@ -8,7 +8,11 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 preset=${1:-default}
-case $preset in default | asan) ;; *) die "unknown preset '$preset': use default or asan" ;; esac
+case $preset in
+default | asan) (($# <= 1)) || usage_error "one argument at most (usage: test.sh [default|asan] [--help])" ;;
+-h | --help) script_help; exit 0 ;;
+*) usage_error "unknown preset '$preset' (usage: test.sh [default|asan] [--help])" ;;
+esac
 
 # chromium and a Korean font: the browser test and the Korean timelines are drawn, never skipped
 # (python3 reads their pictures: tests/ink_rows.py); tidy validates the HTML of rlock report.

@@ -3,7 +3,9 @@
 # docs/LAB.svg (its timeline) and docs/LAB.txt (what it printed: the log, the row, the verdict).
 # Needs what the labs need (see scripts/lab1.sh); takes about 20 s.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/lib.sh"
+no_arguments "$@"
+root=$ROOT
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$root/docs"

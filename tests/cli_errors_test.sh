@@ -44,14 +44,23 @@ expect 2 'lang|ko'              -- --lang fr showlog
 expect 2 'redis://'             -- --redis http://127.0.0.1:6379 reset
 expect 2 'port'                 -- --redis redis://127.0.0.1:99999 reset
 expect 2 'expect'               -- verdict
-expect 2 'subcommand|nope'      -- nope
-expect 2 'subcommand'
+expect 2 "unknown subcommand 'nope'" -- nope
+expect 2 "unknown subcommand 'chaso': did you mean 'chaos'\\?" -- chaso
+expect 2 "unknown subcommand 'frobnicate' \\(rlock help lists them\\)$" -- frobnicate
+expect 2 "unknown subcommand 'chaso': did you mean 'chaos'\\?" -- help chaso
+expect 2 'a subcommand is required' --
+expect 2 'see rlock chaos --help'   -- chaos --trials 0
+expect 2 'see rlock worker --help'  -- worker A abc
+expect 2 'see rlock showlog --help' -- --lang fr showlog
+expect 2 'no-such-option.*see rlock --help' -- --no-such-option
 expect 2 'unknown strategy .redlok.' -- chaos --strategies ttl,redlok
 expect 2 'unknown fault .crash.'     -- chaos --faults crash
 expect 2 'trials'                   -- chaos --trials 0
 expect 2 'claim-fence|fenced'       -- worker A 30 --claim-fence
 expect 2 'wait'                     -- worker A 30 --wait sometimes
-expect 2 'wait'                     -- chaos --wait sometimes
+expect 2 "wait: 'sometimes' is not one of notify\\|poll\\|queue" -- chaos --wait sometimes
+expect 2 'trials: 0 is not in 1 to '   -- chaos --trials 0
+expect 2 'start-in: 4000 is not in 0 to 3600 ' -- reset --start-in 4000
 expect 2 'seconds'                  -- bench --seconds 0
 expect 2 'clients'                  -- bench --clients 1
 expect 2 'seconds'                  -- bench --seconds abc
@@ -122,6 +131,40 @@ chmod 755 "$work/bin/as-nobody"
 rlock_as_root=$rlock rlock=$work/bin/as-nobody
 expect 1 'netns needs root'        -- netns cleanup
 rlock=$rlock_as_root
+
+# The subcommands that change data refuse servers not named (flag or environment) unless they are
+# the project's own, in one line saying how to start those or name one's own.
+for sub in reset chaos bench; do
+    REDIS_URL= DATABASE_URL= expect 2 "rlock $sub changes data.*services\\.sh up.*--redis and --db" -- "$sub"
+    DATABASE_URL= expect 2 "rlock $sub changes data, and no PostgreSQL was named" -- "$sub"
+done
+REDIS_URL= expect 2 "rlock redis changes data, and no Redis was named" -- redis cont
+# A PostgreSQL of one's own without the table: reset creates it (init.sql) in the schema named.
+schema=rlock_cli_errors_$$
+psql -X -q "$DATABASE_URL" -c "CREATE SCHEMA $schema" >/dev/null
+check "reset creates the accounts table where it is missing" bash -c "'$rlock' --db '$DATABASE_URL?options=-csearch_path%3D$schema' reset --account 3 >/dev/null &&
+    [[ \$(psql -X -tA '$DATABASE_URL' -c 'SELECT balance FROM $schema.accounts WHERE id = 3') == 100 ]]"
+psql -X -q "$DATABASE_URL" -c "SET client_min_messages = warning; DROP SCHEMA $schema CASCADE" >/dev/null
+
+# Runs go to the user's state directory unless --dir or RLOCK_DIR says otherwise, never to the
+# directory rlock was started from.
+(cd "$work" && env -u RLOCK_DIR HOME="$work/home" XDG_STATE_HOME= "$rlock" reset --start-in 0 --account 9901 >/dev/null)
+check "reset without --dir keeps its run in ~/.local/state/rlock" test -f "$work/home/.local/state/rlock/.start"
+check "reset without --dir writes nothing where it was started" test ! -e "$work/.start"
+
+# --version, -V and help.
+check "rlock --version: version, commit, libraries, servers" bash -c "timeout 10 '$rlock' --version >'$work/version' &&
+    grep -q '^rlock [0-9][0-9.]* (commit [0-9a-f]' '$work/version' && grep -q '^hiredis [0-9.]*, libpqxx [0-9.]*$' '$work/version' &&
+    grep -q '^redis  *[0-9.]* at ' '$work/version' && grep -q '^postgresql  *[0-9.]* at ' '$work/version' && grep -q '^etcd ' '$work/version'"
+check "rlock -V is rlock --version" bash -c "timeout 10 '$rlock' -V | grep -q '^rlock [0-9]'"
+check "rlock --version gives up on servers that do not answer within seconds" bash -c "
+    start=\$(date +%s); ETCD_ENDPOINT=127.0.0.1:$silent timeout 10 '$rlock' --redis redis://127.0.0.1:$silent --db postgresql://postgres@127.0.0.1:$silent/bank --version >'$work/version' &&
+    ((\$(date +%s) - start <= 5)) && [[ \$(grep -c 'not found at' '$work/version') -eq 3 ]]"
+check "rlock help lists the subcommands" bash -c "'$rlock' help | grep -q '^  worker '"
+check "rlock help chaos is chaos's help" bash -c "'$rlock' help chaos | grep -q -- '--faults'"
+check "enum options show their names alone" bash -c "! '$rlock' worker --help | grep -q -- '->' && '$rlock' worker --help | grep -q 'advisory|atomic|row-lock'"
+check "--wait's default is shown by name" bash -c "'$rlock' chaos --help | grep -q 'notify|poll|queue=poll'"
+check "numbers are shown as people write them" bash -c "! '$rlock' reset --help | grep -q '0\\.000000' && '$rlock' reset --help | grep -q '0 to 3600'"
 
 # Help is not an error.
 check "rlock --help lists the subcommands" bash -c "'$rlock' --help | grep -q worker"

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "bank/account_connection.h"
+#include "bank/schema_sql.h"
 #include "rlock/error.h"
 
 namespace rlock::bank {
@@ -85,7 +86,11 @@ AccountStore::AccountStore(const std::string& conninfo, PostgresLimits limits) :
   try {
     connection_ = std::make_unique<Connection>(conninfo, limits);
   } catch (const std::exception& e) {
-    throw Error(fmt::format("cannot connect to PostgreSQL at {}: {}", address_, cause_of(e)));
+    std::string cause = cause_of(e);
+    // The table rlock creates itself (reset); the database it cannot.
+    bool no_database = cause.starts_with("database ") && cause.ends_with("does not exist");
+    throw Error(fmt::format("cannot connect to PostgreSQL at {}: {}{}", address_, cause,
+                            no_database ? " (create it with createdb, or name another with --db)" : ""));
   }
 }
 
@@ -114,6 +119,10 @@ void AccountStore::write_balance(long account, long long balance) {
 }
 
 void AccountStore::reset(long account) {
+  run<pqxx::nontransaction>("creating the accounts table (init.sql)", true, [](pqxx::nontransaction& t) {
+    if (t.exec1("SELECT to_regclass('accounts') IS NULL")[0].as<bool>()) t.exec(std::string(kSchemaSql));
+    return 0;
+  });
   run<pqxx::nontransaction>("resetting the account", true, [&](pqxx::nontransaction& t) {
     return t
         .exec_params(

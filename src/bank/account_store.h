@@ -56,7 +56,8 @@ class AccountStore {
   std::optional<long long> claim_read(long account, Fence fence);
   // UPDATE ... SET balance=$1 WHERE id=$3 AND fence = $2: only while nobody claimed a newer fence.
   long long claimed_write(long account, long long balance, Fence fence);
-  // Puts the row back to (kInitialBalance, fence 0), creating it when missing.
+  // Puts the row back to (kInitialBalance, fence 0), creating it when missing, and the accounts
+  // table first when it is missing (init.sql, schema_sql.h).
   void reset(long account);
 
   // The PostgreSQL-native ways to add to a balance, no Redis involved:

@@ -20,6 +20,7 @@
 #include "chaos/client_list.h"
 #include "chaos/network.h"
 #include "cli/commands.h"
+#include "cli/named_servers.h"
 #include "host/local_redis.h"
 #include "host/temp_dir.h"
 #include "lab/strategy_list.h"
@@ -27,6 +28,7 @@
 #include "rlock/error.h"
 #include "runfiles/bench_file.h"
 #include "util/duration_text.h"
+#include "util/option_checks.h"
 #include "util/progress.h"
 #include "util/run_dir.h"
 
@@ -109,7 +111,7 @@ void check_balances(const std::vector<bench::BenchCase>& cases, const std::vecto
 }
 
 bench::BenchSetup setup_of(const BenchOptions& options, const GlobalOptions& global, const std::filesystem::path& dir) {
-  lab::LabSetup lab = global.setup();
+  lab::LabSetup lab = setup_to_change_data(global, "bench", ServersChanged::redis_and_db);
   bench::BenchSetup setup{lab.redis,
                           lab.conninfo,
                           dir,
@@ -256,10 +258,10 @@ void register_bench(CLI::App& app, const GlobalOptions& global) {
   CLI::App* cmd =
       app.add_subcommand("bench", "measure the lock against its round-trip floors (a benchmark, not a test)");
   cmd->add_option("--seconds", options->seconds, "seconds per case (a handoff case: and until it has 20 hand-offs)")
-      ->check(CLI::Range(0.1, 3600.0))
+      ->check(util::in_range(0.1, 3600.0))
       ->capture_default_str();
   cmd->add_option("--clients", options->clients, "processes contending in the handoff cases (2 or more)")
-      ->check(CLI::Range(2, 1 << 20))
+      ->check(util::in_range(2, 1 << 20))
       ->capture_default_str();
   cmd->add_option("--account", options->account,
                   "the first account (row and lock keys) the benchmark uses (and the next 15)")
@@ -272,10 +274,11 @@ void register_bench(CLI::App& app, const GlobalOptions& global) {
                   "watchdog, fenced-retry, fenced-claim, redlock, pg-atomic, pg-row-lock, pg-advisory)")
       ->delimiter(',');
   cmd->add_option("--wait", options->wait, "how the strategies' refused workers wait: poll, notify or queue")
-      ->transform(CLI::CheckedTransformer(wait_modes_by_name(), CLI::ignore_case))
-      ->capture_default_str();
+      ->transform(util::by_name(wait_modes_by_name()))
+      ->type_name(util::names_of(wait_modes_by_name()))
+      ->default_str("poll");
   cmd->add_option("--redlock-port", options->redlock_port, "redlock's three servers run on this port and the next two")
-      ->check(CLI::Range(1024, 65533))
+      ->check(util::in_range(1024, 65533))
       ->capture_default_str();
   cmd->add_option(
       "--client", options->clients_specs,

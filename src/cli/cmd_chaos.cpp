@@ -21,11 +21,13 @@
 #include "chaos/report.h"
 #include "chaos/run_record.h"
 #include "cli/commands.h"
+#include "cli/named_servers.h"
 #include "cli/run_report.h"
 #include "host/netns.h"
 #include "lab/strategy_list.h"
 #include "rlock/error.h"
 #include "rlock/token.h"
+#include "util/option_checks.h"
 
 namespace rlock::cli {
 namespace {
@@ -132,7 +134,7 @@ chaos::Campaign campaign_of(const ChaosOptions& options) {
 
 void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   if (options.netns) host::NetnsLab::cleanup_leftovers();  // says so, in one line, when not root
-  lab::LabSetup lab = global.setup();
+  lab::LabSetup lab = setup_to_change_data(global, "chaos", ServersChanged::redis_and_db);
   chaos::Campaign campaign = campaign_of(options);
   chaos::ChaosSetup setup{lab.redis,
                           lab.conninfo,
@@ -165,28 +167,29 @@ void register_chaos(CLI::App& app, const GlobalOptions& global) {
       ->delimiter(',');
   cmd->add_option("--faults", options->faults, "comma-separated: " + names_of(chaos::all_faults()))->delimiter(',');
   cmd->add_option("--trials", options->trials, "trials a cell (strategy x fault)")
-      ->check(CLI::Range(1, chaos::kMaxTrialsACell))
+      ->check(util::in_range(1, chaos::kMaxTrialsACell))
       ->capture_default_str();
   cmd->add_option("--seed", options->seed, "replay the trials of this seed (default: a new one, printed)");
   cmd->add_option("--jobs", options->jobs, "trials run side by side")
-      ->check(CLI::Range(1, chaos::kMaxJobs))
+      ->check(util::in_range(1, chaos::kMaxJobs))
       ->capture_default_str();
   cmd->add_option("--ttl", options->ttl_ms, "lock TTL in ms")
-      ->check(CLI::Range(chaos::kMinTtlMs, chaos::kMaxTtlMs))
+      ->check(util::in_range(chaos::kMinTtlMs, chaos::kMaxTtlMs))
       ->capture_default_str();
   cmd->add_option("--failover-port", options->failover_port,
                   "failover trials run a primary and a replica of their own on 127.0.0.1 from this port, two a job")
-      ->check(CLI::Range(chaos::kMinOwnPort, chaos::kMaxOwnPort))
+      ->check(util::in_range(chaos::kMinOwnPort, chaos::kMaxOwnPort))
       ->capture_default_str();
   cmd->add_option("--redlock-port", options->redlock_port,
                   "redlock trials run three Redis servers of their own on 127.0.0.1 from this port, three a job")
-      ->check(CLI::Range(chaos::kMinOwnPort, chaos::kMaxOwnPort))
+      ->check(util::in_range(chaos::kMinOwnPort, chaos::kMaxOwnPort))
       ->capture_default_str();
   cmd->add_option("--wait", options->wait,
                   "how refused workers of the single-Redis strategies wait: poll (every 10 ms) , notify "
                   "(until the release is announced, 10 ms at most) or queue (in turn, woken at the release)")
-      ->transform(CLI::CheckedTransformer(wait_modes_by_name()))
-      ->capture_default_str();
+      ->transform(util::by_name(wait_modes_by_name()))
+      ->type_name(util::names_of(wait_modes_by_name()))
+      ->default_str("poll");
   cmd->add_flag("--quick", options->quick,
                 "ttl, fenced-retry, fenced-claim and pg-row-lock under none and pause, 20 trials a cell");
   cmd->add_option("--json", options->json, "also write the table as JSON to this file");

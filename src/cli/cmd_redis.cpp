@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/named_servers.h"
 #include "host/redis_server.h"
 #include "lab/host_events.h"
 #include "lab/run_log.h"
@@ -33,7 +34,7 @@ std::filesystem::path stopped_pid_file(const lab::LabSetup& setup) {
 }
 
 void act(const RedisOptions& options, const GlobalOptions& global) {
-  lab::LabSetup setup = global.setup();
+  lab::LabSetup setup = setup_to_change_data(global, "redis", ServersChanged::redis);
   lab::RunLog log(setup.dir, setup.lang);
   std::string server = setup.redis.display();
   LockKey key = LockKey::for_account(options.account);

@@ -6,9 +6,11 @@
 
 #include "bank/account_store.h"
 #include "cli/commands.h"
+#include "cli/named_servers.h"
 #include "lab/run_log.h"
 #include "rlock/lock_key.h"
 #include "rlock/redis_connection.h"
+#include "util/option_checks.h"
 
 namespace rlock::cli {
 namespace {
@@ -19,7 +21,7 @@ struct ResetOptions {
 };
 
 void reset(const ResetOptions& options, const GlobalOptions& global) {
-  lab::LabSetup setup = global.setup();
+  lab::LabSetup setup = setup_to_change_data(global, "reset", ServersChanged::redis_and_db);
   // Connect to both before touching anything, so an unreachable server leaves the last run intact.
   RedisConnection redis(setup.redis);
   bank::AccountStore store(setup.conninfo);
@@ -37,7 +39,7 @@ void register_reset(CLI::App& app, const GlobalOptions& global) {
   auto options = std::make_shared<ResetOptions>();
   CLI::App* cmd = app.add_subcommand("reset", "start a new run: balance 100, fence 0, lock free, log cleared");
   cmd->add_option("--start-in", options->start_in, "seconds from now to the run's start")
-      ->check(CLI::Range(0.0, 3600.0))
+      ->check(util::in_range(0.0, 3600.0))
       ->capture_default_str();
   cmd->add_option("--account", options->account, "account id")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->callback([options, &global] { reset(*options, global); });

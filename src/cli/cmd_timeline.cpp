@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "timeline/timeline_svg.h"
+#include "util/option_checks.h"
 
 namespace rlock::cli {
 namespace {
@@ -36,7 +37,7 @@ void register_timeline(CLI::App& app, const GlobalOptions& global) {
   CLI::App* cmd = app.add_subcommand("timeline", "draw the run's events on a time axis as an SVG and print its path");
   cmd->add_option("--out", options->out, "the SVG file to write (default: timeline.svg in the lab directory)");
   cmd->add_option("--width", options->width, "the drawing's width in pixels")
-      ->check(CLI::Range(400, 10000))
+      ->check(util::in_range(400, 10000))
       ->capture_default_str();
   cmd->add_option("--title", options->title, "the title above the verdict (default: the lab directory's name)");
   cmd->callback([options, &global] { timeline(*options, global); });

@@ -13,6 +13,7 @@
 #include "lab/strategy.h"
 #include "lab/worker_flags.h"
 #include "rlock/error.h"
+#include "util/option_checks.h"
 
 namespace rlock::cli {
 namespace {
@@ -69,17 +70,17 @@ void add_run_options(CLI::App* cmd, WorkerOptions& o) {
   cmd->add_option("NAME", o.name, "worker name (letters, digits, _ and -)")->required()->check(worker_name());
   cmd->add_option("AMOUNT", o.amount, "amount to add to the balance")->required();
   cmd->add_option("--ttl", o.ttl_ms, "lock TTL in milliseconds")
-      ->check(CLI::Range(1L, 86'400'000L))
+      ->check(util::in_range(1L, 86'400'000L))
       ->capture_default_str();
   cmd->add_option("--delay", o.delay_seconds, "seconds after the run's start before acquiring")
-      ->check(CLI::Range(0.0, 3600.0))
+      ->check(util::in_range(0.0, 3600.0))
       ->capture_default_str();
   cmd->add_option("--pause", o.pause_seconds, "seconds to pause after the first read (a GC pause)")
-      ->check(CLI::Range(0.0, 3600.0))
+      ->check(util::in_range(0.0, 3600.0))
       ->capture_default_str();
   cmd->add_option("--account", o.account, "account id")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--retry-every", o.retry_every_ms, "ms a refused worker waits before asking again")
-      ->check(CLI::Range(1L, 60'000L))
+      ->check(util::in_range(1L, 60'000L))
       ->capture_default_str();
 }
 
@@ -88,20 +89,22 @@ void add_run_options(CLI::App* cmd, WorkerOptions& o) {
 void add_guards(CLI::App* cmd, WorkerOptions& o) {
   cmd->add_option("--min-redis-uptime", o.min_uptime_ms,
                   "grant no lock until Redis has been up this many ms (a little more than the longest TTL)")
-      ->check(CLI::Range(0L, 86'400'000L))
+      ->check(util::in_range(0L, 86'400'000L))
       ->excludes("--redlock");
   CLI::Option* wait = cmd->add_option("--wait-replicas", o.wait_replicas,
                                       "after acquiring, WAIT for N replicas; fewer: release, not acquired")
-                          ->check(CLI::Range(0, 64))
+                          ->check(util::in_range(0, 64))
                           ->excludes("--redlock");
   cmd->add_option("--wait-timeout", o.wait_timeout_ms, "WAIT's timeout in ms")
-      ->check(CLI::Range(1L, 60'000L))
+      ->check(util::in_range(1L, 60'000L))
       ->needs(wait)
       ->capture_default_str();
   cmd->add_option("--wait", o.wait,
                   "how a refused worker waits: poll (the default: 0.1 s) , notify (until the release is "
                   "announced, 0.1 s at most) or queue (in turn, woken when first in the lock's queue)")
-      ->transform(CLI::CheckedTransformer(wait_modes_by_name()))
+      ->transform(util::by_name(wait_modes_by_name()))
+      ->type_name(util::names_of(wait_modes_by_name()))
+      ->default_str("poll")
       ->excludes("--pg")
       ->excludes("--redlock");
 }

@@ -3,12 +3,15 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
 #include "chaos/report.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/global_options.h"
+#include "cli/usage_hints.h"
+#include "cli/version.h"
 #include "lab/lab_worker.h"
 #include "rlock/error.h"
 
@@ -40,6 +43,23 @@ void register_all(CLI::App& app, rlock::cli::GlobalOptions& global) {
   register_analyze(app, global);
   register_merge(app, global);
   register_client(app, global);
+  register_help(app);
+  // After the global options, whose values (from flags or the environment) it reports.
+  app.set_version_flag(
+      "-V,--version", [&global] { return version_text(global); },
+      "the version, the commit, its libraries and the servers it finds");
+}
+
+// A parse error in one line, with the help to read. When no subcommand was found, what stood in
+// its place: an unknown subcommand (and the nearest known one) or an unknown option.
+std::string parse_error_text(CLI::App& app, const CLI::ParseError& e) {
+  using namespace rlock::cli;
+  if (app.get_subcommands().empty() && e.get_name() == "RequiredError") {
+    if (auto stray = stray_subcommand(app)) return unknown_subcommand(app, *stray);
+    if (!app.remaining().empty()) return fmt::format("unknown option '{}' (see rlock --help)", app.remaining().front());
+    return "a subcommand is required (rlock help lists them)";
+  }
+  return fmt::format("{} (see {})", e.what(), help_command(app));
 }
 
 }  // namespace
@@ -56,12 +76,10 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
     return kSuccess;
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
+  } catch (const CLI::Success& e) {  // --help, --help-all, --version
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    spdlog::error("{} (see rlock --help)", e.what());
+    spdlog::error("{}", parse_error_text(app, e));
     return kUsage;
   } catch (const rlock::UsageError& e) {
     spdlog::error("{}", e.what());

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "rlock/error.h"
+#include "util/option_checks.h"
 
 namespace rlock::lab {
 namespace {
@@ -30,7 +31,8 @@ void add_strategy_flags(CLI::App& cmd, StrategyFlags& flags) {
                    "check the lock is still held right after the read (the pause falls after the check)");
   CLI::Option* pg =
       cmd.add_option("--pg", flags.pg, "no Redis: add in PostgreSQL (atomic UPDATE, row lock, advisory lock)")
-          ->transform(CLI::CheckedTransformer(pg_kinds()))
+          ->transform(util::by_name(pg_kinds()))
+          ->type_name(util::names_of(pg_kinds()))
           ->excludes(fenced)
           ->excludes(watchdog)
           ->excludes(check);

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# rlock installed like a tool: CPack builds the Debian package from the build tree, which is
+# unpacked into a throwaway root (dpkg -x: no root's package database touched, no container); the
+# unpacked rlock answers --version, and lab 1, run from the unpacked share/rlock against the
+# project's services (REDIS_URL, DATABASE_URL), prints its verdict. Then the root is removed.
+# Usage: package_test.sh BUILD_DIR. Lab 1 writes account 1: it runs alone, like the labs.
+set -euo pipefail
+build=$1
+: "${REDIS_URL:?REDIS_URL is not set: run the tests through scripts/test.sh}"
+: "${DATABASE_URL:?DATABASE_URL is not set: run the tests through scripts/test.sh}"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cpack --config "$build/CPackConfig.cmake" -B "$work/pkg" >"$work/cpack.log" 2>&1 || { cat "$work/cpack.log"; exit 1; }
+deb=$(ls "$work"/pkg/rlock_*.deb)
+echo "package: $(basename "$deb"), $(du -k "$deb" | cut -f1) kB"
+dpkg-deb --field "$deb" Package Version Depends
+dpkg -x "$deb" "$work/root"
+
+"$work/root/usr/bin/rlock" --version | tee "$work/version"
+grep -q '^rlock [0-9.]* (commit ' "$work/version"
+grep -q '^redis .* at ' "$work/version"
+test -f "$work/root/usr/share/doc/rlock/LICENSE"
+
+# The lab as installed: its own scripts, the unpacked binary, the runs in the user's state directory.
+env -u RLOCK_BIN -u RLOCK_DIR HOME="$work/home" XDG_STATE_HOME= "$work/root/usr/share/rlock/scripts/lab1.sh" |
+    tee "$work/lab1"
+grep -q 'verdict: final balance 130, expected 180: LOST UPDATE' "$work/lab1"
+test -f "$work/home/.local/state/rlock/lab1/events.jsonl"
+echo "package: installed, ran lab 1 and removed"
