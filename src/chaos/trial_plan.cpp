@@ -6,7 +6,7 @@ TrialPlan plan_trials(const Campaign& campaign) {
   TrialPlan plan;
   auto add_row = [&](lab::Strategy s, const std::optional<protocol::ClientSpec>& client) {
     for (Fault f : campaign.faults) {
-      std::string_view why_not = client ? not_applicable_to_client(f) : not_applicable(s, f);
+      std::string_view why_not = client ? not_applicable_to_client(f, *client) : not_applicable(s, f);
       if (!why_not.empty()) continue;  // its cell prints n/a
       for (int n = 0; n < campaign.trials; ++n) {
         (f->one_at_a_time() ? plan.one_by_one : plan.side_by_side).push_back({s, f, n, client});

@@ -21,5 +21,6 @@ void register_report(CLI::App& app, const GlobalOptions& global);
 void register_netns(CLI::App& app, const GlobalOptions& global);
 void register_analyze(CLI::App& app, const GlobalOptions& global);
 void register_client(CLI::App& app, const GlobalOptions& global);
+void register_clients(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace rlock::cli

@@ -39,6 +39,7 @@ void register_all(CLI::App& app, rlock::cli::GlobalOptions& global) {
   register_netns(app, global);
   register_analyze(app, global);
   register_client(app, global);
+  register_clients(app, global);
 }
 
 }  // namespace
