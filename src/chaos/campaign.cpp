@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -17,7 +16,6 @@
 #include "chaos/netns_job.h"
 #include "chaos/run_record.h"
 #include "host/redis_server.h"
-#include "host/server_probe.h"
 #include "rlock/redis_connection.h"
 #include "util/progress.h"
 
@@ -65,26 +63,6 @@ void check_own_servers_of(const Campaign& campaign, const ChaosSetup& setup) {
       setup, campaign.jobs,
       std::any_of(campaign.faults.begin(), campaign.faults.end(), [](Fault f) { return f->runs_own_redis(); }),
       three_servers);
-}
-
-// The etcd and ZooKeeper that the campaign's clients lock on (ETCD_ENDPOINT, ZOOKEEPER_CONNECT, as
-// their adapters read them) must answer before any trial runs: one that does not stops the
-// campaign as a server the harness lost, never as the clients' anomalies or errors.
-void check_client_servers(const Campaign& campaign) {
-  auto uses = [&](protocol::ServerKind kind) {
-    return std::any_of(campaign.clients.begin(), campaign.clients.end(),
-                       [&](const protocol::ClientSpec& c) { return c.server == kind; });
-  };
-  auto check = [](std::string_view what, const char* variable, std::string_view say, std::string_view expect) {
-    const char* address = std::getenv(variable);
-    std::string where = address != nullptr && *address != '\0' ? address : fmt::format("${} (not set)", variable);
-    needing(what, where, [&] {
-      if (address == nullptr || *address == '\0') throw Error(fmt::format("{} is not set", variable));
-      host::probe_server(address, say, expect, std::chrono::seconds(3));
-    });
-  };
-  if (uses(protocol::ServerKind::etcd)) check("etcd", "ETCD_ENDPOINT", "", "");
-  if (uses(protocol::ServerKind::zookeeper)) check("ZooKeeper", "ZOOKEEPER_CONNECT", "ruok", "imok");
 }
 
 void print_first_line(const Campaign& campaign, const ChaosSetup& setup) {
@@ -192,7 +170,9 @@ std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup
   CatchInterruptions interruptions;
   TrialPlan plan = plan_trials(campaign);
   ChaosSetup jobs_setup = check_servers(campaign, setup);
-  check_client_servers(campaign);
+  // The etcd and ZooKeeper its clients lock on answer before any trial runs, or it stops at once.
+  for (const ClientServer& server : client_servers(all_trials(campaign)))
+    check_client_server(server, std::chrono::seconds(3));
   std::optional<host::RedisProcess> shared = restartable_shared_redis(campaign, setup);
   print_first_line(campaign, setup);
   if (!setup.run_dir.empty()) write_run_record(campaign, setup);
