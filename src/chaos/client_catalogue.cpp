@@ -101,8 +101,8 @@ std::vector<CatalogueEntry> read_catalogue(const fs::path& dir) {
 }
 
 const CatalogueEntry& shipped_client(const std::vector<CatalogueEntry>& catalogue, const std::string& name) {
-  auto entry = std::find_if(catalogue.begin(), catalogue.end(),
-                            [&](const CatalogueEntry& e) { return e.spec.name == name; });
+  auto entry =
+      std::find_if(catalogue.begin(), catalogue.end(), [&](const CatalogueEntry& e) { return e.spec.name == name; });
   if (entry == catalogue.end()) {
     std::string names;
     for (const CatalogueEntry& e : catalogue) names += (names.empty() ? "" : ", ") + e.spec.name;

@@ -21,8 +21,8 @@ void list_clients() {
   fmt::print("{:<22} {:<10} {:<5} {:<42} {}\n", "name", "server", "safe", "installed", "library: what it models");
   for (const chaos::CatalogueEntry& e : catalogue) {
     std::string installed = e.installed() ? "yes" : "no: " + e.install_command;
-    fmt::print("{:<22} {:<10} {:<5} {:<42} {}: {}\n", e.spec.name, server_of(e.spec), e.spec.expected_safe ? "yes" : "no",
-               installed, e.version, e.models);
+    fmt::print("{:<22} {:<10} {:<5} {:<42} {}: {}\n", e.spec.name, server_of(e.spec),
+               e.spec.expected_safe ? "yes" : "no", installed, e.version, e.models);
   }
   fmt::print("install them all: scripts/clients.sh install\n");
 }

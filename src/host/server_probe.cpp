@@ -74,8 +74,7 @@ void probe_server(const std::string& host_port, std::string_view say, std::strin
     if (n <= 0) break;
     answer.append(buffer, static_cast<std::size_t>(n));
   }
-  if (!answer.starts_with(expect))
-    throw Error(fmt::format("'{}' was answered '{}', not '{}'", say, answer, expect));
+  if (!answer.starts_with(expect)) throw Error(fmt::format("'{}' was answered '{}', not '{}'", say, answer, expect));
 }
 
 }  // namespace rlock::host
