@@ -49,4 +49,10 @@ std::vector<protocol::ClientSpec> parse_client_list(const std::vector<std::strin
   return clients;
 }
 
+std::vector<protocol::ClientSpec> parse_command_line_clients(const std::vector<std::string>& texts) {
+  bool bare =
+      std::any_of(texts.begin(), texts.end(), [](const std::string& t) { return t.find('=') == std::string::npos; });
+  return parse_client_list(texts, bare ? read_catalogue(catalogue_dir()) : std::vector<CatalogueEntry>{});
+}
+
 }  // namespace rlock::chaos

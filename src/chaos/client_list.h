@@ -1,7 +1,7 @@
 // The protocol clients of the command line (`--client NAME=COMMAND`, `NAME@3=COMMAND`, or a shipped
 // adapter's bare catalogue name, repeated), parsed into ClientSpec (chaos.h) by one rule set for
 // chaos and bench: each client is a row of its own, so a name is given once and is not a
-// strategy's. Pure functions; thread-safe.
+// strategy's. Pure functions but parse_command_line_clients; thread-safe.
 #pragma once
 
 #include <string>
@@ -24,5 +24,9 @@ protocol::ClientSpec parse_client_spec(const std::string& text);
 // do, and for a name given twice or taken by a strategy.
 std::vector<protocol::ClientSpec> parse_client_list(const std::vector<std::string>& texts,
                                                     const std::vector<CatalogueEntry>& catalogue = {});
+
+// parse_client_list with the shipped catalogue (catalogue_dir()), which is read only when one of
+// `texts` is a bare name: a broken manifest never stops a run of NAME=COMMAND clients. Reads files.
+std::vector<protocol::ClientSpec> parse_command_line_clients(const std::vector<std::string>& texts);
 
 }  // namespace rlock::chaos

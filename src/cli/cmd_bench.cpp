@@ -214,8 +214,7 @@ std::unique_ptr<chaos::TrialNetwork> route_through_proxies(bench::BenchSetup& se
 void bench(const BenchOptions& options, const GlobalOptions& global) {
   std::vector<lab::Strategy> strategies =
       lab::parse_strategy_list(options.strategies, bench::default_bench_strategies());
-  std::vector<protocol::ClientSpec> peers =
-      chaos::parse_client_list(options.clients_specs, chaos::read_catalogue(chaos::catalogue_dir()));
+  std::vector<protocol::ClientSpec> peers = chaos::parse_command_line_clients(options.clients_specs);
   host::TempDir scratch("rlock_bench");  // the clients' records, the startup runs' lab directory, redlock's servers
   bench::BenchSetup setup = setup_of(options, global, scratch.path());
   std::unique_ptr<chaos::TrialNetwork> proxies = options.through_proxy ? route_through_proxies(setup) : nullptr;

@@ -70,8 +70,7 @@ std::uint64_t random_seed() {
 
 // The clients of --client (client_list.h), and those of --client-safe marked expected safe.
 std::vector<protocol::ClientSpec> clients_of(const ChaosOptions& options) {
-  std::vector<protocol::ClientSpec> clients =
-      chaos::parse_client_list(options.clients, chaos::read_catalogue(chaos::catalogue_dir()));
+  std::vector<protocol::ClientSpec> clients = chaos::parse_command_line_clients(options.clients);
   for (const std::string& name : options.safe_clients) {
     auto client =
         std::find_if(clients.begin(), clients.end(), [&](const protocol::ClientSpec& c) { return c.name == name; });
