@@ -1,5 +1,6 @@
 """The line protocol of rlock's lock clients (docs/clients.md), as the Python adapters speak it:
-one JSON object a line on stdin and stdout. Adapters import it from the folder above theirs."""
+one JSON object a line on stdin and stdout, and an increment under a lock that gives no fencing
+token. Adapters import it from the folder above theirs."""
 import json
 import sys
 
@@ -22,3 +23,17 @@ def receive(expected):
     if message.get("type") != expected:
         raise SystemExit(f"{sys.argv[0]}: expected {expected}, got {line.strip()}")
     return message
+
+
+def increment_under_lock(request, acquire, release):
+    """One increment: acquire() takes the lock and returns None, or the error that refused it; then
+    the read and the write through the harness; release() returns None, or the error it met. The
+    increment's done carries the first error."""
+    error = acquire()
+    if error is None:
+        send({"type": "read", "id": request["id"]})
+        balance = receive("read_ok")["balance"]
+        send({"type": "write", "id": request["id"], "balance": balance + request["amount"]})
+        receive("write_ok")
+        error = release()
+    send({"type": "done", "id": request["id"], **({"error": error} if error else {})})

@@ -3,8 +3,6 @@
 #   usage_error MESSAGE    one line on stderr, exit 2 (a bad argument: nothing was attempted)
 #   no_arguments "$@"      --help prints the script's help; any other argument is a usage error
 #   need_packages PACKAGE...   installs those of the Debian packages that are missing
-#   install_clients        the lock clients' packages: python3-redis, python3-etcd3, Node.js, and
-#                          clients/node-redlock's npm ci
 #   build_rlock            configures and builds build/rlock (incrementally, the binary only)
 #   lab_options MODE... -- ARGS...   a lab's arguments: one of the MODEs (MODE), --ttl MS (TTL), --pause S (PAUSE)
 #   lab_begin NAME         build, services up, a fresh lab directory (RLOCK_DIR, default run/NAME; installed:
@@ -73,20 +71,6 @@ need_packages() {
       "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
     } >"$log" 2>&1 || { tail -n 20 "$log" >&2; die "apt-get failed for: ${missing[*]}"; }
     [[ -n ${APT_LOG:-} ]] || rm -f "$log"
-}
-
-# The packages of the lock clients in clients/ (docs/clients.md): redis-py and python3-etcd3 from Debian, Node.js and
-# npm from Debian when there is no node or npm on PATH, and node-redlock's modules by `npm ci` from
-# its committed lockfile (again only when the lockfile is newer than what it installed).
-install_clients() {
-    local node=()
-    command -v node >/dev/null || node+=(nodejs)
-    command -v npm >/dev/null || node+=(npm)
-    need_packages python3-redis python3-etcd3 "${node[@]}"
-    local dir=$ROOT/clients/node-redlock
-    [[ $dir/node_modules/.package-lock.json -nt $dir/package-lock.json ]] && return 0
-    say "npm ci in clients/node-redlock"
-    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || die "npm ci failed in $dir"
 }
 
 build_rlock() {

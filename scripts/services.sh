@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Run a private Redis, PostgreSQL and etcd for the rlock lab, without Docker.
+# Run a private Redis, PostgreSQL, etcd and ZooKeeper for the rlock lab, without Docker.
 #   scripts/services.sh up|down|status|env
-#   eval "$(scripts/services.sh env)"     # exports REDIS_URL, DATABASE_URL and ETCD_ENDPOINT
+#   eval "$(scripts/services.sh env)"     # exports REDIS_URL, DATABASE_URL, ETCD_ENDPOINT, ZOOKEEPER_CONNECT
 # Progress goes to stderr and the exports to stdout, so `eval "$(... up)"` works too.
 # If REDIS_URL and DATABASE_URL are both set already, those servers are used as is; so is etcd when
-# ETCD_ENDPOINT (HOST:PORT) is set. etcd serves only the etcd lock clients (clients/etcd-lock).
+# ETCD_ENDPOINT (HOST:PORT) is set, and ZooKeeper when ZOOKEEPER_CONNECT (HOST:PORT) is. etcd and
+# ZooKeeper serve only the lock clients that use them (clients/etcd-*, clients/curator-mutex).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -20,6 +21,8 @@ PG_LOG=$PG_DIR/postgres.log # the unix socket lives in $PG_DIR too
 ETCD_PORT=${RLOCK_ETCD_PORT:-2391}
 ETCD_PEER_PORT=$((ETCD_PORT + 1))
 ETCD_DIR=$STATE/etcd
+ZK_PORT=${RLOCK_ZOOKEEPER_PORT:-2481}
+ZK_DIR=$STATE/zookeeper
 
 # Hide the password of a URL: scheme://user:***@host/...
 mask() { sed -E 's#(://[^:/@]*:)[^/]*@#\1***@#; s#(password=)[^&]*#\1***#' <<<"$1"; }
@@ -39,6 +42,10 @@ pg_up() {
     [[ -n $bin ]] && "$bin/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT" -U postgres -d postgres -t 2
 }
 etcd_up() { ETCDCTL_API=3 timeout 3 etcdctl --endpoints="127.0.0.1:$ETCD_PORT" --dial-timeout=2s endpoint health >/dev/null 2>&1; }
+# ZooKeeper's four-letter `ruok`, answered `imok`, over bash's /dev/tcp.
+zk_up() {
+    timeout 3 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1" && echo ruok >&3 && [[ "$(cat <&3)" == imok ]]' _ "$ZK_PORT" 2>/dev/null
+}
 psql_() { PGOPTIONS="-c client_min_messages=warning" "$(pg_bin)/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U postgres "$@"; }
 
 print_env() {
@@ -46,6 +53,7 @@ print_env() {
     echo "export DATABASE_URL=postgresql://postgres@127.0.0.1:$PG_PORT/bank"
 }
 print_etcd_env() { echo "export ETCD_ENDPOINT=127.0.0.1:$ETCD_PORT"; }
+print_zk_env() { echo "export ZOOKEEPER_CONNECT=127.0.0.1:$ZK_PORT"; }
 
 start_redis() {
     mkdir -p "$REDIS_DIR"
@@ -117,16 +125,56 @@ start_etcd() {
     die "etcd did not answer on 127.0.0.1:$ETCD_PORT within 10 s"
 }
 
-stop_etcd() {
-    local pid
-    pid=$(cat "$ETCD_DIR/etcd.pid" 2>/dev/null || true)
-    etcd_alive() { [[ -n $pid && "$(cat "/proc/$pid/comm" 2>/dev/null)" == etcd ]]; }
-    if etcd_alive; then kill "$pid" 2>/dev/null || true; fi
+# stop_pid_file NAME PID-FILE COMMAND UP-CHECK PORT: stops the server whose pid the file holds, trusted
+# only while that pid runs COMMAND (the file may be stale, the pid reused), until UP-CHECK fails.
+stop_pid_file() {
+    local name=$1 file=$2 command=$3 up=$4 port=$5 pid
+    pid=$(cat "$file" 2>/dev/null || true)
+    alive() { [[ -n $pid && "$(cat "/proc/$pid/comm" 2>/dev/null)" == "$command" ]]; }
+    if alive; then kill "$pid" 2>/dev/null || true; fi
     for _ in $(seq 50); do
-        etcd_alive || etcd_up || { rm -f "$ETCD_DIR/etcd.pid"; say "etcd stopped"; return; }
+        alive || "$up" || { rm -f "$file"; say "$name stopped"; return; }
         sleep 0.2
     done
-    die "etcd on 127.0.0.1:$ETCD_PORT did not stop within 10 s"
+    die "$name on 127.0.0.1:$port did not stop within 10 s"
+}
+
+stop_etcd() { stop_pid_file etcd "$ETCD_DIR/etcd.pid" etcd etcd_up "$ETCD_PORT"; }
+
+# ZooKeeper 3.8 (Debian's), standalone on loopback, in a session of its own like etcd. A session
+# may last no less than 2 ticks: a 250 ms tick lets a client ask for a 1 s session, as the TTL of a
+# 1000 ms chaos run means.
+start_zk() {
+    mkdir -p "$ZK_DIR/data"
+    APT_LOG=$STATE/apt.log need_packages zookeeper
+    if zk_up; then say "zookeeper already running on 127.0.0.1:$ZK_PORT"; return; fi
+    printf '%s\n' "tickTime=250" "minSessionTimeout=500" "dataDir=$ZK_DIR/data" "clientPort=$ZK_PORT" \
+        "clientPortAddress=127.0.0.1" "admin.enableServer=false" "4lw.commands.whitelist=ruok,srvr" >"$ZK_DIR/zoo.cfg"
+    setsid java -Xmx256m -Dzookeeper.log.dir="$ZK_DIR" -cp /etc/zookeeper/conf:/usr/share/java/zookeeper.jar \
+        org.apache.zookeeper.server.ZooKeeperServerMain "$ZK_DIR/zoo.cfg" </dev/null >"$ZK_DIR/zookeeper.log" 2>&1 &
+    echo $! >"$ZK_DIR/zookeeper.pid"
+    for _ in $(seq 100); do zk_up && { say "zookeeper started on 127.0.0.1:$ZK_PORT"; return; }; sleep 0.2; done
+    tail_log "$ZK_DIR/zookeeper.log"
+    die "zookeeper did not answer on 127.0.0.1:$ZK_PORT within 20 s"
+}
+
+stop_zk() { stop_pid_file zookeeper "$ZK_DIR/zookeeper.pid" java zk_up "$ZK_PORT"; }
+
+# zk_cmd up|down|status|env: ZooKeeper's part of the command, given or local like etcd's.
+zk_cmd() {
+    if [[ -n ${ZOOKEEPER_CONNECT:-} ]]; then
+        case $1 in
+        up) say "using the given zookeeper: ZOOKEEPER_CONNECT=$ZOOKEEPER_CONNECT" ;;
+        status) status_line zookeeper external "$ZOOKEEPER_CONNECT" ;;
+        esac
+        return 0
+    fi
+    case $1 in
+    up) start_zk; print_zk_env ;;
+    down) stop_zk ;;
+    status) if zk_up; then status_line zookeeper running "127.0.0.1:$ZK_PORT"; else status_line zookeeper stopped "127.0.0.1:$ZK_PORT"; return 3; fi ;;
+    env) print_zk_env ;;
+    esac
 }
 
 # etcd_cmd up|down|status|env: etcd's part of the command, given or local like the others.
@@ -174,7 +222,7 @@ stop_pg() {
     say "postgres stopped"
 }
 
-status_line() { printf '%-9s %-8s %s\n' "$1" "$2" "$3"; }
+status_line() { printf '%-10s %-8s %s\n' "$1" "$2" "$3"; }
 
 cmd=${1:-}
 case $cmd in
@@ -192,6 +240,7 @@ if [[ -n ${REDIS_URL:-} && -n ${DATABASE_URL:-} ]]; then
     down) ;;
     esac
     etcd_cmd "$cmd"
+    zk_cmd "$cmd"
     exit
 fi
 [[ -z ${REDIS_URL:-}${DATABASE_URL:-} || $cmd != up ]] ||
@@ -205,8 +254,10 @@ up)
     start_pg
     print_env
     etcd_cmd up
+    zk_cmd up
     ;;
 down)
+    zk_cmd down
     etcd_cmd down
     stop_pg
     stop_redis
@@ -216,7 +267,8 @@ status)
     if redis_up; then status_line redis running "127.0.0.1:$REDIS_PORT"; else status_line redis stopped "127.0.0.1:$REDIS_PORT"; rc=3; fi
     if pg_up; then status_line postgres running "127.0.0.1:$PG_PORT"; else status_line postgres stopped "127.0.0.1:$PG_PORT"; rc=3; fi
     etcd_cmd status || rc=3
+    zk_cmd status || rc=3
     exit $rc
     ;;
-env) print_env; etcd_cmd env ;;
+env) print_env; etcd_cmd env; zk_cmd env ;;
 esac

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test, from a fresh Debian 12 machine: installs the Debian packages that are missing,
-# builds, starts Redis, PostgreSQL and etcd (unless REDIS_URL, DATABASE_URL and ETCD_ENDPOINT are
-# set), runs CTest and stops the services it started.   scripts/test.sh [default|asan]   (a CMake preset)
+# installs the lock clients (scripts/clients.sh), builds, starts Redis, PostgreSQL, etcd and ZooKeeper
+# (unless REDIS_URL, DATABASE_URL, ETCD_ENDPOINT and ZOOKEEPER_CONNECT are set), runs CTest and stops
+# the services it started.   scripts/test.sh [default|asan]   (a CMake preset)
 # The default run (CI's) then builds the asan preset (clang, with the fuzz targets) and runs the unit
 # tests and labs 1 and 3 under the sanitizers (all the labs would take CI past its 15 minutes) and
 # each fuzz target for 10 s (fuzz.sh, two at a time on two cores).
@@ -17,12 +18,12 @@ esac
 # chromium and a Korean font: the browser test and the Korean timelines are drawn, never skipped
 # (python3 reads their pictures: tests/ink_rows.py); tidy validates the HTML of rlock report.
 need_packages "${BUILD_PACKAGES[@]}" perl docker-compose libxml2-utils librsvg2-bin chromium fonts-nanum python3 tidy \
-    etcd-server etcd-client python3-etcd3
+    etcd-server etcd-client
 need_packages faketime  # chaos_clock_test's skewed worker (rlock chaos --faults clock-skew)
 need_packages iproute2 nftables  # netns_test's namespaces, bridge and partitions (src/host/netns.h)
 need_packages python3-jsonschema  # schemas_test validates the run files against docs/schemas/
 need_packages python3-yaml  # scale_manifests reads docs/scale/*.yaml offline
-install_clients  # the real lock libraries that tests/clients_test.sh judges
+"$ROOT/scripts/clients.sh" install  # the real lock libraries that the clients' tests judge (docs/clients.md)
 cd "$ROOT"
 scripts/format.sh --check  # the C++ sources as .clang-format has them
 launcher=()
@@ -34,12 +35,12 @@ build() { # build PRESET
 }
 build "$preset"
 
-if [[ -z ${REDIS_URL:-} || -z ${DATABASE_URL:-} || -z ${ETCD_ENDPOINT:-} ]]; then
+if [[ -z ${REDIS_URL:-} || -z ${DATABASE_URL:-} || -z ${ETCD_ENDPOINT:-} || -z ${ZOOKEEPER_CONNECT:-} ]]; then
     if ! scripts/services.sh status >/dev/null 2>&1; then
         # The exports below would make services.sh take them for external servers; given ones stay.
         given=()
         [[ -n ${REDIS_URL:-} && -n ${DATABASE_URL:-} ]] || given+=(-u REDIS_URL -u DATABASE_URL)
-        trap 'env "${given[@]}" -u ETCD_ENDPOINT scripts/services.sh down' EXIT
+        trap 'env "${given[@]}" -u ETCD_ENDPOINT -u ZOOKEEPER_CONNECT scripts/services.sh down' EXIT
     fi
     eval "$(scripts/services.sh up)"
 fi

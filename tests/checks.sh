@@ -16,3 +16,10 @@ chaos_cell() { # chaos_cell ROW FAULT FIELD: one number of rlock chaos's JSON ta
     S=$1 F=$2 K=$3 perl -MJSON::PP -0777 -ne 'for my $c (@{decode_json($_)->{cells}}) {
         print $c->{$ENV{K}} if $c->{strategy} eq $ENV{S} && $c->{fault} eq $ENV{F} }' "$work/table.json"
 }
+chaos_refuses() { # chaos_refuses MESSAGE ARGS...: rlock chaos ARGS ($rlock) says MESSAGE in one line, exit 2
+    local message=$1 rc; shift
+    "$rlock" --dir "$work" chaos --strategies none --faults none --trials 1 "$@" >/dev/null 2>"$work/err.txt"
+    rc=$?
+    check "$* exits 2 (got $rc)" test $rc -eq 2
+    check "$* says: $message" test "$(wc -l <"$work/err.txt")" -eq 1 -a -n "$(grep -- "$message" "$work/err.txt")"
+}

@@ -45,16 +45,8 @@ check "a bad client's trials are client errors" test "$(chaos_cell bad none clie
 check "a bad client's trials are no anomaly" test "$(chaos_cell bad none anomalies)" -eq 0
 check "its first error is one line naming it" test "$(grep -c 'client error: client bad: .*hello' "$work/err.txt")" -eq 1
 
-# bad_flag MESSAGE ARGS...: one line on stderr matching MESSAGE, exit 2 (a usage error).
-bad_flag() {
-    local message=$1 rc; shift
-    "$rlock" --dir "$work" chaos --strategies none --faults none --trials 1 "$@" >/dev/null 2>"$work/err.txt"
-    rc=$?
-    check "$* exits 2 (got $rc)" test $rc -eq 2
-    check "$* says: $message" test "$(wc -l <"$work/err.txt")" -eq 1 -a -n "$(grep "$message" "$work/err.txt")"
-}
-bad_flag 'expected NAME=COMMAND' --client redis-py
-bad_flag 'the command is empty' --client 'empty= '
-bad_flag 'the name is given twice' --client a=true --client a=false
-bad_flag 'no --client of that name' --client a=true --client-safe b
+chaos_refuses 'NAME@3 is the only server count there is' --client 'py@2=x'
+chaos_refuses 'the command is empty' --client 'empty= '
+chaos_refuses 'the name is given twice' --client a=true --client a=false
+chaos_refuses 'no --client of that name' --client a=true --client-safe b
 finish

@@ -12,32 +12,29 @@ import redis
 from redis.exceptions import LockNotOwnedError, RedisError
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from protocol import TrialOver, receive, send  # noqa: E402  (clients/protocol.py)
+from protocol import TrialOver, increment_under_lock, receive, send  # noqa: E402  (clients/protocol.py)
 
 
 def increment(server, ttl_s, request):
-    ident = request["id"]
     # Polls every 10 ms (redis-py's default is 100 ms, long beside a 200 ms TTL), for up to 10 TTLs.
     lock = server.lock(request["key"], timeout=ttl_s, sleep=0.01, blocking_timeout=10 * ttl_s)
-    try:
-        if not lock.acquire():
-            send({"type": "done", "id": ident, "error": "could not acquire the lock in 10 TTLs"})
-            return
-    except RedisError as e:
-        send({"type": "done", "id": ident, "error": f"acquire: {e}"})
-        return
-    send({"type": "read", "id": ident})
-    balance = receive("read_ok")["balance"]
-    send({"type": "write", "id": ident, "balance": balance + request["amount"]})
-    receive("write_ok")
-    error = None
-    try:
-        lock.release()
-    except LockNotOwnedError:
-        error = "release: the lock was no longer ours (LockNotOwnedError)"
-    except RedisError as e:
-        error = f"release: {e}"
-    send({"type": "done", "id": ident, **({"error": error} if error else {})})
+
+    def acquire():
+        try:
+            return None if lock.acquire() else "could not acquire the lock in 10 TTLs"
+        except RedisError as e:
+            return f"acquire: {e}"
+
+    def release():
+        try:
+            lock.release()
+        except LockNotOwnedError:
+            return "release: the lock was no longer ours (LockNotOwnedError)"
+        except RedisError as e:
+            return f"release: {e}"
+        return None
+
+    increment_under_lock(request, acquire, release)
 
 
 def main():

@@ -1,6 +1,7 @@
 #include "chaos/campaign.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 
@@ -173,6 +174,9 @@ std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup
   CatchInterruptions interruptions;
   TrialPlan plan = plan_trials(campaign);
   ChaosSetup jobs_setup = check_servers(campaign, setup);
+  // The etcd and ZooKeeper its clients lock on answer before any trial runs, or it stops at once.
+  for (const ClientServer& server : client_servers(all_trials(campaign)))
+    check_client_server(server, std::chrono::seconds(3));
   std::optional<host::RedisProcess> shared = restartable_shared_redis(campaign, setup);
   print_first_line(campaign, setup);
   if (!setup.run_dir.empty()) write_run_record(campaign, setup);

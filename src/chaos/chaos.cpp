@@ -4,7 +4,9 @@ namespace rlock::chaos {
 
 bool expected_safe(lab::Strategy strategy, Fault fault) { return fault->expected_safe(strategy); }
 std::string_view not_applicable(lab::Strategy strategy, Fault fault) { return fault->not_applicable(strategy); }
-std::string_view not_applicable_to_client(Fault fault) { return fault->not_applicable_to_client(); }
+std::string_view not_applicable_to_client(Fault fault, const protocol::ClientSpec& client) {
+  return fault->not_applicable_to_client(client.server);
+}
 
 std::string row_name(const TrialSpec& spec) {
   return spec.client ? spec.client->name : std::string(to_string(spec.strategy));

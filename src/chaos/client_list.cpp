@@ -33,10 +33,12 @@ protocol::ClientSpec parse_client_spec(const std::string& text) {
   return spec;
 }
 
-std::vector<protocol::ClientSpec> parse_client_list(const std::vector<std::string>& texts) {
+std::vector<protocol::ClientSpec> parse_client_list(const std::vector<std::string>& texts,
+                                                    const std::vector<CatalogueEntry>& catalogue) {
   std::vector<protocol::ClientSpec> clients;
   for (const std::string& text : texts) {
-    protocol::ClientSpec client = parse_client_spec(text);
+    bool bare = text.find('=') == std::string::npos;
+    protocol::ClientSpec client = bare ? shipped_client(catalogue, text).spec : parse_client_spec(text);
     bool twice = std::any_of(clients.begin(), clients.end(),
                              [&](const protocol::ClientSpec& c) { return c.name == client.name; });
     if (twice) throw UsageError(fmt::format("--client {}: the name is given twice", client.name));
@@ -45,6 +47,12 @@ std::vector<protocol::ClientSpec> parse_client_list(const std::vector<std::strin
     clients.push_back(client);
   }
   return clients;
+}
+
+std::vector<protocol::ClientSpec> parse_command_line_clients(const std::vector<std::string>& texts) {
+  bool bare =
+      std::any_of(texts.begin(), texts.end(), [](const std::string& t) { return t.find('=') == std::string::npos; });
+  return parse_client_list(texts, bare ? read_catalogue(catalogue_dir()) : std::vector<CatalogueEntry>{});
 }
 
 }  // namespace rlock::chaos

@@ -1,6 +1,7 @@
-// The protocol clients of the command line (`--client NAME=COMMAND`, `NAME@3=COMMAND`, repeated),
-// parsed into ClientSpec (chaos.h) by one rule set for chaos and bench: each client is a row of its
-// own, so a name is given once and is not a strategy's. Pure functions; thread-safe.
+// The protocol clients of the command line (`--client NAME=COMMAND`, `NAME@3=COMMAND`, or a shipped
+// adapter's bare catalogue name, repeated), parsed into ClientSpec (chaos.h) by one rule set for
+// chaos and bench: each client is a row of its own, so a name is given once and is not a
+// strategy's. Pure functions but parse_command_line_clients; thread-safe.
 #pragma once
 
 #include <string>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "chaos/chaos.h"
+#include "chaos/client_catalogue.h"
 
 namespace rlock::chaos {
 
@@ -17,8 +19,14 @@ bool is_client_name(std::string_view name);
 // Parses NAME=COMMAND or NAME@3=COMMAND. Throws UsageError for anything else.
 protocol::ClientSpec parse_client_spec(const std::string& text);
 
-// Each of `texts` parsed, in order. Throws UsageError, in one line, as parse_client_spec does, and
-// for a name given twice or taken by a strategy.
-std::vector<protocol::ClientSpec> parse_client_list(const std::vector<std::string>& texts);
+// Each of `texts` parsed, in order: a text without `=` is a name of `catalogue`, whose entry it
+// takes (shipped_client). Throws UsageError, in one line, as parse_client_spec and shipped_client
+// do, and for a name given twice or taken by a strategy.
+std::vector<protocol::ClientSpec> parse_client_list(const std::vector<std::string>& texts,
+                                                    const std::vector<CatalogueEntry>& catalogue = {});
+
+// parse_client_list with the shipped catalogue (catalogue_dir()), which is read only when one of
+// `texts` is a bare name: a broken manifest never stops a run of NAME=COMMAND clients. Reads files.
+std::vector<protocol::ClientSpec> parse_command_line_clients(const std::vector<std::string>& texts);
 
 }  // namespace rlock::chaos

@@ -7,10 +7,10 @@
 namespace rlock::chaos {
 namespace {
 
-// The UsageError's text of parse_client_list(texts), or "" when it accepts them.
-std::string refusal(const std::vector<std::string>& texts) {
+// The UsageError's text of parse_client_list(texts, catalogue), or "" when it accepts them.
+std::string refusal(const std::vector<std::string>& texts, const std::vector<CatalogueEntry>& catalogue = {}) {
   try {
-    parse_client_list(texts);
+    parse_client_list(texts, catalogue);
   } catch (const UsageError& e) {
     return e.what();
   }
@@ -36,8 +36,7 @@ TEST(ParseClientSpec, TheLongestNameIs32Characters) {
 }
 
 TEST(ParseClientSpec, BadFormsAreRefusedInOneLine) {
-  EXPECT_EQ(refusal({"redis-py"}), "--client 'redis-py': expected NAME=COMMAND");
-  EXPECT_EQ(refusal({""}), "--client '': expected NAME=COMMAND");
+  EXPECT_THROW(parse_client_spec("redis-py"), UsageError);
   EXPECT_EQ(refusal({"py@2=x"}), "--client 'py@2': NAME@3 is the only server count there is");
   EXPECT_EQ(refusal({"py@=x"}), "--client 'py@': NAME@3 is the only server count there is");
   EXPECT_EQ(refusal({"=x"}), "--client '=x': NAME must be 1 to 32 letters, digits, _ or -");
@@ -65,6 +64,32 @@ TEST(ParseClientList, ANameGivenTwiceIsRefused) {
 TEST(ParseClientList, AStrategysNameIsRefused) {
   EXPECT_EQ(refusal({"ttl=python3 x.py"}), "--client ttl: the name is a strategy's");
   EXPECT_EQ(refusal({"fenced-claim@3=x"}), "--client fenced-claim: the name is a strategy's");
+}
+
+CatalogueEntry shipped(const std::string& name, bool installed) {
+  CatalogueEntry e;
+  e.spec = protocol::ClientSpec{name, "true", 3, true, protocol::ServerKind::redis};
+  e.installed_by = installed ? "/" : "/nonexistent/rlock-client";
+  e.install_command = "scripts/clients.sh install " + name;
+  return e;
+}
+
+TEST(ParseClientList, ABareNameIsTheShippedClientsEntry) {
+  std::vector<protocol::ClientSpec> clients = parse_client_list({"redsync3"}, {shipped("redsync3", true)});
+  ASSERT_EQ(clients.size(), 1u);
+  EXPECT_EQ(clients[0].command, "true");
+  EXPECT_EQ(clients[0].servers, 3);
+  EXPECT_TRUE(clients[0].expected_safe);
+}
+
+TEST(ParseClientList, ABareNameNotShippedListsTheShippedOnes) {
+  EXPECT_EQ(refusal({"nope"}, {shipped("a", true), shipped("b", false)}),
+            "--client 'nope': no shipped client of that name (shipped: a, b); or give NAME=COMMAND");
+}
+
+TEST(ParseClientList, AShippedClientNotInstalledNamesItsInstallCommand) {
+  EXPECT_EQ(refusal({"b"}, {shipped("b", false)}),
+            "--client b: not installed; install it with `scripts/clients.sh install b`");
 }
 
 }  // namespace

@@ -1,11 +1,13 @@
-// What the campaign needs of the servers it does not own, the shared Redis and PostgreSQL: a step
-// that needs one turns its failure into HarnessLost naming the server (needing), the campaign's
-// stop file tells its jobs to stop, and the probe watches the shared servers while jobs run.
+// What the campaign needs of the servers it does not own, the shared Redis and PostgreSQL and the
+// etcd or ZooKeeper its clients lock on: a step that needs one turns its failure into HarnessLost
+// naming the server (needing), the campaign's stop file tells its jobs to stop, and the probe
+// watches those servers while jobs run.
 //
 // Functions on the calling process's connections and files; HarnessProbe is not thread-safe.
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -49,12 +51,27 @@ inline std::string postgres_at(const ChaosSetup& setup) { return bank::describe_
 // restart trial leaves the job's connection closed (the second reconnects).
 void on_shared_redis(Job& job, const std::vector<std::string_view>& command);
 
-// The campaign's own watch on the shared servers, once a second while jobs run: a server that
-// fails two probes in a row is lost (one failure may be a busy machine). The shared Redis is not
-// watched while trials crash it on purpose.
+// A server that clients lock on and the harness does not speak: etcd (ETCD_ENDPOINT, which must
+// take a connection) or ZooKeeper (ZOOKEEPER_CONNECT, which must answer `ruok` with `imok`), at the
+// address the clients read from the same variable.
+struct ClientServer {
+  std::string_view what;
+  const char* variable;
+  std::string_view say, expect;
+};
+
+// Those that `specs`' clients lock on, each once.
+std::vector<ClientServer> client_servers(const std::vector<TrialSpec>& specs);
+// Throws HarnessLost, naming the server and its address, when it does not answer within `timeout`.
+void check_client_server(const ClientServer& server, std::chrono::milliseconds timeout);
+
+// The campaign's own watch on the shared servers and its clients' servers, once a second while
+// jobs run: a server that fails two probes in a row is lost (one failure may be a busy machine).
+// The shared Redis is not watched while trials crash it on purpose.
 class HarnessProbe {
  public:
-  HarnessProbe(const ChaosSetup& setup, bool redis) : setup_(setup), redis_(redis) {}
+  HarnessProbe(const ChaosSetup& setup, bool redis, std::vector<ClientServer> clients)
+      : setup_(setup), redis_(redis), clients_(std::move(clients)) {}
 
   // The lost server, named, or "".
   std::string operator()();
@@ -62,6 +79,7 @@ class HarnessProbe {
  private:
   const ChaosSetup& setup_;
   bool redis_;
+  std::vector<ClientServer> clients_;
   int failures_ = 0;
 };
 

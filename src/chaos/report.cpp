@@ -58,7 +58,7 @@ std::vector<Cell> empty_table(const Campaign& campaign) {
                      .fault = f,
                      .expected_safe = client.expected_safe,
                      .client = true,
-                     .not_applicable = not_applicable_to_client(f)},
+                     .not_applicable = not_applicable_to_client(f, client)},
                 client.servers == 1);
     }
   }

@@ -45,7 +45,8 @@ json client_json(const protocol::ClientSpec& c) {
   return {{"name", c.name},
           {"command", blank_passwords(c.command)},
           {"servers", c.servers},
-          {"expected_safe", c.expected_safe}};
+          {"expected_safe", c.expected_safe},
+          {"server", protocol::to_string(c.server)}};
 }
 
 template <typename T, typename Parse>
@@ -86,6 +87,9 @@ protocol::ClientSpec client_from(const json& k, const std::vector<protocol::Clie
   if (!is_client_name(c.name) || lab::strategy_from(c.name))
     throw Error(fmt::format("client name {} is not one", k.at("name").dump()));
   if (c.servers == 2) throw Error("a client's servers are 1 or 3, not 2");
+  // Runs stored before clients had a kind of server were all Redis clients.
+  if (k.contains("server"))
+    c.server = parse_name<protocol::ServerKind>(k.at("server"), protocol::server_kind_from, "server kind");
   bool twice =
       std::any_of(before.begin(), before.end(), [&](const protocol::ClientSpec& b) { return b.name == c.name; });
   if (twice) throw Error(fmt::format("the client {} is named twice", c.name));

@@ -6,7 +6,7 @@ std::vector<TrialSpec> planned_cells(const Campaign& campaign) {
   std::vector<TrialSpec> cells;
   auto add_row = [&](lab::Strategy s, const std::optional<protocol::ClientSpec>& client) {
     for (Fault f : campaign.faults) {
-      std::string_view why_not = client ? not_applicable_to_client(f) : not_applicable(s, f);
+      std::string_view why_not = client ? not_applicable_to_client(f, *client) : not_applicable(s, f);
       if (why_not.empty()) cells.push_back({s, f, 0, client});  // else its cell prints n/a
     }
   };

@@ -216,7 +216,7 @@ std::unique_ptr<chaos::TrialNetwork> route_through_proxies(bench::BenchSetup& se
 void bench(const BenchOptions& options, const GlobalOptions& global) {
   std::vector<lab::Strategy> strategies =
       lab::parse_strategy_list(options.strategies, bench::default_bench_strategies());
-  std::vector<protocol::ClientSpec> peers = chaos::parse_client_list(options.clients_specs);
+  std::vector<protocol::ClientSpec> peers = chaos::parse_command_line_clients(options.clients_specs);
   host::TempDir scratch("rlock_bench");  // the clients' records, the startup runs' lab directory, redlock's servers
   bench::BenchSetup setup = setup_of(options, global, scratch.path());
   std::unique_ptr<chaos::TrialNetwork> proxies = options.through_proxy ? route_through_proxies(setup) : nullptr;
@@ -280,10 +280,10 @@ void register_bench(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--redlock-port", options->redlock_port, "redlock's three servers run on this port and the next two")
       ->check(util::in_range(1024, 65533))
       ->capture_default_str();
-  cmd->add_option(
-      "--client", options->clients_specs,
-      "a protocol client measured beside the strategies on the same "
-      "servers, as NAME=COMMAND (NAME@3=COMMAND: on redlock's three servers); repeatable (docs/clients.md)");
+  cmd->add_option("--client", options->clients_specs,
+                  "a protocol client measured beside the strategies on the same "
+                  "servers, as NAME=COMMAND (NAME@3=COMMAND: on redlock's three servers) or a shipped adapter's NAME "
+                  "(rlock clients); repeatable (docs/clients.md)");
   cmd->add_flag("--through-proxy", options->through_proxy,
                 "every connection to Redis and PostgreSQL through chaos's "
                 "fault proxy, passing: compare the ratios with a run without (docs/bench.md)");

@@ -75,7 +75,7 @@ std::uint64_t random_seed() {
 
 // The clients of --client (client_list.h), and those of --client-safe marked expected safe.
 std::vector<protocol::ClientSpec> clients_of(const ChaosOptions& options) {
-  std::vector<protocol::ClientSpec> clients = chaos::parse_client_list(options.clients);
+  std::vector<protocol::ClientSpec> clients = chaos::parse_command_line_clients(options.clients);
   for (const std::string& name : options.safe_clients) {
     auto client =
         std::find_if(clients.begin(), clients.end(), [&](const protocol::ClientSpec& c) { return c.name == name; });
@@ -194,7 +194,8 @@ void register_chaos(CLI::App& app, const GlobalOptions& global) {
                 "ttl, fenced-retry, fenced-claim and pg-row-lock under none and pause, 20 trials a cell");
   cmd->add_option("--json", options->json, "also write the table as JSON to this file");
   cmd->add_option("--client", options->clients,
-                  "NAME=COMMAND: also judge this lock client (docs/clients.md); NAME@3=COMMAND gives it three servers");
+                  "NAME=COMMAND: also judge this lock client (docs/clients.md); NAME@3=COMMAND gives it three servers; "
+                  "a bare NAME runs a shipped adapter (rlock clients)");
   cmd->add_option("--client-safe", options->safe_clients,
                   "NAME: the client is expected safe (an anomaly fails the run)");
   cmd->add_flag("--netns", options->netns,

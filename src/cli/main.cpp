@@ -43,6 +43,7 @@ void register_all(CLI::App& app, rlock::cli::GlobalOptions& global) {
   register_analyze(app, global);
   register_merge(app, global);
   register_client(app, global);
+  register_clients(app, global);
   register_help(app);
   // After the global options, whose values (from flags or the environment) it reports.
   app.set_version_flag(

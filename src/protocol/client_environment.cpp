@@ -9,12 +9,30 @@ namespace rlock::protocol {
 namespace {
 
 // Where programs and their libraries are found, whose they are, their language and clock, and
-// what the adapters in clients/ read: ETCD_ENDPOINT (etcd-lock's default endpoint) and the
-// sanitizers' options for `rlock client` built with them.
-constexpr std::array<std::string_view, 19> kAllowed{
-    "PATH",      "HOME",          "USER",         "LOGNAME",       "SHELL",       "LANG",       "LANGUAGE",
-    "TZ",        "TMPDIR",        "PYTHONPATH",   "PYTHONHOME",    "VIRTUAL_ENV", "PYENV_ROOT", "PYENV_VERSION",
-    "NODE_PATH", "ETCD_ENDPOINT", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"};
+// what the adapters in clients/ read: ETCD_ENDPOINT and ZOOKEEPER_CONNECT (the etcd and ZooKeeper
+// adapters' default servers), JAVA_HOME, and the sanitizers' options for `rlock client` built with
+// them.
+constexpr std::array<std::string_view, 21> kAllowed{"PATH",
+                                                    "HOME",
+                                                    "USER",
+                                                    "LOGNAME",
+                                                    "SHELL",
+                                                    "LANG",
+                                                    "LANGUAGE",
+                                                    "TZ",
+                                                    "TMPDIR",
+                                                    "PYTHONPATH",
+                                                    "PYTHONHOME",
+                                                    "VIRTUAL_ENV",
+                                                    "PYENV_ROOT",
+                                                    "PYENV_VERSION",
+                                                    "NODE_PATH",
+                                                    "ETCD_ENDPOINT",
+                                                    "ZOOKEEPER_CONNECT",
+                                                    "JAVA_HOME",
+                                                    "ASAN_OPTIONS",
+                                                    "UBSAN_OPTIONS",
+                                                    "LSAN_OPTIONS"};
 
 }  // namespace
 

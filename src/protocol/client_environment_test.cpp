@@ -13,7 +13,8 @@ TEST(ClientEnvironment, ServersAndTheirPasswordsStayWithRlock) {
 }
 
 TEST(ClientEnvironment, WhatTheAdaptersNeedIsPassed) {
-  for (const char* name : {"PATH", "HOME", "LANG", "LC_CTYPE", "TMPDIR", "PYTHONPATH", "NODE_PATH", "ETCD_ENDPOINT"}) {
+  for (const char* name : {"PATH", "HOME", "LANG", "LC_CTYPE", "TMPDIR", "PYTHONPATH", "NODE_PATH", "ETCD_ENDPOINT",
+                           "ZOOKEEPER_CONNECT"}) {
     EXPECT_TRUE(passed_to_clients(name)) << name;
   }
   for (const char* name : {"DATABASE_URL", "REDIS_URL", "PGPASSWORD", "LD_PRELOAD", "PATHX", "XLC_ALL"}) {

@@ -1,18 +1,29 @@
 // A lock client of any language, given on the command line and driven over rlock's line protocol
 // (docs/clients.md): `--client NAME=COMMAND`, or `NAME@3=COMMAND` for a client given three
-// independent Redis servers (the job's Redlock servers). It is a row of its own, like a strategy.
-// A plain value.
+// independent Redis servers (the job's Redlock servers), or a shipped adapter's catalogue name
+// (chaos/client_catalogue.h), which also says which kind of server its lock lives on. It is a row
+// of its own, like a strategy. A plain value; the functions are pure and thread-safe.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace rlock::protocol {
+
+// Where the client's lock lives. Only a Redis lock can feel a fault that strikes Redis; the others
+// reach their server (etcd, ZooKeeper) by an endpoint of their own, not through the harness.
+enum class ServerKind { redis, etcd, zookeeper };
+
+std::string_view to_string(ServerKind kind);
+std::optional<ServerKind> server_kind_from(std::string_view name);
 
 struct ClientSpec {
   std::string name;
   std::string command;
   int servers = 1;
-  bool expected_safe = false;  // --client-safe NAME
+  bool expected_safe = false;  // --client-safe NAME, or the catalogue's word
+  ServerKind server = ServerKind::redis;
 };
 
 }  // namespace rlock::protocol

@@ -16,7 +16,7 @@ class ClockSkew : public FaultModel {
  public:
   std::string_view name() const override { return "clock-skew"; }
   std::string_view not_applicable(lab::Strategy strategy) const override { return no_lock_held(strategy); }
-  std::string_view not_applicable_to_client() const override { return "clock not skewed"; }
+  std::string_view not_applicable_to_client(protocol::ServerKind) const override { return "clock not skewed"; }
   void draw_work(ScheduleDraw& draw) const override { draw.target().work_s = draw.ttl_s * draw.uniform(0.7, 0.95); }
   void draw_rest(ScheduleDraw& draw) const override { draw.schedule.clock_rate = std::exp2(draw.uniform(-1, 1)); }
   bool struck(const Schedule& schedule, const std::vector<lab::Event>& events) const override {

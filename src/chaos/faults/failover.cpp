@@ -23,6 +23,7 @@ class Failover : public FaultModel {
  public:
   std::string_view name() const override { return "failover"; }
   std::string_view not_applicable(lab::Strategy strategy) const override { return redis_unused(strategy); }
+  std::string_view not_applicable_to_client(protocol::ServerKind kind) const override { return redis_unused(kind); }
 
   void draw_work(ScheduleDraw& draw) const override { draw.target().work_s = draw.ttl_s * draw.uniform(0.5, 0.8); }
   void draw_rest(ScheduleDraw& draw) const override {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "lab/strategy.h"
+#include "protocol/client_spec.h"
 
 namespace rlock::lab {
 struct Event;
@@ -62,8 +63,8 @@ class FaultModel {
   // Why it cannot strike or cannot matter to `strategy`, by construction; empty when it can. Such
   // a cell is not run and prints n/a (docs/chaos.md).
   virtual std::string_view not_applicable(lab::Strategy) const { return {}; }
-  // The same for a protocol client.
-  virtual std::string_view not_applicable_to_client() const { return {}; }
+  // The same for a protocol client whose lock lives on a server of that kind.
+  virtual std::string_view not_applicable_to_client(protocol::ServerKind) const { return {}; }
   // Whether `strategy` promises no anomaly under it. By default those where the database decides.
   virtual bool expected_safe(lab::Strategy strategy) const;
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "chaos/faults/fault.h"
+#include "chaos/faults/strikes.h"
 #include "chaos/schedule.h"
 #include "chaos/trial_context.h"
 
@@ -17,6 +18,7 @@ class NetDelay : public FaultModel {
   void draw_rest(ScheduleDraw& draw) const override {
     for (WorkerSchedule& w : draw.schedule.workers) w.latency_ms = draw.uniform(0, draw.ttl_s * 1000 / 4);
   }
+  std::string_view not_applicable_to_client(protocol::ServerKind kind) const override { return redis_unused(kind); }
   bool through_proxies() const override { return true; }
 
   std::function<void()> tick(TrialContext& trial) const override {

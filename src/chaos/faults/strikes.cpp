@@ -12,6 +12,10 @@ namespace rlock::chaos {
 
 std::string_view redis_unused(lab::Strategy strategy) { return lab::in_postgres(strategy) ? "Redis unused" : ""; }
 
+std::string_view redis_unused(protocol::ServerKind kind) {
+  return kind == protocol::ServerKind::redis ? "" : "Redis unused";
+}
+
 std::string_view no_lock_held(lab::Strategy strategy) {
   return strategy == lab::Strategy::pg_atomic ? "no lock held" : "";
 }

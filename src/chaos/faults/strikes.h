@@ -16,6 +16,8 @@ namespace rlock::chaos {
 // The PostgreSQL strategies never use Redis: its restart, failover, stall or a partition from it
 // cannot touch them.
 std::string_view redis_unused(lab::Strategy strategy);
+// A client whose lock lives on etcd or ZooKeeper uses no Redis either.
+std::string_view redis_unused(protocol::ServerKind kind);
 // pg-atomic holds nothing and reads nothing before its one statement: a pause, a slow worker or a
 // skewed clock cannot matter to it.
 std::string_view no_lock_held(lab::Strategy strategy);

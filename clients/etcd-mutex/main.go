@@ -1,0 +1,82 @@
+// An rlock protocol client (docs/clients.md) whose lock is etcd's own Go concurrency.Mutex
+// (go.etcd.io/etcd/client/v3), against the etcd of ETCD_ENDPOINT (or --endpoint HOST:PORT).
+//
+// Each increment opens a concurrency.Session whose lease is the TTL in whole seconds (etcd grants no
+// shorter one), kept alive by the session's own goroutine, and locks NewMutex(session, "/locks/"+key)
+// for at most 10 TTLs, as etcd's docs show. With --fenced (etcd-mutex-fenced) the mutex key's create
+// revision, which etcd raises with every acquisition, is claimed at the read as a fencing token. The
+// harness hands out Redis URLs only, so etcd's endpoint comes from the command line or environment.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/client/v3/concurrency"
+
+	protocol "rlock.local/goprotocol"
+)
+
+// createRevision is the create revision of the mutex's key while it is still there (ours).
+func createRevision(client *clientv3.Client, mutex *concurrency.Mutex) (int64, error) {
+	got, err := client.Get(context.Background(), mutex.Key())
+	if err != nil {
+		return 0, err
+	}
+	if len(got.Kvs) == 0 {
+		return 0, fmt.Errorf("the lock key is gone: its lease expired")
+	}
+	return got.Kvs[0].CreateRevision, nil
+}
+
+func main() {
+	endpoint := flag.String("endpoint", os.Getenv("ETCD_ENDPOINT"), "etcd's HOST:PORT")
+	fenced := flag.Bool("fenced", false, "claim the lock key's create revision as a fencing token")
+	flag.Parse()
+	var client *clientv3.Client
+	var ttl time.Duration
+	setUp := func(init protocol.Message) (err error) {
+		ttl = init.TTL()
+		if *endpoint == "" {
+			return fmt.Errorf("no etcd endpoint: give --endpoint or ETCD_ENDPOINT")
+		}
+		client, err = clientv3.New(clientv3.Config{Endpoints: []string{*endpoint}, DialTimeout: 2 * time.Second})
+		return err
+	}
+	leaseSeconds := func() int { return int((ttl + time.Second - 1) / time.Second) }
+	protocol.Serve(setUp, func(request protocol.Message) (string, error) {
+		session, err := concurrency.NewSession(client, concurrency.WithTTL(leaseSeconds()))
+		if err != nil {
+			return fmt.Sprintf("session: %v", err), nil
+		}
+		defer session.Close()
+		mutex := concurrency.NewMutex(session, "/locks/"+request.Key)
+		waiting, cancel := context.WithTimeout(context.Background(), 10*ttl)
+		defer cancel()
+		if err := mutex.Lock(waiting); err != nil {
+			return fmt.Sprintf("acquire: %v", err), nil
+		}
+		failure, err := "", error(nil)
+		if *fenced {
+			revision, lookup := createRevision(client, mutex)
+			if lookup != nil {
+				failure = fmt.Sprintf("revision: %v", lookup)
+			} else {
+				failure, err = protocol.FencedReadModifyWrite(request, revision)
+			}
+		} else {
+			failure, err = protocol.ReadModifyWrite(request, nil)
+		}
+		if err != nil {
+			return "", err
+		}
+		if unlock := mutex.Unlock(context.Background()); unlock != nil && failure == "" {
+			failure = fmt.Sprintf("release: %v", unlock)
+		}
+		return failure, nil
+	})
+}

@@ -1,0 +1,3 @@
+module rlock.local/goprotocol
+
+go 1.22

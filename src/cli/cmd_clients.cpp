@@ -1,0 +1,37 @@
+// rlock clients: the shipped adapters of clients/ (chaos/client_catalogue.h), one line each: its
+// catalogue name, the kind of server its lock lives on, whether it is expected safe, whether it is
+// installed (and the command that installs it where it is not), the library it pins and what it
+// models. Prints to stdout; exit 0.
+#include <fmt/format.h>
+
+#include "chaos/client_catalogue.h"
+#include "cli/commands.h"
+
+namespace rlock::cli {
+namespace {
+
+std::string server_of(const protocol::ClientSpec& spec) {
+  return std::string(protocol::to_string(spec.server)) + (spec.servers == 3 ? "@3" : "");
+}
+
+void list_clients() {
+  std::filesystem::path dir = chaos::catalogue_dir();
+  std::vector<chaos::CatalogueEntry> catalogue = chaos::read_catalogue(dir);
+  fmt::print("shipped lock clients ({}): run one with `rlock chaos --client NAME`\n", dir.string());
+  fmt::print("{:<22} {:<10} {:<5} {:<42} {}\n", "name", "server", "safe", "installed", "library: what it models");
+  for (const chaos::CatalogueEntry& e : catalogue) {
+    std::string installed = e.installed() ? "yes" : "no: " + e.install_command;
+    fmt::print("{:<22} {:<10} {:<5} {:<42} {}: {}\n", e.spec.name, server_of(e.spec),
+               e.spec.expected_safe ? "yes" : "no", installed, e.version, e.models);
+  }
+  fmt::print("install them all: scripts/clients.sh install\n");
+}
+
+}  // namespace
+
+void register_clients(CLI::App& app, const GlobalOptions&) {
+  CLI::App* cmd = app.add_subcommand("clients", "the shipped lock clients (clients/), installed or not");
+  cmd->callback(list_clients);
+}
+
+}  // namespace rlock::cli

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The lock libraries services run, judged by their catalogue names (clients/*/client.json, installed
+# by scripts/clients.sh): redsync (one server and three), bsm/redislock, python-redis-lock, pottery
+# and Redisson (its RLock and RFencedLock) on Redis; etcd's Go concurrency.Mutex and Curator's InterProcessMutex, plain and fenced, on
+# the etcd and ZooKeeper of scripts/services.sh. Real libraries, real servers, 3 trials a cell (2
+# for the JVMs) at a TTL of 1000 ms (etcd's leases and python-redis-lock's expiry are whole seconds). Under no
+# fault none loses anything and none errs; under a pause redsync, which never renews, loses money,
+# and the fenced ones lose nothing (etcd's and Curator's, expected safe by their manifests, would
+# fail their campaign with exit 4). Faults of Redis are n/a for the etcd and ZooKeeper clients, with their
+# reason; a ZooKeeper that does not answer stops the campaign as a server the harness lost (exit 5).
+# `rlock clients` lists them all; a name not shipped, or not installed, is one line and exit 2.
+set -uo pipefail
+rlock=$1
+root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/checks.sh"
+: "${ETCD_ENDPOINT:?ETCD_ENDPOINT is not set: run the tests through scripts/test.sh}"
+: "${ZOOKEEPER_CONNECT:?ZOOKEEPER_CONNECT is not set: run the tests through scripts/test.sh}"
+cd "$root" || exit 1
+go_python=(redsync redsync3 bsm-redislock python-redis-lock pottery-redlock etcd-mutex etcd-mutex-fenced)
+# Each JVM takes 1 to 4 s of the 2 cores to start: two jobs at a time, not four, lest 16 of them
+# starting at once outlast the protocol's silence limit (10 TTLs plus 5 s), and 2 trials a cell.
+java=(redisson-lock redisson-fenced curator-mutex curator-mutex-fenced)
+
+# chaos NAME JOBS TRIALS FAULTS CLIENT...: one campaign of CLIENTs alone, TRIALS a cell; must exit 0.
+# Its table: $work/table.json.
+chaos() {
+    local name=$1 jobs=$2 faults=$4 rc args=(); trials=$3; shift 4
+    for client in "$@"; do args+=(--client "$client"); done
+    "$rlock" --dir "$work" chaos --seed 22 --strategies none --ttl 1000 --jobs "$jobs" --faults "$faults" \
+        --trials $trials "${args[@]}" --json "$work/table.json" >"$work/out.txt" 2>"$work/err.txt"
+    rc=$?
+    grep -v '^chaos: [0-9]*/' "$work/out.txt" "$work/err.txt"
+    check "chaos of the $name clients exits 0 (got $rc)" test $rc -eq 0
+}
+# judged CLIENT...: each ran the last campaign's trials under none and pause without a client error, and lost
+# nothing under none.
+judged() {
+    for client in "$@"; do
+        for fault in none pause; do
+            check "$client under $fault ran $trials trials" test "$(chaos_cell "$client" $fault trials)" -eq $trials
+            check "$client under $fault had no client error" test "$(chaos_cell "$client" $fault client_error)" -eq 0
+        done
+        check "$client under none shows no anomaly" test "$(chaos_cell "$client" none anomalies)" -eq 0
+    done
+}
+
+"$rlock" clients >"$work/clients.txt"
+for client in redis-py node-redlock node-redlock3 etcd-lock etcd-lock-fenced "${go_python[@]}" "${java[@]}"; do
+    check "rlock clients lists $client as installed" grep -Eq "^$client +[a-z@3]+ +(yes|no) +yes " "$work/clients.txt"
+done
+
+chaos "Go and Python" 4 3 none,pause "${go_python[@]}"
+judged "${go_python[@]}"
+check "redsync under pause lost money" test "$(chaos_cell redsync pause lost_amount)" -gt 0
+check "etcd-mutex-fenced under pause shows no anomaly" test "$(chaos_cell etcd-mutex-fenced pause anomalies)" -eq 0
+
+chaos Java 2 2 none,pause "${java[@]}"
+judged "${java[@]}"
+for client in redisson-fenced curator-mutex-fenced; do
+    check "$client under pause shows no anomaly" test "$(chaos_cell $client pause anomalies)" -eq 0
+done
+
+# Faults of Redis cannot touch a lock on etcd or ZooKeeper: their cells are n/a, no trial runs.
+chaos "etcd and ZooKeeper" 1 1 redis-restart,net-delay etcd-mutex curator-mutex-fenced
+for client in etcd-mutex curator-mutex-fenced; do
+    for fault in redis-restart net-delay; do
+        check "$client under $fault is n/a: Redis unused" test "$(chaos_cell $client $fault not_applicable)" = "Redis unused"
+    done
+done
+
+ZOOKEEPER_CONNECT=127.0.0.1:1 "$rlock" --dir "$work" chaos --strategies none --faults none --trials 1 \
+    --client curator-mutex >/dev/null 2>"$work/err.txt"
+rc=$?
+check "a ZooKeeper that does not answer stops the campaign with exit 5 (got $rc)" test $rc -eq 5
+check "it says so in one line naming ZooKeeper" test "$(grep -c 'ZooKeeper at 127.0.0.1:1' "$work/err.txt")" -eq 1
+
+chaos_refuses "no shipped client of that name (shipped: bsm-redislock, curator-mutex," --client notshipped
+mkdir -p "$work/catalogue/fake"
+printf '%s\n' '{"library": "none 0", "installed": "bin/fake", "clients": [' \
+    '{"name": "fake", "command": "{dir}/bin/fake", "server": "redis", "safe": false, "models": "nothing"}]}' \
+    >"$work/catalogue/fake/client.json"
+RLOCK_CLIENTS_DIR=$work/catalogue chaos_refuses 'fake: not installed; install it with `scripts/clients.sh install fake`' --client fake
+finish
