@@ -69,9 +69,9 @@ std::vector<BenchCase> measure_round_trips(const BenchSetup& setup, RedisConnect
 
 // setup.clients processes loop: acquire (waiting as `mode` says), read, work 0 to 100 ms, write
 // balance + 1, release, then wait as a refused client would (the back of the queue), for
-// setup.seconds. Samples: release to the next acquisition; floor: 2 Redis RTT (the release
-// reaching Redis and the announcement leaving it, then the SET). extra: sections, throughput, Jain's
-// index of acquisitions per client, and whether the final balance is 100 + sections.
+// setup.seconds and until the case has 20 hand-offs, 30 s past setup.seconds at the most. Samples: release to the next
+// acquisition; floor: 2 Redis RTT (the release reaching Redis and the announcement leaving it, then the SET). extra:
+// sections, throughput, Jain's index of acquisitions per client, and whether the final balance is 100 + sections.
 BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_rtt_us);
 
 // Spawns `rlock worker` (one critical section on the bench's account) until setup.seconds have

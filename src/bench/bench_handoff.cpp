@@ -1,9 +1,14 @@
 // The contended case of rlock bench: client processes taking turns on one lock, polling, woken by
 // the release announcement, or queued and woken in turn. Each client writes its sections (acquired, releasing:
-// steady-clock nanoseconds, one clock for every process of the machine) to a file the parent merges.
+// steady-clock nanoseconds, one clock for every process of the machine) to a file the parent merges, and counts
+// them in a counter the clients share, so that they stop together once the case has enough hand-offs.
+
+#include <sys/mman.h>
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
+#include <new>
 #include <random>
 #include <thread>
 
@@ -23,6 +28,41 @@ constexpr std::chrono::milliseconds kTtl{2000};
 constexpr std::chrono::milliseconds kRetry{100};    // the article's polling interval
 constexpr std::chrono::milliseconds kMaxWork{100};  // a release falls anywhere in a poller's cycle
 constexpr std::chrono::milliseconds kConnectTime{500};
+// A case runs for --seconds and until it has this many hand-offs (a median of a handful on a busy machine says
+// little, and none fails the run), but never longer than kOvertime past --seconds.
+constexpr long kMinHandoffs = 20;
+constexpr std::chrono::seconds kOvertime{30};
+
+// The sections every client of a case has done, in memory shared by the forked clients.
+class SharedCount {
+ public:
+  SharedCount() {
+    void* memory = mmap(nullptr, sizeof(std::atomic<long>), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) throw Error("rlock bench: cannot map memory shared with the handoff clients");
+    count_ = new (memory) std::atomic<long>(0);
+  }
+  ~SharedCount() { munmap(count_, sizeof(std::atomic<long>)); }
+  SharedCount(const SharedCount&) = delete;
+  SharedCount& operator=(const SharedCount&) = delete;
+
+  void add() { count_->fetch_add(1, std::memory_order_relaxed); }
+  long value() const { return count_->load(std::memory_order_relaxed); }
+
+ private:
+  std::atomic<long>* count_;
+};
+
+// When a client stops: --seconds have passed and the case has kMinHandoffs (sections - 1), or the overtime is over.
+struct CaseEnd {
+  Clock::time_point soonest;
+  Clock::time_point latest;
+  const SharedCount& sections;
+
+  bool reached() const {
+    auto now = Clock::now();
+    return now >= latest || (now >= soonest && sections.value() > kMinHandoffs);
+  }
+};
 
 struct Section {
   long long acquired_ns = 0;
@@ -38,8 +78,9 @@ std::filesystem::path records_of(const BenchSetup& setup, WaitMode mode, int cli
   return setup.dir / fmt::format("handoff-{}-{}.txt", wait_mode_name(mode), client);
 }
 
-// One client: its own connections, then sections until `end`. Runs in a forked child.
-void run_client(const BenchSetup& setup, WaitMode mode, int client, Clock::time_point start, Clock::time_point end) {
+// One client: its own connections, then sections until the case's end. Runs in a forked child.
+void run_client(const BenchSetup& setup, WaitMode mode, int client, Clock::time_point start, const CaseEnd& end,
+                SharedCount& sections) {
   RedisConnection redis(setup.redis);
   bank::AccountStore store(setup.conninfo);
   RedisLock lock(redis, LockKey::for_account(setup.account));
@@ -49,7 +90,7 @@ void run_client(const BenchSetup& setup, WaitMode mode, int client, Clock::time_
   std::ofstream out(records_of(setup, mode, client));
   std::string own;  // the token this client released last: its announcement wakes nobody here
   std::this_thread::sleep_until(start);
-  while (Clock::now() < end) {
+  while (!end.reached()) {
     Acquisition acquisition =
         mode == WaitMode::queue ? lock.acquire_queued(kTtl, waiter.ticket(), false) : lock.acquire(kTtl);
     if (!acquisition) {
@@ -65,6 +106,7 @@ void run_client(const BenchSetup& setup, WaitMode mode, int client, Clock::time_
       throw Error(fmt::format("client {}: the release failed: {}", client, lock.last_release_error()));
     }
     out << nanoseconds(acquired) << ' ' << nanoseconds(releasing) << '\n';
+    sections.add();
     own = acquisition->token.hex;
     // The back of the queue: the others go first. A queue waiter asks at once, and is queued last.
     if (mode != WaitMode::queue) waiter.wait(own);
@@ -74,10 +116,11 @@ void run_client(const BenchSetup& setup, WaitMode mode, int client, Clock::time_
 }
 
 // No destructors run in the client (fork_child): the parent's connections were inherited.
-pid_t spawn_client(const BenchSetup& setup, WaitMode mode, int client, Clock::time_point start, Clock::time_point end) {
+pid_t spawn_client(const BenchSetup& setup, WaitMode mode, int client, Clock::time_point start, const CaseEnd& end,
+                   SharedCount& sections) {
   return host::fork_child([&] {
     try {
-      run_client(setup, mode, client, start, end);
+      run_client(setup, mode, client, start, end, sections);
     } catch (const std::exception& e) {
       fmt::print(stderr, "rlock: error: bench client {}: {}\n", client, e.what());
       return 1;
@@ -107,9 +150,12 @@ BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_r
   store.reset(setup.account);
 
   auto start = Clock::now() + kConnectTime;
-  auto end = start + std::chrono::duration_cast<Clock::duration>(setup.seconds);
+  auto soonest = start + std::chrono::duration_cast<Clock::duration>(setup.seconds);
+  SharedCount done;
+  CaseEnd end{soonest, soonest + kOvertime, done};
   std::vector<pid_t> pids;
-  for (int client = 0; client < setup.clients; ++client) pids.push_back(spawn_client(setup, mode, client, start, end));
+  for (int client = 0; client < setup.clients; ++client)
+    pids.push_back(spawn_client(setup, mode, client, start, end, done));
   int failed = 0;
   for (pid_t pid : pids) {
     if (!host::reap(pid).succeeded()) ++failed;

@@ -255,7 +255,7 @@ void register_bench(CLI::App& app, const GlobalOptions& global) {
   auto options = std::make_shared<BenchOptions>();
   CLI::App* cmd =
       app.add_subcommand("bench", "measure the lock against its round-trip floors (a benchmark, not a test)");
-  cmd->add_option("--seconds", options->seconds, "seconds per case")
+  cmd->add_option("--seconds", options->seconds, "seconds per case (a handoff case: and until it has 20 hand-offs)")
       ->check(CLI::Range(0.1, 3600.0))
       ->capture_default_str();
   cmd->add_option("--clients", options->clients, "processes contending in the handoff cases (2 or more)")
