@@ -18,6 +18,10 @@
 
 namespace rlock {
 
+// How a client that was refused a busy lock waits before it asks again (release_waiter.h), and so what the lock's
+// release must do for it.
+enum class WaitMode { poll, notify, queue };
+
 struct LockOptions {
   // Grant no lock until Redis has been up this long (0: off). A Redis without persistence forgets
   // every lock when it restarts; waiting a little more than the longest TTL after its start lets
@@ -27,6 +31,10 @@ struct LockOptions {
   // wait_timeout, release and report the lock as not acquired.
   int wait_replicas = 0;
   std::chrono::milliseconds wait_timeout{100};
+  // How this lock's waiters wait, which decides what the release does besides the DEL: poll and notify, the
+  // PUBLISH of the released token only; queue, a wake-up to the queue's live head too, for which it reads the
+  // server's clock and walks the queue. A lock whose waiters do not queue pays nothing for the queue.
+  WaitMode waiters = WaitMode::poll;
 };
 
 // What an acquisition hands back: the token proving ownership, and a fence when it was fenced.
@@ -87,8 +95,9 @@ class RedisLock {
   // already old when it arrives: a check before a write does not make the write safe.
   Ownership holds(const Token& token);
   // RELEASE: DEL only while the key still holds this token (DELEX IFEQ on Redis 8.4 and newer),
-  // then PUBLISH of the token on the key's released_channel and a wake-up to the queue's live head
-  // (in the script; after DELEX, one more script). Never throws: a failure is reported as unknown, and
+  // then PUBLISH of the token on the key's released_channel (in the script; after DELEX, one more
+  // command) and, when the waiters queue, a wake-up to the queue's live head (RELEASE_QUEUED; after
+  // DELEX, the ANNOUNCE script). Never throws: a failure is reported as unknown, and
   // last_release_error() says why.
   ReleaseResult release(const Token& token) noexcept;
   const std::string& last_release_error() const { return last_release_error_; }
@@ -105,6 +114,7 @@ class RedisLock {
   LockKey key_;
   LockOptions options_;
   LuaScript release_;
+  LuaScript release_queued_;
   LuaScript extend_;
   LuaScript acquire_fenced_;
   LuaScript holds_;

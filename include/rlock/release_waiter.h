@@ -28,8 +28,6 @@
 
 namespace rlock {
 
-enum class WaitMode { poll, notify, queue };
-
 // "poll", "notify", "queue". Not to_string: CLI11 would take that for its own, for options of this type.
 std::string_view wait_mode_name(WaitMode mode);
 // Every mode by its name, for the command line.

@@ -83,7 +83,7 @@ void run_client(const BenchSetup& setup, WaitMode mode, int client, Clock::time_
                 SharedCount& sections) {
   RedisConnection redis(setup.redis);
   bank::AccountStore store(setup.conninfo);
-  RedisLock lock(redis, LockKey::for_account(setup.account));
+  RedisLock lock(redis, LockKey::for_account(setup.account), LockOptions{.waiters = mode});
   ReleaseWaiter waiter(mode, setup.redis, lock.key(), kRetry);
   std::mt19937_64 rng(std::random_device{}());
   std::uniform_int_distribution<long> work_us(0, std::chrono::microseconds(kMaxWork).count());

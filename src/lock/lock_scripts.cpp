@@ -27,8 +27,16 @@ namespace rlock::scripts {
       "KEYS[2]", "KEYS[3]") "if head then redis.call('PUBLISH', ARGV[3] .. head, head) end\n"
 
 // Deletes the lock while it holds ARGV[1] and announces it on the channel ARGV[2] (the message is
-// the released token, so a waiter can tell another holder's release from its own).
-constexpr std::string_view kRelease =
+// the released token, so a waiter can tell another holder's release from its own). No clock, no
+// queue: the release of a lock whose waiters do not queue.
+constexpr std::string_view kRelease = R"lua(
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('PUBLISH', ARGV[2], ARGV[1])
+return 1
+)lua";
+
+constexpr std::string_view kReleaseQueued =
     "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end\n"
     "redis.call('DEL', KEYS[1])\n" RLOCK_ANNOUNCE "return 1\n";
 

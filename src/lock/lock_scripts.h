@@ -2,11 +2,13 @@
 //
 // Every script reads or writes only the keys it is given (Redis Cluster safe). Run through
 // LuaScript (lua_script.h), which sends the body once and then only its SHA.
-//   kRelease       KEYS[1] lock, KEYS[2] queue, KEYS[3] queue deadlines, ARGV[1] token, ARGV[2]
+//   kRelease       KEYS[1] lock, ARGV[1] token, ARGV[2] released channel. Only while the lock holds
+//                  the token: DEL, then PUBLISH of the token. Replies 1 (released) or 0 (not held).
+//   kReleaseQueued KEYS[1] lock, KEYS[2] queue, KEYS[3] queue deadlines, ARGV[1] token, ARGV[2]
 //                  released channel, ARGV[3] wake channel prefix. Only while the lock holds the
 //                  token: DEL, then kAnnounce's work. Replies 1 (released) or 0 (not held).
-//   kAnnounce      The keys and arguments of kRelease, after a DELEX IFEQ that released: PUBLISH of
-//                  the token on the released channel; the queue's dead heads (deadline passed)
+//   kAnnounce      The keys and arguments of kReleaseQueued, after a DELEX IFEQ that released: PUBLISH
+//                  of the token on the released channel; the queue's dead heads (deadline passed)
 //                  dropped; PUBLISH to the live head's wake channel. Replies 1.
 //   kAcquireQueued KEYS[1] lock, KEYS[2] fence counter, KEYS[3] queue, KEYS[4] deadlines, ARGV[1]
 //                  token, ARGV[2] TTL in ms, ARGV[3] ticket, ARGV[4] ticket TTL in ms, ARGV[5] "1"
@@ -28,6 +30,7 @@
 namespace rlock::scripts {
 
 extern const std::string_view kRelease;
+extern const std::string_view kReleaseQueued;
 extern const std::string_view kExtend;
 extern const std::string_view kAcquireFenced;
 extern const std::string_view kHolds;

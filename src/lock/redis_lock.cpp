@@ -30,6 +30,7 @@ RedisLock::RedisLock(RedisConnection& redis, LockKey key, LockOptions options)
       key_(std::move(key)),
       options_(options),
       release_(scripts::kRelease),
+      release_queued_(scripts::kReleaseQueued),
       extend_(scripts::kExtend),
       acquire_fenced_(scripts::kAcquireFenced),
       holds_(scripts::kHolds),
@@ -102,14 +103,17 @@ Ownership RedisLock::holds(const Token& token) {
 
 ReleaseResult RedisLock::release(const Token& token) noexcept {
   try {
+    bool queued = options_.waiters == WaitMode::queue;
     std::vector<std::string_view> keys{key_.lock, key_.queue, key_.queue_deadlines};
     std::vector<std::string_view> announcement{token.hex, key_.released_channel, key_.wake_channel_prefix};
     long long deleted = once_more_if_lost([&] {
       if (redis_.server_version() < std::pair{8, 4}) {
-        return release_.run(redis_, keys, announcement).integer();
+        if (queued) return release_queued_.run(redis_, keys, announcement).integer();
+        return release_.run(redis_, {key_.lock}, {token.hex, key_.released_channel}).integer();
       }
       long long done = redis_.checked({"DELEX", key_.lock, "IFEQ", token.hex}).integer();
-      if (done == 1) announce_.run(redis_, keys, announcement);
+      if (done == 1 && queued) announce_.run(redis_, keys, announcement);
+      if (done == 1 && !queued) redis_.checked({"PUBLISH", key_.released_channel, token.hex});
       return done;
     });
     return deleted == 1 ? ReleaseResult::released : ReleaseResult::not_held;

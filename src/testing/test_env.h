@@ -68,7 +68,8 @@ inline const Servers& servers() {
 // or lab uses (the labs use 1): its keys are deleted before and after.
 class TestLock {
  public:
-  explicit TestLock(long account) : redis(servers().redis), key(LockKey::for_account(account)), lock(redis, key) {
+  explicit TestLock(long account, LockOptions options = {})
+      : redis(servers().redis), key(LockKey::for_account(account)), lock(redis, key, options) {
     clear();
   }
   ~TestLock() {
