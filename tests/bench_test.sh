@@ -19,7 +19,7 @@ rc=$?
 cat "$work/out.txt" "$work/err.txt"
 check "bench exits 0 (got $rc)" test $rc -eq 0
 check "the environment comes first" bash -c "head -n 5 '$work/out.txt' | grep -q '^redis ' && head -n 5 '$work/out.txt' | grep -q '^postgresql '"
-for name in rtt-redis rtt-pg cycle fenced-cycle handoff-poll handoff-notify handoff-queue startup; do
+for name in rtt-redis rtt-pg cycle fenced-cycle sleeper-floor handoff-poll handoff-notify handoff-queue startup; do
     check "case $name has a line" grep -q "^$name " "$work/out.txt"
     check "case $name has numbers in the JSON" test "$(N=$name json '
         my ($c) = grep { $_->{name} eq $ENV{N} } @{$j->{cases}};

@@ -143,7 +143,7 @@ std::vector<Section> read_sections(const BenchSetup& setup, WaitMode mode, int c
 
 }  // namespace
 
-BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_rtt_us) {
+BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_rtt_us, double sleeper_floor_us) {
   LockKey key = LockKey::for_account(setup.account);
   RedisConnection(setup.redis).checked({"DEL", key.lock, key.queue, key.queue_deadlines});
   bank::AccountStore store(setup.conninfo);
@@ -180,7 +180,9 @@ BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_r
                   {"jain", util::jain_index(per_client)},
                   {"final_balance", balance},
                   {"expected_balance", expected},
-                  {"balance_ok", balance == expected}};
+                  {"balance_ok", balance == expected},
+                  {"sleeper_floor_us", sleeper_floor_us},
+                  {"sleeper_ratio", sleeper_floor_us > 0 ? result.median_us / sleeper_floor_us : 0}};
   return result;
 }
 
