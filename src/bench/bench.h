@@ -8,7 +8,7 @@
 //   fenced-cycle          ACQUIRE_FENCED, read, fenced UPDATE, RELEASE: floor PING, SELECT 1 twice, PING
 //   sleeper-floor         two processes asleep on subscribed connections, playing ping-pong through PUBLISH: half
 //                         a round, the least a Pub/Sub hand-off can cost (its own floor)
-//   handoff-poll/-notify/-queue  N processes contending for one lock: release to the next acquisition; floor 2
+//   handoff-poll/-notify/-queue/-direct  N processes contending for one lock: release to the next acquisition; floor 2
 //                         Redis RTT (as in earlier runs), and the ratio to the sleeper floor besides
 //   startup               `rlock worker` from spawn to its first Redis command, and its peak memory
 // and the price-of-safety rows (bench_strategy.h): each strategy's increment, done as the lab's

@@ -37,7 +37,6 @@ std::string next_message(RedisConnection& subscription) {
   }
 }
 
-
 // The returner: sends every ball back until told to stop. Runs in a forked child.
 int return_balls(const BenchSetup& setup) {
   RedisConnection subscription(setup.redis);

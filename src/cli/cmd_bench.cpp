@@ -1,5 +1,5 @@
 // rlock bench [--seconds S] [--clients N] [--json FILE] [--account N] [--strategies LIST]
-// [--wait poll|notify|queue] [--redlock-port P] [--client NAME=COMMAND ...] [--through-proxy]: the cost of a
+// [--wait poll|notify|queue|handoff] [--redlock-port P] [--client NAME=COMMAND ...] [--through-proxy]: the cost of a
 // lock over the round trips it needs (bench.h), then the price of safety, strategy by strategy (bench_strategy.h), and
 // of the protocol clients beside them (peer_bench.h). Prints the environment, then one line per case and per strategy
 // row: median, p99, the floor measured in the same run and the ratio to it, with its progress on stderr. Keeps the run
@@ -221,8 +221,8 @@ void bench(const BenchOptions& options, const GlobalOptions& global) {
   nlohmann::json env{{"through_proxy", options.through_proxy}};
   std::vector<bench::BenchCase> cases = environment_and_round_trips(options, setup, env);
   double redis_rtt = cases.front().median_us;
-  // The steps: the sleeper floor, three hand-offs, the start-up, each strategy and each peer.
-  util::Progress progress(stderr, "bench", "steps", 5 + strategies.size() + peers.size());
+  // The steps: the sleeper floor, four hand-offs, the start-up, each strategy and each peer.
+  util::Progress progress(stderr, "bench", "steps", 6 + strategies.size() + peers.size());
   std::size_t step = 0;
   auto measured = [&](bench::BenchCase c) {
     progress.clear();
@@ -234,7 +234,7 @@ void bench(const BenchOptions& options, const GlobalOptions& global) {
   progress.update(step);
   measured(bench::measure_sleeper_floor(setup));
   double sleeper_floor = cases.back().median_us;
-  for (WaitMode mode : {WaitMode::poll, WaitMode::notify, WaitMode::queue})
+  for (WaitMode mode : {WaitMode::poll, WaitMode::notify, WaitMode::queue, WaitMode::handoff})
     measured(bench::measure_handoff(setup, mode, redis_rtt, sleeper_floor));
   measured(bench::measure_startup(setup));
   auto servers = redlock_servers(strategies, peers, options.redlock_port, setup.dir);
@@ -273,7 +273,7 @@ void register_bench(CLI::App& app, const GlobalOptions& global) {
                   "the strategies to price, comma-separated, or none (default: ttl, "
                   "watchdog, fenced-retry, fenced-claim, redlock, pg-atomic, pg-row-lock, pg-advisory)")
       ->delimiter(',');
-  cmd->add_option("--wait", options->wait, "how the strategies' refused workers wait: poll, notify or queue")
+  cmd->add_option("--wait", options->wait, "how the strategies' refused workers wait: poll, notify, queue or handoff")
       ->transform(CLI::CheckedTransformer(wait_modes_by_name(), CLI::ignore_case))
       ->capture_default_str();
   cmd->add_option("--redlock-port", options->redlock_port, "redlock's three servers run on this port and the next two")

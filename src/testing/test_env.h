@@ -88,7 +88,9 @@ class TestLock {
     if (reply.is_nil()) return std::nullopt;
     return reply.text();
   }
-  void clear() { redis.checked({"DEL", key.lock, key.fence_counter, key.queue, key.queue_deadlines}); }
+  void clear() {
+    redis.checked({"DEL", key.lock, key.fence_counter, key.queue, key.queue_deadlines, key.queue_claims});
+  }
 
   RedisConnection redis;
   LockKey key;
