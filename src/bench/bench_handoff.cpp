@@ -100,6 +100,7 @@ void run_client(const BenchSetup& setup, WaitMode mode, int client, Clock::time_
   std::string own;  // the token this client released last: its announcement wakes nobody here
   std::this_thread::sleep_until(start);
   while (!end.reached()) {
+    if (waiter) waiter->ready();  // subscribed before an attempt that may queue it, as the Acquirer does
     Acquisition acquisition = acquirer                  ? acquirer->acquire(kTtl)
                               : mode == WaitMode::queue ? lock.acquire_queued(kTtl, waiter->ticket(), false)
                                                         : lock.acquire(kTtl);
