@@ -19,14 +19,14 @@ rc=$?
 cat "$work/out.txt" "$work/err.txt"
 check "bench exits 0 (got $rc)" test $rc -eq 0
 check "the environment comes first" bash -c "head -n 5 '$work/out.txt' | grep -q '^redis ' && head -n 5 '$work/out.txt' | grep -q '^postgresql '"
-for name in rtt-redis rtt-pg cycle fenced-cycle handoff-poll handoff-notify handoff-queue startup; do
+for name in rtt-redis rtt-pg cycle fenced-cycle sleeper-floor handoff-poll handoff-notify handoff-queue handoff-direct startup; do
     check "case $name has a line" grep -q "^$name " "$work/out.txt"
     check "case $name has numbers in the JSON" test "$(N=$name json '
         my ($c) = grep { $_->{name} eq $ENV{N} } @{$j->{cases}};
         $c && $c->{samples} > 0 && $c->{median_us} > 0 && $c->{p99_us} >= $c->{median_us}
            && $c->{floor_us} > 0 && $c->{ratio} > 0 ? "yes" : "no"')" = yes
 done
-for name in handoff-poll handoff-notify handoff-queue; do
+for name in handoff-poll handoff-notify handoff-queue handoff-direct; do
     check "$name ran until it had 20 hand-offs" test "$(N=$name json '
         (grep { $_->{name} eq $ENV{N} } @{$j->{cases}})[0]{samples}')" -ge 20
     check "$name ended with the correct balance" test "$(N=$name json '

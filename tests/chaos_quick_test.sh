@@ -64,6 +64,13 @@ chaos "--wait notify" --strategies ttl,fenced-claim --faults none --trials 5 --w
 check "the JSON table says notify" grep -q '"wait": "notify"' "$work/table.json"
 check "fenced-claim with notified waiters shows none" test "$(cell fenced-claim none anomalies)" -eq 0
 
+# --wait handoff: the release hands the lock to the queue's head; fenced-claim stays safe under a pause.
+chaos "--wait handoff" --strategies ttl,fenced-claim --faults none,pause --trials 5 --wait handoff
+check "the JSON table says handoff" grep -q '"wait": "handoff"' "$work/table.json"
+check "fenced-claim with handed-over locks shows none" \
+    test "$(( $(cell fenced-claim none anomalies) + $(cell fenced-claim pause anomalies) ))" -eq 0
+check "ttl with handed-over locks ran its trials" test "$(cell ttl none trials)" -eq 5
+
 # Passwords are blanked in the stored run, wherever they were: the URLs and conninfo of the command
 # line and the environment (user information, ?password=, libpq's password keyword, an @ inside a
 # password) and a --client command. The servers ignore them (no password is set).

@@ -3,7 +3,12 @@
 // While the lock is refused (busy, or one of LockOptions' safeguards), it asks again after each
 // wait: `retry`, or with WaitMode::notify until another holder's release is announced and `retry` at
 // the latest (release_waiter.h). With WaitMode::queue every attempt is RedisLock::acquire_queued with the
-// waiter's ticket: the lock goes to the waiters in the order they were first refused. A Redis that does not answer
+// waiter's ticket: the lock goes to the waiters in the order they were first refused. With WaitMode::handoff every
+// attempt is RedisLock::acquire_handoff with the ticket and one token for the whole call, and a release hands the
+// lock over in that order: the call returns as soon as the waiter is told, with no attempt of its own. A waiter
+// told only after the lease may have run out (the last attempt's start plus the ticket's TTL or the lock's TTL,
+// the shorter: it was paused) releases it at once and asks again; one that gives up at its deadline leaves the
+// queue, then releases its token, in case the lock was handed over meanwhile. A Redis that does not answer
 // (restarting, failing over) is asked again for up to `unanswered_limit`, counted from the first attempt it left
 // unanswered since its last answer: a refusal starts the count again, a grant ends the call, and each call counts its
 // own. If a lost acquisition was in fact granted, that lock only expires with its TTL (every
@@ -52,6 +57,12 @@ class Acquirer {
  private:
   template <typename Attempt>
   Acquisition keep_asking(Attempt&& attempt);
+  // WaitMode::handoff's acquisition, fenced or not.
+  Acquisition wait_for_handover(std::chrono::milliseconds ttl, bool fenced);
+  // Asks with `attempt` until granted; between attempts, `wait` (given the Patience) waits, and returns an
+  // Acquisition to end the call with, or none to ask again.
+  template <typename Attempt, typename Wait>
+  Acquisition keep_asking(Attempt&& attempt, Wait&& wait);
 
   RedisLock& lock_;
   AcquirePolicy policy_;

@@ -8,7 +8,8 @@
 // and the counter is `{user:7}:cart:fence`. An account's lock is the name `lock:account:N`.
 // The queue of WaitMode::queue (release_waiter.h) sits beside the counter, under the same tag: the
 // tickets in order (`{orders:42}:queue`, a list), their deadlines (`{orders:42}:queue:deadlines`,
-// a sorted set), and each ticket's wake-up channel (`orders:42:wake:` then the ticket).
+// a sorted set), and each ticket's wake-up channel (`orders:42:wake:` then the ticket); with WaitMode::handoff also
+// each ticket's claim, the token the lock is handed over to (`{orders:42}:queue:claims`, a hash).
 // A plain value type; thread-safe.
 #pragma once
 
@@ -23,6 +24,7 @@ struct LockKey {
   std::string queue;
   std::string queue_deadlines;
   std::string wake_channel_prefix;
+  std::string queue_claims;
 
   // Throws rlock::UsageError for an empty name, and for a `}` outside a hash tag (no other key
   // could share the name's slot).

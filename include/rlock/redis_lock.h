@@ -18,6 +18,10 @@
 
 namespace rlock {
 
+// How a client that was refused a busy lock waits before it asks again (release_waiter.h), and so what the lock's
+// release must do for it.
+enum class WaitMode { poll, notify, queue, handoff };
+
 struct LockOptions {
   // Grant no lock until Redis has been up this long (0: off). A Redis without persistence forgets
   // every lock when it restarts; waiting a little more than the longest TTL after its start lets
@@ -27,6 +31,11 @@ struct LockOptions {
   // wait_timeout, release and report the lock as not acquired.
   int wait_replicas = 0;
   std::chrono::milliseconds wait_timeout{100};
+  // How this lock's waiters wait, which decides what the release does besides the DEL: poll and notify, the
+  // PUBLISH of the released token only; queue, a wake-up to the queue's live head too, for which it reads the
+  // server's clock and walks the queue; handoff, no DEL but the lock given to the queue's live head (HANDOFF_RELEASE).
+  // A lock whose waiters do not queue pays nothing for the queue.
+  WaitMode waiters = WaitMode::poll;
 };
 
 // What an acquisition hands back: the token proving ownership, and a fence when it was fenced.
@@ -60,7 +69,7 @@ struct Ownership {
 
 enum class ReleaseResult { released, not_held, unknown };
 
-// A waiter's place in the lock's queue (WaitMode::queue): its ticket, and how long the queue keeps
+// A waiter's place in the lock's queue (WaitMode::queue and handoff): its ticket, and how long the queue keeps
 // it without hearing from the waiter again before skipping it as dead.
 struct QueueTicket {
   std::string id;
@@ -81,14 +90,28 @@ class RedisLock {
   // and its deadline moved to now + ticket.ttl. Heads whose deadline passed are skipped. With
   // `fenced`, the lease carries a fence as with acquire_fenced.
   Acquisition acquire_queued(std::chrono::milliseconds ttl, const QueueTicket& ticket, bool fenced);
+  // ACQUIRE_HANDOFF (WaitMode::handoff): acquire_queued with the token the caller keeps for its whole wait. Refused,
+  // the waiter's claim (this token, the TTL, whether fenced) stays with its ticket, for a release to hand the lock
+  // over to it. Granted too when the lock already holds `token`: handed over since the last attempt, the fence is
+  // then the counter's value, which nobody can move while the lock is held.
+  Acquisition acquire_handoff(std::chrono::milliseconds ttl, const QueueTicket& ticket, const Token& token,
+                              bool fenced);
+  // A lease a release handed over (its waiter was told so): WAIT for replicas, as after any grant.
+  Acquisition handed_over(Lease lease);
+  // LEAVE_QUEUE: the ticket and its claim out of the queue, for a waiter that gives up. Never throws: a ticket left
+  // behind is skipped after its TTL.
+  void leave_queue(const QueueTicket& ticket) noexcept;
   // EXTEND: PEXPIRE only while the key still holds this token; reports the PTTL right after.
   ExtendResult extend(const Token& token, std::chrono::milliseconds ttl);
   // HOLDS: whether the key still holds this token, and its PTTL, in one round trip. The answer is
   // already old when it arrives: a check before a write does not make the write safe.
   Ownership holds(const Token& token);
   // RELEASE: DEL only while the key still holds this token (DELEX IFEQ on Redis 8.4 and newer),
-  // then PUBLISH of the token on the key's released_channel and a wake-up to the queue's live head
-  // (in the script; after DELEX, one more script). Never throws: a failure is reported as unknown, and
+  // then PUBLISH of the token on the key's released_channel (in the script; after DELEX, one more
+  // command) and, when the waiters queue, a wake-up to the queue's live head (RELEASE_QUEUED; after
+  // DELEX, the ANNOUNCE script). When they wait for a hand-off, RELEASE_HANDOFF instead, on every version: the
+  // lock goes to the queue's live head, only told on its own channel, or, when nobody waits, is deleted and
+  // announced. Never throws: a failure is reported as unknown, and
   // last_release_error() says why.
   ReleaseResult release(const Token& token) noexcept;
   const std::string& last_release_error() const { return last_release_error_; }
@@ -99,17 +122,23 @@ class RedisLock {
 
  private:
   template <typename Grant>
-  Acquisition acquire_with(Grant&& grant);
+  Acquisition acquire_with(Token token, Grant&& grant);
+  // The restart guard comes before a grant; WAIT for replicas after it, and releases when too few acknowledged.
+  Acquisition granted(Lease lease);
 
   RedisConnection& redis_;
   LockKey key_;
   LockOptions options_;
   LuaScript release_;
+  LuaScript release_queued_;
   LuaScript extend_;
   LuaScript acquire_fenced_;
   LuaScript holds_;
   LuaScript announce_;
   LuaScript acquire_queued_;
+  LuaScript acquire_handoff_;
+  LuaScript release_handoff_;
+  LuaScript leave_queue_;
   std::string last_release_error_;
 };
 

@@ -6,7 +6,10 @@
 //   rtt-redis, rtt-pg     PING and SELECT 1: one round trip each
 //   cycle                 SET NX PX, then RELEASE by SHA: floor PING, PING
 //   fenced-cycle          ACQUIRE_FENCED, read, fenced UPDATE, RELEASE: floor PING, SELECT 1 twice, PING
-//   handoff-poll/-notify/-queue  N processes contending for one lock: release to the next acquisition
+//   sleeper-floor         two processes asleep on subscribed connections, playing ping-pong through PUBLISH: half
+//                         a round, the least a Pub/Sub hand-off can cost (its own floor)
+//   handoff-poll/-notify/-queue/-direct  N processes contending for one lock: release to the next acquisition; floor 2
+//                         Redis RTT (as in earlier runs), and the ratio to the sleeper floor besides
 //   startup               `rlock worker` from spawn to its first Redis command, and its peak memory
 // and the price-of-safety rows (bench_strategy.h): each strategy's increment, done as the lab's
 // worker does it, alone against its floor and contended by 1, 4 and 16 processes.
@@ -67,12 +70,18 @@ void check_capacity(int clients, bank::AccountStore& store);
 // rejected.
 std::vector<BenchCase> measure_round_trips(const BenchSetup& setup, RedisConnection& redis, bank::AccountStore& store);
 
+// This process and a forked one ping-pong through PUBLISH, each asleep on a subscribed connection of its own, 1 ms
+// between rounds, for setup.seconds and 100 rounds at the least (30 s past setup.seconds at the most). Samples: half
+// a round; floor: their median. Throws Error when the other process stops answering for 5 s.
+BenchCase measure_sleeper_floor(const BenchSetup& setup);
+
 // setup.clients processes loop: acquire (waiting as `mode` says), read, work 0 to 100 ms, write
 // balance + 1, release, then wait as a refused client would (the back of the queue), for
 // setup.seconds and until the case has 20 hand-offs, 30 s past setup.seconds at the most. Samples: release to the next
 // acquisition; floor: 2 Redis RTT (the release reaching Redis and the announcement leaving it, then the SET). extra:
-// sections, throughput, Jain's index of acquisitions per client, and whether the final balance is 100 + sections.
-BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_rtt_us);
+// sections, throughput, Jain's index of acquisitions per client, whether the final balance is 100 + sections, and
+// the median's ratio to `sleeper_floor_us` (measure_sleeper_floor's).
+BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_rtt_us, double sleeper_floor_us);
 
 // Spawns `rlock worker` (one critical section on the bench's account) until setup.seconds have
 // passed (10 runs at least); the first command is seen through MONITOR. Floor: spawning /bin/true

@@ -1,7 +1,8 @@
 // The contended case of rlock bench: client processes taking turns on one lock, polling, woken by
-// the release announcement, or queued and woken in turn. Each client writes its sections (acquired, releasing:
-// steady-clock nanoseconds, one clock for every process of the machine) to a file the parent merges, and counts
-// them in a counter the clients share, so that they stop together once the case has enough hand-offs.
+// the release announcement, queued and woken in turn, or queued and handed the lock by the release. Each client writes
+// its sections (acquired, releasing: steady-clock nanoseconds, one clock for every process of the machine) to a file
+// the parent merges, and counts them in a counter the clients share, so that they stop together once the case has
+// enough hand-offs.
 
 #include <sys/mman.h>
 
@@ -16,6 +17,7 @@
 
 #include "bench/bench.h"
 #include "host/child.h"
+#include "rlock/acquire.h"
 #include "rlock/error.h"
 #include "rlock/redis_lock.h"
 #include "util/stats.h"
@@ -83,18 +85,27 @@ void run_client(const BenchSetup& setup, WaitMode mode, int client, Clock::time_
                 SharedCount& sections) {
   RedisConnection redis(setup.redis);
   bank::AccountStore store(setup.conninfo);
-  RedisLock lock(redis, LockKey::for_account(setup.account));
-  ReleaseWaiter waiter(mode, setup.redis, lock.key(), kRetry);
+  RedisLock lock(redis, LockKey::for_account(setup.account), LockOptions{.waiters = mode});
+  // handoff: the Acquirer queues, and returns when a release handed it the lock; the others ask here.
+  std::optional<Acquirer> acquirer;
+  std::optional<ReleaseWaiter> waiter;
+  if (mode == WaitMode::handoff) {
+    acquirer.emplace(lock, setup.redis, AcquirePolicy{.retry = kRetry, .wait = mode, .deadline = std::nullopt});
+  } else {
+    waiter.emplace(mode, setup.redis, lock.key(), kRetry);
+  }
   std::mt19937_64 rng(std::random_device{}());
   std::uniform_int_distribution<long> work_us(0, std::chrono::microseconds(kMaxWork).count());
   std::ofstream out(records_of(setup, mode, client));
   std::string own;  // the token this client released last: its announcement wakes nobody here
   std::this_thread::sleep_until(start);
   while (!end.reached()) {
-    Acquisition acquisition =
-        mode == WaitMode::queue ? lock.acquire_queued(kTtl, waiter.ticket(), false) : lock.acquire(kTtl);
+    if (waiter) waiter->ready();  // subscribed before an attempt that may queue it, as the Acquirer does
+    Acquisition acquisition = acquirer                  ? acquirer->acquire(kTtl)
+                              : mode == WaitMode::queue ? lock.acquire_queued(kTtl, waiter->ticket(), false)
+                                                        : lock.acquire(kTtl);
     if (!acquisition) {
-      waiter.wait(own);
+      waiter->wait(own);
       continue;
     }
     auto acquired = Clock::now();
@@ -109,7 +120,7 @@ void run_client(const BenchSetup& setup, WaitMode mode, int client, Clock::time_
     sections.add();
     own = acquisition->token.hex;
     // The back of the queue: the others go first. A queue waiter asks at once, and is queued last.
-    if (mode != WaitMode::queue) waiter.wait(own);
+    if (mode == WaitMode::poll || mode == WaitMode::notify) waiter->wait(own);
   }
   out.flush();
   if (!out) throw Error(fmt::format("client {}: cannot write {}", client, records_of(setup, mode, client).string()));
@@ -129,6 +140,11 @@ pid_t spawn_client(const BenchSetup& setup, WaitMode mode, int client, Clock::ti
   });
 }
 
+// handoff-poll, -notify, -queue, and handoff-direct for WaitMode::handoff.
+std::string case_name(WaitMode mode) {
+  return mode == WaitMode::handoff ? "handoff-direct" : fmt::format("handoff-{}", wait_mode_name(mode));
+}
+
 std::vector<Section> read_sections(const BenchSetup& setup, WaitMode mode, int clients) {
   std::vector<Section> sections;
   for (int client = 0; client < clients; ++client) {
@@ -143,9 +159,9 @@ std::vector<Section> read_sections(const BenchSetup& setup, WaitMode mode, int c
 
 }  // namespace
 
-BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_rtt_us) {
+BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_rtt_us, double sleeper_floor_us) {
   LockKey key = LockKey::for_account(setup.account);
-  RedisConnection(setup.redis).checked({"DEL", key.lock, key.queue, key.queue_deadlines});
+  RedisConnection(setup.redis).checked({"DEL", key.lock, key.queue, key.queue_deadlines, key.queue_claims});
   bank::AccountStore store(setup.conninfo);
   store.reset(setup.account);
 
@@ -169,7 +185,7 @@ BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_r
     per_client[static_cast<std::size_t>(sections[i].client)] += 1;
     if (i > 0) handoffs_us.push_back(static_cast<double>(sections[i].acquired_ns - sections[i - 1].releasing_ns) / 1e3);
   }
-  BenchCase result = BenchCase::from(fmt::format("handoff-{}", wait_mode_name(mode)), handoffs_us, 2 * redis_rtt_us);
+  BenchCase result = BenchCase::from(case_name(mode), handoffs_us, 2 * redis_rtt_us);
   long long expected = bank::AccountStore::kInitialBalance + static_cast<long long>(sections.size());
   long long balance = store.read_balance(setup.account);
   double elapsed_s =
@@ -180,7 +196,9 @@ BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_r
                   {"jain", util::jain_index(per_client)},
                   {"final_balance", balance},
                   {"expected_balance", expected},
-                  {"balance_ok", balance == expected}};
+                  {"balance_ok", balance == expected},
+                  {"sleeper_floor_us", sleeper_floor_us},
+                  {"sleeper_ratio", sleeper_floor_us > 0 ? result.median_us / sleeper_floor_us : 0}};
   return result;
 }
 

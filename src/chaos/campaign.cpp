@@ -71,9 +71,10 @@ void print_first_line(const Campaign& campaign, const ChaosSetup& setup) {
              campaign.trials, setup.ttl.count(), campaign.jobs, campaign.strategies.size(),
              campaign.clients.empty() ? "" : fmt::format(" and {} clients", campaign.clients.size()),
              campaign.faults.size(),
-             setup.wait == WaitMode::notify  ? ", waiters notified"
-             : setup.wait == WaitMode::queue ? ", waiters queued"
-                                             : "",
+             setup.wait == WaitMode::notify    ? ", waiters notified"
+             : setup.wait == WaitMode::queue   ? ", waiters queued"
+             : setup.wait == WaitMode::handoff ? ", the lock handed over to queued waiters"
+                                               : "",
              shard.whole() ? ""
                            : fmt::format(", shard {}/{} of plan {}", shard.index, shard.count,
                                          fingerprint(RunFile{campaign, setup, std::string(rlock_version())})));

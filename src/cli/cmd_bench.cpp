@@ -1,11 +1,10 @@
 // rlock bench [--seconds S] [--clients N] [--json FILE] [--account N] [--strategies LIST]
-// [--wait poll|notify|queue] [--redlock-port P] [--client NAME=COMMAND ...] [--through-proxy]: the cost of a lock over
-// the round trips it needs (bench.h), then the price of safety, strategy by strategy
-// (bench_strategy.h), and of the protocol clients beside them (peer_bench.h). Prints the
-// environment, then one line per case and per strategy row: median, p99, the floor measured in the
-// same run and the ratio to it, with its progress on stderr. Keeps the run in
-// DIR/bench/runs/<UTC time>/ (bench.json and report.html, whose path it prints). Exits 1 when a
-// contended run ended with a wrong balance. --through-proxy prices chaos's fault proxy, passing.
+// [--wait poll|notify|queue|handoff] [--redlock-port P] [--client NAME=COMMAND ...] [--through-proxy]: the cost of a
+// lock over the round trips it needs (bench.h), then the price of safety, strategy by strategy (bench_strategy.h), and
+// of the protocol clients beside them (peer_bench.h). Prints the environment, then one line per case and per strategy
+// row: median, p99, the floor measured in the same run and the ratio to it, with its progress on stderr. Keeps the run
+// in DIR/bench/runs/<UTC time>/ (bench.json and report.html, whose path it prints). Exits 1 when a contended run ended
+// with a wrong balance. --through-proxy prices chaos's fault proxy, passing.
 #include <unistd.h>
 
 #include <algorithm>
@@ -51,11 +50,12 @@ struct BenchOptions {
 std::string extra_text(const bench::BenchCase& c) {
   const nlohmann::json& x = c.extra;
   if (x.contains("jain")) {
-    return fmt::format(
-        "{} clients, {:.1f} sections/s, Jain {:.2f}, balance {} ({})", x["clients"].get<int>(),
-        x["throughput_per_s"].get<double>(), x["jain"].get<double>(), x["final_balance"].get<long long>(),
-        x["balance_ok"].get<bool>() ? "correct"
-                                    : fmt::format("WRONG: expected {}", x["expected_balance"].get<long long>()));
+    return fmt::format("{:.2f}x the sleeper floor, {} clients, {:.1f} sections/s, Jain {:.2f}, balance {} ({})",
+                       x["sleeper_ratio"].get<double>(), x["clients"].get<int>(), x["throughput_per_s"].get<double>(),
+                       x["jain"].get<double>(), x["final_balance"].get<long long>(),
+                       x["balance_ok"].get<bool>()
+                           ? "correct"
+                           : fmt::format("WRONG: expected {}", x["expected_balance"].get<long long>()));
   }
   if (x.contains("peak_rss_kb_median")) {
     return fmt::format("peak memory {:.1f} MB (largest {:.1f} MB); floor: spawning /bin/true",
@@ -223,8 +223,8 @@ void bench(const BenchOptions& options, const GlobalOptions& global) {
   nlohmann::json env{{"through_proxy", options.through_proxy}};
   std::vector<bench::BenchCase> cases = environment_and_round_trips(options, setup, env);
   double redis_rtt = cases.front().median_us;
-  // The steps: three hand-offs, the start-up, each strategy and each peer.
-  util::Progress progress(stderr, "bench", "steps", 4 + strategies.size() + peers.size());
+  // The steps: the sleeper floor, four hand-offs, the start-up, each strategy and each peer.
+  util::Progress progress(stderr, "bench", "steps", 6 + strategies.size() + peers.size());
   std::size_t step = 0;
   auto measured = [&](bench::BenchCase c) {
     progress.clear();
@@ -234,8 +234,10 @@ void bench(const BenchOptions& options, const GlobalOptions& global) {
     cases.push_back(std::move(c));
   };
   progress.update(step);
-  for (WaitMode mode : {WaitMode::poll, WaitMode::notify, WaitMode::queue})
-    measured(bench::measure_handoff(setup, mode, redis_rtt));
+  measured(bench::measure_sleeper_floor(setup));
+  double sleeper_floor = cases.back().median_us;
+  for (WaitMode mode : {WaitMode::poll, WaitMode::notify, WaitMode::queue, WaitMode::handoff})
+    measured(bench::measure_handoff(setup, mode, redis_rtt, sleeper_floor));
   measured(bench::measure_startup(setup));
   auto servers = redlock_servers(strategies, peers, options.redlock_port, setup.dir);
   for (const auto& server : servers) setup.redlock.push_back(server->address());
@@ -273,7 +275,7 @@ void register_bench(CLI::App& app, const GlobalOptions& global) {
                   "the strategies to price, comma-separated, or none (default: ttl, "
                   "watchdog, fenced-retry, fenced-claim, redlock, pg-atomic, pg-row-lock, pg-advisory)")
       ->delimiter(',');
-  cmd->add_option("--wait", options->wait, "how the strategies' refused workers wait: poll, notify or queue")
+  cmd->add_option("--wait", options->wait, "how the strategies' refused workers wait: poll, notify, queue or handoff")
       ->transform(util::by_name(wait_modes_by_name()))
       ->type_name(util::names_of(wait_modes_by_name()))
       ->default_str("poll");

@@ -1,5 +1,5 @@
 // rlock chaos [--strategies LIST] [--faults LIST] [--trials N] [--seed S] [--jobs J] [--ttl MS]
-// [--failover-port P] [--redlock-port P] [--wait poll|notify|queue] [--quick] [--json FILE]
+// [--failover-port P] [--redlock-port P] [--wait poll|notify|queue|handoff] [--quick] [--json FILE]
 // [--client NAME[@3]=COMMAND]... [--client-safe NAME]... [--netns] [--shard K/N]: randomized trials
 // of every strategy and client under every fault (chaos.h), a table of anomaly rates on stdout,
 // progress on stderr, the run stored under chaos/runs/ (run_record.h) with its report.html;
@@ -186,7 +186,8 @@ void register_chaos(CLI::App& app, const GlobalOptions& global) {
       ->capture_default_str();
   cmd->add_option("--wait", options->wait,
                   "how refused workers of the single-Redis strategies wait: poll (every 10 ms) , notify "
-                  "(until the release is announced, 10 ms at most) or queue (in turn, woken at the release)")
+                  "(until the release is announced, 10 ms at most), queue (in turn, woken at the release) or handoff "
+                  "(in turn, handed the lock by the release)")
       ->transform(util::by_name(wait_modes_by_name()))
       ->type_name(util::names_of(wait_modes_by_name()))
       ->default_str("poll");

@@ -1,6 +1,6 @@
 // rlock worker NAME AMOUNT [--ttl MS] [--delay S] [--pause S] [--watchdog] [--fenced] [--retry]
 // [--check-before-write] [--min-redis-uptime MS] [--wait-replicas N [--wait-timeout MS]]
-// [--claim-fence] [--pg atomic|row-lock|advisory] [--redlock URL,URL,URL...] [--wait poll|notify|queue]
+// [--claim-fence] [--pg atomic|row-lock|advisory] [--redlock URL,URL,URL...] [--wait poll|notify|queue|handoff]
 // [--account N] [--retry-every MS]: the article's worker (see lab_worker.h), running the strategy its flags name.
 #include <memory>
 #include <string>
@@ -101,7 +101,8 @@ void add_guards(CLI::App* cmd, WorkerOptions& o) {
       ->capture_default_str();
   cmd->add_option("--wait", o.wait,
                   "how a refused worker waits: poll (the default: 0.1 s) , notify (until the release is "
-                  "announced, 0.1 s at most) or queue (in turn, woken when first in the lock's queue)")
+                  "announced, 0.1 s at most), queue (in turn, woken when first in the lock's queue) or handoff (in "
+                  "turn, woken holding the lock, which the release handed over)")
       ->transform(util::by_name(wait_modes_by_name()))
       ->type_name(util::names_of(wait_modes_by_name()))
       ->default_str("poll")

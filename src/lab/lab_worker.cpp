@@ -85,6 +85,13 @@ AcquirePolicy acquire_policy(const WorkerPlan& plan) {
   return AcquirePolicy{.retry = plan.busy_retry, .wait = plan.wait, .deadline = std::nullopt};
 }
 
+// The plan's safeguards, for a lock whose release serves waiters that wait as the plan's do.
+LockOptions lock_options(const WorkerPlan& plan) {
+  LockOptions options = plan.lock_options;
+  options.waiters = plan.wait;
+  return options;
+}
+
 void pause_for(double seconds) {
   if (seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
 }
@@ -98,7 +105,7 @@ class Worker final : public Increments {
         journal_(plan, setup, keep),
         redis_(setup.redis),
         store_(setup.conninfo),
-        lock_(redis_, LockKey::for_account(plan.account), plan.lock_options),
+        lock_(redis_, LockKey::for_account(plan.account), lock_options(plan)),
         acquirer_(lock_, setup.redis, acquire_policy(plan),
                   AcquireObserver{[this](const Acquisition& refused) { record_refusal(refused); },
                                   [this](const Error& e) {

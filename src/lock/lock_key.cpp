@@ -26,7 +26,8 @@ LockKey LockKey::named(const std::string& name) {
                    fmt::format("{}:released", name),
                    fmt::format("{}:queue", name),
                    fmt::format("{}:queue:deadlines", name),
-                   fmt::format("{}:wake:", name)};
+                   fmt::format("{}:wake:", name),
+                   fmt::format("{}:queue:claims", name)};
   }
   if (name.find('}') != std::string::npos) {
     throw UsageError(
@@ -37,7 +38,8 @@ LockKey LockKey::named(const std::string& name) {
                  fmt::format("{}:released", name),
                  fmt::format("{{{}}}:queue", name),
                  fmt::format("{{{}}}:queue:deadlines", name),
-                 fmt::format("{}:wake:", name)};
+                 fmt::format("{}:wake:", name),
+                 fmt::format("{{{}}}:queue:claims", name)};
 }
 
 LockKey LockKey::for_account(long account) { return named(fmt::format("lock:account:{}", account)); }

@@ -28,7 +28,7 @@ std::vector<std::string> queue_of(TestLock& t) {
 }
 
 TEST(LockQueue, WaitersAreGrantedTheLockInTheOrderTheyWereRefused) {
-  TestLock t(9310);
+  TestLock t(9310, LockOptions{.waiters = WaitMode::queue});
   auto holder = t.lock.acquire_queued(30s, ticket("h"), false);
   ASSERT_TRUE(holder);
   for (const char* id : {"a", "b", "c"}) EXPECT_FALSE(t.lock.acquire_queued(30s, ticket(id), false));
@@ -47,7 +47,7 @@ TEST(LockQueue, WaitersAreGrantedTheLockInTheOrderTheyWereRefused) {
 }
 
 TEST(LockQueue, AQueuedFencedAcquisitionCarriesAGrowingFence) {
-  TestLock t(9311);
+  TestLock t(9311, LockOptions{.waiters = WaitMode::queue});
   auto first = t.lock.acquire_queued(30s, ticket("a"), true);
   ASSERT_TRUE(first);
   ASSERT_TRUE(first->fence);
@@ -58,7 +58,7 @@ TEST(LockQueue, AQueuedFencedAcquisitionCarriesAGrowingFence) {
 }
 
 TEST(LockQueue, AWaiterThatStoppedAskingIsSkippedAfterItsTicketsTtl) {
-  TestLock t(9312);
+  TestLock t(9312, LockOptions{.waiters = WaitMode::queue});
   auto holder = t.lock.acquire_queued(30s, ticket("h"), false);
   ASSERT_TRUE(holder);
   EXPECT_FALSE(t.lock.acquire_queued(30s, ticket("dead", 200ms), false));
@@ -71,7 +71,7 @@ TEST(LockQueue, AWaiterThatStoppedAskingIsSkippedAfterItsTicketsTtl) {
 }
 
 TEST(LockQueue, AReleaseWakesTheHeadOnly) {
-  TestLock t(9313);
+  TestLock t(9313, LockOptions{.waiters = WaitMode::queue});
   auto holder = t.lock.acquire(30s);
   ASSERT_TRUE(holder);
   ReleaseWaiter first(WaitMode::queue, servers().redis, t.key, 20s);
@@ -91,7 +91,7 @@ TEST(LockQueue, AReleaseWakesTheHeadOnly) {
 }
 
 TEST(LockQueue, AReleaseSkipsADeadHeadAndWakesTheNext) {
-  TestLock t(9314);
+  TestLock t(9314, LockOptions{.waiters = WaitMode::queue});
   auto holder = t.lock.acquire(30s);
   ASSERT_TRUE(holder);
   ReleaseWaiter live(WaitMode::queue, servers().redis, t.key, 20s);

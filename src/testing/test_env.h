@@ -68,7 +68,8 @@ inline const Servers& servers() {
 // or lab uses (the labs use 1): its keys are deleted before and after.
 class TestLock {
  public:
-  explicit TestLock(long account) : redis(servers().redis), key(LockKey::for_account(account)), lock(redis, key) {
+  explicit TestLock(long account, LockOptions options = {})
+      : redis(servers().redis), key(LockKey::for_account(account)), lock(redis, key, options) {
     clear();
   }
   ~TestLock() {
@@ -87,7 +88,9 @@ class TestLock {
     if (reply.is_nil()) return std::nullopt;
     return reply.text();
   }
-  void clear() { redis.checked({"DEL", key.lock, key.fence_counter, key.queue, key.queue_deadlines}); }
+  void clear() {
+    redis.checked({"DEL", key.lock, key.fence_counter, key.queue, key.queue_deadlines, key.queue_claims});
+  }
 
   RedisConnection redis;
   LockKey key;
