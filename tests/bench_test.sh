@@ -58,7 +58,7 @@ one_line_exit_2() { # one_line_exit_2 LABEL ARGS...
 }
 one_line_exit_2 "an unknown strategy" --strategies ttl,nosuch
 one_line_exit_2 "more clients than PostgreSQL accepts" --clients 100000 --strategies ttl
-one_line_exit_2 "a --client without =" --strategies none --client redis-py
+one_line_exit_2 "a --client that is neither NAME=COMMAND nor a shipped adapter" --strategies none --client nosuch-lock
 
 # Peers in the same run: redis-py's Lock over the protocol, beside ttl, on accounts 9720 and on.
 redis_py="redis-py=/usr/bin/python3 $(cd "$(dirname "$0")/.." && pwd)/clients/redis-py-lock/client.py"

@@ -58,7 +58,7 @@ expect 2 'unknown fault .crash.'     -- chaos --faults crash
 expect 2 'trials'                   -- chaos --trials 0
 expect 2 'claim-fence|fenced'       -- worker A 30 --claim-fence
 expect 2 'wait'                     -- worker A 30 --wait sometimes
-expect 2 "wait: 'sometimes' is not one of notify\\|poll\\|queue" -- chaos --wait sometimes
+expect 2 "wait: 'sometimes' is not one of handoff\\|notify\\|poll\\|queue" -- chaos --wait sometimes
 expect 2 'trials: 0 is not in 1 to '   -- chaos --trials 0
 expect 2 'start-in: 4000 is not in 0 to 3600 ' -- reset --start-in 4000
 expect 2 'seconds'                  -- bench --seconds 0
