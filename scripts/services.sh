@@ -160,39 +160,28 @@ start_zk() {
 
 stop_zk() { stop_pid_file zookeeper "$ZK_DIR/zookeeper.pid" java zk_up "$ZK_PORT"; }
 
-# zk_cmd up|down|status|env: ZooKeeper's part of the command, given or local like etcd's.
-zk_cmd() {
-    if [[ -n ${ZOOKEEPER_CONNECT:-} ]]; then
-        case $1 in
-        up) say "using the given zookeeper: ZOOKEEPER_CONNECT=$ZOOKEEPER_CONNECT" ;;
-        status) status_line zookeeper external "$ZOOKEEPER_CONNECT" ;;
+# service_cmd NAME VAR PORT FN up|down|status|env: the part of the command for a service that is
+# either given (VAR set: used as it is, never started or stopped) or run here on PORT by start_FN,
+# stop_FN, FN_up and print_FN_env.
+service_cmd() {
+    local name=$1 var=$2 port=$3 fn=$4
+    if [[ -n ${!var:-} ]]; then
+        case $5 in
+        up) say "using the given $name: $var=${!var}" ;;
+        status) status_line "$name" external "${!var}" ;;
         esac
         return 0
     fi
-    case $1 in
-    up) start_zk; print_zk_env ;;
-    down) stop_zk ;;
-    status) if zk_up; then status_line zookeeper running "127.0.0.1:$ZK_PORT"; else status_line zookeeper stopped "127.0.0.1:$ZK_PORT"; return 3; fi ;;
-    env) print_zk_env ;;
+    case $5 in
+    up) "start_$fn"; "print_${fn}_env" ;;
+    down) "stop_$fn" ;;
+    status) if "${fn}_up"; then status_line "$name" running "127.0.0.1:$port"; else status_line "$name" stopped "127.0.0.1:$port"; return 3; fi ;;
+    env) "print_${fn}_env" ;;
     esac
 }
 
-# etcd_cmd up|down|status|env: etcd's part of the command, given or local like the others.
-etcd_cmd() {
-    if [[ -n ${ETCD_ENDPOINT:-} ]]; then
-        case $1 in
-        up) say "using the given etcd: ETCD_ENDPOINT=$ETCD_ENDPOINT" ;;
-        status) status_line etcd external "$ETCD_ENDPOINT" ;;
-        esac
-        return 0
-    fi
-    case $1 in
-    up) start_etcd; print_etcd_env ;;
-    down) stop_etcd ;;
-    status) if etcd_up; then status_line etcd running "127.0.0.1:$ETCD_PORT"; else status_line etcd stopped "127.0.0.1:$ETCD_PORT"; return 3; fi ;;
-    env) print_etcd_env ;;
-    esac
-}
+etcd_cmd() { service_cmd etcd ETCD_ENDPOINT "$ETCD_PORT" etcd "$1"; }
+zk_cmd() { service_cmd zookeeper ZOOKEEPER_CONNECT "$ZK_PORT" zk "$1"; }
 
 stop_redis() {
     local pid
