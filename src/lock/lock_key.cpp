@@ -20,26 +20,23 @@ bool has_hash_tag(const std::string& name) {
 
 LockKey LockKey::named(const std::string& name) {
   if (name.empty()) throw UsageError("a lock needs a name: the resource name is empty");
-  if (has_hash_tag(name)) {
-    return LockKey{name,
-                   fmt::format("{}:fence", name),
-                   fmt::format("{}:released", name),
-                   fmt::format("{}:queue", name),
-                   fmt::format("{}:queue:deadlines", name),
-                   fmt::format("{}:wake:", name),
-                   fmt::format("{}:queue:claims", name)};
-  }
-  if (name.find('}') != std::string::npos) {
-    throw UsageError(
-        fmt::format("lock name '{}': a '}}' outside a {{hash tag}} leaves no key in its slot for the fence", name));
+  // The keys go in the lock's slot: a name with a hash tag names it; otherwise the whole name, which
+  // becomes their tag. The channels have no slot.
+  std::string slot = name;
+  if (!has_hash_tag(name)) {
+    if (name.find('}') != std::string::npos) {
+      throw UsageError(
+          fmt::format("lock name '{}': a '}}' outside a {{hash tag}} leaves no key in its slot for the fence", name));
+    }
+    slot = fmt::format("{{{}}}", name);
   }
   return LockKey{name,
-                 fmt::format("{{{}}}:fence", name),
-                 fmt::format("{}:released", name),
-                 fmt::format("{{{}}}:queue", name),
-                 fmt::format("{{{}}}:queue:deadlines", name),
-                 fmt::format("{}:wake:", name),
-                 fmt::format("{{{}}}:queue:claims", name)};
+                 slot + ":fence",
+                 name + ":released",
+                 slot + ":queue",
+                 slot + ":queue:deadlines",
+                 name + ":wake:",
+                 slot + ":queue:claims"};
 }
 
 LockKey LockKey::for_account(long account) { return named(fmt::format("lock:account:{}", account)); }
