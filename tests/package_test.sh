@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # rlock installed like a tool: CPack builds the Debian package from the build tree, which is
 # unpacked into a throwaway root (dpkg -x: no root's package database touched, no container); the
-# unpacked rlock answers --version, and lab 1, run from the unpacked share/rlock against the
+# unpacked rlock answers --version, lists the shipped clients, and lab 1, run from the unpacked share/rlock against the
 # project's services (REDIS_URL, DATABASE_URL), prints its verdict. Then the root is removed.
 # Usage: package_test.sh BUILD_DIR. Lab 1 writes account 1: it runs alone, like the labs.
 set -euo pipefail
@@ -21,6 +21,9 @@ dpkg -x "$deb" "$work/root"
 grep -q '^rlock [0-9.]* (commit ' "$work/version"
 grep -q '^redis .* at ' "$work/version"
 test -f "$work/root/usr/share/doc/rlock/LICENSE"
+# The installed rlock finds the adapters' catalogue in share/rlock/clients, wherever it is run from.
+(cd "$work" && "$work/root/usr/bin/rlock" clients) >"$work/clients"
+grep -q '^redis-py  *redis ' "$work/clients" || { cat "$work/clients"; exit 1; }
 
 # The lab as installed: its own scripts, the unpacked binary, the runs in the user's state directory.
 env -u RLOCK_BIN -u RLOCK_DIR HOME="$work/home" XDG_STATE_HOME= "$work/root/usr/share/rlock/scripts/lab1.sh" |

@@ -74,8 +74,12 @@ bool CatalogueEntry::installed() const {
 fs::path catalogue_dir() {
   if (const char* given = std::getenv("RLOCK_CLIENTS_DIR"); given != nullptr && *given != '\0') return given;
   std::error_code ignored;
-  fs::path beside = fs::read_symlink("/proc/self/exe", ignored).parent_path().parent_path() / "clients";
-  if (!ignored && fs::is_directory(beside, ignored)) return beside;
+  fs::path prefix = fs::read_symlink("/proc/self/exe", ignored).parent_path().parent_path();
+  if (!ignored) {
+    for (fs::path candidate : {prefix / "clients", prefix / "share" / "rlock" / "clients"}) {
+      if (fs::is_directory(candidate, ignored)) return candidate;
+    }
+  }
   return fs::absolute("clients", ignored);
 }
 

@@ -26,7 +26,8 @@ struct CatalogueEntry {
 };
 
 // $RLOCK_CLIENTS_DIR, else the clients/ folder beside the folder of the rlock binary (build/rlock
-// finds the checkout's clients/), else ./clients.
+// finds the checkout's clients/), else share/rlock/clients beside it (an installed bin/rlock), else
+// ./clients.
 std::filesystem::path catalogue_dir();
 
 // Every manifest's entries under `dir`, sorted by name; none when `dir` does not exist.
