@@ -96,17 +96,20 @@ std::vector<Cell> tabulate(const Campaign& campaign, const std::vector<TrialResu
 
 void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup) {
   bool clients = std::any_of(cells.begin(), cells.end(), [](const Cell& c) { return c.client; });
-  fmt::print("\n{:<19}{:<14}{:>5} {:>7}{:>7}{:>8}{:>6}{:>7}{:>9}{:>7}{:>8}{:>8}{:>6}{:>7}  {:<15}{:>9}{}\n", "strategy",
-             "fault", "safe", "trials", "struck", "not_run", "lost", "money", "overlaps", "failed", "dropped",
-             "unknown", "stuck", "rate", "95% CI", "median", clients ? "  client_error unwritten created  extra" : "");
+  size_t row_width = 19;  // the built-in strategies' names; a client's may be longer
+  for (const Cell& c : cells) row_width = std::max(row_width, c.row.size() + 1);
+  fmt::print("\n{:<{}}{:<14}{:>5} {:>7}{:>7}{:>8}{:>6}{:>7}{:>9}{:>7}{:>8}{:>8}{:>6}{:>7}  {:<15}{:>9}{}\n", "strategy",
+             row_width, "fault", "safe", "trials", "struck", "not_run", "lost", "money", "overlaps", "failed",
+             "dropped", "unknown", "stuck", "rate", "95% CI", "median",
+             clients ? "  client_error unwritten created  extra" : "");
   for (const Cell& c : cells) {
     if (!c.not_applicable.empty()) {
-      fmt::print("{:<19}{:<14}{:>5}   n/a: {}\n", c.row, fault_label(c), c.expected_safe ? "yes" : "no",
+      fmt::print("{:<{}}{:<14}{:>5}   n/a: {}\n", c.row, row_width, fault_label(c), c.expected_safe ? "yes" : "no",
                  c.not_applicable);
       continue;
     }
     if (c.trials == 0 && c.not_run == 0) {  // a failover's half that no trial fell in: no rate to give
-      fmt::print("{:<19}{:<14}{:>5} {:>7}   no trial fell in this cell\n", c.row, fault_label(c),
+      fmt::print("{:<{}}{:<14}{:>5} {:>7}   no trial fell in this cell\n", c.row, row_width, fault_label(c),
                  c.expected_safe ? "yes" : "no", 0);
       continue;
     }
@@ -115,10 +118,11 @@ void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup) {
         clients ? fmt::format("  {:>12} {:>9} {:>7} {:>6}", c.client_errors, c.unwritten, c.created, c.created_amount)
                 : "";
     fmt::print(
-        "{:<19}{:<14}{:>5} {:>7}{:>7}{:>8}{:>6}{:>7}{:>9}{:>7}{:>8}{:>8}{:>6}{:>7.2f}  [{:.2f}, {:.2f}]  {:>6.0f} "
+        "{:<{}}{:<14}{:>5} {:>7}{:>7}{:>8}{:>6}{:>7}{:>9}{:>7}{:>8}{:>8}{:>6}{:>7.2f}  [{:.2f}, {:.2f}]  {:>6.0f} "
         "ms{}\n",
-        c.row, fault_label(c), c.expected_safe ? "yes" : "no", c.trials, c.struck, c.not_run, c.lost, c.lost_amount,
-        c.overlaps, c.failed, c.failed_amount, c.unknown, c.stuck, c.rate(), low, high, util::median(c.ms), errors);
+        c.row, row_width, fault_label(c), c.expected_safe ? "yes" : "no", c.trials, c.struck, c.not_run, c.lost,
+        c.lost_amount, c.overlaps, c.failed, c.failed_amount, c.unknown, c.stuck, c.rate(), low, high,
+        util::median(c.ms), errors);
   }
   fmt::print(
       "\nsafe: expected to show no anomaly. struck: trials in which the fault struck. not_run: trials that\n"

@@ -2,6 +2,8 @@
 // catalogue name, the kind of server its lock lives on, whether it is expected safe, whether it is
 // installed (and the command that installs it where it is not), the library it pins and what it
 // models. Prints to stdout; exit 0.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "chaos/client_catalogue.h"
@@ -17,12 +19,20 @@ std::string server_of(const protocol::ClientSpec& spec) {
 void list_clients() {
   std::filesystem::path dir = chaos::catalogue_dir();
   std::vector<chaos::CatalogueEntry> catalogue = chaos::read_catalogue(dir);
-  fmt::print("shipped lock clients ({}): run one with `rlock chaos --client NAME`\n", dir.string());
-  fmt::print("{:<22} {:<10} {:<5} {:<42} {}\n", "name", "server", "safe", "installed", "library: what it models");
+  std::vector<std::string> installed;
+  size_t name_width = 4, installed_width = 9;
   for (const chaos::CatalogueEntry& e : catalogue) {
-    std::string installed = e.installed() ? "yes" : "no: " + e.install_command;
-    fmt::print("{:<22} {:<10} {:<5} {:<42} {}: {}\n", e.spec.name, server_of(e.spec),
-               e.spec.expected_safe ? "yes" : "no", installed, e.version, e.models);
+    installed.push_back(e.installed() ? "yes" : "no: " + e.install_command);
+    name_width = std::max(name_width, e.spec.name.size());
+    installed_width = std::max(installed_width, installed.back().size());
+  }
+  fmt::print("shipped lock clients ({}): run one with `rlock chaos --client NAME`\n", dir.string());
+  fmt::print("{:<{}} {:<10} {:<5} {:<{}} {}\n", "name", name_width, "server", "safe", "installed", installed_width,
+             "library: what it models");
+  for (size_t i = 0; i < catalogue.size(); ++i) {
+    const chaos::CatalogueEntry& e = catalogue[i];
+    fmt::print("{:<{}} {:<10} {:<5} {:<{}} {}: {}\n", e.spec.name, name_width, server_of(e.spec),
+               e.spec.expected_safe ? "yes" : "no", installed[i], installed_width, e.version, e.models);
   }
   fmt::print("install them all: scripts/clients.sh install\n");
 }
