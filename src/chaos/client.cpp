@@ -12,6 +12,7 @@
 
 #include "chaos/trial_loop.h"
 #include "host/child.h"
+#include "host/process.h"
 #include "lab/worker_flags.h"
 
 // gcc says __SANITIZE_ADDRESS__ under AddressSanitizer, clang __has_feature(address_sanitizer).
@@ -32,7 +33,7 @@ std::vector<std::string> skewed_command(const lab::WorkerPlan& plan, const lab::
   std::vector<std::string> args{"faketime",
                                 "-f",
                                 fmt::format("+0 x{:.6f}", clock_rate),
-                                std::filesystem::read_symlink("/proc/self/exe").string(),
+                                host::own_binary(),
                                 "--dir",
                                 setup.dir.root().string(),
                                 "worker",

@@ -21,6 +21,7 @@
 #include "cli/commands.h"
 #include "cli/named_servers.h"
 #include "host/local_redis.h"
+#include "host/process.h"
 #include "host/temp_dir.h"
 #include "lab/strategy_list.h"
 #include "report/report.h"
@@ -118,7 +119,7 @@ bench::BenchSetup setup_of(const BenchOptions& options, const GlobalOptions& glo
                           options.account,
                           std::chrono::duration<double>(options.seconds),
                           options.clients,
-                          std::filesystem::read_symlink("/proc/self/exe"),
+                          host::own_binary(),
                           {"--redis", global.redis_url, "--db", global.db},
                           options.wait,
                           {}};

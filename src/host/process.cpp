@@ -1,5 +1,7 @@
 #include "host/process.h"
 
+#include <unistd.h>
+
 #include <fstream>
 #include <iterator>
 #include <thread>
@@ -18,6 +20,8 @@ bool process_alive(pid_t pid) {
   auto close = stat.rfind(')');  // the command name may itself hold spaces and parentheses
   return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z';
 }
+
+std::string own_binary() { return fmt::format("/proc/{}/exe", getpid()); }
 
 bool wait_for(std::chrono::milliseconds limit, const std::function<bool()>& done) {
   for (auto until = std::chrono::steady_clock::now() + limit; std::chrono::steady_clock::now() < until;) {
