@@ -61,6 +61,8 @@ expect 2 'wait'                     -- worker A 30 --wait sometimes
 expect 2 "wait: 'sometimes' is not one of handoff\\|notify\\|poll\\|queue" -- chaos --wait sometimes
 expect 2 'trials: 0 is not in 1 to '   -- chaos --trials 0
 expect 2 'start-in: 4000 is not in 0 to 3600 ' -- reset --start-in 4000
+expect 2 'failover-port 6596 and --redlock-port 6591 overlap with 3 jobs: the failover servers take ports 6596 to 6601, the Redlock ones 6591 to 6599$' \
+    -- chaos --jobs 3 --failover-port 6596 --redlock-port 6591
 expect 2 'seconds'                  -- bench --seconds 0
 expect 2 'clients'                  -- bench --clients 1
 expect 2 'seconds'                  -- bench --seconds abc

@@ -132,7 +132,23 @@ chaos::Campaign campaign_of(const ChaosOptions& options) {
   return campaign;
 }
 
+// Job j's failover pair takes failover_port + 2j and the next port, its Redlock servers
+// redlock_port + 3j and the next two (chaos.h): the two ranges must not meet, or the campaign
+// stops at its first trial that needs a port the other range took.
+void check_own_ports(const ChaosOptions& options) {
+  int failover_end = options.failover_port + 2 * options.jobs - 1;
+  int redlock_end = options.redlock_port + 3 * options.jobs - 1;
+  if (options.failover_port <= redlock_end && options.redlock_port <= failover_end) {
+    throw UsageError(fmt::format(
+        "--failover-port {} and --redlock-port {} overlap with {} jobs: the failover servers take ports {} to {}, "
+        "the Redlock ones {} to {}",
+        options.failover_port, options.redlock_port, options.jobs, options.failover_port, failover_end,
+        options.redlock_port, redlock_end));
+  }
+}
+
 void chaos(const ChaosOptions& options, const GlobalOptions& global) {
+  check_own_ports(options);
   if (options.netns) host::NetnsLab::cleanup_leftovers();  // says so, in one line, when not root
   lab::LabSetup lab = setup_to_change_data(global, "chaos", ServersChanged::redis_and_db);
   chaos::Campaign campaign = campaign_of(options);
