@@ -30,6 +30,7 @@ token='([AB]:(acquire|fence|claim|read|write|extend|release)|expire|(pause|resum
 for trail in "$work"/out/*.trail.txt; do
     name=$(basename "$trail")
     check "$name has STEP lines" grep -q '^STEP ' "$trail"
+    check "$name ends in the judge's assertion" grep -q 'Error: assertion violated' "$trail"
     check "$name's STEP lines are the spec's tokens" bash -c "! grep '^STEP' '$trail' | grep -Evx 'STEP $token'"
     for w in A B; do
         check "$name: $w's last step is its release" test "$(grep "^STEP $w:" "$trail" | tail -n 1)" = "STEP $w:release"
