@@ -73,7 +73,7 @@ bool failed_over = false;
 #define FINISHED (pc[0] == DONE && pc[1] == DONE)
 
 /* kAcquire / kAcquireFenced: SET NX PX (and INCR, in the same script). Refused, the worker asks
- * again later, at most K times in all; then it gives up. */
+ * again later, at most K times for one acquisition; then it gives up. */
 inline acquire(w) {
   if
   :: key == NOBODY ->
@@ -123,8 +123,8 @@ inline write(w) {
   pc[w] = RELEASE
 }
 
-/* The watchdog stops, then kRelease deletes the key only while it holds the worker's token. A
- * rejected write (or claim) starts again from the acquisition, at most K times. */
+/* kRelease deletes the key only while it holds the worker's token. A rejected write (or claim)
+ * starts again from the acquisition, at most K times. */
 inline release(w) {
   watching[w] = false;
   if
@@ -133,7 +133,7 @@ inline release(w) {
   fi;
 #if FENCED
   if
-  :: !accepted[w] && restarts[w] < K -> restarts[w]++; pc[w] = ACQUIRE
+  :: !accepted[w] && restarts[w] < K -> restarts[w]++; retries[w] = 0; pc[w] = ACQUIRE
   :: else -> pc[w] = DONE
   fi
 #else
@@ -172,8 +172,9 @@ end:
     }
   :: d_step { pc[_pid] == WRITE && !paused[_pid] -> printf("STEP %c:write\n", NAME(_pid)); write(_pid) }
   :: d_step { pc[_pid] == RELEASE && !paused[_pid] -> printf("STEP %c:release\n", NAME(_pid)); release(_pid) }
-  /* kExtend: PEXPIRE while the key holds the token; a failed renewal stops the watchdog. */
-  :: d_step { watching[_pid] && !paused[_pid] && extends[_pid] < K ->
+  /* kExtend: PEXPIRE while the key holds the token; a failed renewal stops the watchdog, and so
+   * does the worker's reaching its release (lab_worker.cpp stops it just before). */
+  :: d_step { watching[_pid] && pc[_pid] != RELEASE && !paused[_pid] && extends[_pid] < K ->
       printf("STEP %c:extend\n", NAME(_pid));
       extends[_pid]++;
       if

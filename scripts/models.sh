@@ -18,7 +18,7 @@ source "$(dirname "$0")/lib.sh"
 
 ALL_MODELS=(ttl watchdog fenced-retry fenced-claim)
 ALL_EVENTS=(expiry pause restart failover)
-MAX_BOUND=8  # all four events, watchdog: 2 million states, 7 s, 250 MB
+MAX_BOUND=8  # all four events, watchdog: 1.9 million states, 16 s, 130 MB
 
 models=() events=expiry,pause bound=2 out=$ROOT/models/out
 [[ -f $ROOT/CMakeLists.txt ]] || out=$RUNS/models  # installed: share/rlock is not ours to write
