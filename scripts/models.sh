@@ -8,7 +8,7 @@
 # Usage: scripts/models.sh [--events LIST] [--bound K] [--out DIR] [MODEL...]
 #   MODEL        ttl, watchdog, fenced-retry, fenced-claim (default: the four)
 #   --events     comma-separated from expiry, pause, restart, failover, or none (default expiry,pause)
-#   --bound K    retries, extends and restarts per worker, 0 to 8 (default 2)
+#   --bound K    refused tries per acquisition, extends and restarts per worker, 0 to 8 (default 2)
 #   --out DIR    where the trails go (default models/out, ignored by git; installed: the state
 #                directory's models/)
 # Needs Debian's spin (SPIN: another spin binary) and gcc; spin and pan run in a temporary directory.
