@@ -5,12 +5,14 @@
 # model with a counterexample, the shortest one (pan -i) replayed by `spin -t -p` into
 # OUT/MODEL.trail.txt (its STEP lines are an order: `rlock explore --replay-trail FILE`) and its
 # order on one line. A counterexample is a verdict, not a failure.
-# Usage: scripts/models.sh [--events LIST] [--bound K] [--out DIR] [MODEL...]
+# Usage: scripts/models.sh [--events LIST] [--bound K] [--out DIR] [--orders] [MODEL...]
 #   MODEL        ttl, watchdog, fenced-retry, fenced-claim (default: the four)
 #   --events     comma-separated from expiry, pause, restart, failover, or none (default expiry,pause)
 #   --bound K    refused tries per acquisition, extends and restarts per worker, 0 to 8 (default 2)
 #   --out DIR    where the trails go (default models/out, ignored by git; installed: the state
 #                directory's models/)
+#   --orders     also count the world's orders and the losing ones, as rlock explore does: far
+#                costlier (fenced-claim at bound 2: 13 million states, 2 GB, over a minute)
 # Needs Debian's spin (SPIN: another spin binary) and gcc; spin and pan run in a temporary directory.
 # Exit: 0 verified, 1 spin or pan failed, 2 bad arguments.
 set -euo pipefail
@@ -20,7 +22,7 @@ ALL_MODELS=(ttl watchdog fenced-retry fenced-claim)
 ALL_EVENTS=(expiry pause restart failover)
 MAX_BOUND=8  # all four events, watchdog: 1.9 million states, 16 s, 130 MB
 
-models=() events=expiry,pause bound=2 out=$ROOT/models/out
+models=() events=expiry,pause bound=2 out=$ROOT/models/out orders=no
 [[ -f $ROOT/CMakeLists.txt ]] || out=$RUNS/models  # installed: share/rlock is not ours to write
 while (($#)); do
     case $1 in
@@ -32,8 +34,9 @@ while (($#)); do
              bound=$((10#$2)); shift ;;
     --out) [[ -n ${2:-} ]] || usage_error "--out takes a directory"
            out=$2; shift ;;
+    --orders) orders=yes ;;
     *) [[ " ${ALL_MODELS[*]} " == *" $1 "* ]] ||
-           usage_error "unknown model '$1' (models: ${ALL_MODELS[*]}; usage: $(basename "$0") [--events LIST] [--bound K] [--out DIR] [MODEL...])"
+           usage_error "unknown model '$1' (models: ${ALL_MODELS[*]}; usage: $(basename "$0") [--events LIST] [--bound K] [--out DIR] [--orders] [MODEL...])"
        models+=("$1") ;;
     esac
     shift
@@ -73,6 +76,25 @@ build_pan() {
         >"$work/$1.build" 2>&1 || { cat "$work/$1.build" >&2; die "$1: spin or gcc failed"; }
 }
 
+# The ends pan counts (-c0) when the order so far is part of the state (-DORDERS, kept by -o2 though
+# only written): each whole order is then one end state, an error when it loses (ORDERS=1) or
+# always (ORDERS=2). The state space becomes the tree of every prefix, hence -O2 and a larger hash.
+count_ends() {  # count_ends MODEL ORDERS
+    (cd "$work" && "$SPIN" -o2 -DORDERS="$2" "${defines[@]}" -a "$1.pml" &&
+        gcc -O2 -DSAFETY -DNOREDUCE -o pan pan.c && ./pan -m10000 -w24 -c0) >"$work/$1.orders" 2>&1 ||
+        die "$1: counting its orders failed: $(tail -n 1 "$work/$1.orders")"
+    grep -q 'max search depth too small' "$work/$1.orders" && die "$1: counting its orders hit pan's depth"
+    pan_field "$work/$1.orders" 's/.*errors: \([0-9]*\).*/\1/p'
+}
+
+# "  orders N, losing M" for MODEL, whose verification found ERRORS.
+print_orders() {  # print_orders MODEL ERRORS
+    local all losing=0
+    all=$(count_ends "$1" 2)
+    ((${2} == 0)) || losing=$(count_ends "$1" 1)
+    echo "  orders $all, losing $losing"
+}
+
 echo "spin models: events ${events}, bound $bound ($("$SPIN" -V | head -n 1))"
 for model in "${models[@]}"; do
     rm -f "$out/$model.trail.txt"
@@ -89,6 +111,7 @@ for model in "${models[@]}"; do
     [[ -n $errors && -n $states ]] || die "$model: pan's report unread: $(tail -n 1 "$work/$model.full")"
     if ((errors == 0)); then
         echo "$model: none (states $states, depth $depth, $complete, ${seconds:-0} s)"
+        [[ $orders == no ]] || print_orders "$model" 0
         continue
     fi
     # The shortest counterexample, by iterative deepening (-i).
@@ -103,4 +126,5 @@ for model in "${models[@]}"; do
     echo "$model: counterexample (states $states, depth $depth, $complete, ${seconds:-0} s, $errors errors)"
     echo "  shortest, $steps steps: $order"
     echo "  trail: $out/$model.trail.txt"
+    [[ $orders == no ]] || print_orders "$model" "$errors"
 done

@@ -2,8 +2,8 @@
 # The spin models give the verdicts docs/explore.md states: a counterexample for ttl, watchdog (the
 # pause lets its lease run out) and fenced-retry, none for fenced-claim, each search complete. Each
 # trail's STEP lines are an order of the spec's tokens only, a whole one (both workers end with
-# their release); nothing of spin's is left in models/. Bad input: one line, exit 2; spin missing:
-# one line naming the package. Usage: models_test.sh
+# their release); the orders of a world counted by hand; nothing of spin's is left in models/. Bad
+# input: one line, exit 2; spin missing: one line naming the package. Usage: models_test.sh
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -43,6 +43,11 @@ check "the ttl trail is lab 1's loss: A and B read before both write" grep -q \
 bash "$root/scripts/models.sh" --events expiry,pause,restart,failover --bound 3 --out "$work/all" fenced-claim \
     >"$work/all.report" 2>&1
 check "fenced-claim holds under every event, bound 3" grep -q '^fenced-claim: none (.*, complete,' "$work/all.report"
+
+# Counting orders, on a world counted by hand: A first, B's one try refused before A's release
+# (after A's acquire, read or write: 3 orders, B gives up) or granted after it (1); B first alike.
+bash "$root/scripts/models.sh" --orders --events none --bound 0 --out "$work/count" ttl >"$work/count.report" 2>&1
+check "ttl with no event at bound 0 has 8 orders, none losing" grep -qx '  orders 8, losing 0' "$work/count.report"
 
 check "nothing of spin's left in models/" test "$(cd "$root" && git status --porcelain --ignored -- models)" = "$before"
 
