@@ -6,11 +6,11 @@
  *             worker is paused
  *   FENCED    the acquisition mints a fencing token (A:fence) and the write is fenced
  *   CLAIMS    the read claims the account with the token (A:claim); the write needs the claim
- * Chosen at `spin -D...` time (scripts/models.sh): K, the bound (default 2), and the events
- * EV_EXPIRY, EV_PAUSE, EV_RESTART, EV_FAILOVER (each absent, 0, or 1).
+ * Chosen at `spin -D...` time (scripts/models.sh): K, the bound (default 2), the events
+ * EV_EXPIRY, EV_PAUSE, EV_RESTART, EV_FAILOVER (each absent, 0, or 1), and ORDERS (below).
  *
- * Every step and event is one d_step that prints `STEP <token>`, so a trail's depth is its
- * number of tokens plus two (the judge and the end), and `spin -t` prints the order.
+ * Every step and event is one d_step that prints `STEP <token>`, so a trail's length is its
+ * number of tokens plus one (the judge's), and `spin -t` prints the order.
  * What the servers are reduced to, and why that keeps the property, is in docs/explore.md.
  */
 #ifndef K
