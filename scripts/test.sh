@@ -23,6 +23,7 @@ need_packages faketime  # chaos_clock_test's skewed worker (rlock chaos --faults
 need_packages iproute2 nftables  # netns_test's namespaces, bridge and partitions (src/host/netns.h)
 need_packages python3-jsonschema  # schemas_test validates the run files against docs/schemas/
 need_packages python3-yaml  # scale_manifests reads docs/scale/*.yaml offline
+need_packages spin  # models_test verifies the Promela models of models/ (scripts/models.sh)
 "$ROOT/scripts/clients.sh" install  # the real lock libraries that the clients' tests judge (docs/clients.md)
 cd "$ROOT"
 scripts/format.sh --check  # the C++ sources as .clang-format has them
