@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <thread>
 #include <variant>
 
 #include <fmt/format.h>
@@ -125,14 +126,19 @@ std::vector<protocol::ClientDriver> start_peers(const BenchSetup& setup, const p
   } else {
     redis.push_back(setup.redis.url());
   }
+  // As many start at a time as the machine has cores: sixteen JVMs starting at once on two busy cores outlast the
+  // silence limit.
+  int batch = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   std::vector<protocol::ClientDriver> drivers;
-  for (int i = 0; i < clients; ++i) {
-    drivers.emplace_back(fmt::format("bench-{}", i), client.command,
-                         setup.dir / fmt::format("{}-{}.stderr", stderr_prefix, i));
+  for (int first = 0; first < clients; first += batch) {
+    int end = std::min(clients, first + batch);
+    for (int i = first; i < end; ++i) {
+      drivers.emplace_back(fmt::format("bench-{}", i), client.command,
+                           setup.dir / fmt::format("{}-{}.stderr", stderr_prefix, i));
+      drivers.back().send_init(protocol::Init{protocol::kVersion, drivers.back().worker(), redis, kPeerTtl.count()});
+    }
+    for (int i = first; i < end; ++i) drivers[static_cast<std::size_t>(i)].await_init_ok(kPeerSilenceLimit);
   }
-  for (protocol::ClientDriver& d : drivers)
-    d.send_init(protocol::Init{protocol::kVersion, d.worker(), redis, kPeerTtl.count()});
-  for (protocol::ClientDriver& d : drivers) d.await_init_ok(kPeerSilenceLimit);
   return drivers;
 }
 

@@ -24,9 +24,9 @@ namespace rlock::bench {
 inline constexpr std::chrono::milliseconds kPeerTtl{2000};
 inline constexpr std::chrono::milliseconds kPeerSilenceLimit = protocol::silence_limit(kPeerTtl);
 
-// `clients` processes of `client` started side by side and past their handshake, so that their start-up comes
-// before any clock: workers bench-0 and on, on the bench's Redis (setup.redlock's three for NAME@3), their stderr in
-// `stderr_prefix`-I.stderr of setup.dir. Throws ClientError as the driver does.
+// `clients` processes of `client` started and past their handshake, as many at a time as the machine has cores, so
+// that their start-up comes before any clock: workers bench-0 and on, on the bench's Redis (setup.redlock's three for
+// NAME@3), their stderr in `stderr_prefix`-I.stderr of setup.dir. Throws ClientError as the driver does.
 std::vector<protocol::ClientDriver> start_peers(const BenchSetup& setup, const protocol::ClientSpec& client,
                                                 int clients, const std::string& stderr_prefix);
 
