@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # rlock bench --seconds 0.2 with every strategy against the servers of scripts/test.sh, on accounts
 # of its own (from 9700 to 9755): the environment comes first, every case and every strategy row produced
-# numbers, the contended runs ended with the correct balance; bad input is one line and exit 2. Then a
-# protocol client beside ttl (--client): its rows have numbers and a checked balance; a peer that
-# cannot start is one line naming it and exit 1. Then ttl through chaos's fault proxy (--through-proxy).
+# numbers, the contended runs ended with the correct balance; bad input is one line and exit 2. Then
+# protocol clients beside ttl (--client), one by its catalogue name (redis-py, Debian's, always
+# installed) and one as NAME=COMMAND (rlock client): their rows have numbers and a checked balance,
+# and redis-py's own hand-off (--handoff-client) is a case beside the built-in ones; a name not shipped
+# or not installed is one line and exit 2, a peer that cannot start one line naming it and exit 1.
+# Then ttl through chaos's fault proxy (--through-proxy).
 # A benchmark, not a timed test: no time is asserted.
 set -uo pipefail
 rlock=$1
@@ -58,23 +61,45 @@ one_line_exit_2() { # one_line_exit_2 LABEL ARGS...
 }
 one_line_exit_2 "an unknown strategy" --strategies ttl,nosuch
 one_line_exit_2 "more clients than PostgreSQL accepts" --clients 100000 --strategies ttl
-one_line_exit_2 "a --client that is neither NAME=COMMAND nor a shipped adapter" --strategies none --client nosuch-lock
+# A catalogue name that is not shipped lists the shipped ones; one not installed names its install command.
+for flag in --client --handoff-client; do
+    one_line_exit_2 "$flag with a name not shipped" --strategies none $flag nosuch-lock
+    check "$flag with a name not shipped: the line lists the shipped names" grep -q 'shipped: .*redis-py' "$work/bad.err"
+done
+mkdir -p "$work/catalogue/fake"
+printf '%s\n' '{"library": "none 0", "installed": "bin/fake", "clients": [' \
+    '{"name": "fake", "command": "{dir}/bin/fake", "server": "redis", "safe": false, "models": "nothing"}]}' \
+    >"$work/catalogue/fake/client.json"
+RLOCK_CLIENTS_DIR=$work/catalogue one_line_exit_2 "a catalogue client not installed" --strategies none --client fake
+check "a catalogue client not installed: the line names its install command" \
+    grep -q 'install it with `scripts/clients.sh install fake`' "$work/bad.err"
+one_line_exit_2 "a --handoff-client named as a built-in case" --strategies none --handoff-client 'queue=/bin/true'
 
-# Peers in the same run: redis-py's Lock over the protocol, beside ttl, on accounts 9720 and on.
-redis_py="redis-py=/usr/bin/python3 $(cd "$(dirname "$0")/.." && pwd)/clients/redis-py-lock/client.py"
-"$rlock" --dir "$work" bench --seconds 0.2 --account 9720 --strategies ttl --client "$redis_py" \
+# Peers in the same run, beside ttl, on accounts 9720 and on: redis-py's Lock over the protocol by its catalogue
+# name, rlock's own ttl as NAME=COMMAND, and redis-py's hand-off beside the built-in ones.
+"$rlock" --dir "$work" bench --seconds 0.2 --account 9720 --strategies ttl --client redis-py \
+    --client "rlock-ttl=$rlock client --strategy ttl" --handoff-client redis-py \
     --json "$work/bench.json" >"$work/out.txt" 2>"$work/err.txt"
 rc=$?
 cat "$work/out.txt" "$work/err.txt"
-check "bench with a peer exits 0 (got $rc)" test $rc -eq 0
-check "the peer redis-py has its rows at 1 and 16 clients, with numbers and the correct balance" test "$(json '
-    my @r = grep { $_->{name} eq "redis-py" && $_->{client} } @{$j->{strategies}};
-    my @good = grep { $_->{median_us} > 0 && $_->{p99_us} >= $_->{median_us} && $_->{floor_us} > 0 && $_->{ratio} > 0
-                      && $_->{throughput_per_s} > 0 && $_->{increments} > 0 && $_->{balance_ok} } @r;
-    join(",", map { $_->{clients} } @good)')" = "1,16"
+check "bench with peers exits 0 (got $rc)" test $rc -eq 0
+for peer in redis-py rlock-ttl; do
+    check "the peer $peer has its rows at 1 and 16 clients, with numbers and the correct balance" test "$(P=$peer json '
+        my @r = grep { $_->{name} eq $ENV{P} && $_->{client} } @{$j->{strategies}};
+        my @good = grep { $_->{median_us} > 0 && $_->{p99_us} >= $_->{median_us} && $_->{floor_us} > 0
+                          && $_->{ratio} > 0 && $_->{throughput_per_s} > 0 && $_->{increments} > 0 && $_->{balance_ok} } @r;
+        join(",", map { $_->{clients} } @good)')" = "1,16"
+    check "the peer $peer's rows are table lines" test "$(grep -c "^$peer " "$work/out.txt")" -eq 2
+done
 check "ttl's rows are there too, not marked as a client" test "$(json '
     scalar(grep { $_->{name} eq "ttl" && !$_->{client} } @{$j->{strategies}})')" = 4
-check "the peer's rows are table lines" test "$(grep -c '^redis-py ' "$work/out.txt")" -eq 2
+check "handoff-redis-py has a line" grep -q '^handoff-redis-py ' "$work/out.txt"
+check "handoff-redis-py ran until it had 20 hand-offs, with the correct balance, fairness and throughput" \
+    test "$(json '
+    my ($c) = grep { $_->{name} eq "handoff-redis-py" } @{$j->{cases}};
+    $c && $c->{samples} >= 20 && $c->{median_us} > 0 && $c->{p99_us} >= $c->{median_us} && $c->{sleeper_ratio} > 0
+       && $c->{balance_ok} && $c->{clients} == 2 && $c->{jain} > 0 && $c->{throughput_per_s} > 0
+       && $c->{failed} == 0 ? "yes" : "no"')" = yes
 
 # A peer that cannot start: one line naming it, exit 1.
 "$rlock" --dir "$work" bench --seconds 0.2 --account 9720 --strategies none --client 'ghost=/nonexistent/lock-client' \

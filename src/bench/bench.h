@@ -10,6 +10,7 @@
 //                         a round, the least a Pub/Sub hand-off can cost (its own floor)
 //   handoff-poll/-notify/-queue/-direct  N processes contending for one lock: release to the next acquisition; floor 2
 //                         Redis RTT (as in earlier runs), and the ratio to the sleeper floor besides
+//   handoff-NAME          the same, of a protocol client's own lock (peer_handoff.h)
 //   startup               `rlock worker` from spawn to its first Redis command, and its peak memory
 // and the price-of-safety rows (bench_strategy.h): each strategy's increment, done as the lab's
 // worker does it, alone against its floor and contended by 1, 4 and 16 processes.

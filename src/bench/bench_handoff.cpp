@@ -6,7 +6,6 @@
 
 #include <sys/mman.h>
 
-#include <algorithm>
 #include <atomic>
 #include <fstream>
 #include <new>
@@ -16,24 +15,19 @@
 #include <fmt/format.h>
 
 #include "bench/bench.h"
+#include "bench/handoff_sections.h"
 #include "host/child.h"
 #include "rlock/acquire.h"
 #include "rlock/error.h"
 #include "rlock/redis_lock.h"
-#include "util/stats.h"
 
 namespace rlock::bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr std::chrono::milliseconds kTtl{2000};
-constexpr std::chrono::milliseconds kRetry{100};    // the article's polling interval
-constexpr std::chrono::milliseconds kMaxWork{100};  // a release falls anywhere in a poller's cycle
+constexpr std::chrono::milliseconds kRetry{100};  // the article's polling interval
 constexpr std::chrono::milliseconds kConnectTime{500};
-// A case runs for --seconds and until it has this many hand-offs (a median of a handful on a busy machine says
-// little, and none fails the run), but never longer than kOvertime past --seconds.
-constexpr long kMinHandoffs = 20;
-constexpr std::chrono::seconds kOvertime{30};
 
 // The sections every client of a case has done, in memory shared by the forked clients.
 class SharedCount {
@@ -65,16 +59,6 @@ struct CaseEnd {
     return now >= latest || (now >= soonest && sections.value() > kMinHandoffs);
   }
 };
-
-struct Section {
-  long long acquired_ns = 0;
-  long long releasing_ns = 0;  // stamped before the release is sent
-  int client = 0;
-};
-
-long long nanoseconds(Clock::time_point t) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
-}
 
 std::filesystem::path records_of(const BenchSetup& setup, WaitMode mode, int client) {
   return setup.dir / fmt::format("handoff-{}-{}.txt", wait_mode_name(mode), client);
@@ -152,8 +136,6 @@ std::vector<Section> read_sections(const BenchSetup& setup, WaitMode mode, int c
     Section s{0, 0, client};
     while (in >> s.acquired_ns >> s.releasing_ns) sections.push_back(s);
   }
-  std::sort(sections.begin(), sections.end(),
-            [](const Section& a, const Section& b) { return a.acquired_ns < b.acquired_ns; });
   return sections;
 }
 
@@ -179,27 +161,9 @@ BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_r
   if (failed > 0) throw Error(fmt::format("rlock bench: {} of {} handoff clients failed", failed, setup.clients));
 
   std::vector<Section> sections = read_sections(setup, mode, setup.clients);
-  std::vector<double> handoffs_us;
-  std::vector<double> per_client(static_cast<std::size_t>(setup.clients), 0);
-  for (std::size_t i = 0; i < sections.size(); ++i) {
-    per_client[static_cast<std::size_t>(sections[i].client)] += 1;
-    if (i > 0) handoffs_us.push_back(static_cast<double>(sections[i].acquired_ns - sections[i - 1].releasing_ns) / 1e3);
-  }
-  BenchCase result = BenchCase::from(case_name(mode), handoffs_us, 2 * redis_rtt_us);
   long long expected = bank::AccountStore::kInitialBalance + static_cast<long long>(sections.size());
-  long long balance = store.read_balance(setup.account);
-  double elapsed_s =
-      sections.empty() ? 0 : static_cast<double>(sections.back().releasing_ns - sections.front().acquired_ns) / 1e9;
-  result.extra = {{"clients", setup.clients},
-                  {"sections", sections.size()},
-                  {"throughput_per_s", elapsed_s > 0 ? static_cast<double>(sections.size()) / elapsed_s : 0},
-                  {"jain", util::jain_index(per_client)},
-                  {"final_balance", balance},
-                  {"expected_balance", expected},
-                  {"balance_ok", balance == expected},
-                  {"sleeper_floor_us", sleeper_floor_us},
-                  {"sleeper_ratio", sleeper_floor_us > 0 ? result.median_us / sleeper_floor_us : 0}};
-  return result;
+  return summarize_handoffs(case_name(mode), std::move(sections), setup.clients, 2 * redis_rtt_us, sleeper_floor_us,
+                            store.read_balance(setup.account), expected);
 }
 
 }  // namespace rlock::bench

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <thread>
 #include <variant>
 
 #include <fmt/format.h>
@@ -16,9 +17,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
-
-constexpr std::chrono::milliseconds kTtl{2000};                // the bench's strategies' (WorkerPlan's default)
-constexpr auto kSilenceLimit = protocol::silence_limit(kTtl);  // as chaos allows a client that owes an answer
 
 double us_since(Clock::time_point start) {
   return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
@@ -35,19 +33,8 @@ class PeerRun {
  public:
   PeerRun(const BenchSetup& setup, const protocol::ClientSpec& spec, int clients)
       : key_(LockKey::for_account(setup.account).lock), account_(bank::AccountStore::kInitialBalance) {
-    std::vector<std::string> redis;
-    if (spec.servers == 3) {
-      for (const RedisAddress& server : setup.redlock) redis.push_back(server.url());
-    } else {
-      redis.push_back(setup.redis.url());
-    }
-    for (int i = 0; i < clients; ++i) {
-      peers_.push_back(Peer{protocol::ClientDriver(fmt::format("bench-{}", i), spec.command,
-                                                   setup.dir / fmt::format("peer-{}-{}.stderr", spec.name, i))});
-    }
-    for (Peer& p : peers_)
-      p.client.send_init(protocol::Init{protocol::kVersion, p.client.worker(), redis, kTtl.count()});
-    for (Peer& p : peers_) p.client.await_init_ok(kSilenceLimit);
+    for (protocol::ClientDriver& client : start_peers(setup, spec, clients, "peer-" + spec.name))
+      peers_.push_back(Peer{std::move(client)});
   }
 
   // Increments until `end`, then lets those under way finish. `floor` (a single client's) is timed
@@ -101,7 +88,7 @@ class PeerRun {
       handle(p, *message);
       if (!p.client.under_way() && Clock::now() < end) next(p, floor);
     }
-    if (p.client.under_way()) p.client.check_silence(kSilenceLimit);
+    if (p.client.under_way()) p.client.check_silence(kPeerSilenceLimit);
   }
 
   // The client's read, write or done (the driver checked that it is one, of its increment): each
@@ -130,6 +117,30 @@ class PeerRun {
 };
 
 }  // namespace
+
+std::vector<protocol::ClientDriver> start_peers(const BenchSetup& setup, const protocol::ClientSpec& client,
+                                                int clients, const std::string& stderr_prefix) {
+  std::vector<std::string> redis;
+  if (client.servers == 3) {
+    for (const RedisAddress& server : setup.redlock) redis.push_back(server.url());
+  } else {
+    redis.push_back(setup.redis.url());
+  }
+  // As many start at a time as the machine has cores: sixteen JVMs starting at once on two busy cores outlast the
+  // silence limit.
+  int batch = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  std::vector<protocol::ClientDriver> drivers;
+  for (int first = 0; first < clients; first += batch) {
+    int end = std::min(clients, first + batch);
+    for (int i = first; i < end; ++i) {
+      drivers.emplace_back(fmt::format("bench-{}", i), client.command,
+                           setup.dir / fmt::format("{}-{}.stderr", stderr_prefix, i));
+      drivers.back().send_init(protocol::Init{protocol::kVersion, drivers.back().worker(), redis, kPeerTtl.count()});
+    }
+    for (int i = first; i < end; ++i) drivers[static_cast<std::size_t>(i)].await_init_ok(kPeerSilenceLimit);
+  }
+  return drivers;
+}
 
 std::vector<StrategyRow> measure_peer(const BenchSetup& setup, const protocol::ClientSpec& client) {
   bank::AccountStore store(setup.conninfo);

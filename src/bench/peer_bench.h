@@ -14,9 +14,21 @@
 #include <vector>
 
 #include "bench/bench_strategy.h"
+#include "protocol/client_driver.h"
 #include "protocol/client_spec.h"
 
 namespace rlock::bench {
+
+// The TTL the bench's peers are given, the bench's strategies' (WorkerPlan's default), and how long one that owes an
+// answer may be silent (as chaos allows).
+inline constexpr std::chrono::milliseconds kPeerTtl{2000};
+inline constexpr std::chrono::milliseconds kPeerSilenceLimit = protocol::silence_limit(kPeerTtl);
+
+// `clients` processes of `client` started and past their handshake, as many at a time as the machine has cores, so
+// that their start-up comes before any clock: workers bench-0 and on, on the bench's Redis (setup.redlock's three for
+// NAME@3), their stderr in `stderr_prefix`-I.stderr of setup.dir. Throws ClientError as the driver does.
+std::vector<protocol::ClientDriver> start_peers(const BenchSetup& setup, const protocol::ClientSpec& client,
+                                                int clients, const std::string& stderr_prefix);
 
 // The client counts of a peer's rows, on one account.
 inline const std::vector<int> kPeerClients{1, 16};

@@ -86,8 +86,8 @@ enum class Pass { written, rejected, lock_lost };
 
 class StrategyClient {
  public:
-  StrategyClient(lab::Strategy strategy, Harness& harness, const protocol::Init& init)
-      : strategy_(strategy), harness_(harness), ttl_(init.ttl_ms) {
+  StrategyClient(lab::Strategy strategy, WaitMode wait, Harness& harness, const protocol::Init& init)
+      : strategy_(strategy), wait_(wait), harness_(harness), ttl_(init.ttl_ms) {
     for (const std::string& url : init.redis) servers_.push_back(RedisAddress::parse(url));
     if (servers_.empty()) throw UsageError("init named no Redis server");
     if (strategy == lab::Strategy::redlock && servers_.size() < 3) {
@@ -110,11 +110,11 @@ class StrategyClient {
  private:
   // The acquisition policy of the built-in chaos worker, bounded by 10 TTLs: the harness waits no
   // longer for an answer (the built-in worker, waiting longer, ends up stuck at the trial's end).
-  AcquirePolicy policy() const { return AcquirePolicy{.retry = kBusyRetry, .deadline = 10 * ttl_}; }
+  AcquirePolicy policy() const { return AcquirePolicy{.retry = kBusyRetry, .wait = wait_, .deadline = 10 * ttl_}; }
 
   // The built-in Worker's attempts (lab_worker.cpp), with the account behind the protocol.
   std::optional<std::string> run_single(const protocol::Increment& increment) {
-    RedisLock lock(*redis_, LockKey::named(increment.key));
+    RedisLock lock(*redis_, LockKey::named(increment.key), LockOptions{.waiters = wait_});
     Acquirer acquirer(lock, servers_.front(), policy());
     for (;;) {
       Acquisition acquired = lab::takes_fence(strategy_) ? acquirer.acquire_fenced(ttl_) : acquirer.acquire(ttl_);
@@ -156,6 +156,7 @@ class StrategyClient {
   }
 
   lab::Strategy strategy_;
+  WaitMode wait_;
   Harness& harness_;
   std::chrono::milliseconds ttl_;
   std::vector<RedisAddress> servers_;
@@ -172,12 +173,20 @@ void check_client_strategy(lab::Strategy strategy) {
   }
 }
 
-void run_strategy_client(lab::Strategy strategy, std::istream& in, std::ostream& out) {
+void check_client_wait(lab::Strategy strategy, WaitMode wait) {
+  if (strategy == lab::Strategy::redlock && wait != WaitMode::poll) {
+    throw UsageError(
+        fmt::format("--wait {}: redlock's quorum has no queue and no announcement; it polls", wait_mode_name(wait)));
+  }
+}
+
+void run_strategy_client(lab::Strategy strategy, WaitMode wait, std::istream& in, std::ostream& out) {
   check_client_strategy(strategy);
+  check_client_wait(strategy, wait);
   Harness harness(in, out);
   std::optional<protocol::Init> init = harness.next<protocol::Init>();
   if (!init) return;
-  StrategyClient client(strategy, harness, *init);
+  StrategyClient client(strategy, wait, harness, *init);
   harness.send(protocol::InitOk{});
   try {
     while (std::optional<protocol::Increment> increment = harness.next<protocol::Increment>()) {

@@ -16,6 +16,7 @@
 #include <ostream>
 
 #include "lab/strategy.h"
+#include "rlock/release_waiter.h"
 
 namespace rlock::chaos {
 
@@ -23,9 +24,13 @@ namespace rlock::chaos {
 // that the harness serves, which the protocol cannot express.
 void check_client_strategy(lab::Strategy strategy);
 
-// Answers `init`, then each `increment`, until `in` ends (the trial is over). Throws UsageError when
-// init's `redis` list does not suit the strategy (redlock needs three servers), Error when the
-// harness sends what the protocol does not allow. Lock failures are the increment's `done` error.
-void run_strategy_client(lab::Strategy strategy, std::istream& in, std::ostream& out);
+// Throws UsageError for a wait mode other than poll with redlock, whose quorum has no queue or announcement.
+void check_client_wait(lab::Strategy strategy, WaitMode wait);
+
+// Answers `init`, then each `increment`, until `in` ends (the trial is over), a refused attempt waiting as `wait`
+// says (release_waiter.h; the lock's release does its part). Throws UsageError when init's `redis` list does not
+// suit the strategy (redlock needs three servers), Error when the harness sends what the protocol does not allow.
+// Lock failures are the increment's `done` error.
+void run_strategy_client(lab::Strategy strategy, WaitMode wait, std::istream& in, std::ostream& out);
 
 }  // namespace rlock::chaos

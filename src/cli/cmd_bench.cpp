@@ -1,7 +1,8 @@
 // rlock bench [--seconds S] [--clients N] [--json FILE] [--account N] [--strategies LIST]
-// [--wait poll|notify|queue|handoff] [--redlock-port P] [--client NAME=COMMAND ...] [--through-proxy]: the cost of a
-// lock over the round trips it needs (bench.h), then the price of safety, strategy by strategy (bench_strategy.h), and
-// of the protocol clients beside them (peer_bench.h). Prints the environment, then one line per case and per strategy
+// [--wait poll|notify|queue|handoff] [--redlock-port P] [--client NAME=COMMAND ...] [--handoff-client NAME ...]
+// [--through-proxy]: the cost of a lock over the round trips it needs (bench.h), with protocol clients' own hand-offs
+// beside the built-in ones (peer_handoff.h), then the price of safety, strategy by strategy (bench_strategy.h), and of
+// the protocol clients beside them (peer_bench.h). Prints the environment, then one line per case and per strategy
 // row: median, p99, the floor measured in the same run and the ratio to it, with its progress on stderr. Keeps the run
 // in DIR/bench/runs/<UTC time>/ (bench.json and report.html, whose path it prints). Exits 1 when a contended run ended
 // with a wrong balance. --through-proxy prices chaos's fault proxy, passing.
@@ -16,6 +17,7 @@
 #include "bench/bench.h"
 #include "bench/bench_strategy.h"
 #include "bench/peer_bench.h"
+#include "bench/peer_handoff.h"
 #include "chaos/client_list.h"
 #include "chaos/network.h"
 #include "cli/commands.h"
@@ -44,6 +46,7 @@ struct BenchOptions {
   WaitMode wait = WaitMode::poll;
   int redlock_port = 6740;
   std::vector<std::string> clients_specs;  // --client NAME=COMMAND
+  std::vector<std::string> handoff_specs;  // --handoff-client NAME
   bool through_proxy = false;
 };
 
@@ -51,12 +54,14 @@ struct BenchOptions {
 std::string extra_text(const bench::BenchCase& c) {
   const nlohmann::json& x = c.extra;
   if (x.contains("jain")) {
-    return fmt::format("{:.2f}x the sleeper floor, {} clients, {:.1f} sections/s, Jain {:.2f}, balance {} ({})",
+    std::size_t failed = x.value("failed", std::size_t{0});
+    return fmt::format("{:.2f}x the sleeper floor, {} clients, {:.1f} sections/s, Jain {:.2f}, balance {} ({}){}",
                        x["sleeper_ratio"].get<double>(), x["clients"].get<int>(), x["throughput_per_s"].get<double>(),
                        x["jain"].get<double>(), x["final_balance"].get<long long>(),
                        x["balance_ok"].get<bool>()
                            ? "correct"
-                           : fmt::format("WRONG: expected {}", x["expected_balance"].get<long long>()));
+                           : fmt::format("WRONG: expected {}", x["expected_balance"].get<long long>()),
+                       failed > 0 ? fmt::format(", {} increments given up", failed) : "");
   }
   if (x.contains("peak_rss_kb_median")) {
     return fmt::format("peak memory {:.1f} MB (largest {:.1f} MB); floor: spawning /bin/true",
@@ -65,16 +70,17 @@ std::string extra_text(const bench::BenchCase& c) {
   return "";
 }
 
-void print_case(const bench::BenchCase& c) {
+// `width`: the name column's, for the longest name of the run.
+void print_case(const bench::BenchCase& c, std::size_t width) {
   std::string extra = extra_text(c);
-  fmt::print("{:<15} {:>7} {:>10} {:>10} {:>10} {:>7.2f}{}{}\n", c.name, c.samples, util::duration_text(c.median_us),
-             util::duration_text(c.p99_us), util::duration_text(c.floor_us), c.ratio(), extra.empty() ? "" : "  ",
-             extra);
+  fmt::print("{:<{}} {:>7} {:>10} {:>10} {:>10} {:>7.2f}{}{}\n", c.name, width, c.samples,
+             util::duration_text(c.median_us), util::duration_text(c.p99_us), util::duration_text(c.floor_us),
+             c.ratio(), extra.empty() ? "" : "  ", extra);
   std::fflush(stdout);  // before the next case forks its clients
 }
 
-void print_row(const bench::StrategyRow& r) {
-  fmt::print("{:<15} {:>7} {:>8} {:>10} {:>10} {:>10} {:>7.2f} {:>10.1f}  {}\n", r.name, r.clients, r.accounts,
+void print_row(const bench::StrategyRow& r, std::size_t width) {
+  fmt::print("{:<{}} {:>7} {:>8} {:>10} {:>10} {:>10} {:>7.2f} {:>10.1f}  {}\n", r.name, width, r.clients, r.accounts,
              util::duration_text(r.median_us), util::duration_text(r.p99_us), util::duration_text(r.floor_us),
              r.ratio(), r.throughput_per_s, r.balance_ok ? "balance ok" : "BALANCE WRONG: an update was lost");
   std::fflush(stdout);  // before the next row forks its clients
@@ -131,7 +137,7 @@ bench::BenchSetup setup_of(const BenchOptions& options, const GlobalOptions& glo
 // The environment, printed and returned for the JSON; then the single-connection cases. Throws
 // UsageError when the machine cannot run the clients asked for.
 std::vector<bench::BenchCase> environment_and_round_trips(const BenchOptions& options, const bench::BenchSetup& setup,
-                                                          nlohmann::json& env) {
+                                                          nlohmann::json& env, std::size_t width) {
   RedisConnection redis(setup.redis);
   bank::AccountStore store(setup.conninfo);
   bench::check_capacity(std::max(options.clients, bench::kSpreadClients), store);
@@ -142,9 +148,10 @@ std::vector<bench::BenchCase> environment_and_round_trips(const BenchOptions& op
     fmt::print("{:<11} {}\n", label, value);
     env[label] = value;
   }
-  fmt::print("\n{:<15} {:>7} {:>10} {:>10} {:>10} {:>7}\n", "case", "samples", "median", "p99", "floor", "ratio");
+  fmt::print("\n{:<{}} {:>7} {:>10} {:>10} {:>10} {:>7}\n", "case", width, "samples", "median", "p99", "floor",
+             "ratio");
   std::vector<bench::BenchCase> cases = bench::measure_round_trips(setup, redis, store);
-  for (const bench::BenchCase& c : cases) print_case(c);
+  for (const bench::BenchCase& c : cases) print_case(c, width);
   return cases;
 }
 
@@ -161,21 +168,49 @@ std::vector<std::unique_ptr<host::LocalRedis>> redlock_servers(const std::vector
   return servers;
 }
 
+// The name column's width: 15, or the longest case or row name of the clients'.
+std::size_t name_width(const std::vector<protocol::ClientSpec>& handoff_peers,
+                       const std::vector<protocol::ClientSpec>& peers) {
+  std::size_t width = 15;
+  for (const protocol::ClientSpec& peer : handoff_peers)
+    width = std::max(width, std::string("handoff-").size() + peer.name.size());
+  for (const protocol::ClientSpec& peer : peers) width = std::max(width, peer.name.size());
+  return width;
+}
+
+// --handoff-client's clients, whose case handoff-NAME must not be a built-in hand-off case's. Throws UsageError.
+std::vector<protocol::ClientSpec> handoff_clients(const std::vector<std::string>& texts) {
+  std::vector<protocol::ClientSpec> clients;
+  try {
+    clients = chaos::parse_command_line_clients(texts);
+  } catch (const UsageError& e) {
+    std::string what = e.what();  // said of --client, the flag whose rules these are
+    throw UsageError(what.rfind("--client", 0) == 0 ? "--handoff-client" + what.substr(8) : what);
+  }
+  for (const protocol::ClientSpec& client : clients) {
+    if (client.name == "poll" || client.name == "notify" || client.name == "queue" || client.name == "direct") {
+      throw UsageError(fmt::format("--handoff-client {}: handoff-{} is a built-in case; name the client otherwise",
+                                   client.name, client.name));
+    }
+  }
+  return clients;
+}
+
 // The strategies' rows, then the peers', under one header; each strategy and peer one step of
 // `progress`.
 std::vector<bench::StrategyRow> strategy_rows(const std::vector<lab::Strategy>& strategies,
                                               const std::vector<protocol::ClientSpec>& peers,
                                               const bench::BenchSetup& setup, util::Progress& progress,
-                                              std::size_t& step) {
+                                              std::size_t& step, std::size_t width) {
   if (strategies.empty() && peers.empty()) return {};
   progress.clear();
-  fmt::print("\n{:<15} {:>7} {:>8} {:>10} {:>10} {:>10} {:>7} {:>10}  {}\n", "strategy", "clients", "accounts",
+  fmt::print("\n{:<{}} {:>7} {:>8} {:>10} {:>10} {:>10} {:>7} {:>10}  {}\n", "strategy", width, "clients", "accounts",
              "median", "p99", "floor", "ratio", "incr/s", "balance");
   std::vector<bench::StrategyRow> rows;
   auto add = [&](std::vector<bench::StrategyRow> measured, std::string_view name) {
     progress.clear();
     for (bench::StrategyRow& row : measured) {
-      print_row(row);
+      print_row(row, width);
       rows.push_back(std::move(row));
     }
     std::fflush(stdout);
@@ -218,18 +253,24 @@ void bench(const BenchOptions& options, const GlobalOptions& global) {
   std::vector<lab::Strategy> strategies =
       lab::parse_strategy_list(options.strategies, bench::default_bench_strategies());
   std::vector<protocol::ClientSpec> peers = chaos::parse_command_line_clients(options.clients_specs);
+  std::vector<protocol::ClientSpec> handoff_peers = handoff_clients(options.handoff_specs);
   host::TempDir scratch("rlock_bench");  // the clients' records, the startup runs' lab directory, redlock's servers
   bench::BenchSetup setup = setup_of(options, global, scratch.path());
   std::unique_ptr<chaos::TrialNetwork> proxies = options.through_proxy ? route_through_proxies(setup) : nullptr;
   nlohmann::json env{{"through_proxy", options.through_proxy}};
-  std::vector<bench::BenchCase> cases = environment_and_round_trips(options, setup, env);
+  std::size_t width = name_width(handoff_peers, peers);
+  std::vector<bench::BenchCase> cases = environment_and_round_trips(options, setup, env, width);
   double redis_rtt = cases.front().median_us;
-  // The steps: the sleeper floor, four hand-offs, the start-up, each strategy and each peer.
-  util::Progress progress(stderr, "bench", "steps", 6 + strategies.size() + peers.size());
+  std::vector<protocol::ClientSpec> all_peers = peers;
+  all_peers.insert(all_peers.end(), handoff_peers.begin(), handoff_peers.end());
+  auto servers = redlock_servers(strategies, all_peers, options.redlock_port, setup.dir);
+  for (const auto& server : servers) setup.redlock.push_back(server->address());
+  // The steps: the sleeper floor, four hand-offs and each client's, the start-up, each strategy and each peer.
+  util::Progress progress(stderr, "bench", "steps", 6 + handoff_peers.size() + strategies.size() + peers.size());
   std::size_t step = 0;
   auto measured = [&](bench::BenchCase c) {
     progress.clear();
-    print_case(c);
+    print_case(c, width);
     std::fflush(stdout);
     progress.update(++step, c.name);
     cases.push_back(std::move(c));
@@ -239,10 +280,10 @@ void bench(const BenchOptions& options, const GlobalOptions& global) {
   double sleeper_floor = cases.back().median_us;
   for (WaitMode mode : {WaitMode::poll, WaitMode::notify, WaitMode::queue, WaitMode::handoff})
     measured(bench::measure_handoff(setup, mode, redis_rtt, sleeper_floor));
+  for (const protocol::ClientSpec& peer : handoff_peers)
+    measured(bench::measure_peer_handoff(setup, peer, redis_rtt, sleeper_floor));
   measured(bench::measure_startup(setup));
-  auto servers = redlock_servers(strategies, peers, options.redlock_port, setup.dir);
-  for (const auto& server : servers) setup.redlock.push_back(server->address());
-  std::vector<bench::StrategyRow> rows = strategy_rows(strategies, peers, setup, progress, step);
+  std::vector<bench::StrategyRow> rows = strategy_rows(strategies, peers, setup, progress, step, width);
   progress.finish();
   if (proxies) {
     env["proxy_connections"] = proxies->accepted();
@@ -287,6 +328,10 @@ void register_bench(CLI::App& app, const GlobalOptions& global) {
                   "a protocol client measured beside the strategies on the same "
                   "servers, as NAME=COMMAND (NAME@3=COMMAND: on redlock's three servers) or a shipped adapter's NAME "
                   "(rlock clients); repeatable (docs/clients.md)");
+  cmd->add_option("--handoff-client", options->handoff_specs,
+                  "a protocol client whose own lock's hand-off is measured beside the handoff cases, with --clients "
+                  "processes of it (case handoff-NAME): a shipped adapter's NAME or NAME=COMMAND; repeatable "
+                  "(docs/bench.md)");
   cmd->add_flag("--through-proxy", options->through_proxy,
                 "every connection to Redis and PostgreSQL through chaos's "
                 "fault proxy, passing: compare the ratios with a run without (docs/bench.md)");
