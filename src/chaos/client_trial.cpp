@@ -68,7 +68,9 @@ class ClientTrial : public Participants {
     for (std::size_t i = 0; i < schedule.workers.size(); ++i) {
       const WorkerSchedule& w = schedule.workers[i];
       workers_.push_back(ClientWorker{
-          w, protocol::ClientDriver(w.name, setup.client.command, dir.root() / fmt::format("client-{}.stderr", w.name)),
+          w,
+          protocol::ClientDriver(w.name, setup.client.command, dir.root() / fmt::format("client-{}.stderr", w.name),
+                                 setup.environment.empty() ? std::vector<std::string>{} : setup.environment[i]),
           static_cast<long long>(i + 1), false, false, false, false, WorkerExit{w.name, w.amount, false, 0}});
     }
   }
@@ -121,6 +123,9 @@ class ClientTrial : public Participants {
     switch (fault.client_strike()) {
       case ClientStrike::at_read: return target_read_at_;
       case ClientStrike::after_answer: return target_answered_at_;
+      case ClientStrike::after_read:
+        if (!target_read_at_) return std::nullopt;
+        return *target_read_at_ + seconds_of(fault.strike_after_s(schedule_));
       case ClientStrike::before_answer: break;
     }
     std::optional<Clock::time_point> due;

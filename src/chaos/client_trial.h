@@ -32,8 +32,9 @@ namespace rlock::chaos {
 
 struct ClientTrialSetup {
   const protocol::ClientSpec& client;
-  std::vector<std::vector<std::string>> redis;  // the URLs each worker's client is given: one, or three
-  std::string key;                              // the lock key of the trial's account
+  std::vector<std::vector<std::string>> redis;        // the URLs each worker's client is given: one, or three
+  std::vector<std::vector<std::string>> environment;  // NAME=VALUE overrides of each worker's, or none
+  std::string key;                                    // the lock key of the trial's account
   std::chrono::milliseconds ttl;
   long long initial_balance;
 };

@@ -1,14 +1,43 @@
 #include "chaos/network.h"
 
+#include <exception>
+#include <optional>
+#include <string>
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "bank/account_store.h"
 #include "rlock/error.h"
+#include "rlock/redis_connection.h"
 
 namespace rlock::chaos {
 
+namespace {
+
+// HOST:PORT, one server: the etcd endpoint or ZooKeeper connect string a proxy can stand in for.
+std::pair<std::string, int> one_server(const std::string& address) {
+  std::size_t colon = address.rfind(':');
+  int port = 0;
+  bool one = address.find_first_of(",/") == std::string::npos && colon != std::string::npos && colon > 0;
+  if (one) {
+    try {
+      port = std::stoi(address.substr(colon + 1));
+    } catch (const std::exception&) {
+      port = 0;
+    }
+  }
+  if (port <= 0 || port > 65535) {
+    throw UsageError(
+        fmt::format("conn-drop needs the clients' server at one HOST:PORT to put a proxy on; {} is not", address));
+  }
+  return {address.substr(0, colon), port};
+}
+
+}  // namespace
+
 TrialNetwork::TrialNetwork(std::size_t workers, const std::vector<RedisAddress>& redis, const std::string& conninfo,
-                           std::uint64_t seed)
+                           std::uint64_t seed, const std::string& client_server)
     : redis_(redis), conninfo_(conninfo), rng_(seed) {
   for (const RedisAddress& server : redis) {
     if (!server.socket.empty() || server.sentinel) {
@@ -22,11 +51,14 @@ TrialNetwork::TrialNetwork(std::size_t workers, const std::vector<RedisAddress>&
         fmt::format("the network faults need PostgreSQL over TCP at one address to put a proxy on; {} is not",
                     bank::describe_conninfo(conninfo)));
   }
+  std::optional<std::pair<std::string, int>> upstream;
+  if (!client_server.empty()) upstream = one_server(client_server);
   for (std::size_t i = 0; i < workers; ++i) {
     Links links;
     for (const RedisAddress& server : redis)
       links.redis.push_back(std::make_unique<host::FaultProxy>(server.host, server.port));
     links.postgres = std::make_unique<host::FaultProxy>(postgres->host, postgres->port);
+    if (upstream) links.client_server = std::make_unique<host::FaultProxy>(upstream->first, upstream->second);
     links_.push_back(std::move(links));
   }
 }
@@ -42,6 +74,29 @@ std::vector<RedisAddress> TrialNetwork::redis_of(std::size_t worker) const {
 
 std::string TrialNetwork::conninfo_of(std::size_t worker) const {
   return bank::conninfo_at(conninfo_, "127.0.0.1", links_[worker].postgres->port());
+}
+
+std::string TrialNetwork::client_server_of(std::size_t worker) const {
+  const auto& proxy = links_[worker].client_server;
+  return proxy ? fmt::format("127.0.0.1:{}", proxy->port()) : "";
+}
+
+long long TrialNetwork::kill_redis_connections(std::size_t worker) {
+  long long killed = 0;
+  for (std::size_t s = 0; s < redis_.size(); ++s) {
+    std::vector<std::string> addresses = links_[worker].redis[s]->upstream_addresses();
+    if (addresses.empty()) continue;
+    RedisConnection server(redis_[s]);
+    for (const std::string& address : addresses) {
+      Reply reply = server.command({"CLIENT", "KILL", "ADDR", address});
+      if (!reply.is_error()) killed += reply.integer();  // an error: it closed by itself meanwhile
+    }
+  }
+  return killed;
+}
+
+void TrialNetwork::reset_client_server(std::size_t worker) {
+  if (const auto& proxy = links_[worker].client_server) proxy->reset();
 }
 
 std::uint64_t TrialNetwork::accepted() const {

@@ -1,7 +1,8 @@
-// The network of a chaos trial whose fault needs one (partition, delayed-write, net-delay): a
-// FaultProxy (host/fault_proxy.h) between each worker and each server it uses, Redis (one, or
-// Redlock's three) and PostgreSQL, each on a port the system picks. The workers are given the
-// proxies' addresses; the nemesis commands the proxies.
+// The network of a chaos trial whose fault needs one (partition, delayed-write, net-delay,
+// conn-drop): a FaultProxy (host/fault_proxy.h) between each worker and each server it uses, Redis
+// (one, or Redlock's three) and PostgreSQL, and the etcd or ZooKeeper a client locks on, each on a
+// port the system picks. The workers are given the proxies' addresses; the nemesis commands the
+// proxies, or asks Redis to close the connections they opened.
 //
 // Owns the proxies: destroyed, they close every connection. Built before the workers are forked:
 // a forked worker inherits the proxies' sockets but not their threads, and never touches them.
@@ -22,14 +23,18 @@ namespace rlock::chaos {
 
 class TrialNetwork {
  public:
-  // Proxies for `workers` workers. Throws UsageError when a server is not reached over TCP (a Unix
-  // socket, a Sentinel, several PostgreSQL hosts): there is nothing to put a proxy on.
+  // Proxies for `workers` workers; `client_server`: the HOST:PORT of the etcd or ZooKeeper their
+  // clients lock on, or "". Throws UsageError when a server is not reached over TCP at one address
+  // (a Unix socket, a Sentinel, several PostgreSQL hosts or ZooKeeper servers): there is nothing to
+  // put a proxy on.
   TrialNetwork(std::size_t workers, const std::vector<RedisAddress>& redis, const std::string& conninfo,
-               std::uint64_t seed);
+               std::uint64_t seed, const std::string& client_server = "");
 
   // The addresses worker `worker` is given: the proxies', in the order of the servers.
   std::vector<RedisAddress> redis_of(std::size_t worker) const;
   std::string conninfo_of(std::size_t worker) const;
+  // The HOST:PORT of its etcd or ZooKeeper proxy; "" without a client server.
+  std::string client_server_of(std::size_t worker) const;
 
   // partition: every byte between the worker and Redis stays in the network (as TCP keeps what a
   // partition does not let through) until heal_redis().
@@ -42,6 +47,12 @@ class TrialNetwork {
   // 0.5 to 1.5 at each call (the jitter).
   void jitter(const std::vector<double>& latency_ms);
 
+  // conn-drop: each Redis closes the worker's connections to it (CLIENT KILL ADDR, by the address
+  // the proxy connected from); returns how many it closed.
+  long long kill_redis_connections(std::size_t worker);
+  // conn-drop: the worker's connections to its etcd or ZooKeeper reset (both ends, RST).
+  void reset_client_server(std::size_t worker);
+
   // How many connections the proxies have accepted, all together.
   std::uint64_t accepted() const;
 
@@ -49,6 +60,7 @@ class TrialNetwork {
   struct Links {
     std::vector<std::unique_ptr<host::FaultProxy>> redis;
     std::unique_ptr<host::FaultProxy> postgres;
+    std::unique_ptr<host::FaultProxy> client_server;  // none without one
   };
   std::vector<Links> links_;
   std::vector<RedisAddress> redis_;

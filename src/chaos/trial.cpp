@@ -1,9 +1,12 @@
 #include "chaos/trial.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -23,6 +26,28 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The HOST:PORT of the etcd or ZooKeeper the trial's client locks on, from the variable its adapter
+// reads; "" for Redis and the built-in strategies.
+std::string client_server_address(const TrialSpec& spec) {
+  if (!spec.client) return "";
+  std::string_view variable = protocol::address_variable(spec.client->server);
+  if (variable.empty()) return "";
+  const char* address = std::getenv(std::string(variable).c_str());
+  return address ? address : "";
+}
+
+// The variable naming each worker's etcd or ZooKeeper proxy, when the trial has one.
+std::vector<std::vector<std::string>> client_server_overrides(const TrialContext& trial) {
+  std::vector<std::vector<std::string>> overrides;
+  if (!trial.network || !trial.spec.client) return overrides;
+  for (std::size_t i = 0; i < trial.schedule.workers.size(); ++i) {
+    std::string proxy = trial.network->client_server_of(i);
+    if (proxy.empty()) return {};
+    overrides.push_back({fmt::format("{}={}", protocol::address_variable(trial.spec.client->server), proxy)});
+  }
+  return overrides;
+}
+
 // The trial's account and lock made new, and the servers and proxies its lock and its fault use.
 void set_up(TrialContext& trial) {
   const ChaosSetup& setup = trial.setup();
@@ -35,8 +60,8 @@ void set_up(TrialContext& trial) {
   trial.spec.fault->set_up(trial);
   if (trial.spec.fault->through_proxies() && !trial.job.lab) {  // seeded from the trial's schedule
     auto seed = static_cast<std::uint64_t>(trial.schedule.pause_s * 1e9);
-    trial.network =
-        std::make_unique<TrialNetwork>(trial.schedule.workers.size(), trial.servers(), setup.conninfo, seed);
+    trial.network = std::make_unique<TrialNetwork>(trial.schedule.workers.size(), trial.servers(), setup.conninfo, seed,
+                                                   client_server_address(trial.spec));
   }
 }
 
@@ -51,7 +76,12 @@ ClientTrialOutcome run_clients(TrialContext& trial) {
     }
   }
   const protocol::ClientSpec& client = *trial.spec.client;
-  ClientTrialSetup setup{client, urls, trial.key.lock, trial.setup().ttl, bank::AccountStore::kInitialBalance};
+  ClientTrialSetup setup{client,
+                         urls,
+                         client_server_overrides(trial),
+                         trial.key.lock,
+                         trial.setup().ttl,
+                         bank::AccountStore::kInitialBalance};
   auto start_clock = [&] {
     trial.dir.start_new_run(lab::wall_seconds());
     trial.log.emplace(trial.dir, lab::Lang::en);

@@ -396,6 +396,31 @@ void FaultProxy::reset() {
   apply([](Loop& loop) { loop.reset_all(); });
 }
 
+std::vector<std::string> FaultProxy::upstream_addresses() {
+  std::vector<std::string> addresses;
+  apply([&addresses](Loop& loop) {
+    loop.accept_all(Clock::now());  // a connection waiting in the backlog is a current one too
+    for (const Link& link : loop.links) {
+      sockaddr_storage local{};
+      socklen_t length = sizeof local;
+      if (link.dead || ::getsockname(link.server.get(), reinterpret_cast<sockaddr*>(&local), &length) != 0) continue;
+      char host[INET6_ADDRSTRLEN] = {};
+      int port = 0;
+      if (local.ss_family == AF_INET) {
+        const auto& v4 = reinterpret_cast<const sockaddr_in&>(local);
+        ::inet_ntop(AF_INET, &v4.sin_addr, host, sizeof host);
+        port = ntohs(v4.sin_port);
+      } else {
+        const auto& v6 = reinterpret_cast<const sockaddr_in6&>(local);
+        ::inet_ntop(AF_INET6, &v6.sin6_addr, host, sizeof host);
+        port = ntohs(v6.sin6_port);
+      }
+      addresses.push_back(fmt::format("{}:{}", host, port));
+    }
+  });
+  return addresses;
+}
+
 void FaultProxy::apply(std::function<void(Loop&)> change) {
   std::unique_lock lock(mutex_);
   pending_.push_back(std::move(change));

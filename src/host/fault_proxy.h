@@ -65,6 +65,9 @@ class FaultProxy {
   // Closes every current connection, both ends, with a TCP RST (SO_LINGER 0), dropping what was
   // queued. Faults stay as they were; new connections are accepted as before.
   void reset();
+  // The local address ("IP:PORT", as Redis's CLIENT LIST shows it) of each current connection's
+  // upstream end, by which the server can name and close that connection itself.
+  std::vector<std::string> upstream_addresses();
 
  private:
   struct Loop;

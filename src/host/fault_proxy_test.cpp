@@ -388,6 +388,17 @@ TEST(FaultProxy, ResetFailsTheNextCommandAndTheOneAfterReconnects) {
   EXPECT_EQ(redis.proxy.accepted(), 2u);
 }
 
+TEST(FaultProxy, RedisClosesAConnectionByItsUpstreamAddress) {
+  RedisBehindProxy redis;
+  RedisConnection through = redis.connect();
+  EXPECT_EQ(through.checked({"PING"}).text(), "PONG");
+  std::vector<std::string> addresses = redis.proxy.upstream_addresses();
+  ASSERT_EQ(addresses.size(), 1u);
+  EXPECT_EQ(redis.direct.checked({"CLIENT", "KILL", "ADDR", addresses.front()}).integer(), 1);
+  EXPECT_THROW(through.command({"PING"}), OutcomeUnknown) << "the server closed it";
+  EXPECT_EQ(through.checked({"PING"}).text(), "PONG") << "and the next command reconnects";
+}
+
 TEST(FaultProxy, ADelayedPingTakesAtLeastTheDelayEachWay) {
   RedisBehindProxy redis;
   RedisConnection through = redis.connect(5000ms);

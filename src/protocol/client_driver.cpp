@@ -13,8 +13,10 @@
 
 namespace rlock::protocol {
 
-ClientDriver::ClientDriver(std::string worker, const std::string& command, const std::filesystem::path& stderr_file)
-    : worker_(std::move(worker)), client_(std::make_unique<ProtocolClient>(command, stderr_file)) {}
+ClientDriver::ClientDriver(std::string worker, const std::string& command, const std::filesystem::path& stderr_file,
+                           const std::vector<std::string>& environment_overrides)
+    : worker_(std::move(worker)),
+      client_(std::make_unique<ProtocolClient>(command, stderr_file, environment_overrides)) {}
 
 void ClientDriver::send_init(const protocol::Init& init) {
   try {

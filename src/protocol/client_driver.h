@@ -46,9 +46,10 @@ class ClientDriver {
  public:
   using Clock = std::chrono::steady_clock;
 
-  // Starts `command` as the client of the worker named `worker`, its stderr to `stderr_file`.
-  // Throws Error when it cannot be started at all.
-  ClientDriver(std::string worker, const std::string& command, const std::filesystem::path& stderr_file);
+  // Starts `command` as the client of the worker named `worker`, its stderr to `stderr_file`, with
+  // `environment_overrides` (protocol_client.h). Throws Error when it cannot be started at all.
+  ClientDriver(std::string worker, const std::string& command, const std::filesystem::path& stderr_file,
+               const std::vector<std::string>& environment_overrides = {});
 
   // The handshake in two halves, so that a trial's clients start side by side: init sent, then
   // init_ok awaited for up to `limit`.

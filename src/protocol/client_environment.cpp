@@ -56,4 +56,14 @@ std::vector<std::string> client_environment() {
   return client_environment(environment);
 }
 
+std::vector<std::string> with_overrides(std::vector<std::string> environment,
+                                        const std::vector<std::string>& overrides) {
+  for (const std::string& override : overrides) {
+    std::string_view name = std::string_view(override).substr(0, override.find('=') + 1);  // NAME=
+    std::erase_if(environment, [name](const std::string& entry) { return entry.starts_with(name); });
+    environment.push_back(override);
+  }
+  return environment;
+}
+
 }  // namespace rlock::protocol

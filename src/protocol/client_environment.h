@@ -21,4 +21,9 @@ std::vector<std::string> client_environment(const std::vector<std::string>& envi
 // The same of this process's environment.
 std::vector<std::string> client_environment();
 
+// `environment` with each NAME=VALUE of `overrides` in place of the entry of that name, or added:
+// a trial that routes a client's etcd or ZooKeeper through a proxy gives it the proxy's address.
+std::vector<std::string> with_overrides(std::vector<std::string> environment,
+                                        const std::vector<std::string>& overrides);
+
 }  // namespace rlock::protocol

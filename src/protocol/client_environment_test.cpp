@@ -24,5 +24,12 @@ TEST(ClientEnvironment, WhatTheAdaptersNeedIsPassed) {
 
 TEST(ClientEnvironment, AnEntryWithoutAValueIsDropped) { EXPECT_TRUE(client_environment({"PATH"}).empty()); }
 
+TEST(ClientEnvironment, AnOverrideTakesTheEntrysPlace) {
+  EXPECT_EQ(with_overrides({"PATH=/usr/bin", "ETCD_ENDPOINT=127.0.0.1:2379", "ETCD_ENDPOINT_X=1"},
+                           {"ETCD_ENDPOINT=127.0.0.1:40000", "ZOOKEEPER_CONNECT=127.0.0.1:40001"}),
+            (std::vector<std::string>{"PATH=/usr/bin", "ETCD_ENDPOINT_X=1", "ETCD_ENDPOINT=127.0.0.1:40000",
+                                      "ZOOKEEPER_CONNECT=127.0.0.1:40001"}));
+}
+
 }  // namespace
 }  // namespace rlock::protocol

@@ -18,4 +18,13 @@ std::optional<ServerKind> server_kind_from(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view address_variable(ServerKind kind) {
+  switch (kind) {
+    case ServerKind::redis: return "";
+    case ServerKind::etcd: return "ETCD_ENDPOINT";
+    case ServerKind::zookeeper: return "ZOOKEEPER_CONNECT";
+  }
+  return "";
+}
+
 }  // namespace rlock::protocol

@@ -17,6 +17,9 @@ enum class ServerKind { redis, etcd, zookeeper };
 
 std::string_view to_string(ServerKind kind);
 std::optional<ServerKind> server_kind_from(std::string_view name);
+// The variable the adapters read their etcd or ZooKeeper's HOST:PORT from; "" for Redis, whose
+// servers come in the init message.
+std::string_view address_variable(ServerKind kind);
 
 struct ClientSpec {
   std::string name;

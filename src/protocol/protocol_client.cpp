@@ -65,7 +65,8 @@ bool clients_get_pid_namespace() {
   return available;
 }
 
-ProtocolClient::ProtocolClient(const std::string& command, const std::filesystem::path& stderr_file) {
+ProtocolClient::ProtocolClient(const std::string& command, const std::filesystem::path& stderr_file,
+                               const std::vector<std::string>& environment_overrides) {
   // One socket pair is the client's stdin and stdout: a send to a client that exited fails with
   // EPIPE (MSG_NOSIGNAL) instead of killing rlock, and shutdown() closes its stdin alone.
   int ends[2];
@@ -80,11 +81,13 @@ ProtocolClient::ProtocolClient(const std::string& command, const std::filesystem
   }
   try {
     stderr_ = std::make_unique<ClientStderr>(errors[0], stderr_file);
-    pid_ = host::spawn_child(client_argv(command), host::SpawnOptions{.stdin_stdout = ends[1],
-                                                                      .stderr_fd = errors[1],
-                                                                      .own_group = true,
-                                                                      .environment = client_environment(),
-                                                                      .dies_with_parent = true});
+    pid_ =
+        host::spawn_child(client_argv(command),
+                          host::SpawnOptions{.stdin_stdout = ends[1],
+                                             .stderr_fd = errors[1],
+                                             .own_group = true,
+                                             .environment = with_overrides(client_environment(), environment_overrides),
+                                             .dies_with_parent = true});
   } catch (const Error&) {
     if (!stderr_) ::close(errors[0]);
     ::close(errors[1]);

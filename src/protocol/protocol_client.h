@@ -23,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "protocol/client_stderr.h"
 #include "rlock/error.h"
@@ -45,8 +46,10 @@ bool clients_get_pid_namespace();
 
 class ProtocolClient {
  public:
-  // Starts the client. Throws Error when /bin/sh cannot be started or the stderr file not opened.
-  ProtocolClient(const std::string& command, const std::filesystem::path& stderr_file);
+  // Starts the client, its environment's allowed variables with `environment_overrides` (NAME=VALUE)
+  // in their place. Throws Error when /bin/sh cannot be started or the stderr file not opened.
+  ProtocolClient(const std::string& command, const std::filesystem::path& stderr_file,
+                 const std::vector<std::string>& environment_overrides = {});
   ~ProtocolClient();
   ProtocolClient(const ProtocolClient&) = delete;
   ProtocolClient& operator=(const ProtocolClient&) = delete;

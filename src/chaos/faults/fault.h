@@ -50,8 +50,9 @@ struct ScheduleDraw {
 };
 
 // When a fault that strikes the target's process strikes a protocol client, whose read the harness
-// answers after the worker's work time: at its read, just before its answer is sent, or just after.
-enum class ClientStrike { at_read, before_answer, after_answer };
+// answers after the worker's work time: at its read, just before its answer is sent, or just after;
+// or strike_after_s after its read, as a built-in worker.
+enum class ClientStrike { at_read, before_answer, after_answer, after_read };
 
 class FaultModel {
  public:

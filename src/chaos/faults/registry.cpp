@@ -11,7 +11,7 @@ namespace rlock::chaos {
 namespace faults {
 
 const FaultModel &none(), &pause(), &slow(), &kill(), &redis_restart(), &failover(), &partition(), &delayed_write(),
-    &redis_stall(), &net_delay(), &clock_skew();
+    &redis_stall(), &net_delay(), &clock_skew(), &pause_waiter(), &conn_drop();
 
 }  // namespace faults
 
@@ -19,7 +19,8 @@ const std::vector<Fault>& all_faults() {
   static const std::vector<Fault> all{faults::none(),      faults::pause(),         faults::slow(),
                                       faults::kill(),      faults::redis_restart(), faults::failover(),
                                       faults::partition(), faults::delayed_write(), faults::redis_stall(),
-                                      faults::net_delay(), faults::clock_skew()};
+                                      faults::net_delay(), faults::clock_skew(),    faults::pause_waiter(),
+                                      faults::conn_drop()};
   return all;
 }
 

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The two faults of the lock libraries' bug trackers, against the servers of scripts/test.sh, for
+# built-in strategies and catalogue clients alike, 2 trials a cell: `pause-waiter` (a waiter
+# stopped past its own lease or session while the first holder releases) and `conn-drop` (the
+# server closes the holder's connections mid-hold: CLIENT KILL on Redis, a reset through the proxy
+# for etcd). Each strikes, fenced-claim and etcd-mutex-fenced (expected safe)
+# lose nothing, and a PostgreSQL lock is n/a under conn-drop (Redis unused).
+set -uo pipefail
+rlock=$1
+root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/checks.sh"
+: "${ETCD_ENDPOINT:?ETCD_ENDPOINT is not set: run the tests through scripts/test.sh}"
+cd "$root" || exit 1
+faults=pause-waiter,conn-drop
+chaos() { # chaos NAME ARGS...: rlock chaos ARGS, 2 trials a cell, seed 22; it must exit 0
+    local name=$1 rc; shift
+    "$rlock" --dir "$work" chaos --seed 22 --jobs 4 --faults $faults --trials 2 --json "$work/table.json" "$@" \
+        >"$work/out.txt" 2>"$work/err.txt"
+    rc=$?
+    grep -v '^chaos: [0-9]*/' "$work/out.txt" "$work/err.txt"
+    check "chaos of $name exits 0 (got $rc)" test $rc -eq 0
+}
+# A trial whose first to start is not the first holder may have nobody waiting once it holds: a
+# pause-waiter that found no waiter strikes nothing, so one struck trial of two is enough.
+struck_all() { # struck_all ROW...: each row's cells under both faults ran and struck
+    for row in "$@"; do
+        for fault in ${faults//,/ }; do
+            check "$row under $fault ran 2 trials" test "$(chaos_cell "$row" $fault trials)" -eq 2
+            check "$row under $fault struck" test "$(chaos_cell "$row" $fault struck)" -ge 1
+        done
+    done
+}
+
+chaos "the built-in strategies" --ttl 500 --strategies ttl,watchdog,fenced-claim,pg-row-lock
+struck_all ttl watchdog fenced-claim
+for fault in ${faults//,/ }; do
+    check "fenced-claim under $fault shows no anomaly" test "$(chaos_cell fenced-claim $fault anomalies)" -eq 0
+done
+check "pg-row-lock under conn-drop is n/a: Redis unused" test "$(chaos_cell pg-row-lock conn-drop not_applicable)" = "Redis unused"
+check "pg-row-lock under pause-waiter struck" test "$(chaos_cell pg-row-lock pause-waiter struck)" -ge 1
+
+# etcd's leases are whole seconds: a TTL of 1000 ms.
+clients=(python-redis-lock etcd-mutex etcd-mutex-fenced)
+chaos "the catalogue clients" --ttl 1000 --strategies none "${clients[@]/#/--client=}"
+struck_all "${clients[@]}"
+for client in "${clients[@]}"; do
+    for fault in ${faults//,/ }; do
+        check "$client under $fault had no client error" test "$(chaos_cell "$client" $fault client_error)" -eq 0
+    done
+done
+for fault in ${faults//,/ }; do
+    check "etcd-mutex-fenced under $fault shows no anomaly" test "$(chaos_cell etcd-mutex-fenced $fault anomalies)" -eq 0
+done
+finish
