@@ -51,12 +51,13 @@ void FailoverPair::stop_holding() {
 
 CrashReport FailoverPair::fail_over(const LockKey& key) {
   CrashReport report{primary_.address().display(), RedisLock(primary_.connection(), key).pttl(), {}, {}};
-  Reply held = primary_.connection().checked({"GET", key.lock});
+  // DUMP, not GET: a client's lock may be any type (Redisson's is a hash), and DUMP serializes each.
+  Reply held = primary_.connection().checked({"DUMP", key.lock});
   stop_holding();
   report.killed_at = std::chrono::system_clock::now();
   primary_.kill();
   // Asked once the primary is gone, so nothing more can reach it.
-  lock_reached_replica_ = held.is_nil() || replica_.connection().checked({"GET", key.lock}).text() == held.text();
+  lock_reached_replica_ = held.is_nil() || replica_.connection().checked({"DUMP", key.lock}).text() == held.text();
   stop_replication();
   replica_.connection().checked({"CONFIG", "SET", "port", std::to_string(primary_.address().port)});
   report.successor =

@@ -60,6 +60,21 @@ TEST(FailoverPair, LaggingReplicaTakesOverWithoutTheLock) {
   EXPECT_EQ(lock_pttl_at(pair.address(), key), -2) << "the write the replica never received is gone";
   ASSERT_TRUE(failover.successor);
   EXPECT_EQ(failover.successor->pttl, -2);
+  ASSERT_TRUE(pair.lock_reached_replica());
+  EXPECT_FALSE(*pair.lock_reached_replica());
+}
+
+// Redisson's lock is a hash: the pair tells whether it reached the replica all the same.
+TEST(FailoverPair, AHashLockIsComparedAsAnyOther) {
+  TempDir temp;
+  LockKey key = LockKey::for_account(1);
+  FailoverPair pair(kPort, temp.path());
+  RedisConnection redis(pair.address());
+  redis.checked({"HSET", key.lock, "holder:1", "1"});
+  ASSERT_EQ(redis.checked({"WAIT", "1", "1000"}).integer(), 1);
+  pair.fail_over(key);
+  ASSERT_TRUE(pair.lock_reached_replica());
+  EXPECT_TRUE(*pair.lock_reached_replica());
 }
 
 TEST(FailoverPair, PortTakenIsAnErrorNamingIt) {
