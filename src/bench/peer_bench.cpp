@@ -137,7 +137,8 @@ std::vector<protocol::ClientDriver> start_peers(const BenchSetup& setup, const p
                            setup.dir / fmt::format("{}-{}.stderr", stderr_prefix, i));
       drivers.back().send_init(protocol::Init{protocol::kVersion, drivers.back().worker(), redis, kPeerTtl.count()});
     }
-    for (int i = first; i < end; ++i) drivers[static_cast<std::size_t>(i)].await_init_ok(kPeerSilenceLimit);
+    for (int i = first; i < end; ++i)
+      drivers[static_cast<std::size_t>(i)].await_init_ok(protocol::start_limit(kPeerTtl));
   }
   return drivers;
 }

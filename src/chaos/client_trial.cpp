@@ -98,7 +98,7 @@ class ClientTrial : public Participants {
       w.client.send_init(protocol::Init{protocol::kVersion, w.plan.name,
                                         setup_.redis[static_cast<std::size_t>(w.id - 1)], setup_.ttl.count()});
     }
-    for (ClientWorker& w : workers_) w.client.await_init_ok(silence_limit_);
+    for (ClientWorker& w : workers_) w.client.await_init_ok(protocol::start_limit(setup_.ttl));
   }
 
   void advance(Clock::time_point now) override {

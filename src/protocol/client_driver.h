@@ -19,6 +19,7 @@
 
 #include <sys/types.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -36,10 +37,17 @@ namespace rlock::protocol {
 // A read, a write and a done, and retries: more than this in one increment is a client error.
 inline constexpr int kMaxMessagesPerIncrement = 64;
 
-// How long a client that owes an answer (or init_ok) may say nothing: 10 TTLs, as a library waits
-// for its lock, and 5 s for its runtime to start.
+// How long a client that owes an answer may say nothing: 10 TTLs, as a library waits for its lock,
+// and 5 s more.
 constexpr std::chrono::milliseconds silence_limit(std::chrono::milliseconds ttl) {
   return 10 * ttl + std::chrono::seconds(5);
+}
+
+// How long a client may take to answer init: its runtime's start-up, before any trial's clock, and
+// a JVM's is long (its first lock is taken then too; 15 s and more when several start at once on
+// two loaded cores). At least 60 s, never less than the silence limit.
+constexpr std::chrono::milliseconds start_limit(std::chrono::milliseconds ttl) {
+  return std::max<std::chrono::milliseconds>(silence_limit(ttl), std::chrono::seconds(60));
 }
 
 class ClientDriver {
