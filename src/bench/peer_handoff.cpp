@@ -19,7 +19,7 @@ using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
 // One client process: the increment it is doing, and the answer to its read while the bench holds it back.
-struct Peer {
+struct HandoffPeer {
   protocol::ClientDriver client;
   std::optional<Clock::time_point> acquired;  // its increment's first read came
   std::optional<std::pair<Clock::time_point, protocol::ReadOk>> held;
@@ -33,15 +33,15 @@ class HandoffRun {
         account_(bank::AccountStore::kInitialBalance),
         rng_(std::random_device{}()) {
     for (protocol::ClientDriver& client : start_peers(setup, spec, setup.clients, name))
-      peers_.push_back(Peer{std::move(client), std::nullopt, std::nullopt, false});
+      peers_.push_back(HandoffPeer{std::move(client), std::nullopt, std::nullopt, false});
   }
 
   // Increments until the case's end, then lets those under way finish: the sections they made.
   std::vector<Section> run(Clock::time_point soonest, Clock::time_point latest) {
     soonest_ = soonest;
     latest_ = latest;
-    for (Peer& p : peers_) next(p);
-    while (std::any_of(peers_.begin(), peers_.end(), [](const Peer& p) { return p.client.under_way(); })) {
+    for (HandoffPeer& p : peers_) next(p);
+    while (std::any_of(peers_.begin(), peers_.end(), [](const HandoffPeer& p) { return p.client.under_way(); })) {
       wait_for_messages();
       for (std::size_t i = 0; i < peers_.size(); ++i) serve(peers_[i], static_cast<int>(i));
     }
@@ -58,7 +58,7 @@ class HandoffRun {
     return now >= latest_ || (now >= soonest_ && static_cast<long>(sections_.size()) > kMinHandoffs);
   }
 
-  void next(Peer& p) {
+  void next(HandoffPeer& p) {
     p.acquired.reset();
     p.client.send_increment(protocol::Increment{++last_id_, key_, 1});
   }
@@ -67,7 +67,7 @@ class HandoffRun {
   void wait_for_messages() {
     auto until = Clock::now() + 10ms;
     std::vector<const protocol::ClientDriver*> clients;
-    for (const Peer& p : peers_) {
+    for (const HandoffPeer& p : peers_) {
       if (p.held) until = std::min(until, p.held->first);
       if (p.client.under_way()) clients.push_back(&p.client);
     }
@@ -75,7 +75,7 @@ class HandoffRun {
     protocol::wait_for_any(clients, std::max(wait, 0ms));
   }
 
-  void serve(Peer& p, int index) {
+  void serve(HandoffPeer& p, int index) {
     if (p.held && Clock::now() >= p.held->first) {
       p.client.send(p.held->second);
       p.held.reset();
@@ -89,7 +89,7 @@ class HandoffRun {
     if (p.client.under_way() && !p.held) p.client.check_silence(kPeerSilenceLimit);
   }
 
-  void handle(Peer& p, int index, const protocol::ClientMessage& message) {
+  void handle(HandoffPeer& p, int index, const protocol::ClientMessage& message) {
     if (const auto* read = std::get_if<protocol::Read>(&message)) {
       auto now = Clock::now();
       if (!p.acquired) {
@@ -111,7 +111,7 @@ class HandoffRun {
   // queue (a fair lock's), or racing the other waiters (an unfair one's), but never ahead of them, as the releaser
   // that asks at once could.
   void unpark() {
-    for (Peer& p : peers_) {
+    for (HandoffPeer& p : peers_) {
       if (!p.parked) continue;
       p.parked = false;
       if (!p.client.under_way() && !ended()) next(p);
@@ -121,7 +121,7 @@ class HandoffRun {
   std::string key_;
   protocol::ServedAccount account_;
   std::mt19937_64 rng_;
-  std::vector<Peer> peers_;
+  std::vector<HandoffPeer> peers_;
   Clock::time_point soonest_{}, latest_{};
   long long last_id_ = 0;
   std::size_t failed_ = 0;
