@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "bench/bench.h"
+#include "bench/handoff_sections.h"
 #include "host/child.h"
 #include "rlock/error.h"
 #include "rlock/lock_key.h"
@@ -18,7 +19,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr long kMinRounds = 100;
-constexpr std::chrono::seconds kOvertime{30};
 constexpr std::chrono::seconds kAnswerLimit{5};
 // Between rounds, so that the returning process sleeps long enough to be a sleeper, not a spinner.
 constexpr std::chrono::milliseconds kGap{1};
