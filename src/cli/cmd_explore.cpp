@@ -49,9 +49,11 @@ std::vector<explore::World> worlds_of(const ExploreOptions& options) {
   for (const std::string& name : options.events) {
     if (name == "none") continue;
     std::optional<explore::WorldEvent> event = explore::world_event_from(name);
-    if (!event) throw UsageError(fmt::format("unknown event '{}' (known: expiry, pause, restart, failover, none)", name));
+    if (!event)
+      throw UsageError(fmt::format("unknown event '{}' (known: expiry, pause, restart, failover, none)", name));
     if (*event == explore::WorldEvent::failover) {
-      throw UsageError("the failover event is not built in the explorer yet (docs/explore.md): use expiry, pause, restart");
+      throw UsageError(
+          "the failover event is not built in the explorer yet (docs/explore.md): use expiry, pause, restart");
     }
     events.insert(*event);
   }
@@ -71,8 +73,8 @@ std::vector<explore::World> worlds_of(const ExploreOptions& options) {
 }
 
 explore::Stage stage_for(const explore::World& world, const lab::LabSetup& lab) {
-  return explore::Stage(world, explore::Servers{lab.redis, lab.conninfo}, lab::LabDir(lab.dir.root() / "explore" / "stage"),
-                        kAccount);
+  return explore::Stage(world, explore::Servers{lab.redis, lab.conninfo},
+                        lab::LabDir(lab.dir.root() / "explore" / "stage"), kAccount);
 }
 
 void replay(const ExploreOptions& options, const explore::World& world, const lab::LabSetup& lab) {

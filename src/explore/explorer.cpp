@@ -15,7 +15,6 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-
 }  // namespace
 
 Estimate estimate_orders(Stage& stage, int probes, std::uint64_t seed) {

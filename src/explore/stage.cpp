@@ -119,7 +119,8 @@ struct Stage::Impl {
       any_left = true;
       if (p.paused == i) continue;
       moves.push_back(Move{Move::Kind::step, i, *v.waiting});
-      if (walk == Walk::every_order && v.can_extend && p.extends[i] < world.bound) moves.push_back(Move{Move::Kind::step, i, lab::Step::extend});
+      if (walk == Walk::every_order && v.can_extend && p.extends[i] < world.bound)
+        moves.push_back(Move{Move::Kind::step, i, lab::Step::extend});
     }
     if (!any_left) return moves;
     bool pausing = world.has(WorldEvent::pause) && !p.paused_once;
@@ -143,8 +144,8 @@ struct Stage::Impl {
   // Takes the move, and notes it and its start in `run`; an expiry of a watchdog's lock whose holder
   // runs (Walk::one_per_class) is paused around.
   void apply(const Move& move, Progress& p, const lab::RunLog& log, OrderRun& run) {
-    bool paused_around = move.kind == Move::Kind::expire && world.strategy == lab::Strategy::watchdog &&
-                         p.paused != move.worker;
+    bool paused_around =
+        move.kind == Move::Kind::expire && world.strategy == lab::Strategy::watchdog && p.paused != move.worker;
     if (paused_around) take(Move{Move::Kind::pause, move.worker}, p, log, run);
     take(Move{move.kind, move.kind == Move::Kind::expire ? 0 : move.worker, move.step}, p, log, run);
     if (paused_around) take(Move{Move::Kind::resume, move.worker}, p, log, run);
@@ -225,7 +226,11 @@ OrderRun Stage::run(const Chooser& choose, int number, Walk walk) {
   }
   s.turns.settle();
 
-  OrderRun run{{}, {}, {}, {}, {chaos::TrialInput(chaos::TrialSpec{s.world.strategy, chaos::fault_named("pause"), number, {}}), {}}};
+  OrderRun run{{},
+               {},
+               {},
+               {},
+               {chaos::TrialInput(chaos::TrialSpec{s.world.strategy, chaos::fault_named("pause"), number, {}}), {}}};
   Progress progress{{}, false, false, false, std::vector<int>(s.workers.size(), 0)};
   for (std::vector<Move> enabled = s.enabled(progress, walk); !enabled.empty(); enabled = s.enabled(progress, walk)) {
     std::size_t pick = choose(enabled, run.picks.size());

@@ -62,7 +62,8 @@ void Turns::settle(std::chrono::milliseconds limit) {
       lock, limit, [&] { return std::none_of(seats_.begin(), seats_.end(), [](const Seat& s) { return s.running; }); });
   if (settled) return;
   for (const Seat& s : seats_) {
-    if (s.running) throw Error(fmt::format("worker {} did not reach its next step within {} ms", s.name, limit.count()));
+    if (s.running)
+      throw Error(fmt::format("worker {} did not reach its next step within {} ms", s.name, limit.count()));
   }
 }
 

@@ -23,8 +23,8 @@ class WalkRecord {
  public:
   // The run directory chosen (not yet written) under explore_dir/runs.
   // The run is kept in `run_dir`, or when it is empty, one chosen under explore_dir/runs.
-  WalkRecord(const World& world, const Servers& servers, const std::filesystem::path& explore_dir,
-             std::uint64_t seed, const std::filesystem::path& run_dir = {});
+  WalkRecord(const World& world, const Servers& servers, const std::filesystem::path& explore_dir, std::uint64_t seed,
+             const std::filesystem::path& run_dir = {});
 
   // Appends the order's trial line and order line; keeps the stage's run when the order is the
   // shortest losing one so far.

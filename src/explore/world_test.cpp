@@ -8,7 +8,8 @@ namespace rlock::explore {
 namespace {
 
 TEST(WorldTest, EveryTokenReadsBackAsWritten) {
-  std::string text = "A:acquire A:fence A:claim A:read A:write A:extend A:release expire pause:B resume:B restart failover";
+  std::string text =
+      "A:acquire A:fence A:claim A:read A:write A:extend A:release expire pause:B resume:B restart failover";
   EXPECT_EQ(order_text(parse_order(text, 2)), text);
 }
 
@@ -22,8 +23,7 @@ TEST(WorldTest, AnUnknownTokenOrAWorkerBeyondTheWorldIsAUsageError) {
 
 TEST(WorldTest, ATrailGivesItsStepLinesInOrderAndSkipsTheEchoedPrintf) {
   Order order = read_trail(RLOCK_TESTDATA "/ttl-trail.txt", 2);
-  EXPECT_EQ(order_text(order),
-            "A:acquire A:read expire B:acquire B:read B:write B:release A:write A:release");
+  EXPECT_EQ(order_text(order), "A:acquire A:read expire B:acquire B:read B:write B:release A:write A:release");
 }
 
 TEST(WorldTest, ATrailWithAnUnknownTokenOrNoStepIsRefused) {
