@@ -35,7 +35,7 @@ valid event $kept
 check "the bench run exits 0" test $? -eq 0 || cat "$work/bench.txt"
 valid bench "$work/bench.json" "$(ls "$work"/bench/bench/runs/*/bench.json | head -n 1)"
 
-"$rlock" --dir "$work/explore" explore --strategy ttl --events expiry --bound 0 --run-dir "$work/walk" \
+"$rlock" --dir "$work/explore" explore --strategy ttl --events expiry --bound 0 --account 250100 --run-dir "$work/walk" \
     --json "$work/explore.json" >"$work/explore.txt" 2>&1
 check "the explorer's walk exits 0" test $? -eq 0 || cat "$work/explore.txt"
 valid explore "$work/explore.json"

@@ -38,10 +38,10 @@ struct ExploreOptions {
   std::string replay_trail;
   std::string json;
   std::string run_dir;
+  long account = 250'000;  // apart from the labs' (1) and chaos's (from 100000)
 };
 
-constexpr long kAccount = 250'000;  // the account the explorer's orders use, apart from the labs' and chaos's
-constexpr int kProbes = 16;         // random orders for the estimate
+constexpr int kProbes = 16;  // random orders for the estimate
 constexpr std::uint64_t kProbeSeed = 2026;
 
 std::vector<explore::World> worlds_of(const ExploreOptions& options) {
@@ -72,15 +72,15 @@ std::vector<explore::World> worlds_of(const ExploreOptions& options) {
   return worlds;
 }
 
-explore::Stage stage_for(const explore::World& world, const lab::LabSetup& lab) {
+explore::Stage stage_for(const explore::World& world, const lab::LabSetup& lab, long account) {
   return explore::Stage(world, explore::Servers{lab.redis, lab.conninfo},
-                        lab::LabDir(lab.dir.root() / "explore" / "stage"), kAccount);
+                        lab::LabDir(lab.dir.root() / "explore" / "stage"), account);
 }
 
 void replay(const ExploreOptions& options, const explore::World& world, const lab::LabSetup& lab) {
   explore::Order order = options.replay_trail.empty() ? explore::parse_order(options.replay, world.workers)
                                                       : explore::read_trail(options.replay_trail, world.workers);
-  explore::Stage stage = stage_for(world, lab);
+  explore::Stage stage = stage_for(world, lab, options.account);
   std::size_t added = 0;
   explore::OrderRun run = explore::replay(stage, order, 0, added);
   explore::steps_as_seconds(stage.dir(), run);
@@ -89,7 +89,7 @@ void replay(const ExploreOptions& options, const explore::World& world, const la
 }
 
 explore::Explored walk(const ExploreOptions& options, const explore::World& world, const lab::LabSetup& lab) {
-  explore::Stage stage = stage_for(world, lab);
+  explore::Stage stage = stage_for(world, lab, options.account);
   explore::Estimate estimate = explore::estimate_orders(stage, kProbes, kProbeSeed);
   if (estimate.orders > chaos::kMaxTrialsACell) {
     throw UsageError(fmt::format(
@@ -146,6 +146,10 @@ void register_explore(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--bound", options->bound,
                   "K: acquisition tries beyond the first, watchdog extensions, fenced restarts, each per worker")
       ->check(util::in_range(0, explore::kMaxBound))
+      ->capture_default_str();
+  cmd->add_option("--account", options->account,
+                  "the account and lock the orders use; two walks at once need two accounts")
+      ->check(util::in_range(1L, 2'000'000'000L))
       ->capture_default_str();
   cmd->add_option("--replay", options->replay, "ORDER: run this one order (its tokens, space-separated)");
   cmd->add_option("--replay-trail", options->replay_trail,

@@ -46,8 +46,10 @@ Exploration explore_all(Stage& stage, const std::function<void(const OrderRun&)>
         [&](const std::vector<Move>& enabled, std::size_t depth) -> std::size_t {
           if (depth >= prefix.size()) return 0;
           if (prefix[depth] >= enabled.size()) {
-            throw Error(fmt::format("order {} did not repeat its first {} moves: {} moves enabled at move {} ({})",
-                                    result.orders + 1, prefix.size(), enabled.size(), depth + 1, order_text(enabled)));
+            throw Error(
+                fmt::format("order {} did not repeat its first {} moves: {} moves enabled at move {} ({}); "
+                            "is another run using the same account?",
+                            result.orders + 1, prefix.size(), enabled.size(), depth + 1, order_text(enabled)));
           }
           return prefix[depth];
         },
