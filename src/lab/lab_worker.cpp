@@ -237,7 +237,8 @@ class Worker final : public Increments {
       if (!ownership.held) return -1;
     }
     // After the check: a fault that strikes at the marker falls between the check and the write.
-    journal_.mark_read();
+    // A gated worker's host waits at the gate instead.
+    if (!gate_) journal_.mark_read();
     if (first) pause_for(plan_.pause_seconds);
 
     long long after = balance + plan_.amount;
@@ -265,21 +266,28 @@ class Worker final : public Increments {
 
   // The library's policy (acquire.h), which says each refusal once through record_refusal. Gated,
   // one attempt a step, each refusal said; the increment gives up at its refusal number K + 1 (K the
-  // gate's bound), counted over all its acquisitions. An attempt Redis left unanswered (restarted)
-  // counts as refused, as the policy asks again after one.
+  // gate's bound), counted over all its acquisitions. An attempt Redis left unanswered (the first
+  // command after a restart finds the connection lost) is asked again at once, as the policy does,
+  // and counts as refused when that one is unanswered too.
   Lease acquire() {
     if (!gate_) {
       return *(takes_fence(plan_.strategy) ? acquirer_.acquire_fenced(plan_.ttl) : acquirer_.acquire(plan_.ttl)).lease;
     }
+    auto attempt = [this] {
+      return takes_fence(plan_.strategy) ? lock_.acquire_fenced(plan_.ttl) : lock_.acquire(plan_.ttl);
+    };
     for (;;) {
       step(Step::acquire);
-      try {
-        Acquisition attempt = takes_fence(plan_.strategy) ? lock_.acquire_fenced(plan_.ttl) : lock_.acquire(plan_.ttl);
-        if (attempt) return *attempt.lease;
-        record_refusal(attempt);
-      } catch (const Error& e) {
-        journal_.record(EventKind::acquire_unanswered, {{"message", e.what()}});
+      std::optional<Acquisition> answered;
+      for (int asked = 0; asked < 2 && !answered; ++asked) {
+        try {
+          answered = attempt();
+        } catch (const Error& e) {
+          journal_.record(EventKind::acquire_unanswered, {{"message", e.what()}});
+        }
       }
+      if (answered && *answered) return *answered->lease;
+      if (answered) record_refusal(*answered);
       if (++refusals_ > gate_->bound()) {
         throw Error(fmt::format("worker {} gave up after {} refused tries; {} was not added", plan_.name, refusals_,
                                 plan_.amount));
