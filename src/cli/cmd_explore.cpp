@@ -144,7 +144,7 @@ void register_explore(CLI::App& app, const GlobalOptions& global) {
       ->delimiter(',')
       ->capture_default_str();
   cmd->add_option("--bound", options->bound,
-                  "K: acquisition tries beyond the first, watchdog extensions, fenced restarts, each per worker")
+                  "K, per worker: refused acquisitions asked again, watchdog extensions, fenced-loop restarts")
       ->check(util::in_range(0, explore::kMaxBound))
       ->capture_default_str();
   cmd->add_option("--account", options->account,
