@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The run files rlock writes validate against their JSON Schemas (docs/schemas/): a tiny chaos run
 # (its --json table, and its stored run.json, trials.jsonl.gz, chaos.json and sealed.json), a short bench run
-# (bench.json), and events.jsonl as a lab writes it (rlock reset and a worker) and as a kept chaos
+# (bench.json), an explorer's walk (its --json file and its run, kept as a chaos run's files), and
+# events.jsonl as a lab writes it (rlock reset and a worker) and as a kept chaos
 # trial holds it. A file written by rlock and refused by its schema, or the other way round, is
 # one definition drifting from the other.
 # Usage: schemas_test.sh RLOCK_BINARY. python3-jsonschema comes from scripts/test.sh.
@@ -33,6 +34,16 @@ valid event $kept
     >"$work/bench.txt" 2>&1
 check "the bench run exits 0" test $? -eq 0 || cat "$work/bench.txt"
 valid bench "$work/bench.json" "$(ls "$work"/bench/bench/runs/*/bench.json | head -n 1)"
+
+"$rlock" --dir "$work/explore" explore --strategy ttl --events expiry --bound 0 --account 250100 --run-dir "$work/walk" \
+    --json "$work/explore.json" >"$work/explore.txt" 2>&1
+check "the explorer's walk exits 0" test $? -eq 0 || cat "$work/explore.txt"
+valid explore "$work/explore.json"
+valid chaos "$work/walk/chaos.json"
+valid run "$work/walk/run.json"
+valid sealed "$work/walk/sealed.json"
+valid trial "$work/walk/trials.jsonl.gz"
+valid event "$(ls "$work"/walk/trials/*/events.jsonl | head -n 1)"
 
 export RLOCK_DIR=$work/lab
 "$rlock" reset --account 9840 --start-in 0 >/dev/null 2>&1

@@ -15,6 +15,7 @@ void register_sig(CLI::App& app, const GlobalOptions& global);
 void register_verdict(CLI::App& app, const GlobalOptions& global);
 void register_redis(CLI::App& app, const GlobalOptions& global);
 void register_chaos(CLI::App& app, const GlobalOptions& global);
+void register_explore(CLI::App& app, const GlobalOptions& global);
 void register_bench(CLI::App& app, const GlobalOptions& global);
 void register_timeline(CLI::App& app, const GlobalOptions& global);
 void register_report(CLI::App& app, const GlobalOptions& global);

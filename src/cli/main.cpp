@@ -36,6 +36,7 @@ void register_all(CLI::App& app, rlock::cli::GlobalOptions& global) {
   register_verdict(app, global);
   register_redis(app, global);
   register_chaos(app, global);
+  register_explore(app, global);
   register_bench(app, global);
   register_timeline(app, global);
   register_report(app, global);

@@ -14,7 +14,7 @@
 namespace rlock::lab {
 namespace {
 
-constexpr util::NameTable<EventKind, 23> kNames{{
+constexpr util::NameTable<EventKind, 24> kNames{{
     {EventKind::acquired, "acquired"},
     {EventKind::busy, "busy"},
     {EventKind::acquire_unanswered, "acquire_unanswered"},
@@ -33,6 +33,7 @@ constexpr util::NameTable<EventKind, 23> kNames{{
     {EventKind::redis_started, "redis_started"},
     {EventKind::redis_signal, "redis_signal"},
     {EventKind::redis_promoted, "redis_promoted"},
+    {EventKind::lock_expired, "lock_expired"},
     {EventKind::signal, "signal"},
     {EventKind::network, "network"},
     {EventKind::pg_locked, "pg_locked"},

@@ -36,6 +36,7 @@ enum class EventKind {
   redis_started,       // server, pttl (host)
   redis_signal,        // server, signal (host)
   redis_promoted,      // server, pttl (host)
+  lock_expired,        // key: the lock's TTL made to run out now (host, `rlock explore`)
   signal,              // signal ("SIGSTOP"), target
   network,             // action, target: the nemesis on a worker's connections (held, healed, delayed)
   pg_locked,           // lock: "row" or "advisory", taken in PostgreSQL

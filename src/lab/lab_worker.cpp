@@ -9,6 +9,7 @@
 
 #include "bank/account_store.h"
 #include "lab/run_log.h"
+#include "lab/step_gate.h"
 #include "rlock/acquire.h"
 #include "rlock/patterns/redlock.h"
 #include "rlock/redis_lock.h"
@@ -37,9 +38,13 @@ struct WriteState {
 // (RepeatedWorker: rlock bench times the increments alone).
 class Journal {
  public:
-  Journal(const WorkerPlan& plan, const LabSetup& setup, bool keep) : name_(plan.name), dir_(setup.dir) {
-    if (keep) log_.emplace(setup.dir, setup.lang);
+  Journal(const WorkerPlan& plan, const LabSetup& setup, bool keep)
+      : name_(plan.name), dir_(setup.dir), lang_(setup.lang) {
+    if (keep) open();
   }
+
+  // Logs to the run started last in the lab directory from now on.
+  void open() { log_.emplace(dir_, lang_); }
 
   void record(EventKind kind, nlohmann::json fields = nlohmann::json::object()) const {
     if (log_) log_->record(name_, kind, std::move(fields));
@@ -53,6 +58,7 @@ class Journal {
  private:
   std::string name_;
   const LabDir& dir_;
+  Lang lang_;
   std::optional<RunLog> log_;
 };
 
@@ -62,6 +68,12 @@ class Increments {
   virtual ~Increments() = default;
   virtual void increment() = 0;
 };
+
+// The error event of a worker whose work failed: why, and whether its amount was added.
+void record_failure(const RunLog& log, const WorkerPlan& plan, const WriteState& state, const std::exception& e) {
+  log.record(plan.name, EventKind::error,
+             {{"message", e.what()}, {"amount", plan.amount}, {"added", state.added}, {"in_doubt", state.in_doubt}});
+}
 
 // What every kind of worker does around its work: the pid file, the wait for its start, and an
 // error event when the work fails.
@@ -73,8 +85,7 @@ void run_logged(const WorkerPlan& plan, const LabSetup& setup, const RunLog& log
   try {
     work();
   } catch (const std::exception& e) {
-    log.record(plan.name, EventKind::error,
-               {{"message", e.what()}, {"amount", plan.amount}, {"added", state.added}, {"in_doubt", state.in_doubt}});
+    record_failure(log, plan, state, e);
     throw;
   }
 }
@@ -96,12 +107,15 @@ void pause_for(double seconds) {
   if (seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
 }
 
-// The Redis-lock worker of the article.
+// The Redis-lock worker of the article. With a gate (`rlock explore`), it stops before each step,
+// asks once per acquisition step, its watchdog extends only when the gate says so, and it gives up
+// after the gate's bound of tries or restarts.
 class Worker final : public Increments {
  public:
-  Worker(const WorkerPlan& plan, const LabSetup& setup, bool keep)
+  Worker(const WorkerPlan& plan, const LabSetup& setup, bool keep, StepGate* gate = nullptr)
       : plan_(plan),
         setup_(setup),
+        gate_(gate),
         journal_(plan, setup, keep),
         redis_(setup.redis),
         store_(setup.conninfo),
@@ -110,7 +124,12 @@ class Worker final : public Increments {
                   AcquireObserver{[this](const Acquisition& refused) { record_refusal(refused); },
                                   [this](const Error& e) {
                                     journal_.record(EventKind::acquire_unanswered, {{"message", e.what()}});
-                                  }}) {}
+                                  }}) {
+    if (gate_ && plan_.strategy == Strategy::watchdog) {
+      watchdog_redis_.emplace(setup.redis);
+      watchdog_lock_.emplace(*watchdog_redis_, lock_.key());
+    }
+  }
 
   void run() {
     run_logged(plan_, setup_, journal_.log(), state_, [this] { increment(); });
@@ -118,7 +137,28 @@ class Worker final : public Increments {
 
   void increment() override {
     bool first = true;
-    while (!attempt(first)) first = false;
+    for (int restarts = 0; !attempt(first); ++restarts) {
+      first = false;
+      if (gate_ && restarts == gate_->bound()) {
+        throw Error(
+            fmt::format("worker {} gave up after {} restarts; {} was not added", plan_.name, restarts, plan_.amount));
+      }
+    }
+  }
+
+  // One gated increment as its own run, logged to the run started last; false when it failed (the
+  // error event says why, as run_worker's does).
+  bool gated_increment() {
+    journal_.open();
+    state_ = {};
+    refusals_ = 0;
+    try {
+      increment();
+      return true;
+    } catch (const std::exception& e) {
+      record_failure(journal_.log(), plan_, state_, e);
+      return false;
+    }
   }
 
  private:
@@ -130,7 +170,10 @@ class Worker final : public Increments {
                     lease.fence ? nlohmann::json{{"ttl_ms", plan_.ttl.count()}, {"fence", lease.fence->value}}
                                 : nlohmann::json{{"ttl_ms", plan_.ttl.count()}});
     std::optional<Watchdog> watchdog;
-    if (plan_.strategy == Strategy::watchdog) {
+    if (gate_) {
+      gate_->granted(plan_.name, lease.token, gated_watchdog(lease.token));
+      if (lease.fence) step(Step::fence);
+    } else if (plan_.strategy == Strategy::watchdog) {
       watchdog.emplace(setup_.redis, lock_.key(), lease.token, plan_.ttl,
                        [this](const WatchdogReport& report) { record_watchdog(report); });
     }
@@ -145,6 +188,10 @@ class Worker final : public Increments {
       if (std::optional<std::string> failure = watchdog->failure()) {
         journal_.record(EventKind::watchdog_failed, {{"error", *failure}});
       }
+    }
+    if (gate_) {
+      gate_->watchdog_stopped(plan_.name);
+      step(Step::release);
     }
     ReleaseResult released = lock_.release(lease.token);
     journal_.record(EventKind::released, {{"result", released == ReleaseResult::released   ? 1
@@ -170,14 +217,17 @@ class Worker final : public Increments {
   long long read_modify_write(const Lease& lease, bool first) {
     long long balance = 0;
     if (lease.fence && plan_.strategy == Strategy::fenced_claim) {
+      step(Step::claim);
       std::optional<long long> claimed = store_.claim_read(plan_.account, *lease.fence);
       if (!claimed) {
         journal_.record(EventKind::claim_rejected, {{"fence", lease.fence->value}});
         return 0;
       }
+      step(Step::read);  // the balance came with the claim
       balance = *claimed;
       journal_.record(EventKind::read, {{"balance", balance}, {"fence", lease.fence->value}});
     } else {
+      step(Step::read);
       balance = store_.read_balance(plan_.account);
       journal_.record(EventKind::read, {{"balance", balance}});
     }
@@ -187,10 +237,12 @@ class Worker final : public Increments {
       if (!ownership.held) return -1;
     }
     // After the check: a fault that strikes at the marker falls between the check and the write.
-    journal_.mark_read();
+    // A gated worker's host waits at the gate instead.
+    if (!gate_) journal_.mark_read();
     if (first) pause_for(plan_.pause_seconds);
 
     long long after = balance + plan_.amount;
+    step(Step::write);
     double sent_at = journal_.elapsed();  // a checker's section ends when the write left, not when it was confirmed
     if (!lease.fence) {
       state_.write([&] {
@@ -212,9 +264,55 @@ class Worker final : public Increments {
     return rowcount;
   }
 
-  // The library's policy (acquire.h), which says each refusal once through record_refusal.
+  // The library's policy (acquire.h), which says each refusal once through record_refusal. Gated,
+  // one attempt a step, each refusal said; the increment gives up at its refusal number K + 1 (K the
+  // gate's bound), counted over all its acquisitions. An attempt Redis left unanswered (the first
+  // command after a restart finds the connection lost) is asked again at once, as the policy does,
+  // and counts as refused when that one is unanswered too.
   Lease acquire() {
-    return *(takes_fence(plan_.strategy) ? acquirer_.acquire_fenced(plan_.ttl) : acquirer_.acquire(plan_.ttl)).lease;
+    if (!gate_) {
+      return *(takes_fence(plan_.strategy) ? acquirer_.acquire_fenced(plan_.ttl) : acquirer_.acquire(plan_.ttl)).lease;
+    }
+    auto attempt = [this] {
+      return takes_fence(plan_.strategy) ? lock_.acquire_fenced(plan_.ttl) : lock_.acquire(plan_.ttl);
+    };
+    for (;;) {
+      step(Step::acquire);
+      std::optional<Acquisition> answered;
+      for (int asked = 0; asked < 2 && !answered; ++asked) {
+        try {
+          answered = attempt();
+        } catch (const Error& e) {
+          journal_.record(EventKind::acquire_unanswered, {{"message", e.what()}});
+        }
+      }
+      if (answered && *answered) return *answered->lease;
+      if (answered) record_refusal(*answered);
+      if (++refusals_ > gate_->bound()) {
+        throw Error(fmt::format("worker {} gave up after {} refused tries; {} was not added", plan_.name, refusals_,
+                                plan_.amount));
+      }
+    }
+  }
+
+  void step(Step step) const {
+    if (gate_) gate_->before(plan_.name, step);
+  }
+
+  // The gated watchdog's one extension, as Watchdog's thread makes it and reports it; none for
+  // another strategy.
+  std::function<bool()> gated_watchdog(const Token& token) {
+    if (!watchdog_lock_) return {};
+    return [this, token] {
+      try {
+        ExtendResult result = watchdog_lock_->extend(token, plan_.ttl);
+        record_watchdog(WatchdogReport{result, std::nullopt});
+        return result.extended;
+      } catch (const Error& e) {
+        record_watchdog(WatchdogReport{{}, e.what()});
+        return false;
+      }
+    };
   }
 
   void record_refusal(const Acquisition& refused) {
@@ -247,12 +345,17 @@ class Worker final : public Increments {
 
   const WorkerPlan& plan_;
   const LabSetup& setup_;
+  StepGate* gate_;
   Journal journal_;
   RedisConnection redis_;
   bank::AccountStore store_;
   RedisLock lock_;
   Acquirer acquirer_;
   WriteState state_;
+  int refusals_ = 0;  // gated: the increment's refused acquisitions so far
+  // Gated, the watchdog's own connection and lock (a watchdog's, not the worker's).
+  std::optional<RedisConnection> watchdog_redis_;
+  std::optional<RedisLock> watchdog_lock_;
 };
 
 // Redlock's worker: the article's read-modify-write under a lock granted by a majority of
@@ -393,5 +496,27 @@ RepeatedWorker::RepeatedWorker(WorkerPlan plan, const RedisAddress& redis, const
 RepeatedWorker::~RepeatedWorker() = default;
 
 void RepeatedWorker::increment() { impl_->worker->increment(); }
+
+struct GatedWorker::Impl {
+  WorkerPlan plan;
+  LabSetup setup;
+  std::unique_ptr<Worker> worker;
+};
+
+bool gated(Strategy strategy) {
+  return strategy == Strategy::ttl || strategy == Strategy::watchdog || takes_fence(strategy);
+}
+
+GatedWorker::GatedWorker(WorkerPlan plan, LabSetup setup, StepGate& gate)
+    : impl_(std::make_unique<Impl>(Impl{std::move(plan), std::move(setup), nullptr})) {
+  if (!gated(impl_->plan.strategy)) {
+    throw UsageError(fmt::format("strategy {} has no gated worker", to_string(impl_->plan.strategy)));
+  }
+  impl_->worker = std::make_unique<Worker>(impl_->plan, impl_->setup, false, &gate);
+}
+
+GatedWorker::~GatedWorker() = default;
+
+bool GatedWorker::increment() { return impl_->worker->gated_increment(); }
 
 }  // namespace rlock::lab

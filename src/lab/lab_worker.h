@@ -14,6 +14,7 @@
 
 #include "lab/lab_dir.h"
 #include "lab/messages.h"
+#include "lab/step_gate.h"
 #include "lab/strategy.h"
 #include "rlock/error.h"
 #include "rlock/redis_address.h"
@@ -78,6 +79,32 @@ class RepeatedWorker {
   RepeatedWorker& operator=(const RepeatedWorker&) = delete;
 
   void increment();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Whether the strategy has a gated worker: the Redis-lock strategies of one server (ttl, watchdog,
+// fenced, fenced-retry, fenced-claim).
+bool gated(Strategy strategy);
+
+// `rlock explore`'s worker: run_worker's increment with each step waiting for `gate` first
+// (step_gate.h), on connections kept from one increment to the next. Each increment logs to the
+// run started last in setup.dir (LabDir::start_new_run). A refused acquisition is asked again at
+// the next acquire step, at most gate.bound() times; a fenced loop starts again at most as often;
+// the watchdog extends only when the gate calls the extension it was given. The constructor throws
+// UsageError for a strategy that is not gated(), Error when a server does not answer. Not
+// thread-safe: one thread calls increment(), the gate's calls aside.
+class GatedWorker {
+ public:
+  GatedWorker(WorkerPlan plan, LabSetup setup, StepGate& gate);
+  ~GatedWorker();
+  GatedWorker(const GatedWorker&) = delete;
+  GatedWorker& operator=(const GatedWorker&) = delete;
+
+  // True when the increment ended well; false when it failed, recorded as run_worker records it.
+  bool increment();
 
  private:
   struct Impl;

@@ -42,6 +42,7 @@ constexpr Wording kWordings[] = {
     {"redis_signal", "{signal} to Redis {server}", "Redis {server}에 {signal}"},
     {"redis_promoted", "Redis {server} promoted to primary, lock PTTL {pttl}",
      "Redis {server} 원본으로 승격, 락 PTTL {pttl}"},
+    {"lock_expired", "lock {key} expired (its TTL ran out)", "락 {key} 만료 (TTL 소진)"},
     {"signal", "{signal} to {target}", "{target}에 {signal}"},
     {"network", "{target}'s connections: {action}", "{target}의 연결: {action}"},
     {"pg_locked", "PostgreSQL {lock} lock taken", "PostgreSQL {lock} 락 획득"},

@@ -85,6 +85,9 @@ const std::vector<Line>& lines() {
       {{0.40, "host", EventKind::redis_promoted, {{"server", "127.0.0.1:6395"}, {"pttl", -2}}},
        " 0.40s  host  Redis 127.0.0.1:6395 promoted to primary, lock PTTL -2",
        " 0.40s  host  Redis 127.0.0.1:6395 원본으로 승격, 락 PTTL -2"},
+      {{2.00, "host", EventKind::lock_expired, {{"key", "lock:account:1"}}},
+       " 2.00s  host  lock lock:account:1 expired (its TTL ran out)",
+       " 2.00s  host  락 lock:account:1 만료 (TTL 소진)"},
       {{0.12, "host", EventKind::network, {{"action", "Redis cut off"}, {"target", "A"}}},
        " 0.12s  host  A's connections: Redis cut off",
        " 0.12s  host  A의 연결: Redis cut off"},
@@ -127,7 +130,7 @@ TEST(Messages, EveryEventKindHasALine) {
   for (int i = 0; i < 64 && to_string(static_cast<EventKind>(i)) != "unknown"; ++i) {
     EXPECT_TRUE(covered.contains(static_cast<EventKind>(i))) << to_string(static_cast<EventKind>(i));
   }
-  EXPECT_EQ(covered.size(), 23u);
+  EXPECT_EQ(covered.size(), 24u);
 }
 
 TEST(Messages, TimesOfTenSecondsAndMoreWidenTheColumn) {

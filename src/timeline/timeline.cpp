@@ -37,13 +37,16 @@ MarkResult result_of(const Event& event) {
   }
 }
 
-// The times at which Redis came back without any lock: a restart without persistence, a failover
-// to a replica that never got it.
+// The times at which the lock was gone by no act of its holder: Redis came back without any lock (a
+// restart without persistence, a failover to a replica that never got it), or `rlock explore` made
+// its TTL run out.
 std::vector<double> lock_losses(const std::vector<Event>& events) {
   std::vector<double> losses;
   for (const Event& event : events) {
     bool came_back = event.kind == EventKind::redis_started || event.kind == EventKind::redis_promoted;
-    if (came_back && event.pttl().value_or(0) < 0) losses.push_back(event.t);
+    if ((came_back && event.pttl().value_or(0) < 0) || event.kind == EventKind::lock_expired) {
+      losses.push_back(event.t);
+    }
   }
   return losses;
 }

@@ -4,9 +4,9 @@
 // One lane per worker, in the order they first appear, and one for the host (signals, Redis
 // restarts, failovers). On a worker's lane:
 //   held    from `acquired` until the lock was really gone: released (result 1), its TTL ran out
-//           (each `watchdog_extended` moves that to its time plus the PTTL it reports), a Redis
-//           restart or failover came back without it (a host event with a negative PTTL), or
-//           another worker acquired it;
+//           (each `watchdog_extended` moves that to its time plus the PTTL it reports; or the
+//           host's `lock_expired`), a Redis restart or failover came back without it (a host
+//           event with a negative PTTL), or another worker acquired it;
 //   stale   from there until the worker stopped acting as the holder (its release, or its last
 //           event of that acquisition): the time it wrote under a lock it no longer had;
 //   paused  from a host SIGSTOP aimed at the worker to the SIGCONT (or the end of the run);

@@ -1,0 +1,163 @@
+// rlock explore --strategy S[,S...] [--workers N] [--events LIST] [--bound K] [--replay ORDER]
+// [--replay-trail FILE] [--json FILE] [--run-dir DIR]: every order of a small world's steps and
+// events on the real servers (docs/explore.md), judged by chaos's checkers; the number of orders,
+// of losing ones, and the shortest losing order with its timeline; the walk kept as a run that
+// `rlock analyze` and `rlock report` read. --replay and --replay-trail run one order instead.
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "chaos/campaign.h"
+#include "cli/commands.h"
+#include "cli/named_servers.h"
+#include "explore/explorer.h"
+#include "explore/stage.h"
+#include "explore/summary.h"
+#include "explore/walk_record.h"
+#include "explore/world.h"
+#include "lab/lab_worker.h"
+#include "lab/strategy_list.h"
+#include "rlock/error.h"
+#include "runfiles/file_format.h"
+#include "util/option_checks.h"
+
+namespace rlock::cli {
+namespace {
+
+struct ExploreOptions {
+  std::vector<std::string> strategies;
+  int workers = 2;
+  std::vector<std::string> events{"expiry", "pause"};
+  int bound = 2;
+  std::string replay;
+  std::string replay_trail;
+  std::string json;
+  std::string run_dir;
+  long account = 250'000;  // apart from the labs' (1) and chaos's (from 100000)
+};
+
+constexpr int kProbes = 16;  // random orders for the estimate
+constexpr std::uint64_t kProbeSeed = 2026;
+
+std::vector<explore::World> worlds_of(const ExploreOptions& options) {
+  std::set<explore::WorldEvent> events;
+  for (const std::string& name : options.events) {
+    if (name == "none") continue;
+    std::optional<explore::WorldEvent> event = explore::world_event_from(name);
+    if (!event)
+      throw UsageError(fmt::format("unknown event '{}' (known: expiry, pause, restart, failover, none)", name));
+    if (*event == explore::WorldEvent::failover) {
+      throw UsageError(
+          "the failover event is not built in the explorer yet (docs/explore.md): use expiry, pause, restart");
+    }
+    events.insert(*event);
+  }
+  std::vector<explore::World> worlds;
+  for (lab::Strategy strategy : lab::parse_strategy_list(options.strategies, {})) {
+    if (!lab::gated(strategy)) {
+      throw UsageError(fmt::format("explore runs ttl, watchdog, fenced, fenced-retry and fenced-claim, not {}",
+                                   lab::to_string(strategy)));
+    }
+    worlds.push_back(explore::World{strategy, options.workers, events, options.bound});
+  }
+  if (worlds.empty()) throw UsageError("--strategy names no strategy");
+  if (worlds.size() > 1 && (!options.run_dir.empty() || !options.replay.empty() || !options.replay_trail.empty())) {
+    throw UsageError("--run-dir, --replay and --replay-trail take one strategy");
+  }
+  return worlds;
+}
+
+explore::Stage stage_for(const explore::World& world, const lab::LabSetup& lab, long account) {
+  return explore::Stage(world, explore::Servers{lab.redis, lab.conninfo},
+                        lab::LabDir(lab.dir.root() / "explore" / "stage"), account);
+}
+
+void replay(const ExploreOptions& options, const explore::World& world, const lab::LabSetup& lab) {
+  explore::Order order = options.replay_trail.empty() ? explore::parse_order(options.replay, world.workers)
+                                                      : explore::read_trail(options.replay_trail, world.workers);
+  explore::Stage stage = stage_for(world, lab, options.account);
+  std::size_t added = 0;
+  explore::OrderRun run = explore::replay(stage, order, 0, added);
+  explore::steps_as_seconds(stage.dir(), run);
+  if (added > 0) fmt::print("the order left steps undone: completed with its last {} moves\n", added);
+  explore::print_order_run(run, stage.dir().root());
+}
+
+explore::Explored walk(const ExploreOptions& options, const explore::World& world, const lab::LabSetup& lab) {
+  explore::Stage stage = stage_for(world, lab, options.account);
+  explore::Estimate estimate = explore::estimate_orders(stage, kProbes, kProbeSeed);
+  if (estimate.orders > chaos::kMaxTrialsACell) {
+    throw UsageError(fmt::format(
+        "{} with events {} and bound {} has about {:.0f} orders (estimated from {} random ones), more than the {} a "
+        "walk runs: lower --bound or name fewer --events",
+        lab::to_string(world.strategy), explore::events_text(world), world.bound, estimate.orders, kProbes,
+        chaos::kMaxTrialsACell));
+  }
+  fmt::print(stderr, "explore: {}: about {:.0f} orders, about {:.0f} s\n", lab::to_string(world.strategy),
+             estimate.orders, estimate.orders * estimate.ms_per_order / 1000);
+  std::filesystem::path explore_dir = lab.dir.root() / "explore";
+  explore::WalkRecord record(world, explore::Servers{lab.redis, lab.conninfo}, explore_dir, kProbeSeed,
+                             options.run_dir);
+  explore::Exploration walked =
+      explore::explore_all(stage, [&](const explore::OrderRun& run) { record.add(run, stage.dir()); });
+  std::filesystem::path shortest = record.finish(walked);
+  return explore::Explored{world, estimate, std::move(walked), record.run_dir(), shortest};
+}
+
+void explore(const ExploreOptions& options, const GlobalOptions& global) {
+  if (!options.replay.empty() && !options.replay_trail.empty()) {
+    throw UsageError("--replay and --replay-trail: give one order");
+  }
+  std::vector<explore::World> worlds = worlds_of(options);
+  lab::LabSetup lab = setup_to_change_data(global, "explore", ServersChanged::redis_and_db);
+  if (!options.replay.empty() || !options.replay_trail.empty()) return replay(options, worlds.front(), lab);
+  if (!options.run_dir.empty() && std::filesystem::exists(options.run_dir)) {
+    throw UsageError(fmt::format("--run-dir {}: already there; name a new directory", options.run_dir));
+  }
+  std::vector<explore::Explored> walks;
+  for (const explore::World& world : worlds) {
+    walks.push_back(walk(options, world, lab));
+    explore::print_walk(walks.back());
+  }
+  if (!options.json.empty()) runfiles::write_json_file(options.json, explore::explore_json(walks));
+}
+
+}  // namespace
+
+void register_explore(CLI::App& app, const GlobalOptions& global) {
+  auto options = std::make_shared<ExploreOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "explore", "run every order of a small world's steps and events on the real servers (docs/explore.md)");
+  cmd->add_option("--strategy", options->strategies,
+                  "comma-separated: ttl, watchdog, fenced, fenced-retry, fenced-claim")
+      ->delimiter(',')
+      ->required();
+  cmd->add_option("--workers", options->workers, "workers, each making one increment")
+      ->check(util::in_range(1, explore::kMaxWorkers))
+      ->capture_default_str();
+  cmd->add_option("--events", options->events, "comma-separated, or none: expiry, pause, restart, failover")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_option("--bound", options->bound,
+                  "K, per worker: refused acquisitions asked again, watchdog extensions, fenced-loop restarts")
+      ->check(util::in_range(0, explore::kMaxBound))
+      ->capture_default_str();
+  cmd->add_option("--account", options->account,
+                  "the account and lock the orders use; two walks at once need two accounts")
+      ->check(util::in_range(1L, 2'000'000'000L))
+      ->capture_default_str();
+  cmd->add_option("--replay", options->replay, "ORDER: run this one order (its tokens, space-separated)");
+  cmd->add_option("--replay-trail", options->replay_trail,
+                  "FILE: run the order of a spin trail's replay output (its STEP lines)");
+  cmd->add_option("--json", options->json, "also write what each walk found as JSON to this file");
+  cmd->add_option("--run-dir", options->run_dir,
+                  "DIR: keep the walk's run here (default: explore/runs/ in the lab directory), one strategy");
+  cmd->callback([options, &global] { explore(*options, global); });
+}
+
+}  // namespace rlock::cli

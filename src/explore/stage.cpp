@@ -1,0 +1,254 @@
+#include "explore/stage.h"
+
+#include <chrono>
+#include <optional>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "bank/account_store.h"
+#include "chaos/faults/fault.h"
+#include "chaos/history.h"
+#include "explore/turns.h"
+#include "host/redis_server.h"
+#include "lab/host_events.h"
+#include "lab/lab_worker.h"
+#include "lab/run_log.h"
+#include "rlock/error.h"
+#include "rlock/lock_key.h"
+#include "rlock/redis_connection.h"
+
+namespace rlock::explore {
+namespace {
+
+constexpr long long kAmounts[kMaxWorkers] = {30, 50, 20};  // lab 1's A and B, and a third
+// Long enough never to run out by itself within an order, nor within its drawing (a step a second).
+constexpr std::chrono::milliseconds kTtl{60'000};
+
+// What the order has done so far, beyond the workers' own state.
+struct Progress {
+  std::optional<std::size_t> paused;
+  bool paused_once = false, expired = false, restarted = false;
+  std::vector<int> extends;
+};
+
+// The workers' threads of one order, joined however the order ends.
+class Threads {
+ public:
+  explicit Threads(Turns& turns) : turns_(turns) {}
+  ~Threads() {
+    if (!joined_) turns_.stop();
+    join();
+  }
+  template <typename Work>
+  void start(Work&& work) {
+    threads_.emplace_back(std::forward<Work>(work));
+  }
+  void join() {
+    for (std::thread& t : threads_) {
+      if (t.joinable()) t.join();
+    }
+    joined_ = true;
+  }
+
+ private:
+  Turns& turns_;
+  std::vector<std::thread> threads_;
+  bool joined_ = false;
+};
+
+std::vector<std::string> names_of(int workers) {
+  std::vector<std::string> names;
+  for (int i = 0; i < workers; ++i) names.push_back(worker_name(static_cast<std::size_t>(i)));
+  return names;
+}
+
+}  // namespace
+
+bool OrderRun::losing() const {
+  const chaos::TrialResult& r = judged.result;
+  return r.lost.validity == chaos::Validity::invalid || r.overlaps.validity == chaos::Validity::invalid;
+}
+
+struct Stage::Impl {
+  Impl(World w, Servers s, lab::LabDir d, long a)
+      : world(std::move(w)),
+        servers(std::move(s)),
+        dir(std::move(d)),
+        account(a),
+        key(LockKey::for_account(a)),
+        turns(names_of(world.workers), world.bound),
+        redis(servers.redis),
+        store(servers.conninfo) {
+    store.reset(account);
+    for (int i = 0; i < world.workers; ++i) {
+      lab::WorkerPlan plan;
+      plan.name = worker_name(static_cast<std::size_t>(i));
+      plan.amount = kAmounts[i];
+      plan.account = account;
+      plan.ttl = kTtl;
+      plan.strategy = world.strategy;
+      workers.push_back(std::make_unique<lab::GatedWorker>(
+          plan, lab::LabSetup{servers.redis, servers.conninfo, dir, lab::Lang::en}, turns));
+    }
+  }
+
+  void clean() {
+    redis.checked({"DEL", key.lock, key.fence_counter, key.queue, key.queue_deadlines, key.queue_claims});
+    store.reset(account);
+  }
+
+  // The worker whose token the lock key holds now, if any.
+  std::optional<std::size_t> key_holder() {
+    Reply value = redis.checked({"GET", key.lock});
+    if (value.is_nil()) return std::nullopt;
+    std::string text = value.text();
+    for (std::size_t i = 0; i < workers.size(); ++i) {
+      std::optional<Token> token = turns.view(i).token;
+      if (token && token->hex == text) return i;
+    }
+    return std::nullopt;
+  }
+
+  std::vector<Move> enabled(const Progress& p, Walk walk) {
+    std::vector<Move> moves;
+    bool any_left = false;
+    for (std::size_t i = 0; i < workers.size(); ++i) {
+      Turns::View v = turns.view(i);
+      if (!v.waiting) continue;
+      any_left = true;
+      if (p.paused == i) continue;
+      moves.push_back(Move{Move::Kind::step, i, *v.waiting});
+      if (walk == Walk::every_order && v.can_extend && p.extends[i] < world.bound)
+        moves.push_back(Move{Move::Kind::step, i, lab::Step::extend});
+    }
+    if (!any_left) return moves;
+    bool pausing = world.has(WorldEvent::pause) && !p.paused_once;
+    if (world.has(WorldEvent::expiry) && !p.expired) {
+      std::optional<std::size_t> holder = key_holder();
+      bool watched = world.strategy == lab::Strategy::watchdog;
+      if (holder && (!watched || p.paused == holder || (walk == Walk::one_per_class && pausing))) {
+        moves.push_back(Move{Move::Kind::expire, *holder});
+      }
+    }
+    if (pausing && walk == Walk::every_order) {
+      for (std::size_t i = 0; i < workers.size(); ++i) {
+        if (turns.view(i).waiting) moves.push_back(Move{Move::Kind::pause, i});
+      }
+    }
+    if (p.paused) moves.push_back(Move{Move::Kind::resume, *p.paused});
+    if (world.has(WorldEvent::restart) && !p.restarted) moves.push_back(Move{Move::Kind::restart});
+    return moves;
+  }
+
+  // Takes the move, and notes it and its start in `run`; an expiry of a watchdog's lock whose holder
+  // runs (Walk::one_per_class) is paused around.
+  void apply(const Move& move, Progress& p, const lab::RunLog& log, OrderRun& run) {
+    bool paused_around =
+        move.kind == Move::Kind::expire && world.strategy == lab::Strategy::watchdog && p.paused != move.worker;
+    if (paused_around) take(Move{Move::Kind::pause, move.worker}, p, log, run);
+    take(Move{move.kind, move.kind == Move::Kind::expire ? 0 : move.worker, move.step}, p, log, run);
+    if (paused_around) take(Move{Move::Kind::resume, move.worker}, p, log, run);
+  }
+
+  void take(const Move& move, Progress& p, const lab::RunLog& log, OrderRun& run) {
+    run.started.push_back(log.elapsed());
+    run.order.push_back(move);
+    std::string name = worker_name(move.worker);
+    switch (move.kind) {
+      case Move::Kind::step:
+        if (move.step == lab::Step::extend) {
+          ++p.extends[move.worker];
+          turns.extend(move.worker);
+        } else {
+          turns.go(move.worker);
+        }
+        return;
+      case Move::Kind::expire:
+        p.expired = true;
+        log.record("host", lab::EventKind::lock_expired, {{"key", key.lock}});
+        redis.checked({"DEL", key.lock});
+        return;
+      case Move::Kind::pause:
+        p.paused = move.worker;
+        p.paused_once = true;
+        log.record("host", lab::EventKind::signal, {{"signal", "SIGSTOP"}, {"target", name}});
+        return;
+      case Move::Kind::resume:
+        p.paused.reset();
+        log.record("host", lab::EventKind::signal, {{"signal", "SIGCONT"}, {"target", name}});
+        return;
+      case Move::Kind::restart:
+        p.restarted = true;
+        lab::record_crash(log, host::crash_redis(redis, key, /*start_again=*/true));
+        return;
+      case Move::Kind::failover: throw Error("failover is not built in the explorer");
+    }
+  }
+
+  World world;
+  Servers servers;
+  lab::LabDir dir;
+  long account;
+  LockKey key;
+  Turns turns;
+  RedisConnection redis;
+  bank::AccountStore store;
+  std::vector<std::unique_ptr<lab::GatedWorker>> workers;
+};
+
+Stage::Stage(World world, Servers servers, lab::LabDir dir, long account)
+    : impl_(std::make_unique<Impl>(std::move(world), std::move(servers), std::move(dir), account)) {}
+
+Stage::~Stage() = default;
+
+const lab::LabDir& Stage::dir() const { return impl_->dir; }
+const World& Stage::world() const { return impl_->world; }
+
+OrderRun Stage::run(const Chooser& choose, int number, Walk walk) {
+  Impl& s = *impl_;
+  auto began = std::chrono::steady_clock::now();
+  s.clean();
+  s.dir.start_new_run(lab::wall_seconds());
+  lab::RunLog log(s.dir, lab::Lang::en);
+  s.turns.reset();
+
+  std::vector<chaos::WorkerExit> exits;
+  for (std::size_t i = 0; i < s.workers.size(); ++i) {
+    exits.push_back(chaos::WorkerExit{worker_name(i), kAmounts[i], true, 0});
+  }
+  Threads threads(s.turns);
+  for (std::size_t i = 0; i < s.workers.size(); ++i) {
+    threads.start([&s, &exits, i] {
+      exits[i].code = s.workers[i]->increment() ? 0 : 1;
+      s.turns.finished(i);
+    });
+  }
+  s.turns.settle();
+
+  OrderRun run{{},
+               {},
+               {},
+               {},
+               {chaos::TrialInput(chaos::TrialSpec{s.world.strategy, chaos::fault_named("pause"), number, {}}), {}}};
+  Progress progress{{}, false, false, false, std::vector<int>(s.workers.size(), 0)};
+  for (std::vector<Move> enabled = s.enabled(progress, walk); !enabled.empty(); enabled = s.enabled(progress, walk)) {
+    std::size_t pick = choose(enabled, run.picks.size());
+    if (pick >= enabled.size()) throw Error("the explorer chose a move that is not enabled");
+    run.widths.push_back(enabled.size());
+    run.picks.push_back(pick);
+    s.apply(enabled[pick], progress, log, run);
+  }
+  threads.join();
+
+  chaos::TrialInput& input = run.judged.input;
+  input.history = chaos::history_from(lab::read_events(s.dir), exits);
+  input.stuck.assign(exits.size(), false);
+  input.struck = progress.paused_once || progress.expired || progress.restarted;
+  input.final_balance = s.store.read_balance(s.account);
+  input.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count();
+  run.judged.result = chaos::judge(input);
+  return run;
+}
+
+}  // namespace rlock::explore

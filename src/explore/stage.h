@@ -1,0 +1,74 @@
+// One order of the world on the real servers: the gated workers (lab/lab_worker.h), one thread
+// each, driven through Turns one move at a time; the explorer's events made to happen (the lock key
+// deleted as its TTL running out, a pause and its end, the Redis crashed and started again, empty);
+// and the chaos checkers' verdict on what the order left (chaos/judge.h).
+//
+// Every order starts from a clean account and clean keys. The stage keeps the workers' connections
+// from one order to the next; each order is a new run in the stage's lab directory (run.log,
+// events.jsonl), overwritten by the next. Not thread-safe: one explorer drives it.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "chaos/judge.h"
+#include "explore/world.h"
+#include "lab/lab_dir.h"
+#include "rlock/redis_address.h"
+
+namespace rlock::explore {
+
+struct Servers {
+  RedisAddress redis;
+  std::string conninfo;
+};
+
+// An order run: its moves, at each point how many moves were enabled and which was taken (a choice
+// may take several moves: Walk), when each move started (seconds since the run's start), and its
+// judged trial.
+struct OrderRun {
+  Order order;
+  std::vector<std::size_t> widths;
+  std::vector<std::size_t> picks;
+  std::vector<double> started;
+  chaos::JudgedTrial judged;
+
+  // Money lost or two holders' sections overlapping: what the explorer counts.
+  bool losing() const;
+};
+
+// Which orders a run may take. every_order: every move the world enables, pause and resume among
+// them. one_per_class: one order for each sequence of the moves that change what the servers hold
+// (docs/explore.md, the reduction): no extension (time never runs out by itself, so a lease's PTTL
+// decides nothing), no pause, but around an expiry that needs its holder paused (the watchdog's),
+// which comes as one choice, `pause:X expire resume:X`.
+enum class Walk { every_order, one_per_class };
+
+// Picks one of the moves enabled at point `depth` of the order (an index into `enabled`).
+using Chooser = std::function<std::size_t(const std::vector<Move>& enabled, std::size_t depth)>;
+
+class Stage {
+ public:
+  // Opens the workers' connections and the stage's own. Throws Error when a server does not answer.
+  Stage(World world, Servers servers, lab::LabDir dir, long account);
+  ~Stage();
+  Stage(const Stage&) = delete;
+  Stage& operator=(const Stage&) = delete;
+
+  // Runs one order, asking `choose` at each point, until every worker finished; the trial is
+  // numbered `number`. Throws Error when a server fails the stage itself, or `choose` does.
+  OrderRun run(const Chooser& choose, int number, Walk walk = Walk::every_order);
+
+  const lab::LabDir& dir() const;
+  const World& world() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rlock::explore
