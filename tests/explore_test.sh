@@ -41,6 +41,11 @@ check "a spin trail replays (exit $?)" test $? -eq 0
 check "its order is the trail's STEP lines" \
     grep -qx "order (9 moves): A:acquire A:read expire B:acquire B:read B:write B:release A:write A:release" "$work/trail.txt"
 check "and it loses" grep -q "^verdict: LOSES: lost update" "$work/trail.txt"
+# spin's shortest loss of fenced-retry, B first: the expiry of a lock B holds is the order's expire.
+ex --strategy fenced-retry --replay \
+    "B:acquire B:fence B:read expire A:acquire A:fence A:read B:write A:write A:release B:release" >"$work/b-first.txt" 2>&1
+check "an expiry of B's lock replays (exit $?)" test $? -eq 0
+check "and it loses" grep -q "^verdict: LOSES: lost update" "$work/b-first.txt"
 
 # refuses MESSAGE ARGS...: rlock explore ARGS says MESSAGE in one line, exit 2.
 refuses() {

@@ -77,7 +77,9 @@ OrderRun replay(Stage& stage, const Order& order, int number, std::size_t& added
   return stage.run(
       [&](const std::vector<Move>& enabled, std::size_t depth) -> std::size_t {
         if (depth < order.size()) {
-          auto it = std::find(enabled.begin(), enabled.end(), order[depth]);
+          // By token: an enabled expire carries its holder, which the order's text does not name.
+          auto it = std::find_if(enabled.begin(), enabled.end(),
+                                 [&](const Move& m) { return to_string(m) == to_string(order[depth]); });
           if (it == enabled.end()) {
             throw UsageError(fmt::format("move {} of the order, {}, is not enabled there (enabled: {})", depth + 1,
                                          to_string(order[depth]), order_text(enabled)));
