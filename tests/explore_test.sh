@@ -2,9 +2,11 @@
 # rlock explore on the real servers, kept short: the orders of a tiny world counted (8), its run
 # read by analyze and report; ttl's shortest losing order with the expiry (lab 1's shape) and none
 # for fenced-claim; orders of a walk replayed twice, each giving the same words; a spin trail's
-# STEP lines replayed; bad input: one line, exit 2.
+# STEP lines replayed; the failover on a pair of its own (a walk of one worker; ttl's loss, and
+# fenced-claim holding, in the same order); bad input: one line, exit 2.
 set -uo pipefail
 rlock=$1 trail=$2
+failover_port=${EXPLORE_FAILOVER_PORT:-6460}
 source "$(dirname "$0")/checks.sh"
 ex() { "$rlock" --dir "$work" explore "$@"; }
 
@@ -46,6 +48,22 @@ ex --strategy fenced-retry --replay \
     "B:acquire B:fence B:read expire A:acquire A:fence A:read B:write A:write A:release B:release" >"$work/b-first.txt" 2>&1
 check "an expiry of B's lock replays (exit $?)" test $? -eq 0
 check "and it loses" grep -q "^verdict: LOSES: lost update" "$work/b-first.txt"
+
+# The failover: the replica never got the lock, the fence counter goes on (B's token is 2).
+fo=(--events failover --bound 0 --failover-port "$failover_port")
+ex --strategy ttl --workers 1 "${fo[@]}" >"$work/fo-walk.txt" 2>&1
+check "a failover world walks (exit $?)" test $? -eq 0
+check "one worker and the failover at each of its 5 points" grep -q "bound 0: 5 orders, 0 losing" "$work/fo-walk.txt"
+ex --strategy ttl "${fo[@]}" --replay "A:acquire A:read failover B:acquire B:read A:write A:release B:write B:release" \
+    >"$work/fo-ttl.txt" 2>&1
+check "ttl's lock lost in a failover replays (exit $?)" test $? -eq 0
+check "and it loses" grep -q "^verdict: LOSES: lost update" "$work/fo-ttl.txt"
+ex --strategy fenced-claim "${fo[@]}" --replay \
+    "A:acquire A:fence A:claim A:read failover B:acquire B:fence B:claim A:write A:release B:read B:write B:release" \
+    >"$work/fo-claim.txt" 2>&1
+check "fenced-claim's replays (exit $?)" test $? -eq 0
+check "B's token follows A's" grep -q "B  lock acquired (TTL 60000ms, fencing token 2)" "$work/fo-claim.txt"
+check "and it holds" grep -q "^verdict: holds" "$work/fo-claim.txt"
 
 # refuses MESSAGE ARGS...: rlock explore ARGS says MESSAGE in one line, exit 2.
 refuses() {

@@ -1,8 +1,9 @@
-// rlock explore --strategy S[,S...] [--workers N] [--events LIST] [--bound K] [--replay ORDER]
-// [--replay-trail FILE] [--json FILE] [--run-dir DIR]: every order of a small world's steps and
-// events on the real servers (docs/explore.md), judged by chaos's checkers; the number of orders,
-// of losing ones, and the shortest losing order with its timeline; the walk kept as a run that
-// `rlock analyze` and `rlock report` read. --replay and --replay-trail run one order instead.
+// rlock explore --strategy S[,S...] [--workers N] [--events LIST] [--bound K] [--failover-port P]
+// [--replay ORDER] [--replay-trail FILE] [--json FILE] [--run-dir DIR]: every order of a small
+// world's steps and events on the real servers (docs/explore.md), judged by chaos's checkers; the
+// number of orders, of losing ones, and the shortest losing order with its timeline; the walk kept
+// as a run that `rlock analyze` and `rlock report` read. --replay and --replay-trail run one order
+// instead.
 #include <cmath>
 #include <filesystem>
 #include <memory>
@@ -39,6 +40,7 @@ struct ExploreOptions {
   std::string json;
   std::string run_dir;
   long account = 250'000;  // apart from the labs' (1) and chaos's (from 100000)
+  int failover_port = explore::Servers{}.failover_port;
 };
 
 constexpr int kProbes = 16;  // random orders for the estimate
@@ -51,10 +53,6 @@ std::vector<explore::World> worlds_of(const ExploreOptions& options) {
     std::optional<explore::WorldEvent> event = explore::world_event_from(name);
     if (!event)
       throw UsageError(fmt::format("unknown event '{}' (known: expiry, pause, restart, failover, none)", name));
-    if (*event == explore::WorldEvent::failover) {
-      throw UsageError(
-          "the failover event is not built in the explorer yet (docs/explore.md): use expiry, pause, restart");
-    }
     events.insert(*event);
   }
   std::vector<explore::World> worlds;
@@ -72,15 +70,15 @@ std::vector<explore::World> worlds_of(const ExploreOptions& options) {
   return worlds;
 }
 
-explore::Stage stage_for(const explore::World& world, const lab::LabSetup& lab, long account) {
-  return explore::Stage(world, explore::Servers{lab.redis, lab.conninfo},
+explore::Stage stage_for(const explore::World& world, const lab::LabSetup& lab, long account, int failover_port) {
+  return explore::Stage(world, explore::Servers{lab.redis, lab.conninfo, failover_port},
                         lab::LabDir(lab.dir.root() / "explore" / "stage"), account);
 }
 
 void replay(const ExploreOptions& options, const explore::World& world, const lab::LabSetup& lab) {
   explore::Order order = options.replay_trail.empty() ? explore::parse_order(options.replay, world.workers)
                                                       : explore::read_trail(options.replay_trail, world.workers);
-  explore::Stage stage = stage_for(world, lab, options.account);
+  explore::Stage stage = stage_for(world, lab, options.account, options.failover_port);
   std::size_t added = 0;
   explore::OrderRun run = explore::replay(stage, order, 0, added);
   explore::steps_as_seconds(stage.dir(), run);
@@ -89,7 +87,7 @@ void replay(const ExploreOptions& options, const explore::World& world, const la
 }
 
 explore::Explored walk(const ExploreOptions& options, const explore::World& world, const lab::LabSetup& lab) {
-  explore::Stage stage = stage_for(world, lab, options.account);
+  explore::Stage stage = stage_for(world, lab, options.account, options.failover_port);
   explore::Estimate estimate = explore::estimate_orders(stage, kProbes, kProbeSeed);
   if (estimate.orders > chaos::kMaxTrialsACell) {
     throw UsageError(fmt::format(
@@ -101,8 +99,8 @@ explore::Explored walk(const ExploreOptions& options, const explore::World& worl
   fmt::print(stderr, "explore: {}: about {:.0f} orders, about {:.0f} s\n", lab::to_string(world.strategy),
              estimate.orders, estimate.orders * estimate.ms_per_order / 1000);
   std::filesystem::path explore_dir = lab.dir.root() / "explore";
-  explore::WalkRecord record(world, explore::Servers{lab.redis, lab.conninfo}, explore_dir, kProbeSeed,
-                             options.run_dir);
+  explore::WalkRecord record(world, explore::Servers{lab.redis, lab.conninfo, options.failover_port}, explore_dir,
+                             kProbeSeed, options.run_dir);
   explore::Exploration walked =
       explore::explore_all(stage, [&](const explore::OrderRun& run) { record.add(run, stage.dir()); });
   std::filesystem::path shortest = record.finish(walked);
@@ -150,6 +148,11 @@ void register_explore(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--account", options->account,
                   "the account and lock the orders use; two walks at once need two accounts")
       ->check(util::in_range(1L, 2'000'000'000L))
+      ->capture_default_str();
+  cmd->add_option("--failover-port", options->failover_port,
+                  "with the failover event, the orders run on a primary and a replica of their own on 127.0.0.1, "
+                  "this port and the next")
+      ->check(util::in_range(chaos::kMinOwnPort, chaos::kMaxOwnPort))
       ->capture_default_str();
   cmd->add_option("--replay", options->replay, "ORDER: run this one order (its tokens, space-separated)");
   cmd->add_option("--replay-trail", options->replay_trail,

@@ -10,6 +10,7 @@
 #include "chaos/faults/fault.h"
 #include "chaos/history.h"
 #include "explore/turns.h"
+#include "host/failover_pair.h"
 #include "host/redis_server.h"
 #include "lab/host_events.h"
 #include "lab/lab_worker.h"
@@ -28,7 +29,7 @@ constexpr std::chrono::milliseconds kTtl{60'000};
 // What the order has done so far, beyond the workers' own state.
 struct Progress {
   std::optional<std::size_t> paused;
-  bool paused_once = false, expired = false, restarted = false;
+  bool paused_once = false, expired = false, restarted = false, failed_over = false;
   std::vector<int> extends;
 };
 
@@ -77,8 +78,9 @@ struct Stage::Impl {
         dir(std::move(d)),
         account(a),
         key(LockKey::for_account(a)),
+        pair(make_pair()),
         turns(names_of(world.workers), world.bound),
-        redis(servers.redis),
+        redis(redis_address()),
         store(servers.conninfo) {
     store.reset(account);
     for (int i = 0; i < world.workers; ++i) {
@@ -89,13 +91,51 @@ struct Stage::Impl {
       plan.ttl = kTtl;
       plan.strategy = world.strategy;
       workers.push_back(std::make_unique<lab::GatedWorker>(
-          plan, lab::LabSetup{servers.redis, servers.conninfo, dir, lab::Lang::en}, turns));
+          plan, lab::LabSetup{redis_address(), servers.conninfo, dir, lab::Lang::en}, turns));
     }
   }
 
+  std::unique_ptr<host::FailoverPair> make_pair() const {
+    if (!world.has(WorldEvent::failover)) return nullptr;
+    std::filesystem::path logs = dir.root().parent_path() / "failover";
+    std::filesystem::create_directories(logs);
+    return std::make_unique<host::FailoverPair>(servers.failover_port, logs);
+  }
+
+  const RedisAddress& redis_address() const { return pair ? pair->address() : servers.redis; }
+
   void clean() {
-    redis.checked({"DEL", key.lock, key.fence_counter, key.queue, key.queue_deadlines, key.queue_claims});
+    if (pair && pair_failed_over) {
+      pair.reset();
+      pair = make_pair();
+      pair_failed_over = false;
+      redis.reconnect();
+      for (auto& worker : workers) worker->reconnect();
+    }
+    std::vector<std::string_view> del{"DEL",           key.lock, key.fence_counter, key.queue, key.queue_deadlines,
+                                      key.queue_claims};
+    redis.checked(del);
+    if (pair) {
+      // From here on the replica gets nothing: the lock's writes never reach it.
+      pair->stop_replication();
+      pair->replica().checked(del);
+    }
     store.reset(account);
+  }
+
+  // The failover of the world: the lock key is lost, everything else stays. The primary's other
+  // keys of the lock (the fence counter, which its acquisitions raised after the cut) go to the
+  // replica first; then the primary dies, the replica takes its port, and the workers and the stage
+  // connect to it.
+  void fail_over(const lab::RunLog& log) {
+    for (const std::string& kept : {key.fence_counter, key.queue, key.queue_deadlines, key.queue_claims}) {
+      Reply dumped = redis.checked({"DUMP", kept});
+      if (!dumped.is_nil()) pair->replica().checked({"RESTORE", kept, "0", dumped.text(), "REPLACE"});
+    }
+    pair_failed_over = true;
+    lab::record_crash(log, pair->fail_over(key));
+    redis.reconnect();
+    for (auto& worker : workers) worker->reconnect();
   }
 
   // The worker whose token the lock key holds now, if any.
@@ -138,6 +178,7 @@ struct Stage::Impl {
     }
     if (p.paused) moves.push_back(Move{Move::Kind::resume, *p.paused});
     if (world.has(WorldEvent::restart) && !p.restarted) moves.push_back(Move{Move::Kind::restart});
+    if (world.has(WorldEvent::failover) && !p.failed_over) moves.push_back(Move{Move::Kind::failover});
     return moves;
   }
 
@@ -182,7 +223,10 @@ struct Stage::Impl {
         p.restarted = true;
         lab::record_crash(log, host::crash_redis(redis, key, /*start_again=*/true));
         return;
-      case Move::Kind::failover: throw Error("failover is not built in the explorer");
+      case Move::Kind::failover:
+        p.failed_over = true;
+        fail_over(log);
+        return;
     }
   }
 
@@ -191,6 +235,8 @@ struct Stage::Impl {
   lab::LabDir dir;
   long account;
   LockKey key;
+  std::unique_ptr<host::FailoverPair> pair;  // the world's Redis when it has the failover event
+  bool pair_failed_over = false;
   Turns turns;
   RedisConnection redis;
   bank::AccountStore store;
@@ -231,7 +277,7 @@ OrderRun Stage::run(const Chooser& choose, int number, Walk walk) {
                {},
                {},
                {chaos::TrialInput(chaos::TrialSpec{s.world.strategy, chaos::fault_named("pause"), number, {}}), {}}};
-  Progress progress{{}, false, false, false, std::vector<int>(s.workers.size(), 0)};
+  Progress progress{{}, false, false, false, false, std::vector<int>(s.workers.size(), 0)};
   for (std::vector<Move> enabled = s.enabled(progress, walk); !enabled.empty(); enabled = s.enabled(progress, walk)) {
     std::size_t pick = choose(enabled, run.picks.size());
     if (pick >= enabled.size()) throw Error("the explorer chose a move that is not enabled");
@@ -244,7 +290,7 @@ OrderRun Stage::run(const Chooser& choose, int number, Walk walk) {
   chaos::TrialInput& input = run.judged.input;
   input.history = chaos::history_from(lab::read_events(s.dir), exits);
   input.stuck.assign(exits.size(), false);
-  input.struck = progress.paused_once || progress.expired || progress.restarted;
+  input.struck = progress.paused_once || progress.expired || progress.restarted || progress.failed_over;
   input.final_balance = s.store.read_balance(s.account);
   input.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count();
   run.judged.result = chaos::judge(input);

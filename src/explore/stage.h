@@ -1,9 +1,14 @@
 // One order of the world on the real servers: the gated workers (lab/lab_worker.h), one thread
 // each, driven through Turns one move at a time; the explorer's events made to happen (the lock key
-// deleted as its TTL running out, a pause and its end, the Redis crashed and started again, empty);
-// and the chaos checkers' verdict on what the order left (chaos/judge.h).
+// deleted as its TTL running out, a pause and its end, the Redis crashed and started again, empty,
+// a failover to a replica that never got the lock); and the chaos checkers' verdict on what the
+// order left (chaos/judge.h).
 //
-// Every order starts from a clean account and clean keys. The stage keeps the workers' connections
+// A world with the failover event runs on a failover pair of the stage's own (host/failover_pair.h)
+// instead of the given Redis: each order cuts the replica's replication once the keys are clean, so
+// the lock never reaches it, and the failover copies the lock's other keys (the fence counter) to it
+// before the primary dies; an order that failed over leaves the next a new pair. Every order starts
+// from a clean account and clean keys. The stage keeps the workers' connections
 // from one order to the next; each order is a new run in the stage's lab directory (run.log,
 // events.jsonl), overwritten by the next. Not thread-safe: one explorer drives it.
 #pragma once
@@ -25,6 +30,7 @@ namespace rlock::explore {
 struct Servers {
   RedisAddress redis;
   std::string conninfo;
+  int failover_port = 6420;  // the failover event's primary, and its replica on the next port
 };
 
 // An order run: its moves, at each point how many moves were enabled and which was taken (a choice

@@ -25,6 +25,7 @@ chaos::ChaosSetup setup_of(const Servers& servers, const fs::path& explore_dir, 
                            const fs::path& run_dir) {
   chaos::ChaosSetup setup{servers.redis, servers.conninfo, explore_dir, seed, std::chrono::milliseconds(60'000)};
   setup.run_dir = run_dir;
+  setup.failover_port = servers.failover_port;
   return setup;
 }
 

@@ -34,6 +34,9 @@ class FailoverPair {
   // Where clients connect: the primary's address, which the replica takes over in fail_over().
   const RedisAddress& address() const { return primary_.address(); }
 
+  // The replica's own connection, on its own port until fail_over() and after it.
+  RedisConnection& replica() { return replica_.connection(); }
+
   // The replica stops receiving writes: what is written from now on is lost in the failover.
   void stop_replication();
 

@@ -135,6 +135,11 @@ class Worker final : public Increments {
     run_logged(plan_, setup_, journal_.log(), state_, [this] { increment(); });
   }
 
+  void reconnect() {
+    redis_.reconnect();
+    if (watchdog_redis_) watchdog_redis_->reconnect();
+  }
+
   void increment() override {
     bool first = true;
     for (int restarts = 0; !attempt(first); ++restarts) {
@@ -518,5 +523,7 @@ GatedWorker::GatedWorker(WorkerPlan plan, LabSetup setup, StepGate& gate)
 GatedWorker::~GatedWorker() = default;
 
 bool GatedWorker::increment() { return impl_->worker->gated_increment(); }
+
+void GatedWorker::reconnect() { impl_->worker->reconnect(); }
 
 }  // namespace rlock::lab

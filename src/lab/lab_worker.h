@@ -106,6 +106,11 @@ class GatedWorker {
   // True when the increment ended well; false when it failed, recorded as run_worker records it.
   bool increment();
 
+  // Its connections to Redis connect again, answered, to whatever server the address now reaches
+  // (the explorer's failover moved the primary under them). Only while the worker waits at its
+  // gate or has not started. Throws Error when the server does not answer.
+  void reconnect();
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
