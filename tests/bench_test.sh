@@ -22,7 +22,7 @@ rc=$?
 cat "$work/out.txt" "$work/err.txt"
 check "bench exits 0 (got $rc)" test $rc -eq 0
 check "the environment comes first" bash -c "head -n 5 '$work/out.txt' | grep -q '^redis ' && head -n 5 '$work/out.txt' | grep -q '^postgresql '"
-for name in rtt-redis rtt-pg cycle fenced-cycle sleeper-floor handoff-poll handoff-notify handoff-queue handoff-direct startup; do
+for name in rtt-redis rtt-pg cycle fenced-cycle sleeper-floor sleeper-floor-long handoff-poll handoff-notify handoff-queue handoff-direct startup; do
     check "case $name has a line" grep -q "^$name " "$work/out.txt"
     check "case $name has numbers in the JSON" test "$(N=$name json '
         my ($c) = grep { $_->{name} eq $ENV{N} } @{$j->{cases}};
@@ -98,6 +98,7 @@ check "handoff-redis-py ran until it had 20 hand-offs, with the correct balance,
     test "$(json '
     my ($c) = grep { $_->{name} eq "handoff-redis-py" } @{$j->{cases}};
     $c && $c->{samples} >= 20 && $c->{median_us} > 0 && $c->{p99_us} >= $c->{median_us} && $c->{sleeper_ratio} > 0
+       && $c->{long_sleeper_ratio} > 0 && $c->{long_sleeper_floor_us} > 0
        && $c->{balance_ok} && $c->{clients} == 2 && $c->{jain} > 0 && $c->{throughput_per_s} > 0
        && $c->{failed} == 0 ? "yes" : "no"')" = yes
 

@@ -59,7 +59,7 @@ valid_page "the chaos run's own page" "$chaos_page"
 bench_page=$(ls "$work"/bench/bench/runs/*/report.html 2>/dev/null | head -1)
 check "bench writes its run's page" test -s "$bench_page"
 check "bench prints the page's path" grep -qF "report: $bench_page" "$work/bench.txt"
-check "bench shows its progress" grep -q '^bench: 8/8 steps' "$work/bench.txt"
+check "bench shows its progress" grep -q '^bench: 9/9 steps' "$work/bench.txt"
 check "the bench run's page has the price of safety" grep -q '<caption>The price of safety' "$bench_page"
 valid_page "the bench run's own page" "$bench_page"
 

@@ -7,9 +7,11 @@
 //   cycle                 SET NX PX, then RELEASE by SHA: floor PING, PING
 //   fenced-cycle          ACQUIRE_FENCED, read, fenced UPDATE, RELEASE: floor PING, SELECT 1 twice, PING
 //   sleeper-floor         two processes asleep on subscribed connections, playing ping-pong through PUBLISH: half
-//                         a round, the least a Pub/Sub hand-off can cost (its own floor)
+//                         a round, the least a Pub/Sub hand-off can cost (its own floor); 1 ms between rounds
+//   sleeper-floor-long    the same with 50 ms between rounds, as long as a hand-off's waiter sleeps at the least:
+//                         where an idle core wakes slowly (a virtual machine's), this is the floor a hand-off meets
 //   handoff-poll/-notify/-queue/-direct  N processes contending for one lock: release to the next acquisition; floor 2
-//                         Redis RTT (as in earlier runs), and the ratio to the sleeper floor besides
+//                         Redis RTT (as in earlier runs), and the ratios to both sleeper floors besides
 //   handoff-NAME          the same, of a protocol client's own lock (peer_handoff.h)
 //   startup               `rlock worker` from spawn to its first Redis command, and its peak memory
 // and the price-of-safety rows (bench_strategy.h): each strategy's increment, done as the lab's
@@ -71,18 +73,28 @@ void check_capacity(int clients, bank::AccountStore& store);
 // rejected.
 std::vector<BenchCase> measure_round_trips(const BenchSetup& setup, RedisConnection& redis, bank::AccountStore& store);
 
+// How long the sleeper floors' processes sleep between rounds.
+enum class SleeperGap { short_gap, long_gap };
+
 // This process and a forked one ping-pong through PUBLISH, each asleep on a subscribed connection of its own, 1 ms
-// between rounds, for setup.seconds and 100 rounds at the least (30 s past setup.seconds at the most). Samples: half
-// a round; floor: their median. Throws Error when the other process stops answering for 5 s.
-BenchCase measure_sleeper_floor(const BenchSetup& setup);
+// (sleeper-floor) or 50 ms (sleeper-floor-long) between rounds, for setup.seconds and 100 or 40 rounds at the least
+// (30 s past setup.seconds at the most). Samples: half a round; floor: their median. Throws Error when the other
+// process stops answering for 5 s.
+BenchCase measure_sleeper_floor(const BenchSetup& setup, SleeperGap gap);
+
+// The two sleeper floors' medians, which the hand-off cases give their ratios to.
+struct SleeperFloors {
+  double short_gap_us = 0;
+  double long_gap_us = 0;
+};
 
 // setup.clients processes loop: acquire (waiting as `mode` says), read, work 0 to 100 ms, write
 // balance + 1, release, then wait as a refused client would (the back of the queue), for
 // setup.seconds and until the case has 20 hand-offs, 30 s past setup.seconds at the most. Samples: release to the next
 // acquisition; floor: 2 Redis RTT (the release reaching Redis and the announcement leaving it, then the SET). extra:
 // sections, throughput, Jain's index of acquisitions per client, whether the final balance is 100 + sections, and
-// the median's ratio to `sleeper_floor_us` (measure_sleeper_floor's).
-BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_rtt_us, double sleeper_floor_us);
+// the median's ratios to both `sleepers` floors.
+BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_rtt_us, const SleeperFloors& sleepers);
 
 // Spawns `rlock worker` (one critical section on the bench's account) until setup.seconds have
 // passed (10 runs at least); the first command is seen through MONITOR. Floor: spawning /bin/true

@@ -141,7 +141,7 @@ std::vector<Section> read_sections(const BenchSetup& setup, WaitMode mode, int c
 
 }  // namespace
 
-BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_rtt_us, double sleeper_floor_us) {
+BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_rtt_us, const SleeperFloors& sleepers) {
   LockKey key = LockKey::for_account(setup.account);
   RedisConnection(setup.redis).checked({"DEL", key.lock, key.queue, key.queue_deadlines, key.queue_claims});
   bank::AccountStore store(setup.conninfo);
@@ -162,7 +162,7 @@ BenchCase measure_handoff(const BenchSetup& setup, WaitMode mode, double redis_r
 
   std::vector<Section> sections = read_sections(setup, mode, setup.clients);
   long long expected = bank::AccountStore::kInitialBalance + static_cast<long long>(sections.size());
-  return summarize_handoffs(case_name(mode), std::move(sections), setup.clients, 2 * redis_rtt_us, sleeper_floor_us,
+  return summarize_handoffs(case_name(mode), std::move(sections), setup.clients, 2 * redis_rtt_us, sleepers,
                             store.read_balance(setup.account), expected);
 }
 

@@ -11,7 +11,7 @@ long long nanoseconds(std::chrono::steady_clock::time_point t) {
 }
 
 BenchCase summarize_handoffs(std::string name, std::vector<Section> sections, int clients, double floor_us,
-                             double sleeper_floor_us, long long final_balance, long long expected_balance) {
+                             const SleeperFloors& sleepers, long long final_balance, long long expected_balance) {
   std::sort(sections.begin(), sections.end(),
             [](const Section& a, const Section& b) { return a.acquired_ns < b.acquired_ns; });
   std::vector<double> handoffs_us;
@@ -21,6 +21,7 @@ BenchCase summarize_handoffs(std::string name, std::vector<Section> sections, in
     if (i > 0) handoffs_us.push_back(static_cast<double>(sections[i].acquired_ns - sections[i - 1].releasing_ns) / 1e3);
   }
   BenchCase result = BenchCase::from(std::move(name), handoffs_us, floor_us);
+  auto ratio_to = [&](double sleeper_us) { return sleeper_us > 0 ? result.median_us / sleeper_us : 0; };
   double elapsed_s =
       sections.empty() ? 0 : static_cast<double>(sections.back().releasing_ns - sections.front().acquired_ns) / 1e9;
   result.extra = {{"clients", clients},
@@ -30,8 +31,10 @@ BenchCase summarize_handoffs(std::string name, std::vector<Section> sections, in
                   {"final_balance", final_balance},
                   {"expected_balance", expected_balance},
                   {"balance_ok", final_balance == expected_balance},
-                  {"sleeper_floor_us", sleeper_floor_us},
-                  {"sleeper_ratio", sleeper_floor_us > 0 ? result.median_us / sleeper_floor_us : 0}};
+                  {"sleeper_floor_us", sleepers.short_gap_us},
+                  {"sleeper_ratio", ratio_to(sleepers.short_gap_us)},
+                  {"long_sleeper_floor_us", sleepers.long_gap_us},
+                  {"long_sleeper_ratio", ratio_to(sleepers.long_gap_us)}};
   return result;
 }
 

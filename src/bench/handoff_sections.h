@@ -29,8 +29,8 @@ long long nanoseconds(std::chrono::steady_clock::time_point t);
 
 // The case `name` of `clients` clients from their `sections` (in any order): samples from each release to the next
 // acquisition, against `floor_us`. extra: clients, sections, throughput, Jain's index, the account's final and
-// expected balance and whether they agree, and the median's ratio to `sleeper_floor_us`.
+// expected balance and whether they agree, and the median's ratios to both `sleepers` floors.
 BenchCase summarize_handoffs(std::string name, std::vector<Section> sections, int clients, double floor_us,
-                             double sleeper_floor_us, long long final_balance, long long expected_balance);
+                             const SleeperFloors& sleepers, long long final_balance, long long expected_balance);
 
 }  // namespace rlock::bench

@@ -131,14 +131,14 @@ class HandoffRun {
 }  // namespace
 
 BenchCase measure_peer_handoff(const BenchSetup& setup, const protocol::ClientSpec& client, double redis_rtt_us,
-                               double sleeper_floor_us) {
+                               const SleeperFloors& sleepers) {
   std::string name = "handoff-" + client.name;
   reset_accounts(setup, 1);
   try {
     HandoffRun run(setup, client, name);
     auto soonest = Clock::now() + std::chrono::duration_cast<Clock::duration>(setup.seconds);
     std::vector<Section> sections = run.run(soonest, soonest + kOvertime);
-    BenchCase result = summarize_handoffs(name, std::move(sections), setup.clients, 2 * redis_rtt_us, sleeper_floor_us,
+    BenchCase result = summarize_handoffs(name, std::move(sections), setup.clients, 2 * redis_rtt_us, sleepers,
                                           run.balance(), run.expected_balance());
     result.extra["failed"] = run.failed();
     return result;

@@ -19,11 +19,11 @@
 namespace rlock::bench {
 
 // The case handoff-NAME, for setup.seconds and until it has kMinHandoffs hand-offs (kOvertime past setup.seconds at
-// the most); floor 2 Redis RTT, and the median's ratio to `sleeper_floor_us`, as measure_handoff gives. extra also
+// the most); floor 2 Redis RTT, and the median's ratios to both `sleepers` floors, as measure_handoff gives. extra also
 // has `failed`, the increments the clients gave up (done with an error). The clients' stderr goes to
 // handoff-NAME-I.stderr in setup.dir. Throws ClientError (one line naming the client) when a client fails to start
 // or breaks the protocol.
 BenchCase measure_peer_handoff(const BenchSetup& setup, const protocol::ClientSpec& client, double redis_rtt_us,
-                               double sleeper_floor_us);
+                               const SleeperFloors& sleepers);
 
 }  // namespace rlock::bench

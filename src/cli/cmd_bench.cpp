@@ -55,13 +55,14 @@ std::string extra_text(const bench::BenchCase& c) {
   const nlohmann::json& x = c.extra;
   if (x.contains("jain")) {
     std::size_t failed = x.value("failed", std::size_t{0});
-    return fmt::format("{:.2f}x the sleeper floor, {} clients, {:.1f} sections/s, Jain {:.2f}, balance {} ({}){}",
-                       x["sleeper_ratio"].get<double>(), x["clients"].get<int>(), x["throughput_per_s"].get<double>(),
-                       x["jain"].get<double>(), x["final_balance"].get<long long>(),
-                       x["balance_ok"].get<bool>()
-                           ? "correct"
-                           : fmt::format("WRONG: expected {}", x["expected_balance"].get<long long>()),
-                       failed > 0 ? fmt::format(", {} increments given up", failed) : "");
+    return fmt::format(
+        "{:.2f}x the sleeper floor, {:.2f}x the long sleeper's, {} clients, {:.1f} sections/s, "
+        "Jain {:.2f}, balance {} ({}){}",
+        x["sleeper_ratio"].get<double>(), x["long_sleeper_ratio"].get<double>(), x["clients"].get<int>(),
+        x["throughput_per_s"].get<double>(), x["jain"].get<double>(), x["final_balance"].get<long long>(),
+        x["balance_ok"].get<bool>() ? "correct"
+                                    : fmt::format("WRONG: expected {}", x["expected_balance"].get<long long>()),
+        failed > 0 ? fmt::format(", {} increments given up", failed) : "");
   }
   if (x.contains("peak_rss_kb_median")) {
     return fmt::format("peak memory {:.1f} MB (largest {:.1f} MB); floor: spawning /bin/true",
@@ -168,10 +169,11 @@ std::vector<std::unique_ptr<host::LocalRedis>> redlock_servers(const std::vector
   return servers;
 }
 
-// The name column's width: 15, or the longest case or row name of the clients'.
+// The name column's width: the longest built-in case's (sleeper-floor-long) and one more, or the longest case or row
+// name of the clients'.
 std::size_t name_width(const std::vector<protocol::ClientSpec>& handoff_peers,
                        const std::vector<protocol::ClientSpec>& peers) {
-  std::size_t width = 15;
+  std::size_t width = 19;
   for (const protocol::ClientSpec& peer : handoff_peers)
     width = std::max(width, std::string("handoff-").size() + peer.name.size());
   for (const protocol::ClientSpec& peer : peers) width = std::max(width, peer.name.size());
@@ -265,8 +267,8 @@ void bench(const BenchOptions& options, const GlobalOptions& global) {
   all_peers.insert(all_peers.end(), handoff_peers.begin(), handoff_peers.end());
   auto servers = redlock_servers(strategies, all_peers, options.redlock_port, setup.dir);
   for (const auto& server : servers) setup.redlock.push_back(server->address());
-  // The steps: the sleeper floor, four hand-offs and each client's, the start-up, each strategy and each peer.
-  util::Progress progress(stderr, "bench", "steps", 6 + handoff_peers.size() + strategies.size() + peers.size());
+  // The steps: two sleeper floors, four hand-offs and each client's, the start-up, each strategy and each peer.
+  util::Progress progress(stderr, "bench", "steps", 7 + handoff_peers.size() + strategies.size() + peers.size());
   std::size_t step = 0;
   auto measured = [&](bench::BenchCase c) {
     progress.clear();
@@ -276,12 +278,15 @@ void bench(const BenchOptions& options, const GlobalOptions& global) {
     cases.push_back(std::move(c));
   };
   progress.update(step);
-  measured(bench::measure_sleeper_floor(setup));
-  double sleeper_floor = cases.back().median_us;
+  bench::SleeperFloors sleepers;
+  measured(bench::measure_sleeper_floor(setup, bench::SleeperGap::short_gap));
+  sleepers.short_gap_us = cases.back().median_us;
+  measured(bench::measure_sleeper_floor(setup, bench::SleeperGap::long_gap));
+  sleepers.long_gap_us = cases.back().median_us;
   for (WaitMode mode : {WaitMode::poll, WaitMode::notify, WaitMode::queue, WaitMode::handoff})
-    measured(bench::measure_handoff(setup, mode, redis_rtt, sleeper_floor));
+    measured(bench::measure_handoff(setup, mode, redis_rtt, sleepers));
   for (const protocol::ClientSpec& peer : handoff_peers)
-    measured(bench::measure_peer_handoff(setup, peer, redis_rtt, sleeper_floor));
+    measured(bench::measure_peer_handoff(setup, peer, redis_rtt, sleepers));
   measured(bench::measure_startup(setup));
   std::vector<bench::StrategyRow> rows = strategy_rows(strategies, peers, setup, progress, step, width);
   progress.finish();
