@@ -23,14 +23,16 @@ std::vector<ClientServer> client_servers(const std::vector<TrialSpec>& specs) {
     return std::any_of(specs.begin(), specs.end(),
                        [&](const TrialSpec& s) { return s.client && s.client->server == kind; });
   };
+  auto variable = [](protocol::ServerKind kind) { return std::string(protocol::address_variable(kind)); };
   std::vector<ClientServer> servers;
-  if (uses(protocol::ServerKind::etcd)) servers.push_back({"etcd", "ETCD_ENDPOINT", "", ""});
-  if (uses(protocol::ServerKind::zookeeper)) servers.push_back({"ZooKeeper", "ZOOKEEPER_CONNECT", "ruok", "imok"});
+  if (uses(protocol::ServerKind::etcd)) servers.push_back({"etcd", variable(protocol::ServerKind::etcd), "", ""});
+  if (uses(protocol::ServerKind::zookeeper))
+    servers.push_back({"ZooKeeper", variable(protocol::ServerKind::zookeeper), "ruok", "imok"});
   return servers;
 }
 
 void check_client_server(const ClientServer& server, std::chrono::milliseconds timeout) {
-  const char* address = std::getenv(server.variable);
+  const char* address = std::getenv(server.variable.c_str());
   bool given = address != nullptr && *address != '\0';
   needing(server.what, given ? address : fmt::format("${} (not set)", server.variable), [&] {
     if (!given) throw Error(fmt::format("{} is not set", server.variable));

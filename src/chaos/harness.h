@@ -56,7 +56,7 @@ void on_shared_redis(Job& job, const std::vector<std::string_view>& command);
 // address the clients read from the same variable.
 struct ClientServer {
   std::string_view what;
-  const char* variable;
+  std::string variable;  // where the adapters find its address: protocol::address_variable
   std::string_view say, expect;
 };
 
