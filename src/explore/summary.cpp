@@ -44,10 +44,11 @@ void print_order_run(const OrderRun& run, const std::filesystem::path& dir) {
 void print_walk(const Explored& e) {
   const Exploration& w = e.walk;
   fmt::print(
-      "{}: {} workers, events {}, bound {}: {} orders, {} losing (money lost or overlap); {:.1f} s, {:.0f} "
+      "{}: {} worker{}, events {}, bound {}: {} orders, {} losing (money lost or overlap); {:.1f} s, {:.0f} "
       "orders/s (estimated {:.0f})\n",
-      lab::to_string(e.world.strategy), e.world.workers, events_text(e.world), e.world.bound, w.orders, w.losing,
-      w.seconds, w.seconds > 0 ? static_cast<double>(w.orders) / w.seconds : 0, e.estimate.orders);
+      lab::to_string(e.world.strategy), e.world.workers, e.world.workers == 1 ? "" : "s", events_text(e.world),
+      e.world.bound, w.orders, w.losing, w.seconds, w.seconds > 0 ? static_cast<double>(w.orders) / w.seconds : 0,
+      e.estimate.orders);
   if (w.shortest) {
     fmt::print("shortest losing order, a step a second:\n");
     print_order_run(*w.shortest, e.shortest_dir);
