@@ -6,7 +6,8 @@
 # installed) and one as NAME=COMMAND (rlock client): their rows have numbers and a checked balance,
 # and redis-py's own hand-off (--handoff-client) is a case beside the built-in ones; a name not shipped
 # or not installed is one line and exit 2, a peer that cannot start one line naming it and exit 1.
-# Then ttl through chaos's fault proxy (--through-proxy).
+# Then ttl through chaos's fault proxy (--through-proxy), without --dir: the run is kept in the state directory,
+# not in the directory rlock was started from.
 # A benchmark, not a timed test: no time is asserted.
 set -uo pipefail
 rlock=$1
@@ -113,8 +114,9 @@ check "a peer that cannot start: one line on stderr besides the progress, naming
     bash -c "test \$(grep -vc '^bench: ' '$work/bad.err') -eq 1 && tail -1 '$work/bad.err' | grep -q 'peer ghost'"
 
 # Through the fault proxy: every connection goes through it, and the balances still check out.
-"$rlock" --dir "$work" bench --seconds 0.1 --account 9740 --strategies ttl --through-proxy \
-    --json "$work/bench.json" >"$work/out.txt" 2>"$work/err.txt"
+mkdir -p "$work/started-in"
+(cd "$work/started-in" && env -u RLOCK_DIR XDG_STATE_HOME="$work/state" "$rlock" bench --seconds 0.1 --account 9740 \
+    --strategies ttl --through-proxy --json "$work/bench.json" >"$work/out.txt" 2>"$work/err.txt")
 rc=$?
 cat "$work/out.txt" "$work/err.txt"
 check "bench --through-proxy exits 0 (got $rc)" test $rc -eq 0
@@ -125,6 +127,14 @@ check "the Redis address printed is the proxy's, not the server's ($redis_port)"
     bash -c "grep -q '^redis ' '$work/out.txt' && ! grep '^redis ' '$work/out.txt' | grep -q ':$redis_port\$'"
 check "ttl's four rows through the proxy kept the balance" test "$(json '
     scalar(grep { $_->{name} eq "ttl" && $_->{balance_ok} && $_->{median_us} > 0 } @{$j->{strategies}})')" = 4
+check "without --dir the run is kept in \$XDG_STATE_HOME/rlock" \
+    bash -c "ls '$work'/state/rlock/bench/runs/*/bench.json >/dev/null && grep -q '^report: $work/state/rlock/bench/runs/' '$work/out.txt'"
+check "nothing was written where rlock was started" test -z "$(ls -A "$work/started-in")"
+(cd "$work/started-in" && env -u RLOCK_DIR XDG_STATE_HOME="$work/state" "$rlock" report >"$work/report.out" 2>&1)
+rc=$?
+# The state directory holds no lab run of its own, only bench's: report looks there, not in the started-in directory.
+check "rlock report without --dir reads the state directory (exit $rc)" \
+    bash -c "test $rc -eq 1 && grep -q '$work/state/rlock holds no run' '$work/report.out' && test -z \"\$(ls -A '$work/started-in')\""
 "$rlock" --redis unix:///tmp/no-such-redis.sock --dir "$work" bench --through-proxy >"$work/bad.out" 2>"$work/bad.err"
 rc=$?
 cat "$work/bad.err"

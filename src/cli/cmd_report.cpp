@@ -19,7 +19,7 @@ struct ReportOptions {
 
 void report(const ReportOptions& options, const GlobalOptions& global) {
   std::vector<std::filesystem::path> dirs(options.dirs.begin(), options.dirs.end());
-  if (dirs.empty()) dirs.emplace_back(global.dir);
+  if (dirs.empty()) dirs.emplace_back(global.lab_dir());
   if (options.out.empty() && dirs.size() > 1) throw UsageError("report: give --out for a page of several runs");
   std::filesystem::path out = options.out.empty() ? dirs.front() / "report.html" : std::filesystem::path(options.out);
   report::write_report(dirs, out, lab::parse_lang(global.lang));

@@ -15,9 +15,10 @@ std::string default_lab_dir() {
   return (std::filesystem::temp_directory_path() / "rlock-runs").string();
 }
 
+std::string GlobalOptions::lab_dir() const { return dir.empty() ? default_lab_dir() : dir; }
+
 lab::LabSetup GlobalOptions::setup() const {
-  lab::LabSetup setup{RedisAddress::parse(redis_url), db, lab::LabDir(dir.empty() ? default_lab_dir() : dir),
-                      lab::parse_lang(lang)};
+  lab::LabSetup setup{RedisAddress::parse(redis_url), db, lab::LabDir(lab_dir()), lab::parse_lang(lang)};
   if (!sentinel.empty()) setup.redis.use_sentinel(sentinel, master);
   return setup;
 }

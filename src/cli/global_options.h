@@ -24,6 +24,8 @@ struct GlobalOptions {
 
   // The parsed options. Throws rlock::UsageError for a malformed Redis URL or Sentinel address.
   lab::LabSetup setup() const;
+  // --dir, or default_lab_dir() without it.
+  std::string lab_dir() const;
 
   // Whether the Redis (--redis, or --sentinel) and the PostgreSQL were named, by flag or environment,
   // rather than left at their defaults.
