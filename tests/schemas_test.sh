@@ -5,16 +5,27 @@
 # events.jsonl as a lab writes it (rlock reset and a worker) and as a kept chaos
 # trial holds it. A file written by rlock and refused by its schema, or the other way round, is
 # one definition drifting from the other.
+# Each file is validated twice: by Debian's python3-jsonschema (/usr/bin/python3, 4.10 on Debian 12,
+# which resolves a "$ref" against the schema's "$id") and by the first python3 on PATH, when that is
+# another (a current jsonschema).
 # Usage: schemas_test.sh RLOCK_BINARY. python3-jsonschema comes from scripts/test.sh.
 set -uo pipefail
 rlock=$1
 here=$(cd "$(dirname "$0")" && pwd)
 schemas=$here/../docs/schemas
 source "$here/checks.sh"
-python3 -c 'import jsonschema' 2>/dev/null || { echo "python3-jsonschema is not installed (scripts/test.sh installs it)"; exit 1; }
+pythons=(/usr/bin/python3)
+[[ $(command -v python3) -ef /usr/bin/python3 ]] || pythons+=("$(command -v python3)")
+for python in "${pythons[@]}"; do
+    "$python" -c 'import jsonschema' 2>/dev/null ||
+        { echo "$python has no jsonschema (scripts/test.sh installs python3-jsonschema)"; exit 1; }
+done
 valid() { # valid SCHEMA FILE...: every value in the files validates against docs/schemas/SCHEMA.schema.json
-    local schema=$1; shift
-    check "$* validate against $schema.schema.json" python3 "$here/validate_json.py" "$schemas/$schema.schema.json" "$@"
+    local schema=$1 python; shift
+    for python in "${pythons[@]}"; do
+        check "$* validate against $schema.schema.json ($python)" \
+            "$python" "$here/validate_json.py" "$schemas/$schema.schema.json" "$@"
+    done
 }
 
 "$rlock" --dir "$work/chaos" chaos --seed 3 --strategies ttl,fenced-claim --faults none,pause --trials 3 --jobs 2 \
