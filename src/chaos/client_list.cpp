@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "protocol/client_spec.h"
 #include "rlock/error.h"
 
 namespace rlock::chaos {
@@ -26,7 +27,8 @@ protocol::ClientSpec parse_client_spec(const std::string& text) {
     spec.name.erase(at);
   }
   if (!is_client_name(spec.name))
-    throw UsageError(fmt::format("--client '{}': NAME must be 1 to 32 letters, digits, _ or -", text));
+    throw UsageError(fmt::format("--client '{}': NAME must be 1 to 32 letters, digits, _ or -",
+                                 protocol::blank_command_secrets(text)));
   if (spec.command.find_first_not_of(" \t") == std::string::npos) {
     throw UsageError(fmt::format("--client '{}': the command is empty", text));
   }

@@ -24,7 +24,7 @@ using nlohmann::json;
 json command_line() {
   json args = json::array();
   std::ifstream in("/proc/self/cmdline", std::ios::binary);
-  for (std::string arg; std::getline(in, arg, '\0');) args.push_back(blank_passwords(arg));
+  for (std::string arg; std::getline(in, arg, '\0');) args.push_back(protocol::blank_command_secrets(arg));
   return args;
 }
 
@@ -43,7 +43,7 @@ json environment() {
 
 json client_json(const protocol::ClientSpec& c) {
   return {{"name", c.name},
-          {"command", blank_passwords(c.command)},
+          {"command", protocol::blank_command_secrets(c.command)},
           {"servers", c.servers},
           {"expected_safe", c.expected_safe},
           {"server", protocol::to_string(c.server)}};
