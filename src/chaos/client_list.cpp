@@ -35,8 +35,7 @@ protocol::ClientSpec parse_client_spec(const std::string& text) {
   return spec;
 }
 
-std::vector<protocol::ClientSpec> parse_client_list(const std::vector<std::string>& texts,
-                                                    const std::vector<CatalogueEntry>& catalogue) {
+std::vector<protocol::ClientSpec> parse_client_list(const std::vector<std::string>& texts, const Catalogue& catalogue) {
   std::vector<protocol::ClientSpec> clients;
   for (const std::string& text : texts) {
     bool bare = text.find('=') == std::string::npos;
@@ -54,7 +53,7 @@ std::vector<protocol::ClientSpec> parse_client_list(const std::vector<std::strin
 std::vector<protocol::ClientSpec> parse_command_line_clients(const std::vector<std::string>& texts) {
   bool bare =
       std::any_of(texts.begin(), texts.end(), [](const std::string& t) { return t.find('=') == std::string::npos; });
-  return parse_client_list(texts, bare ? read_catalogue(catalogue_dir()) : std::vector<CatalogueEntry>{});
+  return parse_client_list(texts, bare ? shipped_catalogue() : Catalogue{});
 }
 
 }  // namespace rlock::chaos
