@@ -21,8 +21,9 @@ dpkg -x "$deb" "$work/root"
 grep -q '^rlock [0-9.]* (commit ' "$work/version"
 grep -q '^redis .* at ' "$work/version"
 test -f "$work/root/usr/share/doc/rlock/LICENSE"
-# The installed rlock finds the adapters' catalogue in share/rlock/clients, wherever it is run from.
-(cd "$work" && "$work/root/usr/bin/rlock" clients) >"$work/clients"
+# The package carries the adapters' catalogue in share/rlock/clients (an rlock in /usr/bin reads it
+# there; this unpacked one is told where).
+(cd "$work" && RLOCK_CLIENTS_DIR="$work/root/usr/share/rlock/clients" "$work/root/usr/bin/rlock" clients) >"$work/clients"
 grep -q '^redis-py  *redis ' "$work/clients" || { cat "$work/clients"; exit 1; }
 
 # The lab as installed: its own scripts, the unpacked binary, the runs in the user's state directory.

@@ -1,16 +1,23 @@
 #include "chaos/client_catalogue.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <iterator>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "chaos/client_list.h"
 #include "rlock/error.h"
+#include "util/printable.h"
 
 namespace rlock::chaos {
 namespace {
@@ -19,6 +26,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 constexpr const char* kManifest = "client.json";
+constexpr std::uintmax_t kMostManifestBytes = 1 << 20;
 
 std::string quoted_for_shell(const std::string& text) {
   std::string out = "'";
@@ -64,6 +72,33 @@ CatalogueEntry entry_from(const json& j, const json& folder, const fs::path& dir
   return e;
 }
 
+// Why `path` cannot be trusted with commands that run as this user: another user (not root) owns
+// it, or its group or others can write it. Empty when it can.
+std::string untrusted(const fs::path& path) {
+  struct stat status {};
+  if (::stat(path.c_str(), &status) != 0) return fmt::format("cannot be read ({})", std::strerror(errno));
+  if (status.st_uid != 0 && status.st_uid != ::geteuid())
+    return fmt::format("is owned by user {}, neither you nor root", status.st_uid);
+  if ((status.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+    return fmt::format("can be written by {} (mode {:04o})",
+                       (status.st_mode & S_IWOTH) != 0 ? "every user" : "its group", status.st_mode & 07777);
+  }
+  return "";
+}
+
+// The entries of the manifest in `folder`; throws saying why they cannot be taken.
+std::vector<CatalogueEntry> entries_in(const fs::path& folder, const fs::path& manifest) {
+  if (std::string why = untrusted(folder); !why.empty()) throw Error("its folder " + why);
+  if (std::string why = untrusted(manifest); !why.empty()) throw Error("it " + why);
+  if (fs::file_size(manifest) > kMostManifestBytes) throw Error(fmt::format("over {} bytes", kMostManifestBytes));
+  std::ifstream in(manifest, std::ios::binary);
+  std::string text(std::istreambuf_iterator<char>(in), {});
+  if (!in) throw Error("it cannot be read");
+  std::vector<CatalogueEntry> entries = read_manifest(text, fs::absolute(folder));
+  for (CatalogueEntry& e : entries) e.manifest = manifest;
+  return entries;
+}
+
 }  // namespace
 
 bool CatalogueEntry::installed() const {
@@ -71,47 +106,86 @@ bool CatalogueEntry::installed() const {
   return fs::exists(installed_by, ignored);
 }
 
-fs::path catalogue_dir() {
-  if (const char* given = std::getenv("RLOCK_CLIENTS_DIR"); given != nullptr && *given != '\0') return given;
-  std::error_code ignored;
-  fs::path prefix = fs::read_symlink("/proc/self/exe", ignored).parent_path().parent_path();
-  if (!ignored) {
-    for (fs::path candidate : {prefix / "clients", prefix / "share" / "rlock" / "clients"}) {
-      if (fs::is_directory(candidate, ignored)) return candidate;
+std::string Catalogue::first_duplicate() const {
+  for (std::size_t i = 1; i < entries.size(); ++i) {
+    if (entries[i].spec.name == entries[i - 1].spec.name) {
+      return fmt::format("{} is defined twice: {} and {}", entries[i].spec.name, entries[i - 1].manifest.string(),
+                         entries[i].manifest.string());
     }
   }
-  return fs::absolute("clients", ignored);
+  return "";
 }
 
-std::vector<CatalogueEntry> read_catalogue(const fs::path& dir) {
-  std::vector<CatalogueEntry> entries;
-  std::error_code missing;
-  for (const fs::directory_entry& folder : fs::directory_iterator(dir, missing)) {
-    fs::path manifest = folder.path() / kManifest;
-    if (!fs::is_regular_file(manifest)) continue;
-    try {
-      std::ifstream in(manifest);
-      json j = json::parse(in);
-      for (const json& client : j.at("clients").get_ref<const json::array_t&>()) {
-        entries.push_back(entry_from(client, j, fs::absolute(folder.path())));
-      }
-    } catch (const std::exception& e) {
-      throw Error(fmt::format("{}: {}", manifest.string(), e.what()));
+fs::path catalogue_dir() {
+  if (const char* given = std::getenv("RLOCK_CLIENTS_DIR"); given != nullptr && *given != '\0') return given;
+  std::error_code unknown;
+  fs::path binary_dir = fs::read_symlink("/proc/self/exe", unknown).parent_path();
+  for (fs::path prefix : {RLOCK_INSTALL_PREFIX, RLOCK_PACKAGE_PREFIX}) {
+    std::error_code missing;
+    if (!unknown && binary_dir == fs::weakly_canonical(prefix / RLOCK_INSTALL_BINDIR, missing)) {
+      return prefix / RLOCK_INSTALL_DATADIR / "rlock" / "clients";
     }
   }
-  std::sort(entries.begin(), entries.end(),
-            [](const CatalogueEntry& a, const CatalogueEntry& b) { return a.spec.name < b.spec.name; });
+  return RLOCK_CHECKOUT_CLIENTS;
+}
+
+std::vector<CatalogueEntry> read_manifest(std::string_view text, const fs::path& folder) {
+  json j = json::parse(text);
+  std::vector<CatalogueEntry> entries;
+  for (const json& client : j.at("clients").get_ref<const json::array_t&>()) {
+    entries.push_back(entry_from(client, j, folder));
+  }
   return entries;
 }
 
-const CatalogueEntry& shipped_client(const std::vector<CatalogueEntry>& catalogue, const std::string& name) {
-  auto entry =
-      std::find_if(catalogue.begin(), catalogue.end(), [&](const CatalogueEntry& e) { return e.spec.name == name; });
-  if (entry == catalogue.end()) {
+Catalogue read_catalogue(const fs::path& dir) {
+  Catalogue catalogue{dir, {}, {}};
+  std::error_code missing;
+  if (!fs::is_directory(dir, missing)) return catalogue;
+  if (std::string why = untrusted(dir); !why.empty()) {
+    throw UsageError(
+        fmt::format("the client catalogue {} {}: its commands would run as you; chmod go-w it, or set "
+                    "RLOCK_CLIENTS_DIR to a folder of your own",
+                    dir.string(), why));
+  }
+  for (const fs::directory_entry& folder : fs::directory_iterator(dir, missing)) {
+    fs::path manifest = folder.path() / kManifest;
+    std::error_code absent;
+    if (!fs::is_regular_file(manifest, absent)) continue;
+    try {
+      std::vector<CatalogueEntry> entries = entries_in(folder.path(), manifest);
+      catalogue.entries.insert(catalogue.entries.end(), entries.begin(), entries.end());
+    } catch (const std::exception& e) {
+      catalogue.skipped.push_back(util::printable(fmt::format("{}: {}; skipped", manifest.string(), e.what())));
+    }
+  }
+  std::sort(catalogue.entries.begin(), catalogue.entries.end(), [](const CatalogueEntry& a, const CatalogueEntry& b) {
+    return std::tie(a.spec.name, a.manifest) < std::tie(b.spec.name, b.manifest);
+  });
+  return catalogue;
+}
+
+Catalogue shipped_catalogue() {
+  Catalogue catalogue = read_catalogue(catalogue_dir());
+  for (const std::string& line : catalogue.skipped) fmt::print(stderr, "rlock: warning: {}\n", line);
+  return catalogue;
+}
+
+const CatalogueEntry& shipped_client(const Catalogue& catalogue, const std::string& name) {
+  auto named = [&](const CatalogueEntry& e) { return e.spec.name == name; };
+  auto entry = std::find_if(catalogue.entries.begin(), catalogue.entries.end(), named);
+  if (entry == catalogue.entries.end()) {
     std::string names;
-    for (const CatalogueEntry& e : catalogue) names += (names.empty() ? "" : ", ") + e.spec.name;
+    for (std::size_t i = 0; i < catalogue.entries.size(); ++i) {
+      const std::string& shipped = catalogue.entries[i].spec.name;
+      if (i == 0 || shipped != catalogue.entries[i - 1].spec.name) names += (names.empty() ? "" : ", ") + shipped;
+    }
     throw UsageError(fmt::format("--client '{}': no shipped client of that name (shipped: {}); or give NAME=COMMAND",
-                                 name, names.empty() ? "none found in " + catalogue_dir().string() : names));
+                                 name, names.empty() ? "none found in " + catalogue.dir.string() : names));
+  }
+  if (auto second = std::find_if(std::next(entry), catalogue.entries.end(), named); second != catalogue.entries.end()) {
+    throw UsageError(fmt::format("--client {}: two manifests define it, {} and {}: remove one, or give NAME=COMMAND",
+                                 name, entry->manifest.string(), second->manifest.string()));
   }
   if (!entry->installed()) {
     throw UsageError(fmt::format("--client {}: not installed; install it with `{}`", name, entry->install_command));

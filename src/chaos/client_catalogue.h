@@ -3,12 +3,17 @@
 // manifest names its folder's install step and the file that exists once it is installed, and one
 // entry per catalogue name (variants have names of their own): its command, with `{dir}` standing
 // for the folder's absolute path, its server kind (redis, redis@3, etcd, zookeeper), what it
-// models and whether it is expected safe. Reading throws Error naming the manifest at fault.
+// models and whether it is expected safe.
+//
+// A manifest's command runs through /bin/sh, so the catalogue is read only where the user or the
+// install put it (catalogue_dir), and only from folders no other user can write. A manifest that
+// cannot be read is skipped and named; a name two manifests define is refused when it is asked for.
 // Plain values and functions; thread-safe.
 #pragma once
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "protocol/client_spec.h"
@@ -21,20 +26,40 @@ struct CatalogueEntry {
   std::string version;                 // the library and version it pins
   std::filesystem::path installed_by;  // exists once installed
   std::string install_command;         // scripts/clients.sh install NAME
+  std::filesystem::path manifest;      // the client.json that defines it
 
   bool installed() const;
 };
 
-// $RLOCK_CLIENTS_DIR, else the clients/ folder beside the folder of the rlock binary (build/rlock
-// finds the checkout's clients/), else share/rlock/clients beside it (an installed bin/rlock), else
-// ./clients.
+struct Catalogue {
+  std::filesystem::path dir;
+  std::vector<CatalogueEntry> entries;  // sorted by name; a name defined twice is here twice
+  std::vector<std::string> skipped;     // one line a manifest not read: its path and why, printable
+
+  // "NAME is defined twice: A and B" for the first name two manifests define; empty when none is.
+  std::string first_duplicate() const;
+};
+
+// $RLOCK_CLIENTS_DIR when it is set. Else, for a binary run from the bin/ of the prefix it was built
+// for (CMAKE_INSTALL_PREFIX, or the Debian package's /usr), that prefix's share/rlock/clients; for
+// any other, the clients/ of the checkout it was built from.
 std::filesystem::path catalogue_dir();
 
-// Every manifest's entries under `dir`, sorted by name; none when `dir` does not exist.
-std::vector<CatalogueEntry> read_catalogue(const std::filesystem::path& dir);
+// The entries of one manifest's text, `folder` standing for {dir}. Throws Error (or
+// nlohmann::json::exception) saying what is wrong, without the manifest's name.
+std::vector<CatalogueEntry> read_manifest(std::string_view text, const std::filesystem::path& folder);
+
+// Every manifest's entries under `dir`; none when `dir` does not exist. Throws UsageError, in one
+// line, when `dir` is one that another user (not root) owns or that its group or others can write;
+// a folder or manifest of it so made is skipped, like one that does not parse.
+Catalogue read_catalogue(const std::filesystem::path& dir);
+
+// read_catalogue(catalogue_dir()), each manifest skipped named in one line on stderr.
+Catalogue shipped_catalogue();
 
 // The entry named `name`. Throws UsageError, in one line, when none is shipped (listing those
-// that are) or when it is not installed (naming its install command).
-const CatalogueEntry& shipped_client(const std::vector<CatalogueEntry>& catalogue, const std::string& name);
+// that are), when two manifests define it (naming both) or when it is not installed (naming its
+// install command).
+const CatalogueEntry& shipped_client(const Catalogue& catalogue, const std::string& name);
 
 }  // namespace rlock::chaos

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "protocol/client_spec.h"
 #include "rlock/error.h"
 
 namespace rlock::chaos {
@@ -26,15 +27,15 @@ protocol::ClientSpec parse_client_spec(const std::string& text) {
     spec.name.erase(at);
   }
   if (!is_client_name(spec.name))
-    throw UsageError(fmt::format("--client '{}': NAME must be 1 to 32 letters, digits, _ or -", text));
+    throw UsageError(fmt::format("--client '{}': NAME must be 1 to 32 letters, digits, _ or -",
+                                 protocol::blank_command_secrets(text)));
   if (spec.command.find_first_not_of(" \t") == std::string::npos) {
     throw UsageError(fmt::format("--client '{}': the command is empty", text));
   }
   return spec;
 }
 
-std::vector<protocol::ClientSpec> parse_client_list(const std::vector<std::string>& texts,
-                                                    const std::vector<CatalogueEntry>& catalogue) {
+std::vector<protocol::ClientSpec> parse_client_list(const std::vector<std::string>& texts, const Catalogue& catalogue) {
   std::vector<protocol::ClientSpec> clients;
   for (const std::string& text : texts) {
     bool bare = text.find('=') == std::string::npos;
@@ -52,7 +53,7 @@ std::vector<protocol::ClientSpec> parse_client_list(const std::vector<std::strin
 std::vector<protocol::ClientSpec> parse_command_line_clients(const std::vector<std::string>& texts) {
   bool bare =
       std::any_of(texts.begin(), texts.end(), [](const std::string& t) { return t.find('=') == std::string::npos; });
-  return parse_client_list(texts, bare ? read_catalogue(catalogue_dir()) : std::vector<CatalogueEntry>{});
+  return parse_client_list(texts, bare ? shipped_catalogue() : Catalogue{});
 }
 
 }  // namespace rlock::chaos

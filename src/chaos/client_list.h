@@ -23,10 +23,10 @@ protocol::ClientSpec parse_client_spec(const std::string& text);
 // takes (shipped_client). Throws UsageError, in one line, as parse_client_spec and shipped_client
 // do, and for a name given twice or taken by a strategy.
 std::vector<protocol::ClientSpec> parse_client_list(const std::vector<std::string>& texts,
-                                                    const std::vector<CatalogueEntry>& catalogue = {});
+                                                    const Catalogue& catalogue = {});
 
-// parse_client_list with the shipped catalogue (catalogue_dir()), which is read only when one of
-// `texts` is a bare name: a broken manifest never stops a run of NAME=COMMAND clients. Reads files.
+// parse_client_list with the shipped catalogue (shipped_catalogue()), which is read only when one of
+// `texts` is a bare name: no manifest ever stops a run of NAME=COMMAND clients. Reads files.
 std::vector<protocol::ClientSpec> parse_command_line_clients(const std::vector<std::string>& texts);
 
 }  // namespace rlock::chaos

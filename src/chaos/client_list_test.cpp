@@ -8,7 +8,7 @@ namespace rlock::chaos {
 namespace {
 
 // The UsageError's text of parse_client_list(texts, catalogue), or "" when it accepts them.
-std::string refusal(const std::vector<std::string>& texts, const std::vector<CatalogueEntry>& catalogue = {}) {
+std::string refusal(const std::vector<std::string>& texts, const Catalogue& catalogue = {}) {
   try {
     parse_client_list(texts, catalogue);
   } catch (const UsageError& e) {
@@ -66,8 +66,9 @@ TEST(ParseClientList, AStrategysNameIsRefused) {
   EXPECT_EQ(refusal({"fenced-claim@3=x"}), "--client fenced-claim: the name is a strategy's");
 }
 
-CatalogueEntry shipped(const std::string& name, bool installed) {
+CatalogueEntry shipped(const std::string& name, bool installed, const std::string& folder = "lib") {
   CatalogueEntry e;
+  e.manifest = "/clients/" + folder + "/client.json";
   e.spec = protocol::ClientSpec{name, "true", 3, true, protocol::ServerKind::redis};
   e.installed_by = installed ? "/" : "/nonexistent/rlock-client";
   e.install_command = "scripts/clients.sh install " + name;
@@ -75,7 +76,8 @@ CatalogueEntry shipped(const std::string& name, bool installed) {
 }
 
 TEST(ParseClientList, ABareNameIsTheShippedClientsEntry) {
-  std::vector<protocol::ClientSpec> clients = parse_client_list({"redsync3"}, {shipped("redsync3", true)});
+  std::vector<protocol::ClientSpec> clients =
+      parse_client_list({"redsync3"}, {"/clients", {shipped("redsync3", true)}, {}});
   ASSERT_EQ(clients.size(), 1u);
   EXPECT_EQ(clients[0].command, "true");
   EXPECT_EQ(clients[0].servers, 3);
@@ -83,13 +85,24 @@ TEST(ParseClientList, ABareNameIsTheShippedClientsEntry) {
 }
 
 TEST(ParseClientList, ABareNameNotShippedListsTheShippedOnes) {
-  EXPECT_EQ(refusal({"nope"}, {shipped("a", true), shipped("b", false)}),
+  EXPECT_EQ(refusal({"nope"}, {"/clients", {shipped("a", true), shipped("b", false)}, {}}),
             "--client 'nope': no shipped client of that name (shipped: a, b); or give NAME=COMMAND");
 }
 
 TEST(ParseClientList, AShippedClientNotInstalledNamesItsInstallCommand) {
-  EXPECT_EQ(refusal({"b"}, {shipped("b", false)}),
+  EXPECT_EQ(refusal({"b"}, {"/clients", {shipped("b", false)}, {}}),
             "--client b: not installed; install it with `scripts/clients.sh install b`");
+}
+
+TEST(ParseClientList, ANameTwoManifestsDefineIsRefusedNamingBoth) {
+  Catalogue catalogue{"/clients", {shipped("a", true), shipped("b", true, "one"), shipped("b", true, "two")}, {}};
+  EXPECT_EQ(refusal({"b"}, catalogue),
+            "--client b: two manifests define it, /clients/one/client.json and /clients/two/client.json: remove one, "
+            "or give NAME=COMMAND");
+  EXPECT_EQ(refusal({"a"}, catalogue), "");
+  EXPECT_EQ(refusal({"nope"}, catalogue),
+            "--client 'nope': no shipped client of that name (shipped: a, b); or give NAME=COMMAND");
+  EXPECT_EQ(catalogue.first_duplicate(), "b is defined twice: /clients/one/client.json and /clients/two/client.json");
 }
 
 }  // namespace

@@ -24,7 +24,7 @@ using nlohmann::json;
 json command_line() {
   json args = json::array();
   std::ifstream in("/proc/self/cmdline", std::ios::binary);
-  for (std::string arg; std::getline(in, arg, '\0');) args.push_back(blank_passwords(arg));
+  for (std::string arg; std::getline(in, arg, '\0');) args.push_back(protocol::blank_command_secrets(arg));
   return args;
 }
 
@@ -43,7 +43,7 @@ json environment() {
 
 json client_json(const protocol::ClientSpec& c) {
   return {{"name", c.name},
-          {"command", blank_passwords(c.command)},
+          {"command", protocol::blank_command_secrets(c.command)},
           {"servers", c.servers},
           {"expected_safe", c.expected_safe},
           {"server", protocol::to_string(c.server)}};
@@ -125,6 +125,8 @@ ChaosSetup setup_from(const json& j) {
   s.first_account = integer(j, "first_account", 0, std::numeric_limits<int>::max());
   s.failover_port = static_cast<int>(integer(j, "failover_port", kMinOwnPort, kMaxOwnPort));
   s.redlock_port = static_cast<int>(integer(j, "redlock_port", kMinOwnPort, kMaxOwnPort));
+  // Runs stored before it was recorded ran without --netns.
+  if (j.contains("netns")) s.netns = j.at("netns").get<bool>();
   return s;
 }
 
@@ -159,10 +161,16 @@ json plan_fields(const RunFile& run) {
   fields["ttl_ms"] = run.setup.ttl.count();
   fields["wait"] = wait_mode_name(run.setup.wait);
   fields["rlock_version"] = run.rlock_version;
+  fields["netns"] = run.setup.netns;
   return fields;
 }
 
-std::string fingerprint(const RunFile& run) { return fmt::format("{:016x}", util::fnv1a(plan_fields(run).dump())); }
+std::string fingerprint(const RunFile& run) {
+  json fields = plan_fields(run);
+  // The plans of shards stored before netns was recorded were hashed without it, and ran without it.
+  if (!run.setup.netns) fields.erase("netns");
+  return fmt::format("{:016x}", util::fnv1a(fields.dump()));
+}
 
 json run_file_json(const Campaign& campaign, const ChaosSetup& setup) {
   json campaign_json = plan_json(campaign);
@@ -181,6 +189,7 @@ json run_file_json(const Campaign& campaign, const ChaosSetup& setup) {
               {"first_account", setup.first_account},
               {"failover_port", setup.failover_port},
               {"redlock_port", setup.redlock_port},
+              {"netns", setup.netns},
               {"redis", setup.redis.display()},
               {"postgres", bank::describe_conninfo(setup.conninfo)}}}};
   const Shard& shard = campaign.shard;

@@ -19,7 +19,8 @@ namespace rlock::chaos {
 // 2: the same fields; the run is sealed by its sealed.json (run_record.h). A run of format 1 was
 // sealed by compressing its trials alone.
 // 3: also rlock_version, and in a shard's run `shard` (index, count, fingerprint): its trials are
-// those of its shard alone, which a reader of format 2 would count as never run.
+// those of its shard alone, which a reader of format 2 would count as never run. Its setup's
+// `netns` (--netns) is read as false where it is missing: runs stored before it was written.
 inline constexpr int kRunFileFormat = 3;
 
 // This build's version (CMake's project version), written in every run.json.
@@ -41,8 +42,9 @@ struct RunFile {
 RunFile run_file_from(const nlohmann::json& j);
 
 // The plan's fingerprint: the fields the shards of one campaign share (seed, strategies, clients,
-// faults, trials, TTL, wait mode and rlock's version), as JSON in a fixed order, and a digest of
-// them (16 hexadecimal digits, FNV-1a of the JSON).
+// faults, trials, TTL, wait mode, --netns and rlock's version: every option that changes what a
+// trial does), as JSON in a fixed order, and a digest of them (16 hexadecimal digits, FNV-1a of
+// the JSON; `netns` false is left out of it, as the shards stored before it were hashed).
 nlohmann::json plan_fields(const RunFile& run);
 std::string fingerprint(const RunFile& run);
 

@@ -18,6 +18,7 @@
 #include "chaos/worker_trial.h"
 #include "lab/lab_dir.h"
 #include "lab/run_log.h"
+#include "protocol/client_spec.h"
 #include "rlock/error.h"
 #include "timeline/timeline_svg.h"
 
@@ -87,7 +88,7 @@ ClientTrialOutcome run_clients(TrialContext& trial) {
     trial.log.emplace(trial.dir, lab::Lang::en);
   };
   std::filesystem::create_directories(trial.dir.root());  // for the clients' stderr
-  return needing(fmt::format("client {}", client.name), client.command,
+  return needing(fmt::format("client {}", client.name), protocol::blank_command_secrets(client.command),
                  [&] { return run_client_trial(trial, setup, start_clock, [&] { return stopping(trial.setup()); }); });
 }
 

@@ -1,13 +1,15 @@
 // rlock clients: the shipped adapters of clients/ (chaos/client_catalogue.h), one line each: its
 // catalogue name, the kind of server its lock lives on, whether it is expected safe, whether it is
 // installed (and the command that installs it where it is not), the library it pins and what it
-// models. Prints to stdout; exit 0.
+// models. Prints to stdout, each manifest skipped named on stderr; exit 0, or 2 when two manifests
+// define one name or the catalogue's folder is not the user's (client_catalogue.h).
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "chaos/client_catalogue.h"
 #include "cli/commands.h"
+#include "rlock/error.h"
 
 namespace rlock::cli {
 namespace {
@@ -17,20 +19,22 @@ std::string server_of(const protocol::ClientSpec& spec) {
 }
 
 void list_clients() {
-  std::filesystem::path dir = chaos::catalogue_dir();
-  std::vector<chaos::CatalogueEntry> catalogue = chaos::read_catalogue(dir);
+  chaos::Catalogue catalogue = chaos::shipped_catalogue();
+  if (std::string twice = catalogue.first_duplicate(); !twice.empty()) {
+    throw UsageError(fmt::format("the client catalogue {}: {}; remove one", catalogue.dir.string(), twice));
+  }
   std::vector<std::string> installed;
   size_t name_width = 4, installed_width = 9;
-  for (const chaos::CatalogueEntry& e : catalogue) {
+  for (const chaos::CatalogueEntry& e : catalogue.entries) {
     installed.push_back(e.installed() ? "yes" : "no: " + e.install_command);
     name_width = std::max(name_width, e.spec.name.size());
     installed_width = std::max(installed_width, installed.back().size());
   }
-  fmt::print("shipped lock clients ({}): run one with `rlock chaos --client NAME`\n", dir.string());
+  fmt::print("shipped lock clients ({}): run one with `rlock chaos --client NAME`\n", catalogue.dir.string());
   fmt::print("{:<{}} {:<10} {:<5} {:<{}} {}\n", "name", name_width, "server", "safe", "installed", installed_width,
              "library: what it models");
-  for (size_t i = 0; i < catalogue.size(); ++i) {
-    const chaos::CatalogueEntry& e = catalogue[i];
+  for (size_t i = 0; i < catalogue.entries.size(); ++i) {
+    const chaos::CatalogueEntry& e = catalogue.entries[i];
     fmt::print("{:<{}} {:<10} {:<5} {:<{}} {}: {}\n", e.spec.name, name_width, server_of(e.spec),
                e.spec.expected_safe ? "yes" : "no", installed[i], installed_width, e.version, e.models);
   }

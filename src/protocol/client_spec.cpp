@@ -1,6 +1,54 @@
 #include "protocol/client_spec.h"
 
+#include <algorithm>
+
+#include "rlock/redis_address.h"
+
 namespace rlock::protocol {
+namespace {
+
+constexpr std::string_view kBlanks = " \t\n";
+
+// Where the word at `at` ends: at the next blank, or for a word that opens a quote, at the next
+// blank after its closing quote (a quoted password may hold blanks).
+std::size_t word_end(std::string_view text, std::size_t at) {
+  if (at < text.size() && (text[at] == '\'' || text[at] == '"')) {
+    std::size_t close = text.find(text[at], at + 1);
+    if (close == std::string_view::npos) return text.size();
+    at = close + 1;
+  }
+  return std::min(text.size(), text.find_first_of(kBlanks, at));
+}
+
+}  // namespace
+
+std::string blank_command_secrets(std::string_view command) {
+  const std::string text = blank_passwords(command);
+  const std::string_view all(text);
+  std::string out;
+  bool password_next = false;
+  for (std::size_t at = 0; at < all.size();) {
+    if (kBlanks.find(all[at]) != std::string_view::npos) {
+      out.push_back(all[at++]);
+      continue;
+    }
+    // A flag's word is split at blanks alone, so that one inside a quoted command (sh -c '... -a X') is found.
+    std::size_t end = password_next ? word_end(all, at) : std::min(all.size(), all.find_first_of(kBlanks, at));
+    std::string_view word = all.substr(at, end - at);
+    if (password_next) {
+      out += "***";
+    } else if (constexpr std::string_view kPass = "--pass="; word.starts_with(kPass)) {
+      std::size_t value = at + kPass.size();
+      end = word_end(all, value);
+      out.append(kPass).append(end > value ? "***" : "");
+    } else {
+      out += word;
+    }
+    password_next = !password_next && (word == "--password" || word == "--pass" || word == "-a");
+    at = end;
+  }
+  return out;
+}
 
 std::string_view to_string(ServerKind kind) {
   switch (kind) {

@@ -2,7 +2,9 @@
 // (docs/clients.md): `--client NAME=COMMAND`, or `NAME@3=COMMAND` for a client given three
 // independent Redis servers (the job's Redlock servers), or a shipped adapter's catalogue name
 // (chaos/client_catalogue.h), which also says which kind of server its lock lives on. It is a row
-// of its own, like a strategy. A plain value; the functions are pure and thread-safe.
+// of its own, like a strategy. Its command holds what the user typed, passwords too: what is shown
+// or stored of it goes through blank_command_secrets. A plain value; the functions are pure and
+// thread-safe.
 #pragma once
 
 #include <optional>
@@ -20,6 +22,12 @@ std::optional<ServerKind> server_kind_from(std::string_view name);
 // The variable the adapters read their etcd or ZooKeeper's HOST:PORT from; "" for Redis, whose
 // servers come in the init message.
 std::string_view address_variable(ServerKind kind);
+
+// `command` (a shell command, or any text holding one) as rlock shows and stores it: every password
+// blank_passwords finds (URLs' user information, `password=` settings, `--password=X`), and the
+// word after `--password`, `--pass`, `-a` (redis-cli's) or the value of `--pass=` written ***. A
+// quoted word is blanked to its closing quote. A word after -a that is no password is blanked too.
+std::string blank_command_secrets(std::string_view command);
 
 struct ClientSpec {
   std::string name;

@@ -1,0 +1,25 @@
+// A catalogue manifest's text (clients/NAME/client.json), read as read_catalogue reads it
+// (client_catalogue.h): refused by nlohmann::json::exception or rlock::Error, or entries whose
+// names are client names; anything else escaping is a bug.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "chaos/client_catalogue.h"
+#include "chaos/client_list.h"
+#include "rlock/error.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  try {
+    for (const rlock::chaos::CatalogueEntry& e : rlock::chaos::read_manifest(text, "/clients/fuzz")) {
+      if (!rlock::chaos::is_client_name(e.spec.name)) std::abort();
+    }
+  } catch (const nlohmann::json::exception&) {
+  } catch (const rlock::Error&) {
+  }
+  return 0;
+}

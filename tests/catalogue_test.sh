@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The catalogue of clients is read only where the user or the install put it: a clients/ beside a
+# copy of rlock (its grandparent, or the working directory) is not read; $RLOCK_CLIENTS_DIR is, and
+# alone. A broken manifest is named in one line and the others still run; a name two manifests
+# define, or a catalogue folder others can write or another user owns, is one line and exit 2.
+# Usage: catalogue_test.sh RLOCK_BINARY. Asks no server anything.
+set -uo pipefail
+rlock=$1
+root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/tests/checks.sh"
+
+# manifest FOLDER NAME: a manifest in FOLDER of one client NAME, installed (its own manifest is the
+# file that says so), whose command would leave $work/ran-NAME.
+manifest() {
+    mkdir -p "$1"
+    printf '{"library": "x 1", "installed": "client.json", "clients": [{"name": "%s", "command": "touch %s/ran-%s",
+        "server": "redis", "safe": false, "models": "m"}]}\n' "$2" "$work" "$2" >"$1/client.json"
+}
+# clients EXPECTED-EXIT NAME [ENV...]: rlock clients (run from $work) under ENV, stdout in
+# $work/list, stderr in $work/err.
+clients() {
+    local expected=$1 name=$2 rc; shift 2
+    (cd "$work" && env "$@" "$copy" clients >"$work/list" 2>"$work/err")
+    rc=$?
+    check "$name: rlock clients exits $expected (got $rc)" test $rc -eq "$expected" || cat "$work/err"
+}
+one_line() { test "$(wc -l <"$work/err")" -eq 1 && grep -q -- "$1" "$work/err"; }
+
+# A copy of rlock in $work/x: its grandparent's clients/ and the working directory's are $work/clients.
+mkdir -p "$work/x" && cp "$rlock" "$work/x/rlock" && copy=$work/x/rlock
+manifest "$work/clients/planted" planted
+clients 0 "a copy of rlock"
+check "a copy of rlock does not read the clients/ beside it" bash -c "! grep -q '^planted ' '$work/list'"
+check "a copy of rlock reads the checkout's catalogue" grep -qF "shipped lock clients ($root/clients)" "$work/list"
+check "nothing planted ran" test ! -e "$work/ran-planted"
+clients 0 "RLOCK_CLIENTS_DIR" RLOCK_CLIENTS_DIR="$work/clients"
+check "RLOCK_CLIENTS_DIR is read" grep -q '^planted  *redis ' "$work/list"
+check "RLOCK_CLIENTS_DIR alone is read" bash -c "! grep -q '^redis-py ' '$work/list'"
+
+# A broken manifest beside a good one.
+manifest "$work/broken/good" good
+mkdir -p "$work/broken/bad" && printf '{"library": "x", "clients": [' >"$work/broken/bad/client.json"
+clients 0 "a broken manifest" RLOCK_CLIENTS_DIR="$work/broken"
+check "a broken manifest is named in one line" one_line "warning: $work/broken/bad/client.json: .*; skipped"
+check "the good manifest beside it is listed" grep -q '^good  *redis ' "$work/list"
+RLOCK_CLIENTS_DIR=$work/broken "$rlock" --dir "$work" chaos --client good --client nope --trials 1 >/dev/null 2>"$work/err"
+check "a name beside the broken manifest is still found" grep -q "'nope': no shipped client of that name (shipped: good)" "$work/err"
+
+# One name in two manifests.
+manifest "$work/twice/one" same
+manifest "$work/twice/two" same
+manifest "$work/twice/other" other
+clients 2 "a name defined twice" RLOCK_CLIENTS_DIR="$work/twice"
+check "rlock clients names the name and both manifests" one_line "same is defined twice: $work/twice/one/client.json and $work/twice/two/client.json"
+RLOCK_CLIENTS_DIR=$work/twice chaos_refuses "client same: two manifests define it, $work/twice/one/client.json and" --client same
+RLOCK_CLIENTS_DIR=$work/twice chaos_refuses "'nope': no shipped client of that name (shipped: other, same)" --client nope
+
+# A catalogue others can write, or another user owns.
+manifest "$work/open/lib" lib
+chmod 777 "$work/open"
+clients 2 "a world-writable catalogue" RLOCK_CLIENTS_DIR="$work/open"
+check "a world-writable catalogue is refused in one line" one_line "catalogue $work/open can be written by every user (mode 0777)"
+RLOCK_CLIENTS_DIR=$work/open chaos_refuses "can be written by every user" --client lib
+chmod 755 "$work/open"
+if [ "$(id -u)" -eq 0 ]; then
+    chown nobody "$work/open"
+    clients 2 "a catalogue another user owns" RLOCK_CLIENTS_DIR="$work/open"
+    check "a catalogue another user owns is refused in one line" one_line "catalogue $work/open is owned by user $(id -u nobody)"
+fi
+check "no catalogue's command ran" bash -c "! ls '$work'/ran-* 2>/dev/null"
+finish
