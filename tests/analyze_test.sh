@@ -3,8 +3,8 @@
 # campaign's own --json, the same table, a comparison with Fisher's p-value, rlock report on the
 # run directory; runs of formats 1 and 2 still read; and bad input: a missing or foreign directory,
 # a history cut short (anywhere in its gzip stream, or in a line), an unsealed run, a newer format,
-# a run.json with a field of the wrong type or out of range or too large, each one line on stderr,
-# exit 1, the --json file left as it was, within 1 GB of memory.
+# a run.json with a field of the wrong type or out of range or too large, a run with no judged
+# trial, each one line on stderr, exit 1, the --json file left as it was, within 1 GB of memory.
 set -uo pipefail
 rlock=$1
 source "$(dirname "$0")/checks.sh"
@@ -73,6 +73,10 @@ check "a run of format 2 gives the same JSON" cmp "$work/format-2.json" "$work/a
 copy legacy && sed -i 's/"format": 3/"format": 1/' "$work/legacy/run.json" && rm "$work/legacy/sealed.json"
 check "a run of format 1 with no sealed.json is read" "$rlock" analyze "$work/legacy" --json "$work/legacy.json"
 check "a run of format 1 gives the same JSON" cmp "$work/legacy.json" "$work/analyze.json"
+# Every trial not run: nothing judged.
+copy none-judged && gzip -dc "$run/trials.jsonl.gz" | sed 's/"not_run":false/"not_run":true/' |
+    gzip >"$work/none-judged/trials.jsonl.gz"
+bad "$work/none-judged" "judged no trial"
 copy other-seal && sed -i 's/"complete"/"halfway"/' "$work/other-seal/sealed.json"
 bad "$work/other-seal" "it was sealed \"halfway\""
 copy newer && sed -i 's/"format": 3/"format": 4/' "$work/newer/run.json"
