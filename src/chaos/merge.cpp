@@ -261,10 +261,8 @@ void sort_kept(std::vector<Cell>& cells) {
   }
 }
 
-}  // namespace
-
-MergedRun merge_shards(const std::vector<fs::path>& shard_dirs, const fs::path& chaos_dir) {
-  if (shard_dirs.empty()) throw UsageError("merge: no shard given");
+// merge_shards, but that std::filesystem's errors go through as they are.
+MergedRun merge(const std::vector<fs::path>& shard_dirs, const fs::path& chaos_dir) {
   std::vector<ShardRun> shards = check_shards(read_shards(shard_dirs));
   MergedRun merged{shards.front().file.campaign,
                    shards.front().file.setup,
@@ -305,6 +303,17 @@ MergedRun merge_shards(const std::vector<fs::path>& shard_dirs, const fs::path& 
   seal_run(run.path());
   run.store();
   return merged;
+}
+
+}  // namespace
+
+MergedRun merge_shards(const std::vector<fs::path>& shard_dirs, const fs::path& chaos_dir) {
+  if (shard_dirs.empty()) throw UsageError("merge: no shard given");
+  try {
+    return merge(shard_dirs, chaos_dir);
+  } catch (const fs::filesystem_error& e) {  // a shard unreadable, the lab directory unwritable
+    throw Error(fmt::format("merge: {}", e.what()));
+  }
 }
 
 }  // namespace rlock::chaos

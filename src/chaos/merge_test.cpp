@@ -292,6 +292,16 @@ TEST(Merge, ASealOfBeforeTheDigestIsReadAsBefore) {
   EXPECT_EQ(load_run(merged.setup.run_dir).trials.size(), all_trials(small_campaign()).size());
 }
 
+TEST(Merge, ALabDirectoryThatCannotBeWrittenIsAnErrorInOneLine) {
+  host::TempDir dir("merge_test");
+  std::vector<fs::path> shards = write_synthetic_shards(small_campaign(), setup_in(dir.path()), 2);
+  fs::create_directories(dir.path() / "merged");
+  std::ofstream(dir.path() / "merged" / "runs") << "a file where the runs go\n";
+  std::string error = merge_error(shards, dir.path() / "merged");
+  EXPECT_NE(error.find("merge: "), std::string::npos) << error;
+  EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+}
+
 TEST(Merge, ShardsWithNoJudgedTrialAreRefusedAndLeaveNoRun) {
   host::TempDir dir("merge_test");
   std::vector<fs::path> shards = write_synthetic_shards(small_campaign(), setup_in(dir.path()), 2);

@@ -157,7 +157,8 @@ void seal_interrupted_run(const fs::path& run_dir, const std::string& signal) {
 }
 
 RunFile load_run_file(const fs::path& dir) {
-  if (!fs::is_directory(dir)) throw Error(fmt::format("{}: no such directory", dir.string()));
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw Error(fmt::format("{}: no such directory", dir.string()));
   fs::path record_path = dir / "run.json";
   if (!present(record_path)) {
     throw Error(fmt::format("{} is not a stored chaos run: it has no run.json", dir.string()));
