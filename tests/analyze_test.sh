@@ -3,8 +3,10 @@
 # campaign's own --json, the same table, a comparison with Fisher's p-value, rlock report on the
 # run directory; runs of formats 1 and 2 still read; and bad input: a missing or foreign directory,
 # a history cut short (anywhere in its gzip stream, or in a line), an unsealed run, a newer format,
-# a run.json with a field of the wrong type or out of range or too large, each one line on stderr,
-# exit 1, the --json file left as it was, within 1 GB of memory.
+# a run.json with a field of the wrong type or out of range or too large, a line removed after the
+# seal, a run.json that is a link or a FIFO (under a timeout), a run with no judged trial, each one
+# line on stderr, exit 1, the --json file left as it was, within 1 GB of memory. A seal from before
+# the trials' digest still reads.
 set -uo pipefail
 rlock=$1
 source "$(dirname "$0")/checks.sh"
@@ -18,6 +20,8 @@ check "it keeps its command line" grep -q '"--seed"' "$run/run.json"
 check "it keeps every trial, compressed" test "$(gzip -dc "$run/trials.jsonl.gz" | wc -l)" -eq 24
 check "it keeps the table as chaos.json" cmp -s "$work/campaign.json" "$run/chaos.json"
 check "it is sealed complete" grep -q '"state": "complete"' "$run/sealed.json"
+check "its seal holds the SHA-256 of its trials" \
+    grep -q "\"trials_sha256\": \"$(gzip -dc "$run/trials.jsonl.gz" | sha256sum | cut -d' ' -f1)\"" "$run/sealed.json"
 
 "$rlock" analyze "$run" --json "$work/analyze.json" >"$work/analyze.txt" 2>"$work/analyze.err"
 check "analyze exits 0" test $? -eq 0
@@ -36,7 +40,7 @@ check "rlock report reads the run directory" test -s "$run/report.html"
 bad() {
     local dir=$1 text=$2 rc
     echo keep >"$work/kept.json"
-    (ulimit -v 1000000; "$rlock" analyze "$dir" --json "$work/kept.json" >/dev/null 2>"$work/bad.err")
+    (ulimit -v 1000000; timeout 60 "$rlock" analyze "$dir" --json "$work/kept.json" >/dev/null 2>"$work/bad.err")
     rc=$?
     check "analyze $(basename "$dir"): exit 1 (got $rc)" test $rc -eq 1
     check "analyze $(basename "$dir"): one line naming '$text'" \
@@ -73,6 +77,22 @@ check "a run of format 2 gives the same JSON" cmp "$work/format-2.json" "$work/a
 copy legacy && sed -i 's/"format": 3/"format": 1/' "$work/legacy/run.json" && rm "$work/legacy/sealed.json"
 check "a run of format 1 with no sealed.json is read" "$rlock" analyze "$work/legacy" --json "$work/legacy.json"
 check "a run of format 1 gives the same JSON" cmp "$work/legacy.json" "$work/analyze.json"
+copy old-seal && sed -i '/trials_sha256/d; s/"state": "complete",/"state": "complete"/' "$work/old-seal/sealed.json"
+check "a seal from before the trials' digest is read" "$rlock" analyze "$work/old-seal" --json "$work/old-seal.json"
+check "a seal from before the trials' digest gives the same JSON" cmp "$work/old-seal.json" "$work/analyze.json"
+copy line-removed && gzip -dc "$run/trials.jsonl.gz" | sed 2d | gzip >"$work/line-removed/trials.jsonl.gz"
+bad "$work/line-removed" "trials.jsonl.gz is not what its sealed.json sealed"
+copy run-json-link && mv "$work/run-json-link/run.json" "$work/elsewhere.json" &&
+    ln -s "$work/elsewhere.json" "$work/run-json-link/run.json"
+bad "$work/run-json-link" "run.json is a symbolic link"
+copy run-json-fifo && rm "$work/run-json-fifo/run.json" && mkfifo "$work/run-json-fifo/run.json"
+bad "$work/run-json-fifo" "run.json is a FIFO, not a regular file"
+# Every trial not run, the digest sealed again: nothing judged.
+copy none-judged && gzip -dc "$run/trials.jsonl.gz" | sed 's/"not_run":false/"not_run":true/' |
+    gzip >"$work/none-judged/trials.jsonl.gz"
+sed -i "s/\"trials_sha256\": \"[0-9a-f]*\"/\"trials_sha256\": \"$(gzip -dc "$work/none-judged/trials.jsonl.gz" |
+    sha256sum | cut -d' ' -f1)\"/" "$work/none-judged/sealed.json"
+bad "$work/none-judged" "judged no trial"
 copy other-seal && sed -i 's/"complete"/"halfway"/' "$work/other-seal/sealed.json"
 bad "$work/other-seal" "it was sealed \"halfway\""
 copy newer && sed -i 's/"format": 3/"format": 4/' "$work/newer/run.json"

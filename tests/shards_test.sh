@@ -3,7 +3,9 @@
 # outcomes do not hang on timing) run whole and as 3 shards of the same seed; the merged run gives
 # the whole campaign's counts cell by cell, analyze reads it as any run, and its run files validate.
 # Then bad input, each one line: K/N out of range, a shard of another seed, a shard missing or
-# given twice (exit 2, nothing written), a shard of an interrupted campaign (exit 1).
+# given twice (exit 2, nothing written), a shard of an interrupted campaign, and shards whose files
+# are not what rlock wrote: a link or a link loop in trials/, another shard's trial there, trials/
+# a file, a FIFO run.json (under a timeout), a line removed after the seal (exit 1, no run left).
 # Usage: shards_test.sh RLOCK_BINARY. python3-jsonschema comes from scripts/test.sh.
 set -uo pipefail
 rlock=$1
@@ -54,12 +56,12 @@ check "the shard's and the merged run.json validate" \
 # bad CODE TEXT ARGS...: rlock ARGS exits CODE with one line on stderr naming TEXT, and writes no run.
 bad() {
     local code=$1 text=$2 rc; shift 2
-    "$rlock" --dir "$work/bad" "$@" >/dev/null 2>"$work/bad.err"
+    timeout 60 "$rlock" --dir "$work/bad" "$@" >/dev/null 2>"$work/bad.err"
     rc=$?
     check "$text: exit $code (got $rc)" test $rc -eq "$code"
     check "$text: one line" bash -c "test \$(wc -l <'$work/bad.err') -eq 1 && grep -q -- '$text' '$work/bad.err'" ||
         cat "$work/bad.err"
-    check "$text: no run written" test ! -e "$work/bad/chaos/runs"
+    check "$text: no run written, whole or partial" test -z "$(ls -A "$work/bad/chaos/runs" 2>/dev/null)"
 }
 bad 2 "--shard 4/3: out of range" "${campaign[@]}" --shard 4/3
 bad 2 "--shard 0/3: out of range" "${campaign[@]}" --shard 0/3
@@ -75,4 +77,25 @@ bad 2 "shard 2/3 is missing" merge "${shards[0]}" "${shards[2]}"
 bad 2 "shard 2/3 is given twice" merge "${shards[0]}" "${shards[1]}" "${shards[1]}" "${shards[2]}"
 cp -r "${shards[1]}" "$work/interrupted" && sed -i 's/"complete"/"interrupted"/' "$work/interrupted/sealed.json"
 bad 1 "run of an interrupted campaign" merge "${shards[0]}" "$work/interrupted" "${shards[2]}"
+
+# forged NAME [K]: a copy of shard K/3 (2 by default) to break, in $work/NAME.
+forged() { rm -rf "${work:?}/$1" && cp -r "${shards[${2:-2}-1]}" "$work/$1" && mkdir -p "$work/$1/trials"; }
+mkdir -p "$work/secret" && echo s3cret >"$work/secret/token"
+forged link && ln -s "$work/secret" "$work/link/trials/planted"
+bad 1 "trials/planted is not the directory of a trial that shard 2/3 kept" merge "${shards[0]}" "$work/link" "${shards[2]}"
+forged loop && ln -s loop "$work/loop/trials/loop"
+bad 1 "trials/loop is not the directory of a trial that shard 2/3 kept" merge "${shards[0]}" "$work/loop" "${shards[2]}"
+# The same trial's directory kept in shards 1/3 and 2/3.
+name=$(gzip -dc "${shards[0]}/trials.jsonl.gz" | head -n 1 |
+    python3 -c 'import json,sys; j=json.load(sys.stdin); print("%s-%s-%d" % (j["row"], j["fault"], j["number"]))')
+for k in 1 2; do
+    forged "twice$k" $k && mkdir -p "$work/twice$k/trials/$name" && echo '{}' >"$work/twice$k/trials/$name/history.jsonl"
+done
+bad 1 "trials/$name is not the directory of a trial that shard" merge "$work/twice1" "$work/twice2" "${shards[2]}"
+forged file && rm -r "$work/file/trials" && echo x >"$work/file/trials"
+bad 1 "trials is a regular file, not a directory" merge "${shards[0]}" "$work/file" "${shards[2]}"
+forged fifo && rm "$work/fifo/run.json" && mkfifo "$work/fifo/run.json"
+bad 1 "run.json is a FIFO, not a regular file" merge "${shards[0]}" "$work/fifo" "${shards[2]}"
+forged cut && gzip -dc "${shards[1]}/trials.jsonl.gz" | sed 1d | gzip >"$work/cut/trials.jsonl.gz"
+bad 1 "trials.jsonl.gz is not what its sealed.json sealed" merge "${shards[0]}" "$work/cut" "${shards[2]}"
 finish

@@ -6,13 +6,16 @@
 
 #include <cerrno>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "chaos/plain_files.h"
 #include "rlock/error.h"
+#include "util/sha256.h"
 
 namespace rlock::chaos {
 namespace {
@@ -22,8 +25,12 @@ namespace fs = std::filesystem;
 // A file descriptor, closed when it goes.
 class Fd {
  public:
-  Fd(const fs::path& path, int flags) : fd_(::open(path.c_str(), flags | O_CLOEXEC, 0644)), path_(path) {
+  Fd(const fs::path& path, int flags) : Fd(::open(path.c_str(), flags | O_NOFOLLOW | O_CLOEXEC, 0644), path) {
     if (fd_ < 0) throw Error(fmt::format("cannot open {}: {}", path_.string(), std::strerror(errno)));
+  }
+  // `path` opened as a regular file alone (plain_files.h), its size not bounded here.
+  static Fd plain(const fs::path& path) {
+    return Fd(open_plain_file(path, std::numeric_limits<std::uintmax_t>::max()), path);
   }
   Fd(const Fd&) = delete;
   Fd& operator=(const Fd&) = delete;
@@ -59,6 +66,8 @@ class Fd {
   }
 
  private:
+  Fd(int fd, const fs::path& path) : fd_(fd), path_(path) {}
+
   int fd_;
   fs::path path_;
 };
@@ -84,7 +93,7 @@ struct Tally {
 template <typename Sink>
 void gunzip(const fs::path& path, std::size_t chunk, Sink&& sink) {
   uInt size = chunk_size(chunk);
-  Fd in(path, O_RDONLY);
+  Fd in = Fd::plain(path);
   z_stream z{};
   if (inflateInit2(&z, kGzipWindow) != Z_OK)
     throw Error(fmt::format("cannot read {}: zlib has no memory", path.string()));
@@ -142,18 +151,23 @@ void gzip_to(const fs::path& from, const fs::path& to, std::size_t chunk, Tally&
 
 }  // namespace
 
-void gzip_file(const fs::path& from, const fs::path& to, std::size_t chunk) {
+std::string gzip_file(const fs::path& from, const fs::path& to, std::size_t chunk) {
   fs::path temporary = to;
   temporary += fmt::format(".tmp{}", ::getpid());
   try {
     Tally read, back;
+    util::Sha256 digest;
     gzip_to(from, temporary, chunk, read);
-    gunzip(temporary, chunk, [&](const unsigned char* data, std::size_t size) { back.add(data, size); });
+    gunzip(temporary, chunk, [&](const unsigned char* data, std::size_t size) {
+      back.add(data, size);
+      digest.add(data, size);
+    });
     if (back.length != read.length || back.crc != read.crc) {
       throw Error(
           fmt::format("cannot write {}: it reads back as {} bytes, not {}", to.string(), back.length, read.length));
     }
     fs::rename(temporary, to);
+    return digest.hex();
   } catch (...) {
     std::error_code ignored;
     fs::remove(temporary, ignored);
@@ -161,16 +175,18 @@ void gzip_file(const fs::path& from, const fs::path& to, std::size_t chunk) {
   }
 }
 
-void for_each_gzip_line(const fs::path& path, std::size_t max_line, std::uint64_t max_total,
-                        const std::function<void(std::string_view)>& line, std::size_t chunk) {
+std::string for_each_gzip_line(const fs::path& path, std::size_t max_line, std::uint64_t max_total,
+                               const std::function<void(std::string_view)>& line, std::size_t chunk) {
   std::string pending;  // a line begun in an earlier piece
   std::uint64_t total = 0;
+  util::Sha256 digest;
   auto too_long = [&] { return Error(fmt::format("{} holds a line longer than {} bytes", path.string(), max_line)); };
   gunzip(path, chunk, [&](const unsigned char* data, std::size_t size) {
     total += size;
     if (total > max_total) {
       throw Error(fmt::format("{} holds more than {} bytes: more than rlock reads", path.string(), max_total));
     }
+    digest.add(data, size);
     std::string_view text(reinterpret_cast<const char*>(data), size);
     for (std::size_t newline; (newline = text.find('\n')) != std::string_view::npos;) {
       if (pending.size() + newline > max_line) throw too_long();
@@ -187,6 +203,7 @@ void for_each_gzip_line(const fs::path& path, std::size_t max_line, std::uint64_
     pending.append(text);
   });
   if (!pending.empty()) throw Error(fmt::format("{} is truncated: its last line is cut short", path.string()));
+  return digest.hex();
 }
 
 }  // namespace rlock::chaos

@@ -1,6 +1,14 @@
 #include "chaos/merge.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <string>
@@ -10,10 +18,12 @@
 #include <nlohmann/json.hpp>
 
 #include "chaos/judge.h"
+#include "chaos/plain_files.h"
 #include "chaos/run_file.h"
 #include "chaos/run_record.h"
 #include "chaos/trial_line.h"
 #include "rlock/error.h"
+#include "util/printable.h"
 
 namespace rlock::chaos {
 namespace {
@@ -107,6 +117,9 @@ class PlanTally {
       index_.emplace(
           CellKey{row_name(cells_[c]), cells_[c].client.has_value(), std::string(to_string(cells_[c].fault))}, c);
       met_.emplace_back(static_cast<std::size_t>(trials_), false);
+      kept_.emplace_back(static_cast<std::size_t>(trials_), false);
+      std::string name = trial_dir_name(cells_[c]);
+      by_dir_prefix_.emplace(name.substr(0, name.rfind('-')), c);
     }
   }
 
@@ -124,6 +137,29 @@ class PlanTally {
     TrialSpec spec = cells_[found->second];
     spec.number = number;
     return spec;
+  }
+
+  // Marks the trial `spec` (met) as one whose directory its shard may hold.
+  void keep(const TrialSpec& spec) {
+    auto found = index_.find(CellKey{row_name(spec), spec.client.has_value(), std::string(to_string(spec.fault))});
+    kept_[found->second][static_cast<std::size_t>(spec.number)] = true;
+  }
+
+  // Whether `name` is the directory (trial_dir_name) of a trial of `shard` marked kept.
+  bool kept(const std::string& name, const Campaign& shard) const {
+    std::size_t dash = name.rfind('-');
+    if (dash == std::string::npos) return false;
+    auto found = by_dir_prefix_.find(name.substr(0, dash));
+    int number = -1;
+    std::string_view digits = std::string_view(name).substr(dash + 1);
+    auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
+    if (found == by_dir_prefix_.end() || error != std::errc() || end != digits.data() + digits.size() || number < 0 ||
+        number >= trials_ || !in_shard(shard, found->second, number)) {
+      return false;
+    }
+    TrialSpec spec = cells_[found->second];
+    spec.number = number;
+    return trial_dir_name(spec) == name && kept_[found->second][static_cast<std::size_t>(number)];
   }
 
   // Calls `trial` with the spec of each trial not met.
@@ -144,7 +180,77 @@ class PlanTally {
   std::vector<TrialSpec> cells_;
   int trials_;
   std::map<CellKey, std::size_t> index_;
+  std::map<std::string, std::size_t> by_dir_prefix_;  // ROW-FAULT of each cell
   std::vector<std::vector<bool>> met_;
+  std::vector<std::vector<bool>> kept_;  // met, and anomalous, a client's error or an error's
+};
+
+// A trial that keeps its directory in the campaign's trials/ (trial.cpp): an anomaly or a client's
+// error; one that ended in an error may leave it there too.
+bool keeps_its_directory(const TrialInput& input, const TrialResult& result) {
+  return result.anomaly() || !result.client_error.empty() || !input.error.empty();
+}
+
+// The kept trials of `shard` copied into `to`: only the directories of trials its own lines keep,
+// byte for byte (its files may be another user's), nothing but regular files and directories.
+// Throws Error, in one line, for anything else in its trials/.
+void copy_kept_trials(const ShardRun& shard, const PlanTally& plan, const fs::path& to) {
+  fs::path from = shard.dir / "trials";
+  struct stat st {};
+  if (::lstat(from.c_str(), &st) != 0) {
+    if (errno == ENOENT) return;  // the shard kept no trial
+    throw Error(fmt::format("cannot read {}: {}", from.string(), std::strerror(errno)));
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    throw Error(
+        fmt::format("{} is {}, not a directory: a run keeps its trials in one", from.string(), file_kind(st.st_mode)));
+  }
+  fs::create_directories(to);
+  for (const fs::directory_entry& entry : fs::directory_iterator(from)) {
+    std::string name = entry.path().filename().string();
+    if (!plan.kept(name, shard.file.campaign)) {
+      throw Error(fmt::format("{} is not the directory of a trial that shard {} kept: a forged or foreign shard",
+                              util::printable(entry.path().string()), shard_name(shard.file.campaign.shard)));
+    }
+    copy_plain_tree(entry.path(), to / name, FileCopy::bytes, kMaxKeptFileBytes);
+  }
+}
+
+// The merged run while it is written: a directory of its own beside where it goes (mkdtemp), renamed
+// into place once whole, removed with all it holds when the merge fails.
+class RunUnderway {
+ public:
+  explicit RunUnderway(fs::path destination) : destination_(std::move(destination)) {
+    fs::create_directories(destination_.parent_path());
+    std::string pattern = (destination_.parent_path() / ".merging-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      throw Error(fmt::format("cannot create a directory in {}: {}", destination_.parent_path().string(),
+                              std::strerror(errno)));
+    }
+    path_ = pattern;
+    mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::chmod(path_.c_str(), 0777 & ~mask);  // a run as create_directories makes it, not mkdtemp's 700
+  }
+  RunUnderway(const RunUnderway&) = delete;
+  RunUnderway& operator=(const RunUnderway&) = delete;
+  ~RunUnderway() {
+    std::error_code ignored;
+    if (!path_.empty()) fs::remove_all(path_, ignored);
+  }
+
+  const fs::path& path() const { return path_; }
+
+  // Renames the run to its destination, which must not exist.
+  void store() {
+    if (::renameat2(AT_FDCWD, path_.c_str(), AT_FDCWD, destination_.c_str(), RENAME_NOREPLACE) != 0) {
+      throw Error(fmt::format("cannot store the merged run as {}: {}", destination_.string(), std::strerror(errno)));
+    }
+    path_.clear();
+  }
+
+ private:
+  fs::path destination_, path_;
 };
 
 // Anomalies' numbers in the order of the plan, as the whole campaign tallies them.
@@ -155,10 +261,8 @@ void sort_kept(std::vector<Cell>& cells) {
   }
 }
 
-}  // namespace
-
-MergedRun merge_shards(const std::vector<fs::path>& shard_dirs, const fs::path& chaos_dir) {
-  if (shard_dirs.empty()) throw UsageError("merge: no shard given");
+// merge_shards, but that std::filesystem's errors go through as they are.
+MergedRun merge(const std::vector<fs::path>& shard_dirs, const fs::path& chaos_dir) {
   std::vector<ShardRun> shards = check_shards(read_shards(shard_dirs));
   MergedRun merged{shards.front().file.campaign,
                    shards.front().file.setup,
@@ -168,29 +272,48 @@ MergedRun merge_shards(const std::vector<fs::path>& shard_dirs, const fs::path& 
   merged.campaign.shard = Shard{};
   merged.setup.run_dir = merged.setup.dir = new_run_dir(chaos_dir, merged.setup.seed);
   merged.cells = empty_table(merged.campaign);
-  write_run_record(merged.campaign, merged.setup);
+  RunUnderway run(merged.setup.run_dir);
+  ChaosSetup written = merged.setup;
+  written.run_dir = run.path();
+  write_run_record(merged.campaign, written);
   PlanTally plan(merged.campaign);
   {
-    std::ofstream out(merged.setup.run_dir / "trials.jsonl", std::ios::binary);
+    std::ofstream out(run.path() / "trials.jsonl", std::ios::binary);
     for (const ShardRun& shard : shards) {
       for_each_trial_line(shard.dir, [&](std::string_view text, const json& j, const std::string& where) {
         TrialSpec spec = plan.meet(trial_key_of(j), shard.file.campaign, where);
-        tally(merged.cells, judge(trial_input_from(j, spec)));
+        TrialInput input = trial_input_from(j, spec);
+        TrialResult result = judge(input);
+        if (keeps_its_directory(input, result)) plan.keep(spec);
+        tally(merged.cells, result);
         out << text << '\n';
       });
-      keep_trials(merged.setup.run_dir, shard.dir / "trials");
+      copy_kept_trials(shard, plan, run.path() / "trials");
     }
     out.flush();
-    if (!out) throw Error(fmt::format("cannot write {}", (merged.setup.run_dir / "trials.jsonl").string()));
+    if (!out) throw Error(fmt::format("cannot write {}", (run.path() / "trials.jsonl").string()));
   }
   plan.for_each_unmet([&](const TrialSpec& spec) {
     TrialInput missing(spec);
     missing.error = kNoResult;  // as load_run reads a trial that left no line
     tally(merged.cells, judge(missing));
   });
+  check_judged(merged.cells, fmt::format("the {} shards", shards.size()));
   sort_kept(merged.cells);
-  seal_run(merged.setup.run_dir);
+  seal_run(run.path());
+  run.store();
   return merged;
+}
+
+}  // namespace
+
+MergedRun merge_shards(const std::vector<fs::path>& shard_dirs, const fs::path& chaos_dir) {
+  if (shard_dirs.empty()) throw UsageError("merge: no shard given");
+  try {
+    return merge(shard_dirs, chaos_dir);
+  } catch (const fs::filesystem_error& e) {  // a shard unreadable, the lab directory unwritable
+    throw Error(fmt::format("merge: {}", e.what()));
+  }
 }
 
 }  // namespace rlock::chaos

@@ -1,12 +1,17 @@
 // merge_shards on shards written by the real writer with made-up trials (synthetic_run.h): the
 // merged table is the whole campaign's, cell by cell, and shards that are not the N parts of one
-// campaign are refused in one line.
+// campaign are refused in one line; so are shards whose files are not what rlock wrote (a link, a
+// FIFO, another shard's trial, trials changed after their seal, no trial judged), leaving no run.
 #include "chaos/merge.h"
 
+#include <sys/stat.h>
+
 #include <fstream>
+#include <set>
 
 #include <gtest/gtest.h>
 
+#include "chaos/gzip_file.h"
 #include "chaos/run_record.h"
 #include "chaos/synthetic_run.h"
 #include "host/temp_dir.h"
@@ -39,6 +44,65 @@ std::string usage_error(const std::vector<fs::path>& dirs, const fs::path& chaos
     return e.what();
   }
   return "";
+}
+
+// The message of the Error (not a UsageError) that merging `dirs` throws; "" when it throws none.
+std::string merge_error(const std::vector<fs::path>& dirs, const fs::path& chaos_dir) {
+  try {
+    merge_shards(dirs, chaos_dir);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Whether chaos_dir/runs holds nothing: no run, whole or partial.
+bool no_run_in(const fs::path& chaos_dir) {
+  return !fs::exists(chaos_dir / "runs") || fs::is_empty(chaos_dir / "runs");
+}
+
+// Plants in each shard's trials/ the directory of each trial its lines keep, as a campaign leaves
+// them; returns their names.
+std::set<std::string> plant_kept_trials(const Campaign& campaign, const ChaosSetup& setup,
+                                        const std::vector<fs::path>& shards) {
+  std::set<std::string> names;
+  for (std::size_t k = 0; k < shards.size(); ++k) {
+    Campaign part = campaign;
+    part.shard = Shard{static_cast<int>(k) + 1, static_cast<int>(shards.size())};
+    for (const TrialSpec& spec : all_trials(part)) {
+      if (!judge(synthetic_trial(spec, setup)).anomaly()) continue;
+      fs::path kept = shards[k] / "trials" / trial_dir_name(spec);
+      fs::create_directories(kept / "sub");
+      std::ofstream(kept / "history.jsonl") << "{}\n";
+      std::ofstream(kept / "sub" / "timeline.svg") << "<svg/>\n";
+      names.insert(trial_dir_name(spec));
+    }
+  }
+  return names;
+}
+
+// The shard's trial lines, each with its newline.
+std::vector<std::string> lines_of(const fs::path& shard) {
+  std::vector<std::string> lines;
+  for_each_trial_line(shard, [&](std::string_view line, const nlohmann::json&, const std::string&) {
+    lines.push_back(std::string(line) + "\n");
+  });
+  return lines;
+}
+
+// The shard's trials replaced by `lines`, gzipped; sealed again when `seal`.
+void rewrite_trials(const fs::path& shard, const std::vector<std::string>& lines, bool seal) {
+  {
+    std::ofstream out(shard / "trials.jsonl");
+    for (const std::string& line : lines) out << line;
+  }
+  if (seal) {
+    fs::remove(shard / "trials.jsonl.gz");
+    seal_run(shard);
+  } else {
+    gzip_file(shard / "trials.jsonl", shard / "trials.jsonl.gz");
+    fs::remove(shard / "trials.jsonl");
+  }
 }
 
 TEST(Merge, TheMergedShardsGiveTheWholeCampaignsTableCellByCell) {
@@ -85,7 +149,7 @@ TEST(Merge, ATrialThatLeftNoLineIsNotRunAsInTheWholeCampaign) {
   fs::remove(shards[0] / "trials.jsonl.gz");
   fs::remove(shards[0] / "sealed.json");
   std::ofstream(shards[0] / "trials.jsonl") << text;
-  seal_run(shards[0]);
+  seal_run(shards[0]);  // the campaign sealed what its jobs wrote
   MergedRun merged = merge_shards(shards, dir.path() / "merged");
   long not_run = 0;
   for (const Cell& c : merged.cells) not_run += c.not_run;
@@ -135,6 +199,124 @@ TEST(Merge, AnInterruptedShardIsAnErrorNotAUsageError) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("interrupted"), std::string::npos) << e.what();
   }
+}
+
+TEST(Merge, TheKeptTrialsOfEachShardAreCopiedByteForByte) {
+  host::TempDir dir("merge_test");
+  ChaosSetup setup = setup_in(dir.path());
+  std::vector<fs::path> shards = write_synthetic_shards(small_campaign(), setup, 3);
+  std::set<std::string> planted = plant_kept_trials(small_campaign(), setup, shards);
+  ASSERT_FALSE(planted.empty());
+  MergedRun merged = merge_shards(shards, dir.path() / "merged");
+  std::set<std::string> copied;
+  for (const auto& entry : fs::directory_iterator(merged.setup.run_dir / "trials"))
+    copied.insert(entry.path().filename().string());
+  EXPECT_EQ(copied, planted);
+  fs::path one = merged.setup.run_dir / "trials" / *planted.begin();
+  EXPECT_TRUE(fs::exists(one / "sub" / "timeline.svg"));
+  EXPECT_EQ(fs::hard_link_count(one / "history.jsonl"), 1U) << "a copy, not a link to the shard's file";
+}
+
+TEST(Merge, ALinkInAShardsTrialsIsRefusedAndLeavesNoRun) {
+  host::TempDir dir("merge_test");
+  ChaosSetup setup = setup_in(dir.path());
+  std::vector<fs::path> shards = write_synthetic_shards(small_campaign(), setup, 2);
+  std::string name = *plant_kept_trials(small_campaign(), setup, shards).begin();
+  fs::create_directories(dir.path() / "secret");
+  std::ofstream(dir.path() / "secret" / "token") << "s3cret\n";
+  fs::path shard = fs::exists(shards[0] / "trials" / name) ? shards[0] : shards[1];
+  fs::remove_all(shard / "trials" / name);
+  fs::create_directory_symlink(dir.path() / "secret", shard / "trials" / name);
+  std::string error = merge_error(shards, dir.path() / "merged");
+  EXPECT_NE(error.find(name + " is a symbolic link"), std::string::npos) << error;
+  EXPECT_TRUE(no_run_in(dir.path() / "merged"));
+}
+
+TEST(Merge, ALinkLoopOrTrialsAsAFileIsRefusedAndLeavesNoRun) {
+  host::TempDir dir("merge_test");
+  std::vector<fs::path> shards = write_synthetic_shards(small_campaign(), setup_in(dir.path()), 2);
+  fs::create_directories(shards[1] / "trials");
+  fs::create_directory_symlink("loop", shards[1] / "trials" / "loop");
+  std::string error = merge_error(shards, dir.path() / "merged");
+  EXPECT_NE(error.find("trials/loop is not the directory of a trial that shard 2/2 kept"), std::string::npos) << error;
+  EXPECT_TRUE(no_run_in(dir.path() / "merged"));
+
+  fs::remove_all(shards[1] / "trials");
+  std::ofstream(shards[1] / "trials") << "not a directory\n";
+  error = merge_error(shards, dir.path() / "merged");
+  EXPECT_NE(error.find("trials is a regular file, not a directory"), std::string::npos) << error;
+  EXPECT_TRUE(no_run_in(dir.path() / "merged"));
+}
+
+TEST(Merge, AKeptTrialOfOneShardInAnotherIsRefusedAndLeavesNoRun) {
+  host::TempDir dir("merge_test");
+  ChaosSetup setup = setup_in(dir.path());
+  std::vector<fs::path> shards = write_synthetic_shards(small_campaign(), setup, 2);
+  plant_kept_trials(small_campaign(), setup, shards);
+  fs::path first = fs::directory_iterator(shards[0] / "trials")->path();
+  fs::copy(first, shards[1] / "trials" / first.filename(), fs::copy_options::recursive);
+  std::string error = merge_error(shards, dir.path() / "merged");
+  EXPECT_NE(error.find(first.filename().string() + " is not the directory of a trial that shard 2/2 kept"),
+            std::string::npos)
+      << error;
+  EXPECT_TRUE(no_run_in(dir.path() / "merged"));
+}
+
+TEST(Merge, AFifoAsRunJsonIsRefusedWithoutWaiting) {
+  host::TempDir dir("merge_test");
+  std::vector<fs::path> shards = write_synthetic_shards(small_campaign(), setup_in(dir.path()), 2);
+  fs::remove(shards[1] / "run.json");
+  ASSERT_EQ(::mkfifo((shards[1] / "run.json").c_str(), 0600), 0);
+  std::string error = merge_error(shards, dir.path() / "merged");
+  EXPECT_NE(error.find("run.json is a FIFO, not a regular file"), std::string::npos) << error;
+  EXPECT_TRUE(no_run_in(dir.path() / "merged"));
+}
+
+TEST(Merge, ALineRemovedAfterTheSealIsRefusedAndLeavesNoRun) {
+  host::TempDir dir("merge_test");
+  std::vector<fs::path> shards = write_synthetic_shards(small_campaign(), setup_in(dir.path()), 2);
+  std::vector<std::string> lines = lines_of(shards[1]);
+  lines.erase(lines.begin() + 2);
+  rewrite_trials(shards[1], lines, /*seal=*/false);
+  std::string error = merge_error(shards, dir.path() / "merged");
+  EXPECT_NE(error.find("trials.jsonl.gz is not what its sealed.json sealed"), std::string::npos) << error;
+  EXPECT_TRUE(no_run_in(dir.path() / "merged"));
+  EXPECT_THROW(load_run(shards[1]), Error) << "rlock analyze refuses it too";
+}
+
+TEST(Merge, ASealOfBeforeTheDigestIsReadAsBefore) {
+  host::TempDir dir("merge_test");
+  std::vector<fs::path> shards = write_synthetic_shards(small_campaign(), setup_in(dir.path()), 2);
+  for (const fs::path& shard : shards) std::ofstream(shard / "sealed.json") << R"({"format": 1, "state": "complete"})";
+  MergedRun merged = merge_shards(shards, dir.path() / "merged");
+  EXPECT_EQ(load_run(merged.setup.run_dir).trials.size(), all_trials(small_campaign()).size());
+}
+
+TEST(Merge, ALabDirectoryThatCannotBeWrittenIsAnErrorInOneLine) {
+  host::TempDir dir("merge_test");
+  std::vector<fs::path> shards = write_synthetic_shards(small_campaign(), setup_in(dir.path()), 2);
+  fs::create_directories(dir.path() / "merged");
+  std::ofstream(dir.path() / "merged" / "runs") << "a file where the runs go\n";
+  std::string error = merge_error(shards, dir.path() / "merged");
+  EXPECT_NE(error.find("merge: "), std::string::npos) << error;
+  EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+}
+
+TEST(Merge, ShardsWithNoJudgedTrialAreRefusedAndLeaveNoRun) {
+  host::TempDir dir("merge_test");
+  std::vector<fs::path> shards = write_synthetic_shards(small_campaign(), setup_in(dir.path()), 2);
+  for (const fs::path& shard : shards) {
+    std::vector<std::string> lines = lines_of(shard);
+    for (std::string& line : lines) {
+      nlohmann::json j = nlohmann::json::parse(line);
+      j["not_run"] = true;
+      line = j.dump() + "\n";
+    }
+    rewrite_trials(shard, lines, /*seal=*/true);
+  }
+  std::string error = merge_error(shards, dir.path() / "merged");
+  EXPECT_NE(error.find("judged no trial"), std::string::npos) << error;
+  EXPECT_TRUE(no_run_in(dir.path() / "merged"));
 }
 
 }  // namespace

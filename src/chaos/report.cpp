@@ -204,4 +204,14 @@ void check_expected_safe(const std::vector<Cell>& cells) {
   if (!list.empty()) throw UnexpectedAnomaly(fmt::format("anomalies where none were expected: {}", list));
 }
 
+void check_judged(const std::vector<Cell>& cells, const std::string& what) {
+  long judged = 0, trials = 0;
+  for (const Cell& c : cells) judged += c.judged(), trials += c.trials + c.not_run;
+  if (judged > 0) return;
+  throw Error(
+      fmt::format("{} judged no trial: all {} were not run or left unjudged by their client, which shows "
+                  "nothing",
+                  what, trials));
+}
+
 }  // namespace rlock::chaos

@@ -72,5 +72,8 @@ class UnexpectedAnomaly : public Error {
 
 // Throws UnexpectedAnomaly naming every cell that is expected to be safe and showed an anomaly.
 void check_expected_safe(const std::vector<Cell>& cells);
+// Throws Error, in one line naming `what` (a run), when not one trial of `cells` was judged: every
+// one not run or left unjudged by its client. Such a run shows nothing, which is no pass.
+void check_judged(const std::vector<Cell>& cells, const std::string& what);
 
 }  // namespace rlock::chaos

@@ -1,11 +1,13 @@
 #include "chaos/run_record.h"
 
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "chaos/gzip_file.h"
+#include "chaos/plain_files.h"
 #include "chaos/run_file.h"
 #include "chaos/trial_line.h"
 #include "lab/append_file.h"
@@ -25,31 +27,54 @@ constexpr const char* kCompressed = "trials.jsonl.gz";
 constexpr const char* kSealed = "sealed.json";
 constexpr const char* kSealedInterrupted = "interrupted";
 
+constexpr const char* kDigest = "trials_sha256";
+
+// Whether something, a link included, stands at `path`.
+bool present(const fs::path& path) {
+  std::error_code ec;
+  return fs::exists(fs::symlink_status(path, ec));
+}
+
+// The JSON object of a run's file `path`, read as a regular file alone, its format checked.
+json read_run_member(const fs::path& path, int newest, std::uintmax_t max_bytes) {
+  json j = json::parse(read_plain_file(path, max_bytes), nullptr, false);
+  if (!j.is_object()) throw Error(fmt::format("{} is not a JSON object (truncated?)", path.string()));
+  runfiles::check_format(j, newest, path.string(), 0);
+  return j;
+}
+
+// The run's sealed.json; nullopt when it has none.
+std::optional<Seal> read_seal(const fs::path& dir) {
+  if (!present(dir / kSealed)) return std::nullopt;
+  json j = read_run_member(dir / kSealed, kSealFileFormat, kMaxSealFileBytes);
+  try {
+    return seal_from(j);
+  } catch (const Error& e) {
+    throw Error(fmt::format("{} is not a seal: {}", (dir / kSealed).string(), e.what()));
+  }
+}
+
 // Refuses a run whose campaign did not seal it complete. A run.json of format 1 comes from before
 // sealed.json: its trials compressed (and read whole, CRC and length checked) were its seal.
 void check_sealed(const fs::path& dir, int run_format) {
-  if (fs::exists(dir / kPlain)) {
+  if (present(dir / kPlain)) {
     throw Error(fmt::format("{} is not sealed: its {} was never compressed (the campaign is running or was stopped)",
                             dir.string(), kPlain));
   }
-  if (run_format == 1 && !fs::exists(dir / kSealed)) return;
-  if (!fs::exists(dir / kSealed)) {
+  std::optional<Seal> seal = read_seal(dir);
+  if (run_format == 1 && !seal) return;
+  if (!seal) {
     throw Error(
         fmt::format("{} is not sealed: it has no {} (the campaign is running or was stopped)", dir.string(), kSealed));
   }
-  json seal = runfiles::read_json_file(dir / kSealed, kSealFileFormat, 0, kMaxSealFileBytes);
-  auto state = seal.find("state");
-  if (state == seal.end() || !state->is_string()) {
-    throw Error(fmt::format("{} is not a seal: it has no state", (dir / kSealed).string()));
-  }
-  if (*state == kSealedInterrupted) {
+  if (seal->state == kSealedInterrupted) {
     throw Interrupted(
         fmt::format("{} is the run of an interrupted campaign ({}): its trials were not all run, and "
                     "it is not judged",
-                    dir.string(), util::printable(seal.value("signal", "a signal").substr(0, 16))));
+                    dir.string(), util::printable(seal->signal.empty() ? "a signal" : seal->signal.substr(0, 16))));
   }
-  if (*state != kSealedComplete) {
-    throw Error(fmt::format("{} is not complete: it was sealed {}", dir.string(), state->dump()));
+  if (seal->state != kSealedComplete) {
+    throw Error(fmt::format("{} is not complete: it was sealed {}", dir.string(), json(seal->state).dump()));
   }
 }
 
@@ -66,11 +91,13 @@ void read_trial_lines(const fs::path& dir, const std::map<TrialKey, std::size_t>
   });
 }
 
-// Compresses the trials, then writes `seal` as sealed.json.
+// Compresses the trials, then writes `seal` as sealed.json with their digest.
 void seal_as(const fs::path& run_dir, json seal) {
-  if (fs::exists(run_dir / kPlain)) {
-    gzip_file(run_dir / kPlain, run_dir / kCompressed);
+  if (present(run_dir / kPlain)) {
+    seal[kDigest] = gzip_file(run_dir / kPlain, run_dir / kCompressed);
     fs::remove(run_dir / kPlain);
+  } else if (present(run_dir / kCompressed)) {  // compressed before: its digest read back
+    seal[kDigest] = for_each_gzip_line(run_dir / kCompressed, kMaxTrialLineBytes, kMaxTrialsBytes, [](auto) {});
   }
   seal["format"] = kSealFileFormat;
   runfiles::write_json_file(run_dir / kSealed, seal);
@@ -93,20 +120,34 @@ void record_trial(const fs::path& run_dir, const TrialInput& input) {
   lab::AppendFile(run_dir / kPlain).append_line(trial_line(input).dump());
 }
 
+std::string trial_dir_name(const TrialSpec& spec) {
+  return fmt::format("{}-{}-{}", row_name(spec), to_string(spec.fault), spec.number);
+}
+
 void keep_trials(const fs::path& run_dir, const fs::path& trials) {
   if (!fs::exists(trials)) return;
   fs::create_directories(run_dir / "trials");
   for (const fs::directory_entry& entry : fs::directory_iterator(trials)) {
     if (entry.path().filename().string().starts_with(".")) continue;  // the campaign's own records
-    fs::path to = run_dir / "trials" / entry.path().filename();
-    std::error_code linked;
-    fs::copy(entry.path(), to, fs::copy_options::recursive | fs::copy_options::create_hard_links, linked);
-    if (linked == std::errc::cross_device_link) {
-      fs::copy(entry.path(), to, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
-    } else if (linked) {
-      throw fs::filesystem_error("cannot keep a trial", entry.path(), to, linked);
-    }
+    copy_plain_tree(entry.path(), run_dir / "trials" / entry.path().filename(), FileCopy::hard_link, kMaxKeptFileBytes);
   }
+}
+
+Seal seal_from(const json& j) {
+  auto state = j.find("state");
+  if (state == j.end() || !state->is_string()) throw Error("it has no state");
+  Seal seal{state->get<std::string>(), {}, {}};
+  if (auto signal = j.find("signal"); signal != j.end()) {
+    if (!signal->is_string()) throw Error("its signal is not a name");
+    seal.signal = signal->get<std::string>();
+  }
+  if (auto digest = j.find(kDigest); digest != j.end()) {
+    bool hex = digest->is_string() && digest->get_ref<const std::string&>().size() == 64 &&
+               digest->get_ref<const std::string&>().find_first_not_of("0123456789abcdef") == std::string::npos;
+    if (!hex) throw Error(fmt::format("its {} is not a SHA-256 in 64 hexadecimal digits", kDigest));
+    seal.trials_sha256 = digest->get<std::string>();
+  }
+  return seal;
 }
 
 void seal_run(const fs::path& run_dir) { seal_as(run_dir, json{{"state", kSealedComplete}}); }
@@ -116,30 +157,32 @@ void seal_interrupted_run(const fs::path& run_dir, const std::string& signal) {
 }
 
 RunFile load_run_file(const fs::path& dir) {
-  if (!fs::is_directory(dir)) throw Error(fmt::format("{}: no such directory", dir.string()));
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw Error(fmt::format("{}: no such directory", dir.string()));
   fs::path record_path = dir / "run.json";
-  if (!fs::exists(record_path)) {
+  if (!present(record_path)) {
     throw Error(fmt::format("{} is not a stored chaos run: it has no run.json", dir.string()));
   }
-  int run_format = 0;
-  RunFile file = runfiles::read_run_file(
-      record_path, kRunFileFormat, 0, "a stored run's record",
-      [&](const json& j) {
-        run_format = j.at("format").get<int>();
-        return run_file_from(j);
-      },
-      kMaxRunFileBytes);
-  check_sealed(dir, run_format);
+  json record = read_run_member(record_path, kRunFileFormat, kMaxRunFileBytes);
+  RunFile file;
+  try {
+    file = run_file_from(record);
+  } catch (const json::exception& e) {
+    throw Error(fmt::format("{} is not a stored run's record: {}", record_path.string(), e.what()));
+  } catch (const Error& e) {
+    throw Error(fmt::format("{} is not a stored run's record: {}", record_path.string(), e.what()));
+  }
+  check_sealed(dir, record.at("format").get<int>());
   return file;
 }
 
 void for_each_trial_line(const fs::path& dir,
                          const std::function<void(std::string_view, const json&, const std::string&)>& line) {
   fs::path path = dir / kCompressed;
-  if (!fs::exists(path))
-    throw Error(fmt::format("{} holds no {}: the run stored no trials", dir.string(), kCompressed));
+  if (!present(path)) throw Error(fmt::format("{} holds no {}: the run stored no trials", dir.string(), kCompressed));
+  std::optional<Seal> seal = read_seal(dir);
   int number = 0;
-  for_each_gzip_line(path, kMaxTrialLineBytes, kMaxTrialsBytes, [&](std::string_view text) {
+  std::string digest = for_each_gzip_line(path, kMaxTrialLineBytes, kMaxTrialsBytes, [&](std::string_view text) {
     std::string where = fmt::format("{} line {}", path.string(), ++number);
     json j = json::parse(text, nullptr, false);
     if (!j.is_object()) throw Error(fmt::format("{} is not a JSON object (truncated?)", where));
@@ -150,6 +193,12 @@ void for_each_trial_line(const fs::path& dir,
       throw Error(fmt::format("{} is malformed: {}", where, e.what()));
     }
   });
+  if (seal && seal->trials_sha256 && *seal->trials_sha256 != digest) {
+    throw Error(
+        fmt::format("{} is not what its {} sealed: its SHA-256 differs (its trials changed after the run "
+                    "was sealed)",
+                    path.string(), kSealed));
+  }
 }
 
 StoredRun load_run(const fs::path& dir) {

@@ -13,6 +13,7 @@
 #include "chaos/client_trial.h"
 #include "chaos/harness.h"
 #include "chaos/history.h"
+#include "chaos/run_record.h"
 #include "chaos/schedule.h"
 #include "chaos/trial_context.h"
 #include "chaos/worker_trial.h"
@@ -134,8 +135,7 @@ void keep_or_remove(const lab::LabDir& dir, const std::vector<lab::Event>& event
 
 JudgedTrial run_trial(const TrialSpec& spec, long account, Job& job) {
   auto began = Clock::now();
-  lab::LabDir dir(job.setup.dir / "trials" /
-                  fmt::format("{}-{}-{}", row_name(spec), to_string(spec.fault), spec.number));
+  lab::LabDir dir(job.setup.dir / "trials" / trial_dir_name(spec));
   Schedule schedule = schedule_for(spec, job.setup);
   TrialContext trial{spec, schedule, job, dir, account, LockKey::for_account(account)};
   TrialInput input{spec};

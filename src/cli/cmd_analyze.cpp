@@ -2,7 +2,8 @@
 // stored chaos run's histories (chaos/run_record.h), the same judgement as the campaign's
 // (chaos/judge.h), and the same table printed; --compare adds two cells' counts, Wilson intervals
 // and Fisher's exact p-value. Exits as rlock chaos does: 4 when a cell expected to be safe showed
-// an anomaly. Writes nothing but --json's file, and that only once the whole run has been read.
+// an anomaly, and 1 for a run in which not one trial was judged. Writes nothing but --json's file,
+// and that only once the whole run has been read.
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,6 +41,7 @@ void analyze(const AnalyzeOptions& options) {
   std::vector<chaos::TrialResult> results;
   for (const chaos::TrialInput& input : run.trials) results.push_back(chaos::judge(input));
   std::vector<chaos::Cell> cells = chaos::tabulate(run.campaign, results);
+  chaos::check_judged(cells, options.run_dir);
   const chaos::Cell* a = options.compare.empty() ? nullptr : &cell_named(cells, options.compare[0]);
   const chaos::Cell* b = options.compare.empty() ? nullptr : &cell_named(cells, options.compare[1]);
   fmt::print("rlock analyze: {}, seed {}, {} trials a cell, TTL {}ms\n", options.run_dir, run.setup.seed,

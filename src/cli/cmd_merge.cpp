@@ -4,7 +4,9 @@
 // rather than `analyze --merge`: analyze reads one run and writes nothing, merge writes a new run,
 // which analyze and report then read as any other. Exits 2 for shards that are not the N parts of
 // one campaign (one line names the difference, the shard missing or given twice), 1 for a shard
-// of an interrupted campaign, 4 when a cell expected to be safe showed an anomaly.
+// of an interrupted campaign, a shard whose files are not a run's (a trial line changed after its
+// seal, a link or a FIFO among its files, a foreign trial directory) and shards in which not one
+// trial was judged, each leaving no run; 4 when a cell expected to be safe showed an anomaly.
 #include <filesystem>
 #include <memory>
 #include <string>
