@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # scripts/services.sh acts only on the servers it started: a Redis of someone else's on its port
-# keeps its unsaved key through `down`, and `up` fails naming the port; processes that pid files
-# name (a redis-server, an etcd and a java of someone else's) survive `down`; a PostgreSQL it did
-# not start is never sent a query (a fake one on the port logs every connection's startup packet).
+# keeps its unsaved key through `down`, and `up` fails naming the port; so does an etcd of someone
+# else's; processes that pid files name (a redis-server, an etcd and a java of someone else's)
+# survive `down`; a PostgreSQL it did not start is never sent a query (a fake one on the port logs
+# every connection's startup packet).
 # Ports 6489 (Redis), 5489 (PostgreSQL), 2489 and 2490 (etcd), 2589 (ZooKeeper). Needs root and the
 # environment of scripts/test.sh. Usage: services_foreign_test.sh
 set -uo pipefail
@@ -86,6 +87,21 @@ done
 { echo "${pids[1]}"; awk '{print $22}' "/proc/${pids[1]}/stat"; echo "etcd --name rlock"; } >"$work/state/etcd/etcd.pid"
 run down >/dev/null 2>&1
 check "down leaves a process whose command line is not the recorded one" kill -0 "${pids[1]}"
+
+# An etcd of someone else's, with a key of its own.
+etcd --name foreign --data-dir "$work/foreign-etcd" --listen-client-urls http://127.0.0.1:2489 \
+    --advertise-client-urls http://127.0.0.1:2489 --listen-peer-urls http://127.0.0.1:2490 \
+    --initial-advertise-peer-urls http://127.0.0.1:2490 --initial-cluster foreign=http://127.0.0.1:2490 \
+    >"$work/foreign-etcd.log" 2>&1 &
+pids+=($!)
+etcdctl_() { ETCDCTL_API=3 timeout 3 etcdctl --endpoints=127.0.0.1:2489 "$@" 2>/dev/null; }
+for _ in $(seq 50); do etcdctl_ put precious 1 >/dev/null && break; sleep 0.1; done
+run up etcd >/dev/null 2>"$work/up.txt"
+rc=$?
+check "up on a foreign etcd fails, exit 1 (got $rc)" test $rc -eq 1
+check "naming its port" grep -q '127.0.0.1:2489' "$work/up.txt"
+run down >/dev/null 2>&1
+check "and down leaves it its key" test "$(etcdctl_ get precious --print-value-only)" = 1
 
 run up >/dev/null 2>"$work/up.txt"
 rc=$?
