@@ -122,7 +122,9 @@ lab_options() {
 
 lab_begin() {
     build_rlock
-    eval "$("$ROOT/scripts/services.sh" up)"
+    local exports
+    exports=$("$ROOT/scripts/services.sh" up) # a server that is not ours on a port ends the lab here
+    eval "$exports"
     export RLOCK_DIR=${RLOCK_DIR:-$RUNS/$1}
     LAB_NAME=$1
     # A lab interrupted half-way must not leave a stopped worker or Redis behind.
