@@ -172,12 +172,17 @@ private_dir() {
 write_file() {
     local tmp
     tmp=$(mktemp -- "$1.XXXXXX")
-    cat >"$tmp" && mv -fT -- "$tmp" "$1"
+    { cat >"$tmp" && mv -fT -- "$tmp" "$1"; } || { rm -f -- "$tmp"; return 1; }
 }
 
 # The start time of process PID (field 22 of /proc/PID/stat, after the command name, which may hold
 # spaces or parentheses), and its command line with spaces between the arguments.
-process_start() { local stat fields; stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1; read -ra fields <<<"${stat##*) }"; echo "${fields[19]}"; }
+process_start() {
+    local stat fields
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    read -ra fields <<<"${stat##*) }"
+    echo "${fields[19]}"
+}
 process_command() { local c; c=$(tr '\0\n' '  ' <"/proc/$1/cmdline" 2>/dev/null) || return 1; echo "${c% }"; }
 
 record_process() {
