@@ -142,16 +142,23 @@ lab_end() {
 }
 
 # state_dir [--make]: refuses STATE in one line (exit 2) when it is a link or no directory, belongs to
-# another user, can be written by group or others, or holds a symbolic link anywhere. With --make,
-# STATE is made first with mode 700 (mkdir follows no link) when missing, and group and others lose
-# read access after the checks; a group's search access stays (as root, services.sh lets the group
-# postgres reach PostgreSQL's directory).
+# another user, can be written by group or others, or holds a symbolic link anywhere, or when a
+# directory above it belongs to another user than root or this one, or others can write it without
+# its sticky bit (as in /tmp): they could swap STATE for another. With --make, STATE is made first
+# with mode 700 (mkdir follows no link) when missing, and group and others lose read access after the
+# checks; a group's search access stays (as root, services.sh lets the group postgres reach
+# PostgreSQL's directory).
 state_dir() {
-    local owner mode link
-    if [[ ${1:-} == --make ]]; then
-        mkdir -p -- "$(dirname -- "$STATE")"
-        mkdir -m 0700 -- "$STATE" 2>/dev/null || true
-    fi
+    local owner mode link dir=$STATE
+    [[ ${1:-} != --make ]] || mkdir -p -- "$(dirname -- "$STATE")"
+    while [[ $dir != / ]]; do
+        dir=$(dirname -- "$dir")
+        read -r owner mode <<<"$(stat -L -c '%u %a' -- "$dir")"
+        if [[ $owner != 0 && $owner != "$EUID" ]] || ((8#$mode & 8#022 && !(8#$mode & 8#1000))); then
+            usage_error "$dir, above $STATE, is not root's or $(id -un)'s alone: choose another RLOCK_STATE_DIR"
+        fi
+    done
+    [[ ${1:-} != --make ]] || mkdir -m 0700 -- "$STATE" 2>/dev/null || true
     [[ -d $STATE && ! -L $STATE ]] ||
         usage_error "$STATE is a symbolic link or no directory: choose another RLOCK_STATE_DIR"
     read -r owner mode <<<"$(stat -c '%u %a' -- "$STATE")"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# scripts/services.sh takes a state directory only when it is its own: one made by another user,
-# writable by others, a symbolic link, or holding one (redis/redis.conf, pg) is refused in one line,
-# exit 2, and nothing is written or chowned through the link; one it makes is mode 700. Its servers
-# would use ports 6487 (Redis) and 5487 (PostgreSQL); only a Redis starts, for the last case. Needs
-# root (the other user is nobody), and the environment of scripts/test.sh. Usage: services_state_test.sh
+# scripts/services.sh takes a state directory only when it is its own: one made by another user, in
+# a directory of another user's, writable by others, a symbolic link, or holding one
+# (redis/redis.conf, pg) is refused in one line, exit 2, and nothing is written or chowned through
+# the link; one it makes is mode 700. Its servers would use ports 6487 (Redis) and 5487
+# (PostgreSQL); only a Redis starts, for the last case. Needs root (the other user is nobody), and
+# the environment of scripts/test.sh. Usage: services_state_test.sh
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 services=$here/../scripts/services.sh
@@ -31,6 +32,10 @@ refused() {
 install -d -o nobody -g nogroup -m 0755 "$work/nobodys" "$work/nobodys/redis"
 refused "a directory of nobody's" "$work/nobodys"
 check "nothing written in nobody's directory" test -z "$(ls -A "$work/nobodys/redis")"
+
+install -d -o nobody -g nogroup -m 0755 "$work/under-nobodys"
+refused "a directory in one of nobody's" "$work/under-nobodys/state" "$work/under-nobodys,"
+check "nothing made in nobody's directory" test -z "$(ls -A "$work/under-nobodys")"
 
 mkdir -m 0777 "$work/open"
 refused "a directory others can write" "$work/open"
