@@ -2,8 +2,8 @@
 # scripts/services.sh acts only on the servers it started: a Redis of someone else's on its port
 # keeps its unsaved key through `down`, and `up` fails naming the port; so does an etcd of someone
 # else's; processes that pid files name (a redis-server, an etcd and a java of someone else's)
-# survive `down`; a PostgreSQL it did not start is never sent a query (a fake one on the port logs
-# every connection's startup packet).
+# survive `down`; a lab spares that Redis too; a PostgreSQL it did not start is never sent a query
+# (a fake one on the port logs every connection's startup packet).
 # Ports 6489 (Redis), 5489 (PostgreSQL), 2489 and 2490 (etcd), 2589 (ZooKeeper). Needs root and the
 # environment of scripts/test.sh. Usage: services_foreign_test.sh
 set -uo pipefail
@@ -108,6 +108,9 @@ rc=$?
 check "up on a foreign Redis fails, exit 1 (got $rc)" test $rc -eq 1
 check "naming its port" grep -q '127.0.0.1:6489' "$work/up.txt"
 check "and the foreign Redis keeps its key" test "$(redis-cli -p 6489 get precious 2>&1)" = 1
+# What a lab does to a Redis of its own on its port (scripts/lib.sh), it does not do to this one.
+(source "$here/../scripts/lib.sh" && stop_lab_redis 6489)
+check "a lab's stop_lab_redis leaves the foreign Redis its key" test "$(redis-cli -p 6489 get precious 2>&1)" = 1
 redis-cli -p 6489 shutdown nosave >/dev/null 2>&1
 
 finish
