@@ -20,6 +20,12 @@
 #   lab_sentinel NAME PORT MASTER-PORT     a Sentinel watching that Redis as master NAME
 #   wait_until S WHAT COMMAND...           polls COMMAND until it succeeds, for at most S seconds
 #   redis_field PORT FIELD VALUE           true when INFO of the Redis on PORT has FIELD:VALUE
+#   state_dir [--make]     refuses (exit 2) a state directory (STATE: RLOCK_STATE_DIR) not this user's; --make makes it
+#   private_dir DIR        makes DIR (in STATE), mode 700, or refuses what is there instead (exit 2)
+#   write_file PATH        writes stdin to PATH through a fresh file renamed over it, never through a link
+#   record_process FILE PID    notes in FILE the pid, start time and command line of a process just started
+#   recorded_pid FILE      the pid FILE notes, while that process runs (same start time and command line)
+#   listener_pids PORT     the pids of the processes listening on TCP PORT (this user's; all of them as root)
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # An installed copy (PREFIX/share/rlock, by `cmake --install` or the Debian package) has no source
@@ -32,6 +38,9 @@ else
 fi
 # RLOCK_BIN: an rlock binary to use as it is (the tests pass theirs); otherwise build/rlock, built here.
 RLOCK=${RLOCK_BIN:-$ROOT/build/rlock}
+# Where the servers of services.sh and the labs' own keep their data, logs, pid files and password.
+STATE=${RLOCK_STATE_DIR:-/tmp/rlock-services}
+[[ $STATE == /* ]] || STATE=$PWD/$STATE
 BUILD_PACKAGES=(cmake g++ make pkg-config libhiredis-dev libpqxx-dev libcli11-dev libfmt-dev libspdlog-dev
                 nlohmann-json3-dev libgtest-dev)
 
@@ -113,7 +122,9 @@ lab_options() {
 
 lab_begin() {
     build_rlock
-    eval "$("$ROOT/scripts/services.sh" up)"
+    local exports
+    exports=$("$ROOT/scripts/services.sh" up) # a server that is not ours on a port ends the lab here
+    eval "$exports"
     export RLOCK_DIR=${RLOCK_DIR:-$RUNS/$1}
     LAB_NAME=$1
     # A lab interrupted half-way must not leave a stopped worker or Redis behind.
@@ -130,6 +141,71 @@ lab_end() {
     for port in "${LAB_REDIS_PORTS[@]}"; do stop_lab_redis "$port"; done
 }
 
+# state_dir [--make]: refuses STATE in one line (exit 2) when it is a link or no directory, belongs to
+# another user, can be written by group or others, or holds a symbolic link anywhere, or when a
+# directory above it belongs to another user than root or this one, or others can write it without
+# its sticky bit (as in /tmp): they could swap STATE for another. With --make, STATE is made first
+# with mode 700 (mkdir follows no link) when missing, and group and others lose read access after the
+# checks; a group's search access stays (as root, services.sh lets the group postgres reach
+# PostgreSQL's directory).
+state_dir() {
+    local owner mode link dir=$STATE
+    [[ ${1:-} != --make ]] || mkdir -p -- "$(dirname -- "$STATE")"
+    while [[ $dir != / ]]; do
+        dir=$(dirname -- "$dir")
+        read -r owner mode <<<"$(stat -L -c '%u %a' -- "$dir")"
+        if [[ $owner != 0 && $owner != "$EUID" ]] || ((8#$mode & 8#022 && !(8#$mode & 8#1000))); then
+            usage_error "$dir, above $STATE, is not root's or $(id -un)'s alone: choose another RLOCK_STATE_DIR"
+        fi
+    done
+    [[ ${1:-} != --make ]] || mkdir -m 0700 -- "$STATE" 2>/dev/null || true
+    [[ -d $STATE && ! -L $STATE ]] ||
+        usage_error "$STATE is a symbolic link or no directory: choose another RLOCK_STATE_DIR"
+    read -r owner mode <<<"$(stat -c '%u %a' -- "$STATE")"
+    [[ $owner == "$EUID" ]] ||
+        usage_error "$STATE belongs to $(stat -c %U -- "$STATE"), not to $(id -un): choose another RLOCK_STATE_DIR"
+    if ((8#$mode & 8#022)); then
+        usage_error "other users can write to $STATE (mode $mode): choose another RLOCK_STATE_DIR"
+    fi
+    link=$(find "$STATE" -type l -print -quit)
+    [[ -z $link ]] || usage_error "$link is a symbolic link, and nothing is written through one: remove it"
+    if [[ ${1:-} == --make ]]; then chmod -- g-rw,o-rwx "$STATE"; fi
+}
+
+private_dir() {
+    mkdir -m 0700 -- "$1" 2>/dev/null || [[ -d $1 && ! -L $1 ]] || usage_error "$1 is not a directory: remove it"
+}
+
+write_file() {
+    local tmp
+    tmp=$(mktemp -- "$1.XXXXXX")
+    { cat >"$tmp" && mv -fT -- "$tmp" "$1"; } || { rm -f -- "$tmp"; return 1; }
+}
+
+# The start time of process PID (field 22 of /proc/PID/stat, after the command name, which may hold
+# spaces or parentheses), and its command line with spaces between the arguments.
+process_start() {
+    local stat fields
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    read -ra fields <<<"${stat##*) }"
+    echo "${fields[19]}"
+}
+process_command() { local c; c=$(tr '\0\n' '  ' <"/proc/$1/cmdline" 2>/dev/null) || return 1; echo "${c% }"; }
+
+record_process() {
+    printf '%s\n' "$2" "$(process_start "$2")" "$(process_command "$2")" | write_file "$1"
+}
+
+recorded_pid() {
+    local pid start command
+    { read -r pid && read -r start && read -r command; } 2>/dev/null <"$1" || return 0
+    if [[ $pid =~ ^[0-9]+$ && "$(process_start "$pid")" == "$start" && "$(process_command "$pid")" == "$command" ]]; then
+        echo "$pid"
+    fi
+}
+
+listener_pids() { ss -Hltnp "sport = :$1" 2>/dev/null | grep -o 'pid=[0-9]*' | cut -d= -f2 | sort -u; }
+
 # throwaway_redis_conf DIR PORT [CONFIG-LINE...]: writes DIR/redis.conf for a Redis on 127.0.0.1:PORT
 # with the throwaway settings (scripts/throwaway-redis.conf: no RDB, no AOF), daemonized, its pid
 # file, log and data in DIR, then the lines given (which override those settings).
@@ -137,7 +213,7 @@ throwaway_redis_conf() {
     local dir=$1 port=$2; shift 2
     { cat "$ROOT/scripts/throwaway-redis.conf"
       printf '%s\n' "port $port" "daemonize yes" "pidfile $dir/redis.pid" "logfile $dir/redis.log" "dir $dir" "$@"
-    } >"$dir/redis.conf"
+    } | write_file "$dir/redis.conf"
 }
 
 # lab_redis NAME PORT [CONFIG-LINE...]: starts a fresh throwaway Redis for this lab on 127.0.0.1:PORT
@@ -145,10 +221,11 @@ throwaway_redis_conf() {
 # or promoting it leaves the shared one alone. It is stopped when the lab ends.
 lab_redis() {
     local name=$1 port=$2; shift 2
-    local dir=${RLOCK_STATE_DIR:-/tmp/rlock-services}/lab-$name
+    local dir=$STATE/lab-$name
     need_packages redis-server
+    state_dir --make
     stop_lab_redis "$port"
-    rm -rf "$dir" && mkdir -p "$dir"
+    rm -rf -- "$dir" && private_dir "$dir"
     throwaway_redis_conf "$dir" "$port" "$@"
     redis-server "$dir/redis.conf" >/dev/null || die "redis-server failed to start (see $dir/redis.log)"
     LAB_REDIS_PORTS+=("$port")
@@ -174,13 +251,14 @@ wait_replica_dropped() {
 
 lab_sentinel() {
     local name=$1 port=$2 master_port=$3
-    local dir=${RLOCK_STATE_DIR:-/tmp/rlock-services}/lab-sentinel-$name
+    local dir=$STATE/lab-sentinel-$name
+    state_dir --make
     stop_lab_redis "$port"
-    rm -rf "$dir" && mkdir -p "$dir"
+    rm -rf -- "$dir" && private_dir "$dir"
     # Quick to notice a dead master, so the lab's failover takes seconds, not half a minute.
     printf '%s\n' "bind 127.0.0.1" "port $port" "daemonize yes" "pidfile $dir/sentinel.pid" \
         "logfile $dir/sentinel.log" "dir $dir" "sentinel monitor $name 127.0.0.1 $master_port 1" \
-        "sentinel down-after-milliseconds $name 1000" "sentinel failover-timeout $name 10000" >"$dir/sentinel.conf"
+        "sentinel down-after-milliseconds $name 1000" "sentinel failover-timeout $name 10000" | write_file "$dir/sentinel.conf"
     redis-server "$dir/sentinel.conf" --sentinel >/dev/null || die "Sentinel failed to start (see $dir/sentinel.log)"
     LAB_REDIS_PORTS+=("$port")
     wait_until 15 "Sentinel to see the replica" sentinel_knows_replica "$port" "$name"
@@ -208,10 +286,13 @@ redis_field() {
     redis-cli -p "$1" INFO 2>/dev/null | tr -d '\r' | grep -qx "$2:$3"
 }
 
-# Stops the lab Redis on PORT, frozen or not; only a redis-server listening there is touched.
+# Stops the lab Redis on PORT, frozen or not: a redis-server listening there that runs in a lab's
+# directory (Redis works in its `dir`), which no other user can enter. Any other is left alone.
 stop_lab_redis() {
-    local pid
+    local pid state
+    state=$(cd -- "$STATE" 2>/dev/null && pwd -P) || return 0
     for pid in $(pgrep -f "^redis-(server|sentinel) 127.0.0.1:$1\b" || true); do
+        [[ "$(readlink "/proc/$pid/cwd")" == "$state"/lab-* ]] || continue
         kill -CONT "$pid" 2>/dev/null
         kill -KILL "$pid" 2>/dev/null
     done

@@ -1,8 +1,19 @@
 #!/usr/bin/env bash
-# Run a private Redis, PostgreSQL, etcd and ZooKeeper for the rlock lab, without Docker.
-#   scripts/services.sh up|down|status|env
-#   eval "$(scripts/services.sh env)"     # exports REDIS_URL, DATABASE_URL, ETCD_ENDPOINT, ZOOKEEPER_CONNECT
+# Runs a private Redis, PostgreSQL, etcd and ZooKeeper for the rlock lab, without Docker. Needs Debian
+# (or a derivative) with apt: installs, as root or through sudo, those of redis-server, postgresql,
+# etcd-server, etcd-client, zookeeper and iproute2 that are missing.
+#   scripts/services.sh up [SERVICE...]   starts them (SERVICE: redis, postgres, etcd, zookeeper; all by default)
+#   scripts/services.sh down              stops them
+#   scripts/services.sh status            which run (exit 3 unless all of them)
+#   eval "$(scripts/services.sh env)"     exports REDIS_URL, DATABASE_URL, PGPASSFILE, ETCD_ENDPOINT, ZOOKEEPER_CONNECT
 # Progress goes to stderr and the exports to stdout, so `eval "$(... up)"` works too.
+# Ports, all on 127.0.0.1: RLOCK_REDIS_PORT (6391), RLOCK_PG_PORT (5441), RLOCK_ETCD_PORT (2391, and
+# the next one for its peers), RLOCK_ZOOKEEPER_PORT (2481). Their data, logs and PostgreSQL's password
+# (in the pgpass file that PGPASSFILE names) stay in RLOCK_STATE_DIR (/tmp/rlock-services), a directory
+# of this user's that no other user can write or list: one owned by another user, writable by others,
+# or holding a symbolic link is refused (exit 2).
+# A server is used or stopped only when it is the one this script started, proven through the server
+# itself; whatever else answers on a port is left alone, and `up` then fails (exit 1) naming the port.
 # If REDIS_URL and DATABASE_URL are both set already, those servers are used as is; so is etcd when
 # ETCD_ENDPOINT (HOST:PORT) is set, and ZooKeeper when ZOOKEEPER_CONNECT (HOST:PORT) is. etcd and
 # ZooKeeper serve only the lock clients that use them (clients/etcd-*, clients/curator-mutex).
@@ -11,16 +22,17 @@ source "$(dirname "$0")/lib.sh"
 
 REDIS_PORT=${RLOCK_REDIS_PORT:-6391}
 PG_PORT=${RLOCK_PG_PORT:-5441}
-STATE=${RLOCK_STATE_DIR:-/tmp/rlock-services}
-[[ $STATE == /* ]] || STATE=$PWD/$STATE
 REDIS_DIR=$STATE/redis
 REDIS_CONF=$REDIS_DIR/redis.conf
-PG_DIR=$STATE/pg            # owned by postgres when run as root
+PG_DIR=$STATE/pg            # owned by postgres when run as root; the Unix socket lives here too
 PG_DATA=$PG_DIR/data
-PG_LOG=$PG_DIR/postgres.log # the unix socket lives in $PG_DIR too
+PG_LOG=$PG_DIR/postgres.log
+PG_ID=$PG_DIR/rlock-id      # also the comment on the cluster's database postgres
+PG_PASS=$STATE/pgpass       # the password of the user postgres, in libpq's pgpass format
 ETCD_PORT=${RLOCK_ETCD_PORT:-2391}
 ETCD_PEER_PORT=$((ETCD_PORT + 1))
 ETCD_DIR=$STATE/etcd
+ETCD_ID_KEY=rlock/services-id
 ZK_PORT=${RLOCK_ZOOKEEPER_PORT:-2481}
 ZK_DIR=$STATE/zookeeper
 
@@ -35,35 +47,99 @@ pg_bin() {
     if [[ -d $d ]]; then echo "$d"; fi
 }
 tail_log() { if [[ -f $1 ]]; then tail -n 20 "$1" >&2; fi; }
+new_id() { od -An -N16 -tx1 /dev/urandom | tr -d ' \n'; }
 
-redis_up() { [[ "$(timeout 2 redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping 2>/dev/null)" == PONG ]]; }
-pg_up() {
-    local bin; bin=$(pg_bin)
-    [[ -n $bin ]] && "$bin/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT" -U postgres -d postgres -t 2
+port_taken() { [[ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]]; }
+# listens PORT PID: the process PID (when given) is one that listens on PORT.
+listens() { [[ -n $2 ]] && listener_pids "$1" | grep -qx "$2"; }
+# foreign NAME PORT: one line about a server this script did not start, which it leaves alone.
+foreign() { say "127.0.0.1:$2 answers, and not as the $1 services.sh started in $STATE: left alone"; }
+# port_free NAME PORT VARIABLE: fails (exit 1) when something listens on PORT.
+port_free() {
+    if port_taken "$2"; then die "127.0.0.1:$2 answers, and not as the $1 services.sh started in $STATE: left alone (stop it, or set $3 to a free port)"; fi
 }
-etcd_up() { ETCDCTL_API=3 timeout 3 etcdctl --endpoints="127.0.0.1:$ETCD_PORT" --dial-timeout=2s endpoint health >/dev/null 2>&1; }
-# ZooKeeper's four-letter `ruok`, answered `imok`, over bash's /dev/tcp.
-zk_up() {
-    timeout 3 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1" && echo ruok >&3 && [[ "$(cat <&3)" == imok ]]' _ "$ZK_PORT" 2>/dev/null
-}
-psql_() { PGOPTIONS="-c client_min_messages=warning" "$(pg_bin)/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U postgres "$@"; }
 
-print_env() {
-    echo "export REDIS_URL=redis://127.0.0.1:$REDIS_PORT/0"
+redis_cli() { timeout 2 redis-cli -h 127.0.0.1 -p "$REDIS_PORT" "$@" 2>/dev/null; }
+redis_info() { redis_cli INFO server | tr -d '\r' | sed -n "s/^$1://p"; }
+# Ours: the Redis on the port runs from our config file (its first line the throwaway marker), in a
+# directory no other user can read.
+redis_ours() {
+    [[ "$(redis_info config_file)" == "$REDIS_CONF" && -f $REDIS_CONF ]] &&
+        [[ "$(head -n 1 "$REDIS_CONF")" == "$(head -n 1 "$ROOT/scripts/throwaway-redis.conf")" ]]
+}
+
+psql_() { # psql_ ARGS...: psql as postgres through the Unix socket in PG_DIR, which only our server can make
+    PGPASSFILE=$PG_PASS PGOPTIONS="-c client_min_messages=warning" "$(pg_bin)/psql" -X -q -w -v ON_ERROR_STOP=1 \
+        -h "$PG_DIR" -p "$PG_PORT" -U postgres "$@"
+}
+pg_postmaster() { head -n 1 "$PG_DATA/postmaster.pid" 2>/dev/null || true; }
+# Ours: the server on our socket has our id as the comment on its database postgres, and its
+# postmaster is what listens on the port.
+pg_ours() {
+    [[ -n $(pg_bin) && -S $PG_DIR/.s.PGSQL.$PG_PORT && -f $PG_ID && -f $PG_PASS ]] || return 1
+    local comment
+    comment=$(psql_ -d postgres -tA 2>/dev/null <<<"SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = 'postgres'") || return 1
+    [[ $comment == "rlock $(cat "$PG_ID")" ]] && listens "$PG_PORT" "$(pg_postmaster)"
+}
+
+etcdctl_() { ETCDCTL_API=3 timeout 3 etcdctl --endpoints="127.0.0.1:$ETCD_PORT" --dial-timeout=2s "$@" 2>/dev/null; }
+etcd_up() { etcdctl_ endpoint health >/dev/null; }
+# Ours: the etcd this script started listens on the port and holds our id.
+etcd_ours() {
+    listens "$ETCD_PORT" "$(recorded_pid "$ETCD_DIR/etcd.pid")" && [[ -f $ETCD_DIR/rlock-id ]] &&
+        [[ "$(etcdctl_ get "$ETCD_ID_KEY" --print-value-only)" == "$(cat "$ETCD_DIR/rlock-id")" ]]
+}
+
+# ZooKeeper's four-letter word `conf` over bash's /dev/tcp: its settings, once it serves requests.
+zk_serves_ours() {
+    timeout 3 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1" && echo conf >&3 && cat <&3' _ "$ZK_PORT" 2>/dev/null |
+        grep -q "^dataDir=$ZK_DIR/data/"
+}
+# Ours: the ZooKeeper this script started listens on the port, and says its data are ours.
+zk_ours() { listens "$ZK_PORT" "$(recorded_pid "$ZK_DIR/zookeeper.pid")" && zk_serves_ours; }
+
+print_redis_env() { echo "export REDIS_URL=redis://127.0.0.1:$REDIS_PORT/0"; }
+print_pg_env() {
     echo "export DATABASE_URL=postgresql://postgres@127.0.0.1:$PG_PORT/bank"
+    printf 'export PGPASSFILE=%q\n' "$PG_PASS"
 }
 print_etcd_env() { echo "export ETCD_ENDPOINT=127.0.0.1:$ETCD_PORT"; }
 print_zk_env() { echo "export ZOOKEEPER_CONNECT=127.0.0.1:$ZK_PORT"; }
 
 start_redis() {
-    mkdir -p "$REDIS_DIR"
+    if redis_ours; then say "redis already running on 127.0.0.1:$REDIS_PORT"; return; fi
+    port_free redis "$REDIS_PORT" RLOCK_REDIS_PORT
+    private_dir "$REDIS_DIR"
     # A restarted Redis must come back empty (lock-loss scenarios): no RDB snapshots and no AOF.
     throwaway_redis_conf "$REDIS_DIR" "$REDIS_PORT"
-    if redis_up; then say "redis already running on 127.0.0.1:$REDIS_PORT"; return; fi
     redis-server "$REDIS_CONF" || { tail_log "$REDIS_DIR/redis.log"; die "redis-server failed to start"; }
-    for _ in $(seq 50); do redis_up && { say "redis started on 127.0.0.1:$REDIS_PORT"; return; }; sleep 0.2; done
+    for _ in $(seq 50); do
+        if redis_ours; then
+            record_process "$REDIS_DIR/redis.started" "$(redis_info process_id)"
+            say "redis started on 127.0.0.1:$REDIS_PORT"
+            return
+        fi
+        sleep 0.2
+    done
     tail_log "$REDIS_DIR/redis.log"
     die "redis did not answer PING on 127.0.0.1:$REDIS_PORT within 10 s"
+}
+
+stop_redis() {
+    local pid; pid=$(recorded_pid "$REDIS_DIR/redis.started")
+    if redis_ours; then
+        redis_cli shutdown nosave >/dev/null || true
+    elif [[ -n $pid ]]; then # ours, but frozen
+        kill -CONT "$pid" 2>/dev/null || true
+        kill "$pid" 2>/dev/null || true
+    elif port_taken "$REDIS_PORT"; then
+        foreign redis "$REDIS_PORT"; return
+    fi
+    for _ in $(seq 50); do
+        redis_ours || [[ -n $(recorded_pid "$REDIS_DIR/redis.started") ]] || { say "redis stopped"; return; }
+        sleep 0.2
+    done
+    die "redis on 127.0.0.1:$REDIS_PORT did not stop within 10 s"
 }
 
 # Postgres refuses to start while the pid in one of its lock files exists. After a crash that pid
@@ -76,34 +152,74 @@ clear_stale_lock() {
     [[ "$(cat "/proc/$pid/comm" 2>/dev/null)" == postgres ]] || rm -f "$1"
 }
 
+# The password of the user postgres, new, in a pgpass file (mode 600) that matches our server's
+# socket and 127.0.0.1 on any port: chaos reaches the server through proxies on ports of their own.
+make_pg_password() {
+    local password socket
+    password=$(new_id)
+    socket=$(sed 's/[:\\]/\\&/g' <<<"$PG_DIR")
+    printf '%s\n' "127.0.0.1:*:*:postgres:$password" "$socket:$PG_PORT:*:postgres:$password" | write_file "$PG_PASS"
+}
+
+# initdb with password authentication for every connection, the password from the pgpass file
+# (handed over through a file of postgres's own when run as root: postgres cannot read ours).
+pg_initdb() {
+    local bin=$1 pwfile=$PG_DIR/initdb-password
+    say "initdb $PG_DATA"
+    new_id | write_file "$PG_ID"
+    head -n 1 "$PG_PASS" | cut -d: -f5 | as_pg sh -c 'umask 077 && cat >"$1"' _ "$pwfile"
+    as_pg "$bin/initdb" -D "$PG_DATA" -U postgres --pwfile="$pwfile" --auth=scram-sha-256 -E UTF8 --no-locale \
+        >"$PG_DIR/initdb.log" 2>&1 || { rm -f "$pwfile"; tail_log "$PG_DIR/initdb.log"; die "initdb failed"; }
+    rm -f "$pwfile"
+}
+
 start_pg() {
-    local bin; bin=$(pg_bin)
-    mkdir -p "$PG_DIR"
-    if is_root; then
-        chown postgres: "$PG_DIR"
-        runuser -u postgres -- test -x "$STATE" || die "user postgres cannot reach $STATE; choose another RLOCK_STATE_DIR"
-    fi
-    if [[ ! -f $PG_DATA/PG_VERSION ]]; then
-        say "initdb $PG_DATA"
-        as_pg "$bin/initdb" -D "$PG_DATA" -U postgres --auth=trust -E UTF8 --no-locale >"$PG_DIR/initdb.log" 2>&1 ||
-            { tail_log "$PG_DIR/initdb.log"; die "initdb failed"; }
-    fi
-    if pg_up; then
+    local bin fresh=false; bin=$(pg_bin)
+    if pg_ours; then
         say "postgres already running on 127.0.0.1:$PG_PORT"
     else
+        port_free postgres "$PG_PORT" RLOCK_PG_PORT
+        private_dir "$PG_DIR"
+        if is_root; then
+            # postgres reaches its directory through the state directory, which only root lists.
+            chown -h postgres: "$PG_DIR"
+            chgrp -h postgres "$STATE" && chmod 0710 "$STATE"
+            runuser -u postgres -- test -x "$STATE" || die "user postgres cannot reach $STATE; choose another RLOCK_STATE_DIR"
+        fi
+        if [[ ! -f $PG_DATA/PG_VERSION ]]; then
+            make_pg_password
+            pg_initdb "$bin"
+            fresh=true
+        elif [[ ! -f $PG_ID || ! -f $PG_PASS ]]; then
+            die "$PG_DATA has no id or no password of services.sh's (an older services.sh made it): remove $PG_DIR"
+        fi
         clear_stale_lock "$PG_DATA/postmaster.pid"
         clear_stale_lock "$PG_DIR/.s.PGSQL.$PG_PORT.lock"
         as_pg "$bin/pg_ctl" -D "$PG_DATA" -l "$PG_LOG" -w -t 30 \
             -o "-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null ||
             { tail_log "$PG_LOG"; die "postgres failed to start on 127.0.0.1:$PG_PORT"; }
-        pg_up || { tail_log "$PG_LOG"; die "postgres started but does not answer on 127.0.0.1:$PG_PORT"; }
+        if $fresh; then psql_ -d postgres -v id="rlock $(cat "$PG_ID")" <<<"COMMENT ON DATABASE postgres IS :'id'"; fi
+        pg_ours || { tail_log "$PG_LOG"; die "postgres started in $PG_DATA but does not answer as ours on 127.0.0.1:$PG_PORT"; }
+        record_process "$PG_DIR/postmaster.started" "$(pg_postmaster)"
         say "postgres started on 127.0.0.1:$PG_PORT"
     fi
     if [[ -z "$(psql_ -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'bank'")" ]]; then
         psql_ -d postgres -c "CREATE DATABASE bank"
     fi
-    psql_ -d bank -f "$ROOT/init.sql"  # creates what is missing, changes no data
+    psql_ -d bank -f "$ROOT/init.sql" # creates what is missing, changes no data
     say "applied init.sql to database bank"
+}
+
+stop_pg() {
+    local bin pid; bin=$(pg_bin)
+    pid=$(recorded_pid "$PG_DIR/postmaster.started")
+    if [[ -n $bin && -n $pid && $pid == "$(pg_postmaster)" ]]; then
+        as_pg "$bin/pg_ctl" -D "$PG_DATA" stop -m fast -w -t 30 >/dev/null ||
+            die "postgres in $PG_DATA did not stop within 30 s"
+    elif port_taken "$PG_PORT"; then
+        foreign postgres "$PG_PORT"; return
+    fi
+    say "postgres stopped"
 }
 
 # etcd 3.4, a one-member cluster on loopback; it is no daemon of its own, so it runs in a session of
@@ -111,153 +227,152 @@ start_pg() {
 # lease to 1.5 election timeouts at least (2 s with the default 1 s): a 500 ms election timeout lets a
 # lease of 1 s last 1 s, as the TTL of a 1000 ms chaos run asks.
 start_etcd() {
-    mkdir -p "$ETCD_DIR"
-    APT_LOG=$STATE/apt.log need_packages etcd-server etcd-client
-    if etcd_up; then say "etcd already running on 127.0.0.1:$ETCD_PORT"; return; fi
-    local client=http://127.0.0.1:$ETCD_PORT peer=http://127.0.0.1:$ETCD_PEER_PORT
+    if etcd_ours; then say "etcd already running on 127.0.0.1:$ETCD_PORT"; return; fi
+    port_free etcd "$ETCD_PORT" RLOCK_ETCD_PORT
+    port_free etcd "$ETCD_PEER_PORT" RLOCK_ETCD_PORT
+    private_dir "$ETCD_DIR"
+    local client=http://127.0.0.1:$ETCD_PORT peer=http://127.0.0.1:$ETCD_PEER_PORT pid
     setsid etcd --name rlock --data-dir "$ETCD_DIR/data" --heartbeat-interval 50 --election-timeout 500 \
         --listen-client-urls "$client" --advertise-client-urls "$client" \
         --listen-peer-urls "$peer" --initial-advertise-peer-urls "$peer" --initial-cluster "rlock=$peer" \
         </dev/null >"$ETCD_DIR/etcd.log" 2>&1 &
-    echo $! >"$ETCD_DIR/etcd.pid"
-    for _ in $(seq 50); do etcd_up && { say "etcd started on 127.0.0.1:$ETCD_PORT"; return; }; sleep 0.2; done
+    pid=$!
+    for _ in $(seq 50); do
+        if listens "$ETCD_PORT" "$pid" && etcd_up; then
+            record_process "$ETCD_DIR/etcd.pid" "$pid"
+            [[ -f $ETCD_DIR/rlock-id ]] || new_id | write_file "$ETCD_DIR/rlock-id"
+            etcdctl_ put "$ETCD_ID_KEY" "$(cat "$ETCD_DIR/rlock-id")" >/dev/null || die "etcd refused its id key"
+            say "etcd started on 127.0.0.1:$ETCD_PORT"
+            return
+        fi
+        sleep 0.2
+    done
     tail_log "$ETCD_DIR/etcd.log"
     die "etcd did not answer on 127.0.0.1:$ETCD_PORT within 10 s"
 }
 
-# stop_pid_file NAME PID-FILE COMMAND UP-CHECK PORT: stops the server whose pid the file holds, trusted
-# only while that pid runs COMMAND (the file may be stale, the pid reused), until UP-CHECK fails.
-stop_pid_file() {
-    local name=$1 file=$2 command=$3 up=$4 port=$5 pid
-    pid=$(cat "$file" 2>/dev/null || true)
-    alive() { [[ -n $pid && "$(cat "/proc/$pid/comm" 2>/dev/null)" == "$command" ]]; }
-    if alive; then kill "$pid" 2>/dev/null || true; fi
+# stop_recorded NAME PID-FILE PORT: stops the server whose pid, start time and command line
+# record_process noted in PID-FILE, while that process runs; leaves anything else on PORT alone.
+stop_recorded() {
+    local name=$1 file=$2 port=$3 pid
+    pid=$(recorded_pid "$file")
+    if [[ -z $pid ]]; then
+        if port_taken "$port"; then foreign "$name" "$port"; else say "$name stopped"; fi
+        return
+    fi
+    kill "$pid" 2>/dev/null || true
     for _ in $(seq 50); do
-        alive || "$up" || { rm -f "$file"; say "$name stopped"; return; }
+        [[ -n $(recorded_pid "$file") ]] || { rm -f "$file"; say "$name stopped"; return; }
         sleep 0.2
     done
     die "$name on 127.0.0.1:$port did not stop within 10 s"
 }
 
-stop_etcd() { stop_pid_file etcd "$ETCD_DIR/etcd.pid" etcd etcd_up "$ETCD_PORT"; }
+stop_etcd() { stop_recorded etcd "$ETCD_DIR/etcd.pid" "$ETCD_PORT"; }
 
 # ZooKeeper 3.8 (Debian's), standalone on loopback, in a session of its own like etcd. A session
 # may last no less than 2 ticks: a 250 ms tick lets a client ask for a 1 s session, as the TTL of a
 # 1000 ms chaos run means.
 start_zk() {
-    mkdir -p "$ZK_DIR/data"
-    APT_LOG=$STATE/apt.log need_packages zookeeper
-    if zk_up; then say "zookeeper already running on 127.0.0.1:$ZK_PORT"; return; fi
+    if zk_ours; then say "zookeeper already running on 127.0.0.1:$ZK_PORT"; return; fi
+    port_free zookeeper "$ZK_PORT" RLOCK_ZOOKEEPER_PORT
+    private_dir "$ZK_DIR"
+    private_dir "$ZK_DIR/data"
+    local pid
     printf '%s\n' "tickTime=250" "minSessionTimeout=500" "dataDir=$ZK_DIR/data" "clientPort=$ZK_PORT" \
-        "clientPortAddress=127.0.0.1" "admin.enableServer=false" "4lw.commands.whitelist=ruok,srvr" >"$ZK_DIR/zoo.cfg"
+        "clientPortAddress=127.0.0.1" "admin.enableServer=false" "4lw.commands.whitelist=ruok,srvr,conf" |
+        write_file "$ZK_DIR/zoo.cfg"
     setsid java -Xmx256m -Dzookeeper.log.dir="$ZK_DIR" -cp /etc/zookeeper/conf:/usr/share/java/zookeeper.jar \
         org.apache.zookeeper.server.ZooKeeperServerMain "$ZK_DIR/zoo.cfg" </dev/null >"$ZK_DIR/zookeeper.log" 2>&1 &
-    echo $! >"$ZK_DIR/zookeeper.pid"
-    for _ in $(seq 100); do zk_up && { say "zookeeper started on 127.0.0.1:$ZK_PORT"; return; }; sleep 0.2; done
+    pid=$!
+    for _ in $(seq 100); do
+        if listens "$ZK_PORT" "$pid" && zk_serves_ours; then
+            record_process "$ZK_DIR/zookeeper.pid" "$pid"
+            say "zookeeper started on 127.0.0.1:$ZK_PORT"
+            return
+        fi
+        sleep 0.2
+    done
     tail_log "$ZK_DIR/zookeeper.log"
     die "zookeeper did not answer on 127.0.0.1:$ZK_PORT within 20 s"
 }
 
-stop_zk() { stop_pid_file zookeeper "$ZK_DIR/zookeeper.pid" java zk_up "$ZK_PORT"; }
+stop_zk() { stop_recorded zookeeper "$ZK_DIR/zookeeper.pid" "$ZK_PORT"; }
 
-# service_cmd NAME VAR PORT FN up|down|status|env: the part of the command for a service that is
-# either given (VAR set: used as it is, never started or stopped) or run here on PORT by start_FN,
-# stop_FN, FN_up and print_FN_env.
+status_line() { printf '%-10s %-8s %s\n' "$1" "$2" "$3"; }
+
+# service_cmd NAME PORT FN GIVEN up|down|status|env: the part of the command for one service, either
+# given (GIVEN: what names it, used as it is, never started or stopped) or run here on PORT by
+# start_FN, stop_FN, FN_ours and print_FN_env.
 service_cmd() {
-    local name=$1 var=$2 port=$3 fn=$4
-    if [[ -n ${!var:-} ]]; then
+    local name=$1 port=$2 fn=$3 given=$4
+    if [[ -n $given ]]; then
         case $5 in
-        up) say "using the given $name: $var=${!var}" ;;
-        status) status_line "$name" external "${!var}" ;;
+        up) say "using the given $name: $given" ;;
+        status) status_line "$name" external "$given" ;;
         esac
         return 0
     fi
     case $5 in
     up) "start_$fn"; "print_${fn}_env" ;;
     down) "stop_$fn" ;;
-    status) if "${fn}_up"; then status_line "$name" running "127.0.0.1:$port"; else status_line "$name" stopped "127.0.0.1:$port"; return 3; fi ;;
+    status)
+        if "${fn}_ours"; then status_line "$name" running "127.0.0.1:$port"; return 0; fi
+        if port_taken "$port"; then status_line "$name" foreign "127.0.0.1:$port"; else status_line "$name" stopped "127.0.0.1:$port"; fi
+        return 3 ;;
     env) "print_${fn}_env" ;;
     esac
 }
 
-etcd_cmd() { service_cmd etcd ETCD_ENDPOINT "$ETCD_PORT" etcd "$1"; }
-zk_cmd() { service_cmd zookeeper ZOOKEEPER_CONNECT "$ZK_PORT" zk "$1"; }
+given_servers=""
+if [[ -n ${REDIS_URL:-} && -n ${DATABASE_URL:-} ]]; then given_servers=yes; fi
+redis_cmd() { service_cmd redis "$REDIS_PORT" redis "${given_servers:+REDIS_URL=$(mask "${REDIS_URL:-}")}" "$1"; }
+pg_cmd() { service_cmd postgres "$PG_PORT" pg "${given_servers:+DATABASE_URL=$(mask "${DATABASE_URL:-}")}" "$1"; }
+etcd_cmd() { service_cmd etcd "$ETCD_PORT" etcd "${ETCD_ENDPOINT:+ETCD_ENDPOINT=$ETCD_ENDPOINT}" "$1"; }
+zk_cmd() { service_cmd zookeeper "$ZK_PORT" zk "${ZOOKEEPER_CONNECT:+ZOOKEEPER_CONNECT=$ZOOKEEPER_CONNECT}" "$1"; }
 
-stop_redis() {
-    local pid
-    pid=$(cat "$REDIS_DIR/redis.pid" 2>/dev/null || true)
-    # The pid file may be stale (pid reused), so trust it only if it names a redis-server.
-    pid_alive() { [[ -n $pid && "$(cat "/proc/$pid/comm" 2>/dev/null)" == redis-server ]]; }
-    if redis_up; then
-        timeout 5 redis-cli -h 127.0.0.1 -p "$REDIS_PORT" shutdown nosave >/dev/null 2>&1 || true
-    elif pid_alive; then
-        kill "$pid" 2>/dev/null || true
-    fi
-    for _ in $(seq 50); do
-        redis_up || pid_alive || { say "redis stopped"; return; }
-        sleep 0.2
-    done
-    die "redis on 127.0.0.1:$REDIS_PORT did not stop within 10 s"
-}
-
-stop_pg() {
-    local bin; bin=$(pg_bin)
-    [[ -n $bin && -f $PG_DATA/PG_VERSION ]] || { say "postgres stopped"; return; }
-    clear_stale_lock "$PG_DATA/postmaster.pid" # so pg_ctl never signals a reused pid
-    if as_pg "$bin/pg_ctl" -D "$PG_DATA" status >/dev/null 2>&1; then
-        as_pg "$bin/pg_ctl" -D "$PG_DATA" stop -m fast -w -t 30 >/dev/null ||
-            die "postgres in $PG_DATA did not stop within 30 s"
-    fi
-    say "postgres stopped"
-}
-
-status_line() { printf '%-10s %-8s %s\n' "$1" "$2" "$3"; }
-
+usage="usage: services.sh up [redis|postgres|etcd|zookeeper...]|down|status|env|--help"
 cmd=${1:-}
-case $cmd in
-up | down | status | env) (($# == 1)) || usage_error "one argument only (usage: services.sh up|down|status|env|--help)" ;;
--h | --help) script_help; exit 0 ;;
-*) usage_error "unknown argument '$cmd' (usage: services.sh up|down|status|env|--help)" ;;
-esac
-
-if [[ -n ${REDIS_URL:-} && -n ${DATABASE_URL:-} ]]; then
-    case $cmd in
-    up) say "using the given servers: REDIS_URL=$(mask "$REDIS_URL") DATABASE_URL=$(mask "$DATABASE_URL")" ;;
-    status) status_line redis external "$(mask "$REDIS_URL")"
-            status_line postgres external "$(mask "$DATABASE_URL")" ;;
-    env) say "REDIS_URL and DATABASE_URL are already set" ;;
-    down) ;;
-    esac
-    etcd_cmd "$cmd"
-    zk_cmd "$cmd"
-    exit
-fi
-[[ -z ${REDIS_URL:-}${DATABASE_URL:-} || $cmd != up ]] ||
-    say "note: only one of REDIS_URL / DATABASE_URL is set; ignoring it and using local services"
-
+services=(redis pg etcd zk)
 case $cmd in
 up)
-    [[ -d $STATE ]] || { mkdir -p "$STATE"; chmod 0755 "$STATE"; }
-    APT_LOG=$STATE/apt.log need_packages redis-server postgresql
-    start_redis
-    start_pg
-    print_env
-    etcd_cmd up
-    zk_cmd up
-    ;;
-down)
-    zk_cmd down
-    etcd_cmd down
-    stop_pg
-    stop_redis
-    ;;
-status)
-    rc=0
-    if redis_up; then status_line redis running "127.0.0.1:$REDIS_PORT"; else status_line redis stopped "127.0.0.1:$REDIS_PORT"; rc=3; fi
-    if pg_up; then status_line postgres running "127.0.0.1:$PG_PORT"; else status_line postgres stopped "127.0.0.1:$PG_PORT"; rc=3; fi
-    etcd_cmd status || rc=3
-    zk_cmd status || rc=3
-    exit $rc
-    ;;
-env) print_env; etcd_cmd env; zk_cmd env ;;
+    shift
+    if (($#)); then
+        services=()
+        for s in "$@"; do
+            case $s in
+            redis | etcd) services+=("$s") ;;
+            postgres) services+=(pg) ;;
+            zookeeper) services+=(zk) ;;
+            *) usage_error "unknown service '$s' ($usage)" ;;
+            esac
+        done
+    fi ;;
+down | status | env) (($# == 1)) || usage_error "one argument only ($usage)" ;;
+-h | --help) script_help; exit 0 ;;
+*) usage_error "unknown argument '$cmd' ($usage)" ;;
 esac
+
+[[ -n $given_servers || -z ${REDIS_URL:-}${DATABASE_URL:-} || $cmd != up ]] ||
+    say "note: only one of REDIS_URL / DATABASE_URL is set; ignoring it and using local services"
+case $cmd in
+up) [[ -n $given_servers && -n ${ETCD_ENDPOINT:-} && -n ${ZOOKEEPER_CONNECT:-} ]] || state_dir --make ;;
+# Nothing of ours runs from a state directory that does not exist.
+down | status) [[ ! -e $STATE && ! -L $STATE ]] || state_dir ;;
+esac
+
+rc=0 packages=()
+if [[ $cmd == down ]]; then services=(zk etcd pg redis); fi
+if [[ $cmd == up ]]; then
+    for s in "${services[@]}"; do
+        case $s in
+        redis) [[ -n $given_servers ]] || packages+=(redis-server) ;;
+        pg) [[ -n $given_servers ]] || packages+=(postgresql) ;;
+        etcd) [[ -n ${ETCD_ENDPOINT:-} ]] || packages+=(etcd-server etcd-client) ;;
+        zk) [[ -n ${ZOOKEEPER_CONNECT:-} ]] || packages+=(zookeeper) ;;
+        esac
+    done
+    if ((${#packages[@]})); then APT_LOG=$STATE/apt.log need_packages iproute2 "${packages[@]}"; fi
+fi
+for s in "${services[@]}"; do "${s}_cmd" "$cmd" || rc=$?; done
+exit $rc

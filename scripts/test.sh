@@ -50,7 +50,8 @@ if [[ -z ${REDIS_URL:-} || -z ${DATABASE_URL:-} || -z ${ETCD_ENDPOINT:-} || -z $
         [[ -n ${REDIS_URL:-} && -n ${DATABASE_URL:-} ]] || given+=(-u REDIS_URL -u DATABASE_URL)
         stop_services=true
     fi
-    eval "$(scripts/services.sh up)"
+    exports=$(scripts/services.sh up)
+    eval "$exports"
 fi
 
 if [[ $preset == default ]]; then

@@ -73,10 +73,11 @@ check "ttl with handed-over locks ran its trials" test "$(cell ttl none trials)"
 
 # Passwords are blanked in the stored run, wherever they were: the URLs and conninfo of the command
 # line and the environment (user information, ?password=, libpq's password keyword, an @ inside a
-# password) and a --client command. The servers ignore them (no password is set).
+# password) and a --client command. Redis has no password; the --db URL ends with an empty one,
+# which libpq takes (the last of a keyword wins) and then reads the pgpass file (PGPASSFILE).
 real_redis=$REDIS_URL
 REDIS_URL='redis://:p@ss-s3cret@127.0.0.1:1/0' DATABASE_URL="host=127.0.0.1 password='kw s3cret'" \
-    chaos passwords --redis "$real_redis" --db "$DATABASE_URL?password=q-s3cret" --strategies none --faults none \
+    chaos passwords --redis "$real_redis" --db "$DATABASE_URL?password=q-s3cret&password=" --strategies none --faults none \
     --trials 1 --client "c=$rlock client --strategy ttl #redis://u:cl-s3cret@h redis://tok-s3cret@h"
 run=$(ls -d "$work"/chaos/runs/*/ | tail -n 1)
 check "no password in the stored run" bash -c "! grep -rq s3cret '$run' && ! zgrep -q s3cret '$run'/trials.jsonl.gz"
