@@ -3,7 +3,8 @@
 # read by analyze and report; ttl's shortest losing order with the expiry (lab 1's shape) and none
 # for fenced-claim; orders of a walk replayed twice, each giving the same words; a spin trail's
 # STEP lines replayed; the failover on a pair of its own (a walk of one worker; ttl's loss, and
-# fenced-claim holding, in the same order); bad input: one line, exit 2.
+# fenced-claim holding, in the same order); a walk and a campaign that restart and fail over leave
+# no Redis behind; bad input: one line, exit 2.
 set -uo pipefail
 rlock=$1 trail=$2
 failover_port=${EXPLORE_FAILOVER_PORT:-6460}
@@ -64,6 +65,25 @@ ex --strategy fenced-claim "${fo[@]}" --replay \
 check "fenced-claim's replays (exit $?)" test $? -eq 0
 check "B's token follows A's" grep -q "B  lock acquired (TTL 60000ms, fencing token 2)" "$work/fo-claim.txt"
 check "and it holds" grep -q "^verdict: holds" "$work/fo-claim.txt"
+
+# Every restart of a Redis rlock started goes through the launcher that started it: a walk that
+# restarts and fails over, and a campaign that does, end, and leave no Redis of theirs behind and
+# nothing on a port they were not given.
+listening() { ss -ltnH "( sport = :$1 )" | grep -q .; }
+default_taken=$(listening 6379 && echo yes)
+timeout 60 "$rlock" --dir "$work" explore --strategy ttl --workers 1 --events restart,failover --bound 0 \
+    --failover-port "$failover_port" >"$work/rf-walk.txt" 2>&1
+rc=$?
+check "a walk with restart and failover ends (exit $rc)" test $rc -eq 0
+check "and runs its orders" grep -q "bound 0: [1-9][0-9]* orders" "$work/rf-walk.txt"
+timeout 60 "$rlock" --dir "$work" chaos --strategies ttl --faults redis-restart,failover --trials 2 --seed 7 \
+    --failover-port "$failover_port" >"$work/rf-chaos.txt" 2>&1
+rc=$?
+check "a campaign with redis-restart and failover ends (exit $rc)" test $rc -eq 0
+check "no Redis of theirs is left" test -z "$(pgrep -f "redis-server $work/")"
+check "nothing listens on 6379" test -n "$default_taken" -o -z "$(listening 6379 && echo yes)"
+check "nor on the failover ports" test -z "$(listening "$failover_port" && echo yes)$(listening $((failover_port + 1)) && echo yes)"
+for pid in $(pgrep -f "redis-server $work/"); do kill -9 "$pid"; done  # what a failing binary left
 
 # refuses MESSAGE ARGS...: rlock explore ARGS says MESSAGE in one line, exit 2.
 refuses() {

@@ -138,6 +138,17 @@ struct Stage::Impl {
     for (auto& worker : workers) worker->reconnect();
   }
 
+  // The Redis crashes and starts again, empty, through the launcher that started it: the pair's
+  // own, or the scripts' daemonized one.
+  void restart(const lab::RunLog& log) {
+    if (!pair) {
+      lab::record_crash(log, host::crash_redis(redis, key, /*start_again=*/true));
+      return;
+    }
+    lab::record_crash(log, pair->restart(key));
+    redis.reconnect();
+  }
+
   // The worker whose token the lock key holds now, if any.
   std::optional<std::size_t> key_holder() {
     Reply value = redis.checked({"GET", key.lock});
@@ -221,7 +232,7 @@ struct Stage::Impl {
         return;
       case Move::Kind::restart:
         p.restarted = true;
-        lab::record_crash(log, host::crash_redis(redis, key, /*start_again=*/true));
+        restart(log);
         return;
       case Move::Kind::failover:
         p.failed_over = true;

@@ -4,7 +4,7 @@
 
 #include "chaos/schedule.h"
 #include "chaos/trial_context.h"
-#include "host/redis_server.h"
+#include "host/local_redis.h"
 #include "lab/event.h"
 #include "lab/host_events.h"
 
@@ -22,12 +22,7 @@ std::string_view no_lock_held(lab::Strategy strategy) {
 
 Strike crash_redlock_server(TrialContext& trial) {
   return [&server = *trial.job.redlock.front(), &key = trial.key, &log = trial.run_log()] {
-    lab::record_crash(log, host::crash_server(server.connection(), key,
-                                              {[&] { server.kill(); },
-                                               [&]() -> RedisConnection& {
-                                                 server.restart();
-                                                 return server.connection();
-                                               }}));
+    lab::record_crash(log, host::crash_and_restart(server, key));
     return Heal{};
   };
 }
