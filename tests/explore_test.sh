@@ -100,4 +100,11 @@ refuses "more than the 100000 a walk runs" --strategy fenced-claim --workers 3 -
 refuses "'A:nap' is not a step" --strategy ttl --replay "A:acquire A:nap"
 refuses "B:read, is not enabled there" --strategy ttl --replay "B:read"
 refuses "cannot read the trail" --strategy ttl --replay-trail "$work/no-trail"
+refuses "the order is empty" --strategy ttl --replay ""
+refuses "give one of them" --strategy ttl --replay "A:acquire" --json "$work/replay.json"
+refuses "none stands alone" --strategy ttl --events none,expiry
+refuses "names 'expiry' twice" --strategy ttl --events expiry,expiry
+printf 'STEP A:acquire\nSTEP \033]0;owned\007\n' >"$work/escapes-trail.txt"
+refuses 'x1B]0;owned' --strategy ttl --replay-trail "$work/escapes-trail.txt"
+check "the trail's error line holds no raw escape" test -z "$(grep -P '\x1b|\x07' "$work/err.txt")"
 finish

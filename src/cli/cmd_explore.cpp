@@ -26,6 +26,7 @@
 #include "rlock/error.h"
 #include "runfiles/file_format.h"
 #include "util/option_checks.h"
+#include "util/printable.h"
 
 namespace rlock::cli {
 namespace {
@@ -35,8 +36,8 @@ struct ExploreOptions {
   int workers = 2;
   std::vector<std::string> events{"expiry", "pause"};
   int bound = 2;
-  std::string replay;
-  std::string replay_trail;
+  std::optional<std::string> replay;
+  std::optional<std::string> replay_trail;
   std::string json;
   std::string run_dir;
   long account = 250'000;  // apart from the labs' (1) and chaos's (from 100000)
@@ -49,11 +50,16 @@ constexpr std::uint64_t kProbeSeed = 2026;
 std::vector<explore::World> worlds_of(const ExploreOptions& options) {
   std::set<explore::WorldEvent> events;
   for (const std::string& name : options.events) {
-    if (name == "none") continue;
+    if (name == "none") {
+      if (options.events.size() > 1) throw UsageError("--events: none stands alone");
+      continue;
+    }
     std::optional<explore::WorldEvent> event = explore::world_event_from(name);
-    if (!event)
-      throw UsageError(fmt::format("unknown event '{}' (known: expiry, pause, restart, failover, none)", name));
-    events.insert(*event);
+    if (!event) {
+      throw UsageError(
+          fmt::format("unknown event '{}' (known: expiry, pause, restart, failover, none)", util::printable(name)));
+    }
+    if (!events.insert(*event).second) throw UsageError(fmt::format("--events names '{}' twice", name));
   }
   std::vector<explore::World> worlds;
   for (lab::Strategy strategy : lab::parse_strategy_list(options.strategies, {})) {
@@ -64,7 +70,7 @@ std::vector<explore::World> worlds_of(const ExploreOptions& options) {
     worlds.push_back(explore::World{strategy, options.workers, events, options.bound});
   }
   if (worlds.empty()) throw UsageError("--strategy names no strategy");
-  if (worlds.size() > 1 && (!options.run_dir.empty() || !options.replay.empty() || !options.replay_trail.empty())) {
+  if (worlds.size() > 1 && (!options.run_dir.empty() || options.replay || options.replay_trail)) {
     throw UsageError("--run-dir, --replay and --replay-trail take one strategy");
   }
   return worlds;
@@ -75,9 +81,14 @@ explore::Stage stage_for(const explore::World& world, const lab::LabSetup& lab, 
                         lab::LabDir(lab.dir.root() / "explore" / "stage"), account);
 }
 
-void replay(const ExploreOptions& options, const explore::World& world, const lab::LabSetup& lab) {
-  explore::Order order = options.replay_trail.empty() ? explore::parse_order(options.replay, world.workers)
-                                                      : explore::read_trail(options.replay_trail, world.workers);
+// The order --replay or --replay-trail gives, read before any server is asked.
+explore::Order order_to_replay(const ExploreOptions& options, const explore::World& world) {
+  return options.replay ? explore::parse_order(*options.replay, world.workers)
+                        : explore::read_trail(*options.replay_trail, world.workers);
+}
+
+void replay(const ExploreOptions& options, const explore::World& world, const explore::Order& order,
+            const lab::LabSetup& lab) {
   explore::Stage stage = stage_for(world, lab, options.account, options.failover_port);
   std::size_t added = 0;
   explore::OrderRun run = explore::replay(stage, order, 0, added);
@@ -108,12 +119,16 @@ explore::Explored walk(const ExploreOptions& options, const explore::World& worl
 }
 
 void explore(const ExploreOptions& options, const GlobalOptions& global) {
-  if (!options.replay.empty() && !options.replay_trail.empty()) {
-    throw UsageError("--replay and --replay-trail: give one order");
+  if (options.replay && options.replay_trail) throw UsageError("--replay and --replay-trail: give one order");
+  bool replaying = options.replay || options.replay_trail;
+  if (replaying && !options.json.empty()) {
+    throw UsageError("--json writes what a walk found, and --replay runs one order: give one of them");
   }
   std::vector<explore::World> worlds = worlds_of(options);
+  std::optional<explore::Order> order;
+  if (replaying) order = order_to_replay(options, worlds.front());
   lab::LabSetup lab = setup_to_change_data(global, "explore", ServersChanged::redis_and_db);
-  if (!options.replay.empty() || !options.replay_trail.empty()) return replay(options, worlds.front(), lab);
+  if (order) return replay(options, worlds.front(), *order, lab);
   if (!options.run_dir.empty() && std::filesystem::exists(options.run_dir)) {
     throw UsageError(fmt::format("--run-dir {}: already there; name a new directory", options.run_dir));
   }

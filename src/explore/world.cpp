@@ -7,6 +7,7 @@
 
 #include "rlock/error.h"
 #include "util/enum_names.h"
+#include "util/printable.h"
 
 namespace rlock::explore {
 namespace {
@@ -75,7 +76,10 @@ Order parse_order(std::string_view text, int workers) {
     std::string_view token = text.substr(0, text.find_first_of(" \t\n"));
     text.remove_prefix(token.size());
     std::optional<Move> move = move_from(token, workers);
-    if (!move) throw UsageError(fmt::format("'{}' is not a step or event of the world (docs/explore.md)", token));
+    if (!move) {
+      throw UsageError(
+          fmt::format("'{}' is not a step or event of the world (docs/explore.md)", util::printable(token)));
+    }
     order.push_back(*move);
   }
   if (order.empty()) throw UsageError("the order is empty");
@@ -95,7 +99,8 @@ Order order_from_trail(std::string_view text, int workers) {
     std::string_view token = line.substr(5);
     token = token.substr(0, token.find_first_of(" \t\r"));
     if (!move_from(token, workers)) {
-      throw UsageError(fmt::format("trail line {}: '{}' is not a step or event of the world", line_number, token));
+      throw UsageError(
+          fmt::format("trail line {}: '{}' is not a step or event of the world", line_number, util::printable(token)));
     }
     if (++count > kMaxTrailSteps) throw UsageError(fmt::format("the trail holds more than {} steps", kMaxTrailSteps));
     steps += std::string(token) + ' ';
