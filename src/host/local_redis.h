@@ -42,6 +42,7 @@ class LocalRedis {
   void promote_to(int port);
 
   const RedisAddress& address() const { return address_; }
+  pid_t pid() const { return pid_; }  // 0 once killed
   RedisConnection& connection() { return *connection_; }
 
  private:
