@@ -30,7 +30,6 @@
 #include "lab/lab_worker.h"
 #include "lab/run_log.h"
 #include "lab/strategy_list.h"
-#include "nemesis/operation.h"
 #include "rlock/error.h"
 #include "rlock/token.h"
 #include "util/option_checks.h"
@@ -157,8 +156,7 @@ void check_own_ports(const ChaosOptions& options) {
 constexpr long kReplayAccount = 250'001;  // apart from the labs', the trials' and explore's
 
 // --replay-order: one order of `rlock explore` as a trial of the one strategy, judged by the same
-// checkers and kept as a run; its verdict, its log and the nemesis's operations as the log recorded
-// them on stdout.
+// checkers and kept as a run; its verdict, its log and the order its log recorded on stdout.
 void replay_order(const ChaosOptions& options, const GlobalOptions& global) {
   if (!options.faults.empty() || !options.clients.empty() || !options.shard.empty() || options.netns || options.quick) {
     throw UsageError(
@@ -175,11 +173,7 @@ void replay_order(const ChaosOptions& options, const GlobalOptions& global) {
       explore::run_order_as_trial(order, explore::Servers{lab.redis, lab.conninfo, options.failover_port},
                                   lab.dir.root(), kReplayAccount, options.seed.value_or(random_seed()));
   explore::print_order_run(replayed.run, replayed.log_dir);
-  std::string ops;
-  for (const nemesis::Operation& op : nemesis::operations_in(lab::read_events(lab::LabDir(replayed.log_dir)))) {
-    ops += (ops.empty() ? "" : " ") + nemesis::to_string(op);
-  }
-  fmt::print("operations: {}\n", ops.empty() ? "none" : ops);
+  fmt::print("recorded: {}\n", explore::recorded_order(lab::read_events(lab::LabDir(replayed.log_dir))));
   fmt::print("run: {} (rlock analyze DIR, rlock report DIR)\n", replayed.run_dir.string());
 }
 

@@ -1,9 +1,9 @@
 // rlock explore --strategy S[,S...] [--workers N] [--events LIST] [--bound K] [--failover-port P]
-// [--replay ORDER] [--replay-trail FILE] [--json FILE] [--run-dir DIR]: every order of a small
+// [--replay ORDER] [--replay-trail FILE] [--json FILE] [--run-dir DIR] | --order-of DIR: every order of a small
 // world's steps and events on the real servers (docs/explore.md), judged by chaos's checkers; the
 // number of orders, of losing ones, and the shortest losing order with its timeline; the walk kept
 // as a run that `rlock analyze` and `rlock report` read. --replay and --replay-trail run one order
-// instead.
+// instead; --order-of prints the order a kept run took, as its log recorded it.
 #include <cmath>
 #include <filesystem>
 #include <memory>
@@ -17,11 +17,14 @@
 #include "cli/commands.h"
 #include "cli/named_servers.h"
 #include "explore/explorer.h"
+#include "explore/order_trial.h"
 #include "explore/stage.h"
 #include "explore/summary.h"
 #include "explore/walk_record.h"
 #include "explore/world.h"
+#include "lab/lab_dir.h"
 #include "lab/lab_worker.h"
+#include "lab/run_log.h"
 #include "lab/strategy_list.h"
 #include "rlock/error.h"
 #include "runfiles/file_format.h"
@@ -40,7 +43,8 @@ struct ExploreOptions {
   std::optional<std::string> replay_trail;
   std::string json;
   std::string run_dir;
-  long account = 250'000;  // apart from the labs' (1) and chaos's (from 100000)
+  std::optional<std::string> order_of;  // a run's directory
+  long account = 250'000;               // apart from the labs' (1) and chaos's (from 100000)
   int failover_port = explore::Servers{}.failover_port;
 };
 
@@ -119,6 +123,13 @@ explore::Explored walk(const ExploreOptions& options, const explore::World& worl
 }
 
 void explore(const ExploreOptions& options, const GlobalOptions& global) {
+  if (options.order_of) {
+    if (!options.strategies.empty() || options.replay || options.replay_trail || !options.json.empty()) {
+      throw UsageError("--order-of reads a run's log: no --strategy, --replay, --replay-trail or --json");
+    }
+    fmt::print("{}\n", explore::recorded_order(lab::read_events(lab::LabDir(*options.order_of))));
+    return;
+  }
   if (options.replay && options.replay_trail) throw UsageError("--replay and --replay-trail: give one order");
   bool replaying = options.replay || options.replay_trail;
   if (replaying && !options.json.empty()) {
@@ -148,8 +159,7 @@ void register_explore(CLI::App& app, const GlobalOptions& global) {
       "explore", "run every order of a small world's steps and events on the real servers (docs/explore.md)");
   cmd->add_option("--strategy", options->strategies,
                   "comma-separated: ttl, watchdog, fenced, fenced-retry, fenced-claim")
-      ->delimiter(',')
-      ->required();
+      ->delimiter(',');
   cmd->add_option("--workers", options->workers, "workers, each making one increment")
       ->check(util::in_range(1, explore::kMaxWorkers))
       ->capture_default_str();
@@ -173,6 +183,9 @@ void register_explore(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--replay-trail", options->replay_trail,
                   "FILE: run the order of a spin trail's replay output (its STEP lines)");
   cmd->add_option("--json", options->json, "also write what each walk found as JSON to this file");
+  cmd->add_option("--order-of", options->order_of,
+                  "DIR: print the order a run took (a kept chaos trial's directory, a lab directory) as its log "
+                  "recorded it: the workers' steps and the nemesis's operations, as tokens");
   cmd->add_option("--run-dir", options->run_dir,
                   "DIR: keep the walk's run here (default: explore/runs/ in the lab directory), one strategy");
   cmd->callback([options, &global] { explore(*options, global); });

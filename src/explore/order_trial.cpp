@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "explore/explorer.h"
 #include "explore/walk_record.h"
 #include "lab/lab_dir.h"
+#include "lab/run_log.h"
+#include "nemesis/operation.h"
 #include "rlock/error.h"
 
 namespace rlock::explore {
@@ -36,7 +39,36 @@ int bound_of(const Order& order) {
   return bound;
 }
 
+// The step a worker's event records, if one.
+std::optional<lab::Step> step_of(lab::EventKind kind) {
+  switch (kind) {
+    case lab::EventKind::acquired:
+    case lab::EventKind::busy: return lab::Step::acquire;
+    case lab::EventKind::read: return lab::Step::read;
+    case lab::EventKind::wrote:
+    case lab::EventKind::fenced_write: return lab::Step::write;
+    case lab::EventKind::released: return lab::Step::release;
+    case lab::EventKind::watchdog_extended: return lab::Step::extend;
+    default: return std::nullopt;
+  }
+}
+
 }  // namespace
+
+std::string recorded_order(std::vector<lab::Event> events) {
+  lab::sort_by_time(events);
+  std::string order;
+  for (const lab::Event& event : events) {
+    std::string token;
+    if (std::optional<nemesis::Operation> op = nemesis::operation_of(event)) {
+      token = nemesis::to_string(*op);
+    } else if (std::optional<lab::Step> step = step_of(event.kind); step && event.who != "host") {
+      token = fmt::format("{}:{}", event.who, lab::to_string(*step));
+    }
+    if (!token.empty()) order += (order.empty() ? "" : " ") + token;
+  }
+  return order;
+}
 
 OrderToReplay order_to_replay(lab::Strategy strategy, const std::string& text) {
   Order order = parse_order(tokens_of(text), kMaxWorkers);

@@ -9,9 +9,11 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "explore/stage.h"
 #include "explore/world.h"
+#include "lab/event.h"
 #include "lab/strategy.h"
 
 namespace rlock::explore {
@@ -24,6 +26,12 @@ struct OrderToReplay {
   Order order;
 };
 OrderToReplay order_to_replay(lab::Strategy strategy, const std::string& text);
+
+// The order a run took as its log recorded it, in tokens: each worker's steps that leave an event
+// (an acquisition, granted or refused, a read, a write, a release, a watchdog's extension; a fence
+// or a claim has none of its own) and the nemesis's operations (nemesis::operations_in), by time.
+// What --replay and --replay-order take, for the strategies whose steps all leave an event.
+std::string recorded_order(std::vector<lab::Event> events);
 
 struct ReplayedOrder {
   OrderRun run;                   // its times a step a second (steps_as_seconds)
