@@ -12,7 +12,6 @@
 #include "chaos/netns_job.h"
 #include "chaos/trial_loop.h"
 #include "host/child.h"
-#include "rlock/error.h"
 
 namespace rlock::chaos {
 namespace {
