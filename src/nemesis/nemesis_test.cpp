@@ -74,7 +74,9 @@ TEST_F(NemesisTest, AWorkerIsSignalledByNameAndAnEndedOneLeavesNoRecord) {
 TEST_F(NemesisTest, AnOperationWithoutWhatItActsOnSaysWhat) {
   EXPECT_NE(error_message<Error>([&] { apply({OpKind::failover}, targets_); }).find("has no failover pair"),
             std::string::npos);
-  EXPECT_NE(error_message<Error>([&] { apply({OpKind::pause, "C"}, targets_); }).find("names no worker"),
+  EXPECT_NE(error_message<Error>([&] {
+              apply({OpKind::pause, "C"}, targets_);
+            }).find("names no worker"),
             std::string::npos);
 }
 
