@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # rlock explore on the real servers, kept short: the orders of a tiny world counted (8), its run
 # read by analyze and report; ttl's shortest losing order with the expiry (lab 1's shape) and none
-# for fenced-claim; orders of a walk replayed twice, each giving the same words; a spin trail's
+# for fenced-claim; the walk kept under its events' operation, its shortest loss replayed through
+# `rlock chaos --replay-order` losing the same way; orders of a walk replayed twice, each giving the
+# same words; a spin trail's
 # STEP lines replayed; the failover on a pair of its own (a walk of one worker; ttl's loss, and
-# fenced-claim holding, in the same order); bad input: one line, exit 2.
+# fenced-claim holding, in the same order); an order with expire and failover kept as a trial under
+# expire+failover; a walk and a campaign that restart and fail over leave
+# no Redis behind; bad input: one line, exit 2.
 set -uo pipefail
 rlock=$1 trail=$2
 failover_port=${EXPLORE_FAILOVER_PORT:-6460}
@@ -29,7 +33,17 @@ check "fenced-claim loses no order" perl -MJSON::PP -0777 -ne \
     'my $e = decode_json($_)->{explored}[1]; exit !($e->{losing} == 0 && !defined $e->{shortest} && $e->{orders} > 0)' \
     "$work/walk.json"
 
-# A sample of ttl's orders, each replayed twice: the same log and verdict.
+# The walk is kept under its events' operation; its shortest loss, replayed through rlock chaos as a
+# trial, loses the same way, and the trial's operations print in their order.
+run=$(ls -d "$work"/explore/runs/* | head -n 1)
+check "ttl's walk is kept under the fault expire" \
+    perl -MJSON::PP -0777 -ne 'exit !(join(",", @{decode_json($_)->{campaign}{faults}}) eq "expire")' "$run/run.json"
+"$rlock" --dir "$work" chaos --strategies ttl --replay-order "$shortest" >"$work/as-trial.txt" 2>&1
+check "the shortest loss replays through chaos (exit $?)" grep -qx "order (9 moves): $shortest" "$work/as-trial.txt"
+ex --strategy ttl --events expiry --bound 0 --replay "$shortest" >"$work/as-order.txt" 2>&1
+check "and loses the same way" test "$(grep '^verdict: LOSES' "$work/as-trial.txt")" = "$(grep '^verdict: ' "$work/as-order.txt")"
+check "the order its log recorded is the order" grep -qx "recorded: $shortest" "$work/as-trial.txt"
+
 run=$(ls -d "$work"/explore/runs/* | head -n 1)
 for n in 1 7 40 90; do
     order=$(sed -n "${n}p" "$run/orders.txt")
@@ -65,6 +79,38 @@ check "fenced-claim's replays (exit $?)" test $? -eq 0
 check "B's token follows A's" grep -q "B  lock acquired (TTL 60000ms, fencing token 2)" "$work/fo-claim.txt"
 check "and it holds" grep -q "^verdict: holds" "$work/fo-claim.txt"
 
+# An order under expiry and failover, as a chaos trial: kept under expire+failover, analyzed again.
+ef_order="A:acquire A:read expire failover B:acquire B:read A:write A:release B:write B:release"
+"$rlock" --dir "$work" chaos --strategies ttl --failover-port "$failover_port" --replay-order "$ef_order" \
+    >"$work/ef.txt" 2>&1
+check "an order with expire and failover runs as a trial (exit $?)" grep -qx "recorded: $ef_order" "$work/ef.txt"
+check "and loses" grep -q "^verdict: LOSES: lost update" "$work/ef.txt"
+ef_run=$(sed -n 's/^run: \([^ ]*\) .*/\1/p' "$work/ef.txt")
+"$rlock" analyze "$ef_run" --json "$work/ef.json" >/dev/null 2>&1
+check "its kept trial's log gives its order back" \
+    test "$("$rlock" explore --order-of "$ef_run/trials/ttl-expire+failover-0")" = "$ef_order"
+check "analyze reads it under expire+failover" perl -MJSON::PP -0777 -ne \
+    'my $c = decode_json($_)->{cells}[0]; exit !($c->{fault} eq "expire+failover" && $c->{lost_updates} == 1)' "$work/ef.json"
+
+# Every restart of a Redis rlock started goes through the launcher that started it: a walk that
+# restarts and fails over, and a campaign that does, end, and leave no Redis of theirs behind and
+# nothing on a port they were not given.
+listening() { ss -ltnH "( sport = :$1 )" | grep -q .; }
+default_taken=$(listening 6379 && echo yes)
+timeout 60 "$rlock" --dir "$work" explore --strategy ttl --workers 1 --events restart,failover --bound 0 \
+    --failover-port "$failover_port" >"$work/rf-walk.txt" 2>&1
+rc=$?
+check "a walk with restart and failover ends (exit $rc)" test $rc -eq 0
+check "and runs its orders" grep -q "bound 0: [1-9][0-9]* orders" "$work/rf-walk.txt"
+timeout 60 "$rlock" --dir "$work" chaos --strategies ttl --faults redis-restart,failover --trials 2 --seed 7 --jobs 1 \
+    --failover-port "$failover_port" >"$work/rf-chaos.txt" 2>&1
+rc=$?
+check "a campaign with redis-restart and failover ends (exit $rc)" test $rc -eq 0
+check "no Redis of theirs is left" test -z "$(pgrep -f "redis-server $work/")"
+check "nothing listens on 6379" test -n "$default_taken" -o -z "$(listening 6379 && echo yes)"
+check "nor on the failover ports" test -z "$(listening "$failover_port" && echo yes)$(listening $((failover_port + 1)) && echo yes)"
+for pid in $(pgrep -f "redis-server $work/"); do kill -9 "$pid"; done  # what a failing binary left
+
 # refuses MESSAGE ARGS...: rlock explore ARGS says MESSAGE in one line, exit 2.
 refuses() {
     local message=$1 rc; shift
@@ -80,4 +126,13 @@ refuses "more than the 100000 a walk runs" --strategy fenced-claim --workers 3 -
 refuses "'A:nap' is not a step" --strategy ttl --replay "A:acquire A:nap"
 refuses "B:read, is not enabled there" --strategy ttl --replay "B:read"
 refuses "cannot read the trail" --strategy ttl --replay-trail "$work/no-trail"
+refuses "the order is empty" --strategy ttl --replay ""
+refuses "give one of them" --strategy ttl --replay "A:acquire" --json "$work/replay.json"
+refuses "none stands alone" --strategy ttl --events none,expiry
+refuses "names 'expiry' twice" --strategy ttl --events expiry,expiry
+printf 'STEP A:acquire\nSTEP \033]0;owned\007\n' >"$work/escapes-trail.txt"
+refuses 'x1B]0;owned' --strategy ttl --replay-trail "$work/escapes-trail.txt"
+check "the trail's error line holds no raw escape" test -z "$(grep -P '\x1b|\x07' "$work/err.txt")"
+"$rlock" --dir "$work" chaos --strategies ttl,watchdog --replay-order "A:acquire" >/dev/null 2>"$work/err.txt"
+check "--replay-order with two strategies exits 2 in one line ($?)" test $? -eq 2 -a "$(wc -l <"$work/err.txt")" -eq 1
 finish

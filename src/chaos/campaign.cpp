@@ -144,7 +144,7 @@ void restore_shared_redis(const RedisAddress& address, const std::optional<host:
   } catch (const Error&) {
   }
   try {
-    host::start_redis(process->config_file, address);
+    host::start_redis(*process, address);
     fmt::print(stderr, "chaos: the shared Redis at {} started again (a restart trial was cut short)\n",
                address.display());
   } catch (const Error& e) {

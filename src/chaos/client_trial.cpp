@@ -136,9 +136,8 @@ class ClientTrial : public Participants {
   }
 
   // The nemesis on a client's whole process group.
-  void signal(std::size_t worker, int number, const char* name) override {
+  bool signal(std::size_t worker, int number) override {
     ClientWorker& w = workers_[worker];
-    log_->record("host", lab::EventKind::signal, {{"signal", name}, {"target", w.plan.name}});
     ::kill(-w.client.group(), number);
     if (number == SIGKILL) w.done = true;  // its outcome: unknown unless a write of it was applied
     if (number == SIGSTOP) w.stopped = true;
@@ -146,6 +145,7 @@ class ClientTrial : public Participants {
       w.stopped = false;
       w.client.reset_silence();  // a stopped client cannot be late
     }
+    return true;
   }
 
   void end_the_rest(bool late) override {

@@ -99,7 +99,7 @@ protocol::ClientSpec client_from(const json& k, const std::vector<protocol::Clie
 Campaign campaign_from(const json& j) {
   Campaign c;
   c.strategies = name_list<lab::Strategy>(j, "strategies", lab::strategy_from, "strategy");
-  c.faults = name_list<Fault>(j, "faults", fault_from, "fault");
+  c.faults = name_list<Fault>(j, "faults", recorded_fault_from, "fault");
   for (const json& k : j.at("clients").get_ref<const json::array_t&>()) c.clients.push_back(client_from(k, c.clients));
   c.trials = static_cast<int>(integer(j, "trials", 1, kMaxTrialsACell));
   c.jobs = static_cast<int>(integer(j, "jobs", 1, kMaxJobs));

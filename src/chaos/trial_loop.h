@@ -54,8 +54,9 @@ class Participants {
   virtual bool all_done() const = 0;
   // When `fault` strikes, once the target has read; nullopt before.
   virtual std::optional<TrialClock::time_point> strike_time(const FaultModel& fault) const = 0;
-  // Sends `number` (named `name` in the run's log) to a worker, as the nemesis.
-  virtual void signal(std::size_t worker, int number, const char* name) = 0;
+  // Sends signal `number` to a worker, for the nemesis (nemesis/nemesis.h), which records it; false
+  // when the worker has already ended.
+  virtual bool signal(std::size_t worker, int number) = 0;
   // Ends every worker still running; `late`: the trial's time ran out on them (stuck).
   virtual void end_the_rest(bool late) = 0;
 };

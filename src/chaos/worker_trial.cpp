@@ -1,5 +1,6 @@
 #include "chaos/worker_trial.h"
 
+#include <signal.h>
 #include <sys/types.h>
 
 #include <algorithm>
@@ -11,7 +12,6 @@
 #include "chaos/netns_job.h"
 #include "chaos/trial_loop.h"
 #include "host/child.h"
-#include "rlock/error.h"
 
 namespace rlock::chaos {
 namespace {
@@ -47,14 +47,8 @@ class ForkedWorkers : public Participants {
     return *read_at_ + seconds_of(fault.strike_after_s(trial_.schedule));
   }
 
-  void signal(std::size_t worker, int number, const char* name) override {
-    const std::string& who = exits_[worker].worker;
-    try {
-      lab::signal_and_record(trial_.run_log(), pids_[worker], number, who, lab::EventKind::signal,
-                             {{"signal", name}, {"target", who}});
-    } catch (const Error&) {
-      // the worker has just exited: nothing to stop or continue
-    }
+  bool signal(std::size_t worker, int number) override {
+    return ::kill(pids_[worker], number) == 0;  // fails when the worker has just exited
   }
 
   void end_the_rest(bool late) override {

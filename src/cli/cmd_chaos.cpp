@@ -3,7 +3,8 @@
 // [--client NAME[@3]=COMMAND]... [--client-safe NAME]... [--netns] [--shard K/N]: randomized trials
 // of every strategy and client under every fault (chaos.h), a table of anomaly rates on stdout,
 // progress on stderr, the run stored under chaos/runs/ (run_record.h) with its report.html;
-// --shard runs the K-th of N parts of the trials (campaign.h), for `rlock merge`. Exits 5 when the
+// --shard runs the K-th of N parts of the trials (campaign.h), for `rlock merge`; --replay-order
+// ORDER|FILE runs one order of `rlock explore` as a trial instead. Exits 5 when the
 // harness lost a server (the table holds the trials checked before), else 4 when a strategy or
 // client that is expected to be safe showed an anomaly.
 #include <algorithm>
@@ -23,7 +24,11 @@
 #include "cli/commands.h"
 #include "cli/named_servers.h"
 #include "cli/run_report.h"
+#include "explore/order_trial.h"
+#include "explore/summary.h"
 #include "host/netns.h"
+#include "lab/lab_worker.h"
+#include "lab/run_log.h"
 #include "lab/strategy_list.h"
 #include "rlock/error.h"
 #include "rlock/token.h"
@@ -48,6 +53,7 @@ struct ChaosOptions {
   std::vector<std::string> safe_clients;
   bool netns = false;
   std::string shard;  // K/N; empty: the whole campaign
+  std::optional<std::string> replay_order;
 };
 
 template <typename T, typename Parse>
@@ -147,7 +153,32 @@ void check_own_ports(const ChaosOptions& options) {
   }
 }
 
+constexpr long kReplayAccount = 250'001;  // apart from the labs', the trials' and explore's
+
+// --replay-order: one order of `rlock explore` as a trial of the one strategy, judged by the same
+// checkers and kept as a run; its verdict, its log and the order its log recorded on stdout.
+void replay_order(const ChaosOptions& options, const GlobalOptions& global) {
+  if (!options.faults.empty() || !options.clients.empty() || !options.shard.empty() || options.netns || options.quick) {
+    throw UsageError(
+        "--replay-order runs one order of the built-in strategy it names: its tokens name its events, "
+        "so no --faults, --client, --shard, --netns or --quick");
+  }
+  std::vector<lab::Strategy> strategies = lab::parse_strategy_list(options.strategies, {});
+  if (strategies.size() != 1 || !lab::gated(strategies.front())) {
+    throw UsageError("--replay-order takes one --strategies of ttl, watchdog, fenced, fenced-retry, fenced-claim");
+  }
+  explore::OrderToReplay order = explore::order_to_replay(strategies.front(), *options.replay_order);
+  lab::LabSetup lab = setup_to_change_data(global, "chaos", ServersChanged::redis_and_db);
+  explore::ReplayedOrder replayed =
+      explore::run_order_as_trial(order, explore::Servers{lab.redis, lab.conninfo, options.failover_port},
+                                  lab.dir.root(), kReplayAccount, options.seed.value_or(random_seed()));
+  explore::print_order_run(replayed.run, replayed.log_dir);
+  fmt::print("recorded: {}\n", explore::recorded_order(lab::read_events(lab::LabDir(replayed.log_dir))));
+  fmt::print("run: {} (rlock analyze DIR, rlock report DIR)\n", replayed.run_dir.string());
+}
+
 void chaos(const ChaosOptions& options, const GlobalOptions& global) {
+  if (options.replay_order) return replay_order(options, global);
   check_own_ports(options);
   if (options.netns) host::NetnsLab::cleanup_leftovers();  // says so, in one line, when not root
   lab::LabSetup lab = setup_to_change_data(global, "chaos", ServersChanged::redis_and_db);
@@ -221,6 +252,9 @@ void register_chaos(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--shard", options->shard,
                   "K/N: run only the K-th of N disjoint parts of the campaign's trials (K from 1); `rlock merge` "
                   "makes one run of the N (docs/scale.md)");
+  cmd->add_option("--replay-order", options->replay_order,
+                  "ORDER or FILE: run this order of `rlock explore` (its tokens, or a file holding them) as one trial "
+                  "of the one --strategies strategy (docs/chaos.md)");
   cmd->callback([options, &global] { chaos(*options, global); });
 }
 

@@ -1,9 +1,9 @@
 // rlock explore --strategy S[,S...] [--workers N] [--events LIST] [--bound K] [--failover-port P]
-// [--replay ORDER] [--replay-trail FILE] [--json FILE] [--run-dir DIR]: every order of a small
+// [--replay ORDER] [--replay-trail FILE] [--json FILE] [--run-dir DIR] | --order-of DIR: every order of a small
 // world's steps and events on the real servers (docs/explore.md), judged by chaos's checkers; the
 // number of orders, of losing ones, and the shortest losing order with its timeline; the walk kept
 // as a run that `rlock analyze` and `rlock report` read. --replay and --replay-trail run one order
-// instead.
+// instead; --order-of prints the order a kept run took, as its log recorded it.
 #include <cmath>
 #include <filesystem>
 #include <memory>
@@ -17,15 +17,19 @@
 #include "cli/commands.h"
 #include "cli/named_servers.h"
 #include "explore/explorer.h"
+#include "explore/order_trial.h"
 #include "explore/stage.h"
 #include "explore/summary.h"
 #include "explore/walk_record.h"
 #include "explore/world.h"
+#include "lab/lab_dir.h"
 #include "lab/lab_worker.h"
+#include "lab/run_log.h"
 #include "lab/strategy_list.h"
 #include "rlock/error.h"
 #include "runfiles/file_format.h"
 #include "util/option_checks.h"
+#include "util/printable.h"
 
 namespace rlock::cli {
 namespace {
@@ -35,11 +39,12 @@ struct ExploreOptions {
   int workers = 2;
   std::vector<std::string> events{"expiry", "pause"};
   int bound = 2;
-  std::string replay;
-  std::string replay_trail;
+  std::optional<std::string> replay;
+  std::optional<std::string> replay_trail;
   std::string json;
   std::string run_dir;
-  long account = 250'000;  // apart from the labs' (1) and chaos's (from 100000)
+  std::optional<std::string> order_of;  // a run's directory
+  long account = 250'000;               // apart from the labs' (1) and chaos's (from 100000)
   int failover_port = explore::Servers{}.failover_port;
 };
 
@@ -49,11 +54,16 @@ constexpr std::uint64_t kProbeSeed = 2026;
 std::vector<explore::World> worlds_of(const ExploreOptions& options) {
   std::set<explore::WorldEvent> events;
   for (const std::string& name : options.events) {
-    if (name == "none") continue;
+    if (name == "none") {
+      if (options.events.size() > 1) throw UsageError("--events: none stands alone");
+      continue;
+    }
     std::optional<explore::WorldEvent> event = explore::world_event_from(name);
-    if (!event)
-      throw UsageError(fmt::format("unknown event '{}' (known: expiry, pause, restart, failover, none)", name));
-    events.insert(*event);
+    if (!event) {
+      throw UsageError(
+          fmt::format("unknown event '{}' (known: expiry, pause, restart, failover, none)", util::printable(name)));
+    }
+    if (!events.insert(*event).second) throw UsageError(fmt::format("--events names '{}' twice", name));
   }
   std::vector<explore::World> worlds;
   for (lab::Strategy strategy : lab::parse_strategy_list(options.strategies, {})) {
@@ -64,7 +74,7 @@ std::vector<explore::World> worlds_of(const ExploreOptions& options) {
     worlds.push_back(explore::World{strategy, options.workers, events, options.bound});
   }
   if (worlds.empty()) throw UsageError("--strategy names no strategy");
-  if (worlds.size() > 1 && (!options.run_dir.empty() || !options.replay.empty() || !options.replay_trail.empty())) {
+  if (worlds.size() > 1 && (!options.run_dir.empty() || options.replay || options.replay_trail)) {
     throw UsageError("--run-dir, --replay and --replay-trail take one strategy");
   }
   return worlds;
@@ -75,9 +85,14 @@ explore::Stage stage_for(const explore::World& world, const lab::LabSetup& lab, 
                         lab::LabDir(lab.dir.root() / "explore" / "stage"), account);
 }
 
-void replay(const ExploreOptions& options, const explore::World& world, const lab::LabSetup& lab) {
-  explore::Order order = options.replay_trail.empty() ? explore::parse_order(options.replay, world.workers)
-                                                      : explore::read_trail(options.replay_trail, world.workers);
+// The order --replay or --replay-trail gives, read before any server is asked.
+explore::Order order_to_replay(const ExploreOptions& options, const explore::World& world) {
+  return options.replay ? explore::parse_order(*options.replay, world.workers)
+                        : explore::read_trail(*options.replay_trail, world.workers);
+}
+
+void replay(const ExploreOptions& options, const explore::World& world, const explore::Order& order,
+            const lab::LabSetup& lab) {
   explore::Stage stage = stage_for(world, lab, options.account, options.failover_port);
   std::size_t added = 0;
   explore::OrderRun run = explore::replay(stage, order, 0, added);
@@ -108,12 +123,23 @@ explore::Explored walk(const ExploreOptions& options, const explore::World& worl
 }
 
 void explore(const ExploreOptions& options, const GlobalOptions& global) {
-  if (!options.replay.empty() && !options.replay_trail.empty()) {
-    throw UsageError("--replay and --replay-trail: give one order");
+  if (options.order_of) {
+    if (!options.strategies.empty() || options.replay || options.replay_trail || !options.json.empty()) {
+      throw UsageError("--order-of reads a run's log: no --strategy, --replay, --replay-trail or --json");
+    }
+    fmt::print("{}\n", explore::recorded_order(lab::read_events(lab::LabDir(*options.order_of))));
+    return;
+  }
+  if (options.replay && options.replay_trail) throw UsageError("--replay and --replay-trail: give one order");
+  bool replaying = options.replay || options.replay_trail;
+  if (replaying && !options.json.empty()) {
+    throw UsageError("--json writes what a walk found, and --replay runs one order: give one of them");
   }
   std::vector<explore::World> worlds = worlds_of(options);
+  std::optional<explore::Order> order;
+  if (replaying) order = order_to_replay(options, worlds.front());
   lab::LabSetup lab = setup_to_change_data(global, "explore", ServersChanged::redis_and_db);
-  if (!options.replay.empty() || !options.replay_trail.empty()) return replay(options, worlds.front(), lab);
+  if (order) return replay(options, worlds.front(), *order, lab);
   if (!options.run_dir.empty() && std::filesystem::exists(options.run_dir)) {
     throw UsageError(fmt::format("--run-dir {}: already there; name a new directory", options.run_dir));
   }
@@ -133,8 +159,7 @@ void register_explore(CLI::App& app, const GlobalOptions& global) {
       "explore", "run every order of a small world's steps and events on the real servers (docs/explore.md)");
   cmd->add_option("--strategy", options->strategies,
                   "comma-separated: ttl, watchdog, fenced, fenced-retry, fenced-claim")
-      ->delimiter(',')
-      ->required();
+      ->delimiter(',');
   cmd->add_option("--workers", options->workers, "workers, each making one increment")
       ->check(util::in_range(1, explore::kMaxWorkers))
       ->capture_default_str();
@@ -158,6 +183,9 @@ void register_explore(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--replay-trail", options->replay_trail,
                   "FILE: run the order of a spin trail's replay output (its STEP lines)");
   cmd->add_option("--json", options->json, "also write what each walk found as JSON to this file");
+  cmd->add_option("--order-of", options->order_of,
+                  "DIR: print the order a run took (a kept chaos trial's directory, a lab directory) as its log "
+                  "recorded it: the workers' steps and the nemesis's operations, as tokens");
   cmd->add_option("--run-dir", options->run_dir,
                   "DIR: keep the walk's run here (default: explore/runs/ in the lab directory), one strategy");
   cmd->callback([options, &global] { explore(*options, global); });

@@ -11,10 +11,10 @@
 #include "chaos/history.h"
 #include "explore/turns.h"
 #include "host/failover_pair.h"
-#include "host/redis_server.h"
 #include "lab/host_events.h"
 #include "lab/lab_worker.h"
 #include "lab/run_log.h"
+#include "nemesis/nemesis.h"
 #include "rlock/error.h"
 #include "rlock/lock_key.h"
 #include "rlock/redis_connection.h"
@@ -65,6 +65,8 @@ std::vector<std::string> names_of(int workers) {
 }
 
 }  // namespace
+
+chaos::Fault walk_fault(const World& world) { return chaos::explored_fault(operations_of(world)); }
 
 bool OrderRun::losing() const {
   const chaos::TrialResult& r = judged.result;
@@ -123,17 +125,27 @@ struct Stage::Impl {
     store.reset(account);
   }
 
+  // What the nemesis's operations act on: a paused worker is one its gate is not asked to let go
+  // (enabled()), so its signal is only recorded; the Redis is the pair's when there is one.
+  nemesis::Targets targets(const lab::RunLog& log) {
+    nemesis::Targets t{&log, key, names_of(world.workers)};
+    t.signal = [](std::size_t, int) { return true; };
+    t.redis = &redis;
+    t.pair = pair.get();
+    return t;
+  }
+
   // The failover of the world: the lock key is lost, everything else stays. The primary's other
   // keys of the lock (the fence counter, which its acquisitions raised after the cut) go to the
   // replica first; then the primary dies, the replica takes its port, and the workers and the stage
   // connect to it.
-  void fail_over(const lab::RunLog& log) {
+  void fail_over(const nemesis::Operation& op, const lab::RunLog& log) {
     for (const std::string& kept : {key.fence_counter, key.queue, key.queue_deadlines, key.queue_claims}) {
       Reply dumped = redis.checked({"DUMP", kept});
       if (!dumped.is_nil()) pair->replica().checked({"RESTORE", kept, "0", dumped.text(), "REPLACE"});
     }
     pair_failed_over = true;
-    lab::record_crash(log, pair->fail_over(key));
+    nemesis::apply(op, targets(log));
     redis.reconnect();
     for (auto& worker : workers) worker->reconnect();
   }
@@ -195,39 +207,31 @@ struct Stage::Impl {
   void take(const Move& move, Progress& p, const lab::RunLog& log, OrderRun& run) {
     run.started.push_back(log.elapsed());
     run.order.push_back(move);
-    std::string name = worker_name(move.worker);
+    std::optional<nemesis::Operation> op = operation_of(move);
+    if (!op) {
+      if (move.step == lab::Step::extend) {
+        ++p.extends[move.worker];
+        turns.extend(move.worker);
+      } else {
+        turns.go(move.worker);
+      }
+      return;
+    }
     switch (move.kind) {
-      case Move::Kind::step:
-        if (move.step == lab::Step::extend) {
-          ++p.extends[move.worker];
-          turns.extend(move.worker);
-        } else {
-          turns.go(move.worker);
-        }
-        return;
-      case Move::Kind::expire:
-        p.expired = true;
-        log.record("host", lab::EventKind::lock_expired, {{"key", key.lock}});
-        redis.checked({"DEL", key.lock});
-        return;
+      case Move::Kind::expire: p.expired = true; break;
       case Move::Kind::pause:
         p.paused = move.worker;
         p.paused_once = true;
-        log.record("host", lab::EventKind::signal, {{"signal", "SIGSTOP"}, {"target", name}});
-        return;
-      case Move::Kind::resume:
-        p.paused.reset();
-        log.record("host", lab::EventKind::signal, {{"signal", "SIGCONT"}, {"target", name}});
-        return;
-      case Move::Kind::restart:
-        p.restarted = true;
-        lab::record_crash(log, host::crash_redis(redis, key, /*start_again=*/true));
-        return;
-      case Move::Kind::failover:
-        p.failed_over = true;
-        fail_over(log);
-        return;
+        break;
+      case Move::Kind::resume: p.paused.reset(); break;
+      case Move::Kind::restart: p.restarted = true; break;
+      case Move::Kind::failover: p.failed_over = true; return fail_over(*op, log);
+      case Move::Kind::step: break;
     }
+    nemesis::apply(*op, targets(log));
+    // The scripts' Redis restarted through the stage's own connection, which it reconnected; the
+    // pair's did not.
+    if (move.kind == Move::Kind::restart && pair) redis.reconnect();
   }
 
   World world;
@@ -272,11 +276,8 @@ OrderRun Stage::run(const Chooser& choose, int number, Walk walk) {
   }
   s.turns.settle();
 
-  OrderRun run{{},
-               {},
-               {},
-               {},
-               {chaos::TrialInput(chaos::TrialSpec{s.world.strategy, chaos::fault_named("pause"), number, {}}), {}}};
+  OrderRun run{
+      {}, {}, {}, {}, {chaos::TrialInput(chaos::TrialSpec{s.world.strategy, walk_fault(s.world), number, {}}), {}}};
   Progress progress{{}, false, false, false, false, std::vector<int>(s.workers.size(), 0)};
   for (std::vector<Move> enabled = s.enabled(progress, walk); !enabled.empty(); enabled = s.enabled(progress, walk)) {
     std::size_t pick = choose(enabled, run.picks.size());
@@ -292,6 +293,7 @@ OrderRun Stage::run(const Chooser& choose, int number, Walk walk) {
   input.stuck.assign(exits.size(), false);
   input.struck = progress.paused_once || progress.expired || progress.restarted || progress.failed_over;
   input.final_balance = s.store.read_balance(s.account);
+  if (progress.failed_over) input.lock_reached_replica = s.pair->lock_reached_replica();
   input.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count();
   run.judged.result = chaos::judge(input);
   return run;

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "chaos/faults/fault.h"
 #include "chaos/judge.h"
 #include "explore/world.h"
 #include "lab/lab_dir.h"
@@ -32,6 +33,10 @@ struct Servers {
   std::string conninfo;
   int failover_port = 6420;  // the failover event's primary, and its replica on the next port
 };
+
+// The fault a walk of `world` keeps its orders under: the operations its events make, joined by '+'
+// (chaos::explored_fault), so a stored walk names its events.
+chaos::Fault walk_fault(const World& world);
 
 // An order run: its moves, at each point how many moves were enabled and which was taken (a choice
 // may take several moves: Walk), when each move started (seconds since the run's start), and its

@@ -19,8 +19,6 @@ namespace rlock::explore {
 namespace fs = std::filesystem;
 namespace {
 
-chaos::Fault recorded_fault() { return chaos::fault_named("pause"); }
-
 chaos::ChaosSetup setup_of(const Servers& servers, const fs::path& explore_dir, std::uint64_t seed,
                            const fs::path& run_dir) {
   chaos::ChaosSetup setup{servers.redis, servers.conninfo, explore_dir, seed, std::chrono::milliseconds(60'000)};
@@ -29,9 +27,9 @@ chaos::ChaosSetup setup_of(const Servers& servers, const fs::path& explore_dir, 
   return setup;
 }
 
-// The campaign a walk is kept as: its strategy under the pause fault, a trial an order.
+// The campaign a walk is kept as: its strategy under the fault its events make, a trial an order.
 chaos::Campaign campaign_of(const World& world, long long orders) {
-  return chaos::Campaign{{world.strategy}, {}, {recorded_fault()}, static_cast<int>(std::max(1LL, orders)), 1};
+  return chaos::Campaign{{world.strategy}, {}, {walk_fault(world)}, static_cast<int>(std::max(1LL, orders)), 1};
 }
 
 // The move during which an event stamped `t` was recorded.
@@ -57,7 +55,7 @@ WalkRecord::WalkRecord(const World& world, const Servers& servers, const fs::pat
 
 fs::path WalkRecord::shortest_dir(const OrderRun& run) const {
   return run_dir_ / "trials" /
-         fmt::format("{}-{}-{}", lab::to_string(world_.strategy), chaos::to_string(recorded_fault()),
+         fmt::format("{}-{}-{}", lab::to_string(world_.strategy), chaos::to_string(walk_fault(world_)),
                      run.judged.input.spec.number);
 }
 

@@ -2,11 +2,13 @@
 
 #include <fstream>
 #include <iterator>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "rlock/error.h"
 #include "util/enum_names.h"
+#include "util/printable.h"
 
 namespace rlock::explore {
 namespace {
@@ -16,9 +18,17 @@ constexpr util::NameTable<WorldEvent, 4> kEvents{{{WorldEvent::expiry, "expiry"}
                                                   {WorldEvent::restart, "restart"},
                                                   {WorldEvent::failover, "failover"}}};
 
-// The bare tokens: the events that name no worker.
-constexpr util::NameTable<Move::Kind, 3> kBare{
-    {{Move::Kind::expire, "expire"}, {Move::Kind::restart, "restart"}, {Move::Kind::failover, "failover"}}};
+// The nemesis's operations that the world's moves are, and the operation of each event.
+constexpr std::pair<Move::Kind, nemesis::OpKind> kOperations[] = {{Move::Kind::expire, nemesis::OpKind::expire},
+                                                                  {Move::Kind::pause, nemesis::OpKind::pause},
+                                                                  {Move::Kind::resume, nemesis::OpKind::resume},
+                                                                  {Move::Kind::restart, nemesis::OpKind::restart},
+                                                                  {Move::Kind::failover, nemesis::OpKind::failover}};
+constexpr std::pair<WorldEvent, nemesis::OpKind> kEventOperations[] = {
+    {WorldEvent::expiry, nemesis::OpKind::expire},
+    {WorldEvent::pause, nemesis::OpKind::pause},
+    {WorldEvent::restart, nemesis::OpKind::restart},
+    {WorldEvent::failover, nemesis::OpKind::failover}};
 
 std::optional<std::size_t> worker_of(std::string_view name, int workers) {
   if (name.size() != 1 || name[0] < 'A' || name[0] >= 'A' + workers) return std::nullopt;
@@ -33,26 +43,40 @@ std::optional<WorldEvent> world_event_from(std::string_view name) { return util:
 std::string worker_name(std::size_t worker) { return std::string(1, static_cast<char>('A' + worker)); }
 
 std::string to_string(const Move& move) {
-  switch (move.kind) {
-    case Move::Kind::step: return fmt::format("{}:{}", worker_name(move.worker), lab::to_string(move.step));
-    case Move::Kind::pause: return "pause:" + worker_name(move.worker);
-    case Move::Kind::resume: return "resume:" + worker_name(move.worker);
-    default: return std::string(util::name_in(kBare, move.kind));
+  if (std::optional<nemesis::Operation> op = operation_of(move)) return nemesis::to_string(*op);
+  return fmt::format("{}:{}", worker_name(move.worker), lab::to_string(move.step));
+}
+
+std::optional<nemesis::Operation> operation_of(const Move& move) {
+  for (auto [kind, op] : kOperations) {
+    if (kind == move.kind) return nemesis::Operation{op, nemesis::acts_on_worker(op) ? worker_name(move.worker) : ""};
   }
+  return std::nullopt;
+}
+
+std::vector<std::string_view> operations_of(const World& world) {
+  std::vector<std::string_view> names;
+  for (auto [event, op] : kEventOperations) {
+    if (world.has(event)) names.push_back(nemesis::to_string(op));
+  }
+  return names;
 }
 
 std::optional<Move> move_from(std::string_view token, int workers) {
-  if (std::optional<Move::Kind> bare = util::value_in(kBare, token)) return Move{*bare};
+  if (std::optional<nemesis::Operation> op = nemesis::operation_from(token)) {
+    for (auto [kind, op_kind] : kOperations) {
+      if (op_kind != op->kind) continue;
+      if (!nemesis::acts_on_worker(op_kind)) return Move{kind};
+      std::optional<std::size_t> w = worker_of(op->target, workers);
+      if (!w) return std::nullopt;
+      return Move{kind, *w};
+    }
+    return std::nullopt;
+  }
   auto colon = token.find(':');
   if (colon == std::string_view::npos) return std::nullopt;
-  std::string_view left = token.substr(0, colon), right = token.substr(colon + 1);
-  if (left == "pause" || left == "resume") {
-    std::optional<std::size_t> w = worker_of(right, workers);
-    if (!w) return std::nullopt;
-    return Move{left == "pause" ? Move::Kind::pause : Move::Kind::resume, *w};
-  }
-  std::optional<std::size_t> w = worker_of(left, workers);
-  std::optional<lab::Step> step = lab::step_from(right);
+  std::optional<std::size_t> w = worker_of(token.substr(0, colon), workers);
+  std::optional<lab::Step> step = lab::step_from(token.substr(colon + 1));
   if (!w || !step) return std::nullopt;
   return Move{Move::Kind::step, *w, *step};
 }
@@ -75,7 +99,10 @@ Order parse_order(std::string_view text, int workers) {
     std::string_view token = text.substr(0, text.find_first_of(" \t\n"));
     text.remove_prefix(token.size());
     std::optional<Move> move = move_from(token, workers);
-    if (!move) throw UsageError(fmt::format("'{}' is not a step or event of the world (docs/explore.md)", token));
+    if (!move) {
+      throw UsageError(
+          fmt::format("'{}' is not a step or event of the world (docs/explore.md)", util::printable(token)));
+    }
     order.push_back(*move);
   }
   if (order.empty()) throw UsageError("the order is empty");
@@ -95,7 +122,8 @@ Order order_from_trail(std::string_view text, int workers) {
     std::string_view token = line.substr(5);
     token = token.substr(0, token.find_first_of(" \t\r"));
     if (!move_from(token, workers)) {
-      throw UsageError(fmt::format("trail line {}: '{}' is not a step or event of the world", line_number, token));
+      throw UsageError(
+          fmt::format("trail line {}: '{}' is not a step or event of the world", line_number, util::printable(token)));
     }
     if (++count > kMaxTrailSteps) throw UsageError(fmt::format("the trail holds more than {} steps", kMaxTrailSteps));
     steps += std::string(token) + ' ';

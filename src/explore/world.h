@@ -16,6 +16,7 @@
 
 #include "lab/step_gate.h"
 #include "lab/strategy.h"
+#include "nemesis/operation.h"
 
 namespace rlock::explore {
 
@@ -49,6 +50,11 @@ struct Move {
 };
 
 std::string to_string(const Move& move);
+// The nemesis's operation a move of the world's events is (nemesis/operation.h: its token is the
+// move's); empty for a worker's step.
+std::optional<nemesis::Operation> operation_of(const Move& move);
+// The nemesis's operations the world's events make, by name, in the order of WorldEvent.
+std::vector<std::string_view> operations_of(const World& world);
 // The move a token names in a world of `workers` workers; empty for any other text.
 std::optional<Move> move_from(std::string_view token, int workers);
 

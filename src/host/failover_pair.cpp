@@ -58,11 +58,15 @@ CrashReport FailoverPair::fail_over(const LockKey& key) {
   primary_.kill();
   // Asked once the primary is gone, so nothing more can reach it.
   lock_reached_replica_ = held.is_nil() || replica_.connection().checked({"DUMP", key.lock}).text() == held.text();
-  stop_replication();
-  replica_.connection().checked({"CONFIG", "SET", "port", std::to_string(primary_.address().port)});
-  report.successor =
-      CrashReport::Successor{replica_.address().display(), true, RedisLock(replica_.connection(), key).pttl()};
+  std::string replica = replica_.address().display();
+  replica_.promote_to(primary_.address().port);
+  failed_over_ = true;
+  report.successor = CrashReport::Successor{replica, true, RedisLock(replica_.connection(), key).pttl()};
   return report;
+}
+
+CrashReport FailoverPair::restart(const LockKey& key) {
+  return crash_and_restart(failed_over_ ? replica_ : primary_, key);
 }
 
 }  // namespace rlock::host

@@ -49,6 +49,11 @@ class FailoverPair {
   // Returns the lock's PTTL on the primary before and on the promoted replica after.
   CrashReport fail_over(const LockKey& key);
 
+  // The Redis at address() (the primary, or after fail_over the replica in its place) crashes and
+  // starts again, empty, through the launcher that started it, on the same port. Returns the lock's
+  // PTTL before and after.
+  CrashReport restart(const LockKey& key);
+
   // After fail_over: whether the replica held the primary's lock (its value) when the primary
   // died; true when the primary held none. Empty before any failover.
   std::optional<bool> lock_reached_replica() const { return lock_reached_replica_; }
@@ -58,6 +63,7 @@ class FailoverPair {
 
   LocalRedis primary_;
   LocalRedis replica_;
+  bool failed_over_ = false;
   pid_t restorer_ = 0;  // the child restoring the held-back link, until it is done
   std::optional<bool> lock_reached_replica_;
 };

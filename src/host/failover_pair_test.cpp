@@ -94,5 +94,23 @@ TEST(FailoverPair, StopsItsServersWhenDestroyed) {
                Error);
 }
 
+// The replica in the primary's place crashes and starts again through its own launcher: on the
+// primary's port, a primary, empty, and nothing on Redis's default port.
+TEST(FailoverPair, ARestartAfterTheFailoverComesBackOnThePrimarysPort) {
+  TempDir temp;
+  LockKey key = LockKey::for_account(1);
+  FailoverPair pair(kPort, temp.path());
+  take_lock(pair.address(), key, /*replicated=*/true);
+  pair.fail_over(key);
+  CrashReport restart = pair.restart(key);
+  ASSERT_TRUE(restart.successor.has_value());
+  EXPECT_EQ(restart.successor->pttl, -2);  // the key gone with the crash
+  RedisConnection redis(pair.address());
+  EXPECT_EQ(redis.checked({"ROLE"}).element(0).text(), "master");
+  RedisAddress replica_port;
+  replica_port.port = kPort + 1;
+  EXPECT_THROW(RedisConnection{replica_port}, Error);  // the promoted replica left its own port
+}
+
 }  // namespace
 }  // namespace rlock::host

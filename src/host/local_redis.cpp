@@ -1,5 +1,6 @@
 #include "host/local_redis.h"
 
+#include <algorithm>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -27,9 +28,14 @@ std::string last_line(const std::filesystem::path& log) {
 
 }  // namespace
 
-LocalRedis::LocalRedis(int port, const std::filesystem::path& dir, std::vector<std::string> extra_args)
-    : dir_(std::filesystem::absolute(dir)),  // redis-server changes into it
-      extra_args_(std::move(extra_args)) {
+LocalRedis::LocalRedis(int port, const std::filesystem::path& dir, std::vector<std::string> extra_args) {
+  std::filesystem::path absolute = std::filesystem::absolute(dir);  // redis-server changes into it
+  launch_ = RedisLaunch{(absolute / fmt::format("redis-{}.conf", port)).string(),
+                        port,
+                        absolute.string(),
+                        (absolute / fmt::format("redis-{}.log", port)).string(),
+                        /*daemonize=*/false,
+                        std::move(extra_args)};
   address_.port = port;
   start();
 }
@@ -37,14 +43,10 @@ LocalRedis::LocalRedis(int port, const std::filesystem::path& dir, std::vector<s
 LocalRedis::~LocalRedis() { kill(); }
 
 void LocalRedis::start() {
-  std::filesystem::path log = dir_ / fmt::format("redis-{}.log", address_.port);
-  std::filesystem::path conf = dir_ / fmt::format("redis-{}.conf", address_.port);
-  if (!(std::ofstream(conf) << kThrowawayRedisConf)) throw Error(fmt::format("cannot write {}", conf.string()));
-  std::vector<std::string> args{"redis-server", conf.string(), "--port",    std::to_string(address_.port),
-                                "--dir",        dir_.string(), "--logfile", log.string()};
-  args.insert(args.end(), extra_args_.begin(), extra_args_.end());
-  // In a group of its own, out of reach of a terminal's Ctrl-C (its owner stops it), and gone with its owner.
-  pid_ = spawn_child(args, SpawnOptions{.own_group = true, .dies_with_parent = true});
+  if (!(std::ofstream(launch_.config_file) << kThrowawayRedisConf)) {
+    throw Error(fmt::format("cannot write {}", launch_.config_file));
+  }
+  pid_ = launch_redis(launch_);
   bool exited = false;
   bool answers = wait_for(5s, [&] {
     if (try_reap(pid_)) exited = true;
@@ -59,7 +61,7 @@ void LocalRedis::start() {
   if (exited || !answers) {
     if (exited) pid_ = 0;
     kill();
-    throw Error(fmt::format("redis-server on {} did not start: {}", address_.display(), last_line(log)));
+    throw Error(fmt::format("redis-server on {} did not start: {}", address_.display(), last_line(launch_.logfile)));
   }
   // A server of someone else's on this port would answer too.
   if (std::string owner = connection_->server_info("process_id"); std::stol(owner) != pid_) {
@@ -79,6 +81,27 @@ void LocalRedis::kill() {
 void LocalRedis::restart() {
   kill();
   start();
+}
+
+void LocalRedis::promote_to(int port) {
+  connection_->checked({"REPLICAOF", "NO", "ONE"});
+  connection_->checked({"CONFIG", "SET", "port", std::to_string(port)});
+  address_.port = port;
+  launch_.port = port;
+  std::vector<std::string>& args = launch_.extra_args;
+  if (auto replicaof = std::find(args.begin(), args.end(), "--replicaof"); replicaof != args.end()) {
+    args.erase(replicaof, replicaof + std::min<std::ptrdiff_t>(3, args.end() - replicaof));
+  }
+  connection_ = std::make_unique<RedisConnection>(address_, RedisTimeouts{200ms, 2000ms});
+}
+
+CrashReport crash_and_restart(LocalRedis& server, const LockKey& key) {
+  return crash_server(server.connection(), key,
+                      {[&] { server.kill(); },
+                       [&]() -> RedisConnection& {
+                         server.restart();
+                         return server.connection();
+                       }});
 }
 
 }  // namespace rlock::host

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "host/redis_server.h"
+#include "rlock/lock_key.h"
 #include "rlock/redis_address.h"
 #include "rlock/redis_connection.h"
 
@@ -32,20 +34,27 @@ class LocalRedis {
 
   // SIGKILL, then reap; nothing when already done.
   void kill();
-  // A crash and a start with the same arguments: every key is gone.
+  // A crash and a start through the same launcher (launch_redis), on its port, with its directory
+  // and log, as this process's child: every key is gone.
   void restart();
+  // A replica promoted in place of a primary that died: it stops replicating and serves `port`,
+  // where restart() starts it again, a primary.
+  void promote_to(int port);
 
   const RedisAddress& address() const { return address_; }
+  pid_t pid() const { return pid_; }  // 0 once killed
   RedisConnection& connection() { return *connection_; }
 
  private:
   void start();
 
   RedisAddress address_;
-  std::filesystem::path dir_;
-  std::vector<std::string> extra_args_;
+  RedisLaunch launch_;
   pid_t pid_ = 0;
   std::unique_ptr<RedisConnection> connection_;
 };
+
+// The host's crash of `server` and its restart(): the lock's PTTL before and after (crash_server).
+CrashReport crash_and_restart(LocalRedis& server, const LockKey& key);
 
 }  // namespace rlock::host

@@ -29,11 +29,41 @@ bool has_throwaway_marker(const std::string& config_file) {
   return false;
 }
 
+// What the server says of how it was started.
+RedisLaunch launch_of(RedisConnection& redis, const std::string& config_file) {
+  auto setting = [&](std::string_view name) { return redis.checked({"CONFIG", "GET", name}).element(1).text(); };
+  return RedisLaunch{config_file,        std::stoi(setting("port")),    setting("dir"),
+                     setting("logfile"), setting("daemonize") == "yes", {}};
+}
+
+void check_restartable(const RedisProcess& process, const RedisAddress& address) {
+  if (process.config_file.empty()) {
+    throw Error(fmt::format("Redis at {} was started without a config file: cannot start it again", address.display()));
+  }
+  if (!process.launch.daemonize) {
+    throw Error(fmt::format(
+        "Redis at {} runs as a child of the rlock process that started it: only that process starts it again",
+        address.display()));
+  }
+}
+
 }  // namespace
 
+pid_t launch_redis(const RedisLaunch& launch) {
+  std::vector<std::string> args{
+      "redis-server", launch.config_file, "--port",      std::to_string(launch.port),    "--dir", launch.dir,
+      "--logfile",    launch.logfile,     "--daemonize", launch.daemonize ? "yes" : "no"};
+  args.insert(args.end(), launch.extra_args.begin(), launch.extra_args.end());
+  if (launch.daemonize) {
+    reap(spawn_child(args));  // the parent exits once the server forked
+    return 0;
+  }
+  return spawn_child(args, SpawnOptions{.own_group = true, .dies_with_parent = true});
+}
+
 RedisProcess local_redis_process(RedisConnection& redis) {
-  RedisProcess process{static_cast<pid_t>(std::stol(redis.server_info("process_id"))),
-                       redis.server_info("config_file")};
+  RedisProcess process{
+      static_cast<pid_t>(std::stol(redis.server_info("process_id"))), redis.server_info("config_file"), {}};
   if (!is_redis_server(process.pid)) {
     throw Error(fmt::format("Redis at {} is not a process on this machine (pid {} is not redis-server)",
                             redis.address().display(), process.pid));
@@ -46,6 +76,7 @@ RedisProcess local_redis_process(RedisConnection& redis) {
     throw Error(fmt::format("Redis at {} was not started by rlock or its scripts: its config file {} has no line '{}'",
                             redis.address().display(), process.config_file, kThrowawayRedisMarker));
   }
+  process.launch = launch_of(redis, process.config_file);
   return process;
 }
 
@@ -59,11 +90,9 @@ void kill_redis(const RedisProcess& process, const RedisAddress& address) {
   }
 }
 
-void start_redis(const std::string& config_file, const RedisAddress& address) {
-  if (config_file.empty()) {
-    throw Error(fmt::format("Redis at {} was started without a config file: cannot start it again", address.display()));
-  }
-  reap(spawn_child({"redis-server", config_file}));  // with daemonize yes, the parent exits once the server forked
+void start_redis(const RedisProcess& process, const RedisAddress& address) {
+  check_restartable(process, address);
+  launch_redis(process.launch);
   bool answers = wait_for(10s, [&] {
     try {
       RedisConnection probe(address, RedisTimeouts{200ms, 200ms});
@@ -87,10 +116,11 @@ CrashReport crash_server(RedisConnection& redis, const LockKey& key, const Crash
 CrashReport crash_redis(RedisConnection& redis, const LockKey& key, bool start_again) {
   RedisAddress address = redis.address();
   RedisProcess process = local_redis_process(redis);
+  if (start_again) check_restartable(process, address);  // before the kill, not after it
   Crash crash{[&] { kill_redis(process, address); }, nullptr};
   if (start_again) {
     crash.start_again = [&]() -> RedisConnection& {
-      start_redis(process.config_file, address);
+      start_redis(process, address);
       redis.reconnect();
       return redis;
     };

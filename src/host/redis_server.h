@@ -1,5 +1,6 @@
 // A Redis server running on this machine, as the host's faults see it: a process to kill, freeze,
-// continue or start again from its config file.
+// continue or start again the way it was started (RedisLaunch: its config file, port, data
+// directory, log and daemon mode), so that it comes back where it was and nowhere else.
 //
 // The process is found through the server itself (INFO server: process_id, config_file), and only a
 // server that rlock or its scripts started is one: a local process whose config file has the
@@ -22,9 +23,26 @@
 
 namespace rlock::host {
 
+// How rlock starts a Redis of its own, the first time and after every crash: redis-server from its
+// config file with the settings that file may lack (a LocalRedis's has only the throwaway ones).
+struct RedisLaunch {
+  std::string config_file;
+  int port = 0;
+  std::string dir;
+  std::string logfile;
+  bool daemonize = false;                 // the scripts' servers; a LocalRedis is its owner's child
+  std::vector<std::string> extra_args{};  // such as --replicaof HOST PORT
+};
+
+// The one launcher: starts `launch`. Daemonized, it returns 0 once the forking parent is gone;
+// otherwise the server is a child of this process in a group of its own (out of reach of a
+// terminal's Ctrl-C), killed when this process ends, and its pid is returned.
+pid_t launch_redis(const RedisLaunch& launch);
+
 struct RedisProcess {
   pid_t pid = 0;
   std::string config_file;
+  RedisLaunch launch;  // as the server says it was started (CONFIG GET)
 };
 
 // Throws Error, in one line saying why, when the server's process is not on this machine or was not
@@ -34,8 +52,10 @@ RedisProcess local_redis_process(RedisConnection& redis);
 // SIGKILL, then waits (bounded) until the process is gone. Throws Error when it does not go.
 void kill_redis(const RedisProcess& process, const RedisAddress& address);
 
-// Starts redis-server with `config_file` (which daemonizes) and waits (bounded) until it answers.
-void start_redis(const std::string& config_file, const RedisAddress& address);
+// Starts a killed daemonized server again with launch_redis(process.launch) and waits (bounded)
+// until it answers. Throws Error, before starting anything, for one that ran as the child of the
+// rlock process that started it (a LocalRedis): only its owner starts it again.
+void start_redis(const RedisProcess& process, const RedisAddress& address);
 
 // What a crash of a Redis did to a lock, as the host saw it: the caller logs it (lab/host_events.h).
 struct CrashReport {
@@ -65,7 +85,7 @@ struct Crash {
 CrashReport crash_server(RedisConnection& redis, const LockKey& key, const Crash& crash);
 
 // The host's crash of the local Redis behind `redis`: the lock's PTTL just before, SIGKILL, and
-// with `start_again`, a start from the same config file and the lock's PTTL after it.
+// with `start_again`, a start as it was started (start_redis) and the lock's PTTL after it.
 CrashReport crash_redis(RedisConnection& redis, const LockKey& key, bool start_again);
 
 }  // namespace rlock::host

@@ -81,5 +81,17 @@ TEST(LocalRedisProcess, RefusesARedisStartedWithoutAConfigFile) {
   EXPECT_NE(message.find("without a config file"), std::string::npos) << message;
 }
 
+// A LocalRedis runs as its owner's child, not daemonized: a restart from elsewhere would bring it
+// back in the foreground, so it is refused before the kill, and the server keeps answering.
+TEST(CrashRedis, RefusesToRestartAServerItsOwnerRunsBeforeTheKill) {
+  TempDir dir;
+  LocalRedis server(kOursPort, dir.path());
+  EXPECT_FALSE(local_redis_process(server.connection()).launch.daemonize);
+  std::string message =
+      error_message<Error>([&] { crash_redis(server.connection(), LockKey::for_account(1), /*start_again=*/true); });
+  EXPECT_NE(message.find("only that process starts it again"), std::string::npos) << message;
+  EXPECT_EQ(server.connection().checked({"PING"}).text(), "PONG");
+}
+
 }  // namespace
 }  // namespace rlock::host

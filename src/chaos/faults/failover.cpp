@@ -14,7 +14,6 @@
 #include "chaos/harness.h"
 #include "chaos/schedule.h"
 #include "chaos/trial_context.h"
-#include "lab/host_events.h"
 
 namespace rlock::chaos::faults {
 namespace {
@@ -45,12 +44,10 @@ class Failover : public FaultModel {
     });
   }
 
-  Strike strike(TrialContext& trial, Participants&) const override {
-    if (on_three_servers(trial.spec)) return crash_redlock_server(trial);
-    return [&pair = *trial.pair, &key = trial.key, &log = trial.run_log()] {
-      lab::record_crash(log, pair.fail_over(key));
-      return Heal{};
-    };
+  // Three servers: the first restarts, empty, as a failover to a lagging replica would leave it.
+  Strike strike(TrialContext& trial, Participants& workers) const override {
+    bool three = on_three_servers(trial.spec);
+    return strike_with(nemesis_targets(trial, workers), {three ? nemesis::OpKind::restart : nemesis::OpKind::failover});
   }
   double strike_after_s(const Schedule& schedule) const override { return schedule.strike_after_s; }
 };

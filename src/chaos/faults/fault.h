@@ -132,4 +132,14 @@ std::optional<Fault> fault_from(std::string_view name);
 // The fault of that name; throws Error for a name no fault has.
 Fault fault_named(std::string_view name);
 
+// What an explored order did to the world, kept as the fault of its trial (docs/explore.md): the
+// nemesis operations it may take (`expire`, `failover`), joined by '+' in the order given. One of
+// the registry's faults when `operations` is one that has its name (pause, failover); otherwise a
+// fault of its own that strikes nothing in a campaign (rlock explore and --replay-order make its
+// moves) and otherwise acts as every fault does by default. Empty: none.
+Fault explored_fault(const std::vector<std::string_view>& operations);
+// A fault as a stored run names it: one of the registry's, or an explored one (names of nemesis
+// operations joined by '+').
+std::optional<Fault> recorded_fault_from(std::string_view name);
+
 }  // namespace rlock::chaos

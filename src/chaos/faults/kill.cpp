@@ -2,12 +2,9 @@
 // its release: before its write (the increment lost, unknown to the checker) or after it (the
 // increment in, the lock held to its TTL); it holds its lock a drawn 5 to 30 ms after its write.
 // A protocol client is killed whole (its process group) just after its read's answer is sent.
-#include <signal.h>
-
-#include "chaos/faults/fault.h"
+#include "chaos/faults/strikes.h"
 #include "chaos/schedule.h"
 #include "chaos/trial_context.h"
-#include "chaos/trial_loop.h"
 
 namespace rlock::chaos::faults {
 namespace {
@@ -23,10 +20,7 @@ class Kill : public FaultModel {
   }
 
   Strike strike(TrialContext& trial, Participants& workers) const override {
-    return [&workers, target = trial.schedule.target]() -> Heal {
-      workers.signal(target, SIGKILL, "SIGKILL");
-      return {};
-    };
+    return strike_with(nemesis_targets(trial, workers), {nemesis::OpKind::kill, target_name(trial)});
   }
   double strike_after_s(const Schedule& schedule) const override { return schedule.strike_after_s; }
   ClientStrike client_strike() const override { return ClientStrike::after_answer; }

@@ -19,26 +19,18 @@ class Partition : public FaultModel {
   bool through_proxies() const override { return true; }
   bool runs_in_netns() const override { return true; }
 
-  Strike strike(TrialContext& trial, Participants&) const override {
-    std::size_t target = trial.schedule.target;
+  Strike strike(TrialContext& trial, Participants& workers) const override {
+    nemesis::Targets targets = nemesis_targets(trial, workers);
     if (JobLab* lab = trial.job.lab) {
-      return cut_off([lab, target] { lab->cut_redis(target); }, [lab, target] { lab->heal_redis(target); }, trial);
-    }
-    TrialNetwork* network = trial.network.get();
-    return cut_off([network, target] { network->cut_redis(target); },
-                   [network, target] { network->heal_redis(target); }, trial);
-  }
-
- private:
-  static Strike cut_off(const std::function<void()>& cut, const std::function<void()>& heal, TrialContext& trial) {
-    return [cut, heal, &log = trial.run_log(), worker = trial.schedule.workers[trial.schedule.target].name]() -> Heal {
-      cut();
-      record_network(log, worker, "Redis cut off");
-      return [heal, &log, worker] {
-        heal();
-        record_network(log, worker, "Redis healed");
+      targets.cut = [lab](std::size_t worker, bool cut) { cut ? lab->cut_redis(worker) : lab->heal_redis(worker); };
+    } else {
+      targets.cut = [network = trial.network.get()](std::size_t worker, bool cut) {
+        cut ? network->cut_redis(worker) : network->heal_redis(worker);
       };
-    };
+    }
+    const std::string& target = target_name(trial);
+    return strike_with(std::move(targets), {nemesis::OpKind::partition, target},
+                       nemesis::Operation{nemesis::OpKind::heal, target});
   }
 };
 

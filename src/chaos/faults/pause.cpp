@@ -3,12 +3,9 @@
 // stopped at its read; a protocol client just before its read's answer is sent, which then waits in
 // the pipe: stopped after it, the client could write first, which the built-in holder, pausing in
 // its work, never does. A protocol client is stopped whole (its process group).
-#include <signal.h>
-
 #include "chaos/faults/strikes.h"
 #include "chaos/schedule.h"
 #include "chaos/trial_context.h"
-#include "chaos/trial_loop.h"
 
 namespace rlock::chaos::faults {
 namespace {
@@ -19,10 +16,9 @@ class Pause : public FaultModel {
   std::string_view not_applicable(lab::Strategy strategy) const override { return no_lock_held(strategy); }
 
   Strike strike(TrialContext& trial, Participants& workers) const override {
-    return [&workers, target = trial.schedule.target]() -> Heal {
-      workers.signal(target, SIGSTOP, "SIGSTOP");
-      return [&workers, target] { workers.signal(target, SIGCONT, "SIGCONT"); };
-    };
+    const std::string& target = target_name(trial);
+    return strike_with(nemesis_targets(trial, workers), {nemesis::OpKind::pause, target},
+                       nemesis::Operation{nemesis::OpKind::resume, target});
   }
   ClientStrike client_strike() const override { return ClientStrike::before_answer; }
 };

@@ -9,8 +9,6 @@
 // ZooKeeper) hands the lock to the next in line, which still holds it when the waiter continues:
 // each waiter works 0.5 to 0.8 TTLs, inside its TTL. A trial has three workers at least, the third
 // the next in line. A built-in worker and a protocol client (its whole process group) alike.
-#include <signal.h>
-
 #include <algorithm>
 #include <numeric>
 #include <vector>
@@ -63,12 +61,12 @@ class PauseWaiter : public FaultModel {
   // The waiter, or when it is done already (it took the lock before the target did), the next to
   // start that is not; none when all are (the target was the last holder): nothing strikes.
   Strike strike(TrialContext& trial, Participants& workers) const override {
-    return [&workers, waiters = waiters_of(trial.schedule)]() -> Heal {
+    return [&workers, &trial, waiters = waiters_of(trial.schedule)]() -> Heal {
       auto running = std::find_if(waiters.begin(), waiters.end(), [&](std::size_t w) { return !workers.done(w); });
       if (running == waiters.end()) return {};
-      std::size_t waiter = *running;
-      workers.signal(waiter, SIGSTOP, "SIGSTOP");
-      return [&workers, waiter] { workers.signal(waiter, SIGCONT, "SIGCONT"); };
+      const std::string& waiter = trial.schedule.workers[*running].name;
+      return strike_with(nemesis_targets(trial, workers), {nemesis::OpKind::pause, waiter},
+                         nemesis::Operation{nemesis::OpKind::resume, waiter})();
     };
   }
   double strike_after_s(const Schedule& schedule) const override { return schedule.strike_after_s; }

@@ -6,8 +6,6 @@
 #include "chaos/faults/strikes.h"
 #include "chaos/schedule.h"
 #include "chaos/trial_context.h"
-#include "host/redis_server.h"
-#include "lab/host_events.h"
 
 namespace rlock::chaos::faults {
 namespace {
@@ -21,12 +19,9 @@ class RedisRestart : public FaultModel {
   bool strikes_server() const override { return true; }
   bool one_at_a_time() const override { return true; }
 
-  Strike strike(TrialContext& trial, Participants&) const override {
-    if (on_three_servers(trial.spec)) return crash_redlock_server(trial);
-    return [&redis = trial.job.redis, &key = trial.key, &log = trial.run_log()] {
-      lab::record_crash(log, host::crash_redis(redis, key, /*start_again=*/true));
-      return Heal{};
-    };
+  // One Redis: the shared one; three: the first of the job's, a LocalRedis (nemesis_targets).
+  Strike strike(TrialContext& trial, Participants& workers) const override {
+    return strike_with(nemesis_targets(trial, workers), {nemesis::OpKind::restart});
   }
 };
 

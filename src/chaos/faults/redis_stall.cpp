@@ -3,8 +3,6 @@
 // meanwhile. The target's work takes half its TTL or more, and still ends well inside it. A lock of
 // one Redis lives on a Redis of the trial's own (stopping the shared one would stall every job); a
 // lock on Redlock's three servers loses the first of them for that long.
-#include <signal.h>
-
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -13,7 +11,6 @@
 #include "chaos/harness.h"
 #include "chaos/schedule.h"
 #include "chaos/trial_context.h"
-#include "host/redis_server.h"
 
 namespace rlock::chaos::faults {
 namespace {
@@ -34,19 +31,10 @@ class RedisStall : public FaultModel {
     needing("the trial's Redis", fmt::format("127.0.0.1:{}", port), [&] { trial.own.emplace(port, trial.dir.root()); });
   }
 
-  Strike strike(TrialContext& trial, Participants&) const override {
-    host::LocalRedis& server = on_three_servers(trial.spec) ? *trial.job.redlock.front() : *trial.own;
-    return [&server, &log = trial.run_log()]() -> Heal {
-      pid_t pid = host::local_redis_process(server.connection()).pid;
-      std::string name = "Redis at " + server.address().display();
-      nlohmann::json fields{{"server", server.address().display()}};
-      fields["signal"] = "SIGSTOP";
-      lab::signal_and_record(log, pid, SIGSTOP, name, lab::EventKind::redis_signal, fields);
-      return [&log, pid, name, fields]() mutable {
-        fields["signal"] = "SIGCONT";
-        lab::signal_and_record(log, pid, SIGCONT, name, lab::EventKind::redis_signal, fields);
-      };
-    };
+  // One Redis: the trial's own; three: the first of the job's (nemesis_targets).
+  Strike strike(TrialContext& trial, Participants& workers) const override {
+    return strike_with(nemesis_targets(trial, workers), {nemesis::OpKind::stall},
+                       nemesis::Operation{nemesis::OpKind::unstall});
   }
 };
 

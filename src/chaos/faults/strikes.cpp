@@ -4,7 +4,7 @@
 
 #include "chaos/schedule.h"
 #include "chaos/trial_context.h"
-#include "host/redis_server.h"
+#include "chaos/trial_loop.h"
 #include "lab/event.h"
 #include "lab/host_events.h"
 
@@ -20,17 +20,29 @@ std::string_view no_lock_held(lab::Strategy strategy) {
   return strategy == lab::Strategy::pg_atomic ? "no lock held" : "";
 }
 
-Strike crash_redlock_server(TrialContext& trial) {
-  return [&server = *trial.job.redlock.front(), &key = trial.key, &log = trial.run_log()] {
-    lab::record_crash(log, host::crash_server(server.connection(), key,
-                                              {[&] { server.kill(); },
-                                               [&]() -> RedisConnection& {
-                                                 server.restart();
-                                                 return server.connection();
-                                               }}));
-    return Heal{};
+nemesis::Targets nemesis_targets(TrialContext& trial, Participants& workers) {
+  nemesis::Targets targets{&trial.run_log(), trial.key};
+  for (const WorkerSchedule& w : trial.schedule.workers) targets.workers.push_back(w.name);
+  targets.signal = [&workers](std::size_t worker, int number) { return workers.signal(worker, number); };
+  targets.redis = &trial.job.redis;
+  if (trial.pair) targets.pair = &*trial.pair;
+  if (on_three_servers(trial.spec)) {
+    targets.own = trial.job.redlock.front().get();
+  } else if (trial.own) {
+    targets.own = &*trial.own;
+  }
+  return targets;
+}
+
+Strike strike_with(nemesis::Targets targets, nemesis::Operation strike, std::optional<nemesis::Operation> heal) {
+  return [targets = std::move(targets), strike = std::move(strike), heal = std::move(heal)]() -> Heal {
+    nemesis::apply(strike, targets);
+    if (!heal) return {};
+    return [targets, heal] { nemesis::apply(*heal, targets); };
   };
 }
+
+const std::string& target_name(const TrialContext& trial) { return trial.schedule.workers[trial.schedule.target].name; }
 
 void record_network(const lab::RunLog& log, const std::string& worker, const std::string& action) {
   log.record("host", lab::EventKind::network, {{"action", action}, {"target", worker}});

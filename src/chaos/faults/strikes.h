@@ -8,8 +8,11 @@
 #include <string_view>
 #include <vector>
 
+#include <optional>
+
 #include "chaos/faults/fault.h"
 #include "lab/run_log.h"
+#include "nemesis/nemesis.h"
 
 namespace rlock::chaos {
 
@@ -22,9 +25,16 @@ std::string_view redis_unused(protocol::ServerKind kind);
 // skewed clock cannot matter to it.
 std::string_view no_lock_held(lab::Strategy strategy);
 
-// Crashes the first of the job's Redlock servers, which comes back empty (redis-restart and failover
-// of a lock on three servers).
-Strike crash_redlock_server(TrialContext& trial);
+// What the nemesis's operations act on in `trial`: its workers (signalled through `workers`), its
+// log and key, the job's Redis, the trial's failover pair, and the Redis of its own (the first of
+// the job's Redlock servers when the lock lives on three).
+nemesis::Targets nemesis_targets(TrialContext& trial, Participants& workers);
+
+// A strike that carries out `strike` and is healed by `heal` (none: nothing heals it).
+Strike strike_with(nemesis::Targets targets, nemesis::Operation strike, std::optional<nemesis::Operation> heal = {});
+
+// The target worker's name.
+const std::string& target_name(const TrialContext& trial);
 
 // Records a network act of the nemesis on `worker`'s connections.
 void record_network(const lab::RunLog& log, const std::string& worker, const std::string& action);
