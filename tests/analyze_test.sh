@@ -7,9 +7,22 @@
 # seal, a run.json that is a link or a FIFO (under a timeout), a run with no judged trial, each one
 # line on stderr, exit 1, the --json file left as it was, within 1 GB of memory. A seal from before
 # the trials' digest still reads.
+# Usage: analyze_test.sh RLOCK plain|asan   (asan: RLOCK is built with AddressSanitizer)
 set -uo pipefail
-rlock=$1
+rlock=$1 build=$2
 source "$(dirname "$0")/checks.sh"
+[[ $build == plain || $build == asan ]] || { echo "FAIL: the build is 'plain' or 'asan', not '$build'"; exit 1; }
+
+# within_1gb COMMAND...: COMMAND bounded to 1 GB. A plain rlock under ulimit -v; AddressSanitizer
+# maps terabytes of shadow memory at start, so a sanitized one is bounded by the sanitizer itself:
+# its resident memory (checked every 100 ms or so) and any one allocation.
+within_1gb() {
+    if [[ $build == asan ]]; then
+        ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=1000:max_allocation_size_mb=1000 "$@"
+    else
+        (ulimit -v 1000000; "$@")
+    fi
+}
 
 "$rlock" --dir "$work" chaos --strategies ttl,fenced-claim --faults none,pause --trials 6 --jobs 2 --seed 5 \
     --json "$work/campaign.json" >"$work/campaign.txt" 2>"$work/campaign.err"
@@ -40,7 +53,7 @@ check "rlock report reads the run directory" test -s "$run/report.html"
 bad() {
     local dir=$1 text=$2 rc
     echo keep >"$work/kept.json"
-    (ulimit -v 1000000; timeout 60 "$rlock" analyze "$dir" --json "$work/kept.json" >/dev/null 2>"$work/bad.err")
+    within_1gb timeout 60 "$rlock" analyze "$dir" --json "$work/kept.json" >/dev/null 2>"$work/bad.err"
     rc=$?
     check "analyze $(basename "$dir"): exit 1 (got $rc)" test $rc -eq 1
     check "analyze $(basename "$dir"): one line naming '$text'" \

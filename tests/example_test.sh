@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The lock library as another program uses it: installed from the build tree to a temporary prefix,
 # examples/ configured and built against it as a CMake project of its own, its `lease` run against
-# $REDIS_URL, and its binary checked to link neither libpq nor libpqxx.
-# Usage: example_test.sh BUILD_DIR
+# $REDIS_URL, and its binary checked to link neither libpq nor libpqxx. examples/ is built by the
+# compiler that built the library: a sanitized library passes on its -fsanitize flags, clang's.
+# Usage: example_test.sh BUILD_DIR CXX_COMPILER
 set -uo pipefail
-build=$1
+build=$1 cxx=$2
 source "$(dirname "$0")/checks.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 prefix=$work/prefix
@@ -16,7 +17,7 @@ step() { # step LOG COMMAND...: runs COMMAND quietly, shows its output when it f
     "$@" >"$work/$log" 2>&1 || { cat "$work/$log"; return 1; }
 }
 step install.log cmake --install "$build" --prefix "$prefix" || { echo "FAIL: install"; exit 1; }
-step configure.log cmake -S "$root/examples" -B "$work/examples" -DCMAKE_PREFIX_PATH="$prefix" \
+step configure.log cmake -S "$root/examples" -B "$work/examples" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_COMPILER="$cxx" \
     || { echo "FAIL: configure examples/ against the installed package"; exit 1; }
 step build.log cmake --build "$work/examples" || { echo "FAIL: build examples/"; exit 1; }
 
