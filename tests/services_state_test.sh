@@ -2,7 +2,8 @@
 # scripts/services.sh takes a state directory only when it is its own: one made by another user, in
 # a directory of another user's, writable by others, a symbolic link, or holding one
 # (redis/redis.conf, pg) is refused in one line, exit 2, and nothing is written or chowned through
-# the link; one it makes is mode 700. Its servers would use ports 6487 (Redis) and 5487
+# the link; one it makes is mode 700, and the server it starts keeps none of the caller's
+# descriptors. Its servers would use ports 6487 (Redis) and 5487
 # (PostgreSQL); only a Redis starts, for the last case. Needs root (the other user is nobody), and
 # the environment of scripts/test.sh. Usage: services_state_test.sh
 set -uo pipefail
@@ -56,7 +57,11 @@ refused "pg a link" "$work/pg-link" "$work/pg-link/pg"
 check "the linked directory stays root's" test "$(stat -c %U "$work/pg-target")" = root
 
 states+=("$work/made")
-run "$work/made" up redis >/dev/null 2>"$work/err"
+# Descriptor 9 stands for the caller's pipes and locks, which the server must not keep open.
+run "$work/made" up redis >/dev/null 2>"$work/err" 9>"$work/held"
+check "the Redis it starts holds no descriptor of the caller's" \
+    test -z "$(find /proc/"$(cat "$work/made/redis/redis.pid" 2>/dev/null)"/fd -lname "$work/held" 2>/dev/null)"
+check "(the Redis runs)" test -d "/proc/$(cat "$work/made/redis/redis.pid" 2>/dev/null)/fd"
 check "up makes the state directory mode 700 (got $(stat -c %a "$work/made" 2>&1))" test "$(stat -c %a "$work/made" 2>&1)" = 700
 check "and Redis's config mode 600" test "$(stat -c %a "$work/made/redis/redis.conf" 2>&1)" = 600
 run "$work/made" down 2>/dev/null
