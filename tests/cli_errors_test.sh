@@ -71,6 +71,34 @@ expect 2 'fenced|redlock'           -- worker A 30 --fenced --redlock redis://a,
 expect 2 'redis://'                 -- worker A 30 --redlock redis://a,http://b,redis://c
 expect 2 'width'                    -- timeline --width 10
 
+# Arguments are read before any server is asked: with no server named and none where the project's
+# own would be, each mistake gets its own line, naming the flag typed and only the values it takes.
+alone() { REDIS_URL= DATABASE_URL= ETCD_ENDPOINT= ZOOKEEPER_CONNECT= RLOCK_REDIS_PORT=1 RLOCK_PG_PORT=2 RLOCK_ETCD_PORT=3 RLOCK_ZOOKEEPER_PORT=4 "$@"; }
+alone expect 2 '^rlock: error: --faults: unknown fault .nope. \(known: none,pause,slow,kill,[a-z,-]*\)$' -- chaos --faults nope
+alone expect 2 "^rlock: error: --client 'foo': no shipped client of that name \\(shipped: [^)]*\\); or give NAME=COMMAND$" -- chaos --client foo
+alone expect 2 '^rlock: error: --shard 3/2: out of range: N from 1 to [0-9]+, K from 1 to N$' -- chaos --shard 3/2
+alone expect 2 "^rlock: error: --strategies: 'ttl' is named twice$" -- chaos --strategies ttl,ttl
+alone expect 2 '^rlock: error: --client-safe x: no --client of that name$' -- chaos --client-safe x
+alone expect 2 "^rlock: error: --strategies: 'ttl' is named twice$" -- bench --strategies ttl,ttl
+alone expect 2 "^rlock: error: --strategy: unknown strategy 'nope' \\(known: ttl,watchdog,fenced,fenced-retry,fenced-claim\\)$" \
+    -- explore --strategy nope
+alone expect 2 "^rlock: error: --strategy: 'redlock' is not one of ttl,watchdog,fenced,fenced-retry,fenced-claim$" \
+    -- explore --strategy redlock
+alone expect 2 "^rlock: error: --run-dir $work: already there; name a new directory$" -- explore --strategy ttl --run-dir "$work"
+# CLI11's own phrases in the project's words, with the nearest option's name.
+alone expect 2 "^rlock: error: unknown option '--trial': did you mean '--trials'\\? \\(see rlock chaos --help\\)$" -- chaos --trial 5
+alone expect 2 "^rlock: error: unknown option '--redsi': did you mean '--redis'\\? \\(see rlock chaos --help\\)$" -- --redsi x chaos
+alone expect 2 "^rlock: error: unknown option '--nope' \\(see rlock chaos --help\\)$" -- chaos --nope
+alone expect 2 "^rlock: error: unexpected argument 'foo' \\(see rlock chaos --help\\)$" -- chaos foo
+alone expect 2 "^rlock: error: --seed: 'abc' is not a value it takes \\(see rlock chaos --help\\)$" -- chaos --seed abc
+alone expect 2 '^rlock: error: --seed: its value is missing \(UINT\) \(see rlock chaos --help\)$' -- chaos --seed
+alone expect 2 '^rlock: error: --trials: given 2 times, at most 1 \(see rlock chaos --help\)$' -- chaos --trials 1 --trials 2
+# rlock clients without a catalogue says where it looked.
+mkdir "$work/no-clients"
+for dir in "$work/no-clients" "$work/missing"; do
+    RLOCK_CLIENTS_DIR=$dir alone expect 2 "^rlock: error: no client catalogue in $dir, which RLOCK_CLIENTS_DIR names: " -- clients
+done
+
 # Servers that are not there: exit 1 naming the address, and never the password.
 expect 1 'Redis at 127\.0\.0\.1:1: .*refused'              -- --redis redis://:hunter2@127.0.0.1:1/0 reset
 check "the Redis password is never printed" bash -c "! grep -q hunter2 '$work/stderr'"

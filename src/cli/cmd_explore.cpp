@@ -55,17 +55,20 @@ std::vector<explore::World> worlds_of(const ExploreOptions& options) {
       throw UsageError(fmt::format("unknown event '{}' (known: expiry, pause, restart, failover, none)", name));
     events.insert(*event);
   }
+  std::vector<lab::Strategy> gated;
+  for (lab::Strategy strategy : lab::all_strategies()) {
+    if (lab::gated(strategy)) gated.push_back(strategy);
+  }
   std::vector<explore::World> worlds;
-  for (lab::Strategy strategy : lab::parse_strategy_list(options.strategies, {})) {
-    if (!lab::gated(strategy)) {
-      throw UsageError(fmt::format("explore runs ttl, watchdog, fenced, fenced-retry and fenced-claim, not {}",
-                                   lab::to_string(strategy)));
-    }
+  for (lab::Strategy strategy : lab::parse_strategy_list(options.strategies, {}, "--strategy", gated)) {
     worlds.push_back(explore::World{strategy, options.workers, events, options.bound});
   }
   if (worlds.empty()) throw UsageError("--strategy names no strategy");
   if (worlds.size() > 1 && (!options.run_dir.empty() || !options.replay.empty() || !options.replay_trail.empty())) {
     throw UsageError("--run-dir, --replay and --replay-trail take one strategy");
+  }
+  if (!options.run_dir.empty() && std::filesystem::exists(options.run_dir)) {
+    throw UsageError(fmt::format("--run-dir {}: already there; name a new directory", options.run_dir));
   }
   return worlds;
 }
@@ -114,9 +117,6 @@ void explore(const ExploreOptions& options, const GlobalOptions& global) {
   std::vector<explore::World> worlds = worlds_of(options);
   lab::LabSetup lab = setup_to_change_data(global, "explore", ServersChanged::redis_and_db);
   if (!options.replay.empty() || !options.replay_trail.empty()) return replay(options, worlds.front(), lab);
-  if (!options.run_dir.empty() && std::filesystem::exists(options.run_dir)) {
-    throw UsageError(fmt::format("--run-dir {}: already there; name a new directory", options.run_dir));
-  }
   std::vector<explore::Explored> walks;
   for (const explore::World& world : worlds) {
     walks.push_back(walk(options, world, lab));

@@ -58,10 +58,10 @@ std::string parse_error_text(CLI::App& app, const CLI::ParseError& e) {
   using namespace rlock::cli;
   if (app.get_subcommands().empty() && e.get_name() == "RequiredError") {
     if (auto stray = stray_subcommand(app)) return unknown_subcommand(app, *stray);
-    if (!app.remaining().empty()) return fmt::format("unknown option '{}' (see rlock --help)", app.remaining().front());
+    if (!app.remaining().empty()) return unknown_option(app, app.remaining().front());
     return "a subcommand is required (rlock help lists them)";
   }
-  return fmt::format("{} (see {})", e.what(), help_command(app));
+  return plain_parse_error(app, e);
 }
 
 }  // namespace
