@@ -188,8 +188,21 @@ check "rlock --version: version, commit, libraries, servers" bash -c "timeout 10
     grep -q '^redis  *[0-9.]* at ' '$work/version' && grep -q '^postgresql  *[0-9.]* at ' '$work/version' && grep -q '^etcd ' '$work/version'"
 check "rlock -V is rlock --version" bash -c "timeout 10 '$rlock' -V | grep -q '^rlock [0-9]'"
 check "rlock --version gives up on servers that do not answer within seconds" bash -c "
-    start=\$(date +%s); ETCD_ENDPOINT=127.0.0.1:$silent timeout 10 '$rlock' --redis redis://127.0.0.1:$silent --db postgresql://postgres@127.0.0.1:$silent/bank --version >'$work/version' &&
-    ((\$(date +%s) - start <= 5)) && [[ \$(grep -c 'not found at' '$work/version') -eq 3 ]]"
+    start=\$(date +%s); ETCD_ENDPOINT=127.0.0.1:$silent ZOOKEEPER_CONNECT=127.0.0.1:$silent timeout 10 '$rlock' --redis redis://127.0.0.1:$silent --db postgresql://postgres@127.0.0.1:$silent/bank --version >'$work/version' &&
+    ((\$(date +%s) - start <= 4)) && [[ \$(grep -c 'not found at 127.0.0.1:$silent' '$work/version') -eq 4 ]]"
+# Without servers named, the project's own ports (scripts/services.sh's, or RLOCK_*_PORT).
+check "rlock --version probes the project's ports, ZooKeeper too, and lists the installed adapters" bash -c "
+    env -u REDIS_URL -u DATABASE_URL -u ETCD_ENDPOINT -u ZOOKEEPER_CONNECT RLOCK_REDIS_PORT=1 RLOCK_PG_PORT=2 RLOCK_ETCD_PORT=3 RLOCK_ZOOKEEPER_PORT=4 \
+        RLOCK_CLIENTS_DIR='$work/no-clients' timeout 10 '$rlock' --version >'$work/version' &&
+    grep -q '^redis       not found at 127\.0\.0\.1:1: ' '$work/version' && grep -q '^postgresql  not found at 127\.0\.0\.1:2/bank: ' '$work/version' &&
+    grep -q '^etcd        not found at 127\.0\.0\.1:3 ' '$work/version' && grep -q '^zookeeper   not found at 127\.0\.0\.1:4 ' '$work/version' &&
+    grep -q '^adapters    none found in $work/no-clients$' '$work/version'"
+check "rlock --version's default ports are scripts/services.sh's" bash -c "
+    env -u REDIS_URL -u DATABASE_URL -u ETCD_ENDPOINT -u ZOOKEEPER_CONNECT -u RLOCK_REDIS_PORT -u RLOCK_PG_PORT -u RLOCK_ETCD_PORT -u RLOCK_ZOOKEEPER_PORT \
+        timeout 10 '$rlock' --version >'$work/version' &&
+    grep -q '^redis .* at 127\.0\.0\.1:6391' '$work/version' && grep -q '^postgresql .* at 127\.0\.0\.1:5441/bank' '$work/version' &&
+    grep -q '^etcd .* at 127\.0\.0\.1:2391' '$work/version' && grep -q '^zookeeper .* at 127\.0\.0\.1:2481' '$work/version' &&
+    grep -q '^adapters    .*(rlock clients lists them all)$' '$work/version'"
 check "rlock help lists the subcommands" bash -c "'$rlock' help | grep -q '^  worker '"
 check "rlock help chaos is chaos's help" bash -c "'$rlock' help chaos | grep -q -- '--faults'"
 check "enum options show their names alone" bash -c "! '$rlock' worker --help | grep -q -- '->' && '$rlock' worker --help | grep -q 'advisory|atomic|row-lock'"

@@ -49,7 +49,7 @@ void register_all(CLI::App& app, rlock::cli::GlobalOptions& global) {
   // After the global options, whose values (from flags or the environment) it reports.
   app.set_version_flag(
       "-V,--version", [&global] { return version_text(global); },
-      "the version, the commit, its libraries and the servers it finds");
+      "the version, the commit, its libraries, the servers it finds and the client adapters installed");
 }
 
 // A parse error in one line, with the help to read. When no subcommand was found, what stood in
