@@ -93,6 +93,7 @@ alone expect 2 "^rlock: error: unexpected argument 'foo' \\(see rlock chaos --he
 alone expect 2 "^rlock: error: --seed: 'abc' is not a value it takes \\(see rlock chaos --help\\)$" -- chaos --seed abc
 alone expect 2 '^rlock: error: --seed: its value is missing \(UINT\) \(see rlock chaos --help\)$' -- chaos --seed
 alone expect 2 '^rlock: error: --trials: given 2 times, at most 1 \(see rlock chaos --help\)$' -- chaos --trials 1 --trials 2
+alone expect 2 "^rlock: error: --account: '-3' is not a number above 0 \\(see rlock bench --help\\)$" -- bench --account -3
 # rlock clients without a catalogue says where it looked.
 mkdir "$work/no-clients"
 for dir in "$work/no-clients" "$work/missing"; do

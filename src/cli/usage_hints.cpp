@@ -46,6 +46,8 @@ std::string plain_parse_error(const CLI::App& app, const CLI::ParseError& e) {
     said = fmt::format("{}: its value is missing ({})", m[1].str(), m[2].str());
   } else if (std::regex_match(what, m, std::regex(R"((\S+): At Most (\d+) required but received (\d+))"))) {
     said = fmt::format("{}: given {} times, at most {}", m[1].str(), m[3].str(), m[2].str());
+  } else if (std::regex_match(what, m, std::regex(R"((\S+): Value (.*) not in range 0\.0+ to [0-9.]+)"))) {
+    said = fmt::format("{}: '{}' is not a number above 0", m[1].str(), m[2].str());  // CLI::PositiveNumber
   } else if (std::regex_match(what, m, std::regex(R"(Could not convert: (\S+) = (.*))"))) {
     said = fmt::format("{}: '{}' is not a value it takes", m[1].str(), m[2].str());
   }

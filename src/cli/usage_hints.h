@@ -26,7 +26,7 @@ std::string unknown_option(const CLI::App& app, const std::string& typed);
 
 // A parse error of CLI11 (but for a missing subcommand), in one line of the project's words:
 // an unknown option or an unexpected word, a value missing, an option given too often, a value not
-// read; any other error as CLI11 says it. Ends with the help to read.
+// read or not above 0; any other error as CLI11 says it. Ends with the help to read.
 std::string plain_parse_error(const CLI::App& app, const CLI::ParseError& e);
 
 // "rlock chaos --help" when the parse selected chaos, else "rlock --help".
