@@ -50,8 +50,8 @@ subcommands=$("$RLOCK" --help | awk '/^Subcommands:$/ { on = 1; next } on && /^ 
     echo "     after changing an option. The notes after \"written by hand\" are kept. -->"
     echo
     echo "Global options may stand before or after the subcommand. \`rlock help SUBCOMMAND\` prints a"
-    echo "subcommand's help, \`rlock --version\` the versions and the servers rlock finds. Notes on each"
-    echo "subcommand follow the reference: [the notes](#notes)."
+    echo "subcommand's help, \`rlock --version\` the versions, the servers rlock finds and the adapters"
+    echo "installed. Notes on each subcommand follow the reference: [the notes](#notes)."
     echo
     echo "## rlock"
     echo

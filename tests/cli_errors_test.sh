@@ -71,6 +71,35 @@ expect 2 'fenced|redlock'           -- worker A 30 --fenced --redlock redis://a,
 expect 2 'redis://'                 -- worker A 30 --redlock redis://a,http://b,redis://c
 expect 2 'width'                    -- timeline --width 10
 
+# Arguments are read before any server is asked: with no server named and none where the project's
+# own would be, each mistake gets its own line, naming the flag typed and only the values it takes.
+alone() { REDIS_URL= DATABASE_URL= ETCD_ENDPOINT= ZOOKEEPER_CONNECT= RLOCK_REDIS_PORT=1 RLOCK_PG_PORT=2 RLOCK_ETCD_PORT=3 RLOCK_ZOOKEEPER_PORT=4 "$@"; }
+alone expect 2 '^rlock: error: --faults: unknown fault .nope. \(known: none,pause,slow,kill,[a-z,-]*\)$' -- chaos --faults nope
+alone expect 2 "^rlock: error: --client 'foo': no shipped client of that name \\(shipped: [^)]*\\); or give NAME=COMMAND$" -- chaos --client foo
+alone expect 2 '^rlock: error: --shard 3/2: out of range: N from 1 to [0-9]+, K from 1 to N$' -- chaos --shard 3/2
+alone expect 2 "^rlock: error: --strategies: 'ttl' is named twice$" -- chaos --strategies ttl,ttl
+alone expect 2 '^rlock: error: --client-safe x: no --client of that name$' -- chaos --client-safe x
+alone expect 2 "^rlock: error: --strategies: 'ttl' is named twice$" -- bench --strategies ttl,ttl
+alone expect 2 "^rlock: error: --strategy: unknown strategy 'nope' \\(known: ttl,watchdog,fenced,fenced-retry,fenced-claim\\)$" \
+    -- explore --strategy nope
+alone expect 2 "^rlock: error: --strategy: 'redlock' is not one of ttl,watchdog,fenced,fenced-retry,fenced-claim$" \
+    -- explore --strategy redlock
+alone expect 2 "^rlock: error: --run-dir $work: already there; name a new directory$" -- explore --strategy ttl --run-dir "$work"
+# CLI11's own phrases in the project's words, with the nearest option's name.
+alone expect 2 "^rlock: error: unknown option '--trial': did you mean '--trials'\\? \\(see rlock chaos --help\\)$" -- chaos --trial 5
+alone expect 2 "^rlock: error: unknown option '--redsi': did you mean '--redis'\\? \\(see rlock chaos --help\\)$" -- --redsi x chaos
+alone expect 2 "^rlock: error: unknown option '--nope' \\(see rlock chaos --help\\)$" -- chaos --nope
+alone expect 2 "^rlock: error: unexpected argument 'foo' \\(see rlock chaos --help\\)$" -- chaos foo
+alone expect 2 "^rlock: error: --seed: 'abc' is not a value it takes \\(see rlock chaos --help\\)$" -- chaos --seed abc
+alone expect 2 '^rlock: error: --seed: its value is missing \(UINT\) \(see rlock chaos --help\)$' -- chaos --seed
+alone expect 2 '^rlock: error: --trials: given 2 times, at most 1 \(see rlock chaos --help\)$' -- chaos --trials 1 --trials 2
+alone expect 2 "^rlock: error: --account: '-3' is not a number above 0 \\(see rlock bench --help\\)$" -- bench --account -3
+# rlock clients without a catalogue says where it looked.
+mkdir "$work/no-clients"
+for dir in "$work/no-clients" "$work/missing"; do
+    RLOCK_CLIENTS_DIR=$dir alone expect 2 "^rlock: error: no client catalogue in $dir, which RLOCK_CLIENTS_DIR names: " -- clients
+done
+
 # Servers that are not there: exit 1 naming the address, and never the password.
 expect 1 'Redis at 127\.0\.0\.1:1: .*refused'              -- --redis redis://:hunter2@127.0.0.1:1/0 reset
 check "the Redis password is never printed" bash -c "! grep -q hunter2 '$work/stderr'"
@@ -160,8 +189,21 @@ check "rlock --version: version, commit, libraries, servers" bash -c "timeout 10
     grep -q '^redis  *[0-9.]* at ' '$work/version' && grep -q '^postgresql  *[0-9.]* at ' '$work/version' && grep -q '^etcd ' '$work/version'"
 check "rlock -V is rlock --version" bash -c "timeout 10 '$rlock' -V | grep -q '^rlock [0-9]'"
 check "rlock --version gives up on servers that do not answer within seconds" bash -c "
-    start=\$(date +%s); ETCD_ENDPOINT=127.0.0.1:$silent timeout 10 '$rlock' --redis redis://127.0.0.1:$silent --db postgresql://postgres@127.0.0.1:$silent/bank --version >'$work/version' &&
-    ((\$(date +%s) - start <= 5)) && [[ \$(grep -c 'not found at' '$work/version') -eq 3 ]]"
+    start=\$(date +%s); ETCD_ENDPOINT=127.0.0.1:$silent ZOOKEEPER_CONNECT=127.0.0.1:$silent timeout 10 '$rlock' --redis redis://127.0.0.1:$silent --db postgresql://postgres@127.0.0.1:$silent/bank --version >'$work/version' &&
+    ((\$(date +%s) - start <= 4)) && [[ \$(grep -c 'not found at 127.0.0.1:$silent' '$work/version') -eq 4 ]]"
+# Without servers named, the project's own ports (scripts/services.sh's, or RLOCK_*_PORT).
+check "rlock --version probes the project's ports, ZooKeeper too, and lists the installed adapters" bash -c "
+    env -u REDIS_URL -u DATABASE_URL -u ETCD_ENDPOINT -u ZOOKEEPER_CONNECT RLOCK_REDIS_PORT=1 RLOCK_PG_PORT=2 RLOCK_ETCD_PORT=3 RLOCK_ZOOKEEPER_PORT=4 \
+        RLOCK_CLIENTS_DIR='$work/no-clients' timeout 10 '$rlock' --version >'$work/version' &&
+    grep -q '^redis       not found at 127\.0\.0\.1:1: ' '$work/version' && grep -q '^postgresql  not found at 127\.0\.0\.1:2/bank: ' '$work/version' &&
+    grep -q '^etcd        not found at 127\.0\.0\.1:3 ' '$work/version' && grep -q '^zookeeper   not found at 127\.0\.0\.1:4 ' '$work/version' &&
+    grep -q '^adapters    none found in $work/no-clients$' '$work/version'"
+check "rlock --version's default ports are scripts/services.sh's" bash -c "
+    env -u REDIS_URL -u DATABASE_URL -u ETCD_ENDPOINT -u ZOOKEEPER_CONNECT -u RLOCK_REDIS_PORT -u RLOCK_PG_PORT -u RLOCK_ETCD_PORT -u RLOCK_ZOOKEEPER_PORT \
+        timeout 10 '$rlock' --version >'$work/version' &&
+    grep -q '^redis .* at 127\.0\.0\.1:6391' '$work/version' && grep -q '^postgresql .* at 127\.0\.0\.1:5441/bank' '$work/version' &&
+    grep -q '^etcd .* at 127\.0\.0\.1:2391' '$work/version' && grep -q '^zookeeper .* at 127\.0\.0\.1:2481' '$work/version' &&
+    grep -q '^adapters    .*(rlock clients lists them all)$' '$work/version'"
 check "rlock help lists the subcommands" bash -c "'$rlock' help | grep -q '^  worker '"
 check "rlock help chaos is chaos's help" bash -c "'$rlock' help chaos | grep -q -- '--faults'"
 check "enum options show their names alone" bash -c "! '$rlock' worker --help | grep -q -- '->' && '$rlock' worker --help | grep -q 'advisory|atomic|row-lock'"

@@ -120,7 +120,7 @@ refuses() {
     check "$* says: $message" test "$(wc -l <"$work/err.txt")" -eq 1 -a -n "$(grep -- "$message" "$work/err.txt")"
 }
 refuses "unknown strategy" --strategy nosuch
-refuses "not pg-atomic" --strategy pg-atomic
+refuses "--strategy: 'pg-atomic' is not one of ttl,watchdog,fenced,fenced-retry,fenced-claim" --strategy pg-atomic
 refuses "unknown event 'nap'" --strategy ttl --events expiry,nap
 refuses "more than the 100000 a walk runs" --strategy fenced-claim --workers 3 --bound 6
 refuses "'A:nap' is not a step" --strategy ttl --replay "A:acquire A:nap"

@@ -57,11 +57,12 @@ struct ChaosOptions {
 };
 
 template <typename T, typename Parse>
-std::vector<T> parse_list(const std::vector<std::string>& names, Parse&& parse, const char* what, std::string known) {
+std::vector<T> parse_list(const std::vector<std::string>& names, Parse&& parse, const char* flag, const char* what,
+                          std::string known) {
   std::vector<T> values;
   for (const std::string& name : names) {
     auto value = parse(name);
-    if (!value) throw UsageError(fmt::format("unknown {} '{}' (known: {})", what, name, known));
+    if (!value) throw UsageError(fmt::format("{}: unknown {} '{}' (known: {})", flag, what, name, known));
     values.push_back(*value);
   }
   return values;
@@ -124,10 +125,10 @@ chaos::Campaign campaign_of(const ChaosOptions& options) {
   std::vector<lab::Strategy> strategies =
       lab::parse_strategy_list(options.strategies, options.quick ? quick : lab::all_strategies());
   if (options.quick && fault_names.empty()) fault_names = {"none", "pause"};
-  std::vector<chaos::Fault> faults =
-      fault_names.empty()
-          ? chaos::all_faults()
-          : parse_list<chaos::Fault>(fault_names, chaos::fault_from, "fault", names_of(chaos::all_faults()));
+  std::vector<chaos::Fault> faults = fault_names.empty()
+                                         ? chaos::all_faults()
+                                         : parse_list<chaos::Fault>(fault_names, chaos::fault_from, "--faults", "fault",
+                                                                    names_of(chaos::all_faults()));
   int trials = options.quick && options.trials == 200 ? 20 : options.trials;
   chaos::Campaign campaign{strategies, clients_of(options), faults, trials, options.jobs};
   if (chaos::most_trials(campaign) > chaos::kMaxTrialsARun) {
@@ -180,9 +181,10 @@ void replay_order(const ChaosOptions& options, const GlobalOptions& global) {
 void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   if (options.replay_order) return replay_order(options, global);
   check_own_ports(options);
+  // Every argument read before a server is asked.
+  chaos::Campaign campaign = campaign_of(options);
   if (options.netns) host::NetnsLab::cleanup_leftovers();  // says so, in one line, when not root
   lab::LabSetup lab = setup_to_change_data(global, "chaos", ServersChanged::redis_and_db);
-  chaos::Campaign campaign = campaign_of(options);
   chaos::ChaosSetup setup{lab.redis,
                           lab.conninfo,
                           lab.dir.root() / "chaos",

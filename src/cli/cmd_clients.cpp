@@ -1,9 +1,12 @@
 // rlock clients: the shipped adapters of clients/ (chaos/client_catalogue.h), one line each: its
 // catalogue name, the kind of server its lock lives on, whether it is expected safe, whether it is
 // installed (and the command that installs it where it is not), the library it pins and what it
-// models. Prints to stdout, each manifest skipped named on stderr; exit 0, or 2 when two manifests
-// define one name or the catalogue's folder is not the user's (client_catalogue.h).
+// models. Prints to stdout, each manifest skipped named on stderr; exit 0, or 2 when no catalogue is
+// found (saying where it looked), when two manifests define one name or when the catalogue's folder
+// is not the user's (client_catalogue.h).
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -18,8 +21,24 @@ std::string server_of(const protocol::ClientSpec& spec) {
   return std::string(protocol::to_string(spec.server)) + (spec.servers == 3 ? "@3" : "");
 }
 
+// Where the catalogue was looked for and why there, for the error when none is found.
+std::string where_looked(const std::filesystem::path& dir) {
+  const char* given = std::getenv("RLOCK_CLIENTS_DIR");
+  if (given != nullptr && *given != '\0') return fmt::format("{}, which RLOCK_CLIENTS_DIR names", dir.string());
+  return fmt::format(
+      "{}, where this rlock looks unless RLOCK_CLIENTS_DIR names a folder (its install's "
+      "share/rlock/clients, or the clients/ of the checkout it was built from)",
+      dir.string());
+}
+
 void list_clients() {
   chaos::Catalogue catalogue = chaos::shipped_catalogue();
+  if (catalogue.entries.empty()) {
+    throw UsageError(
+        fmt::format("no client catalogue in {}: set RLOCK_CLIENTS_DIR to a folder of clients, each "
+                    "NAME/client.json (a checkout's clients/)",
+                    where_looked(catalogue.dir)));
+  }
   if (std::string twice = catalogue.first_duplicate(); !twice.empty()) {
     throw UsageError(fmt::format("the client catalogue {}: {}; remove one", catalogue.dir.string(), twice));
   }

@@ -65,17 +65,20 @@ std::vector<explore::World> worlds_of(const ExploreOptions& options) {
     }
     if (!events.insert(*event).second) throw UsageError(fmt::format("--events names '{}' twice", name));
   }
+  std::vector<lab::Strategy> gated;
+  for (lab::Strategy strategy : lab::all_strategies()) {
+    if (lab::gated(strategy)) gated.push_back(strategy);
+  }
   std::vector<explore::World> worlds;
-  for (lab::Strategy strategy : lab::parse_strategy_list(options.strategies, {})) {
-    if (!lab::gated(strategy)) {
-      throw UsageError(fmt::format("explore runs ttl, watchdog, fenced, fenced-retry and fenced-claim, not {}",
-                                   lab::to_string(strategy)));
-    }
+  for (lab::Strategy strategy : lab::parse_strategy_list(options.strategies, {}, "--strategy", gated)) {
     worlds.push_back(explore::World{strategy, options.workers, events, options.bound});
   }
   if (worlds.empty()) throw UsageError("--strategy names no strategy");
   if (worlds.size() > 1 && (!options.run_dir.empty() || options.replay || options.replay_trail)) {
     throw UsageError("--run-dir, --replay and --replay-trail take one strategy");
+  }
+  if (!options.run_dir.empty() && std::filesystem::exists(options.run_dir)) {
+    throw UsageError(fmt::format("--run-dir {}: already there; name a new directory", options.run_dir));
   }
   return worlds;
 }
@@ -140,9 +143,6 @@ void explore(const ExploreOptions& options, const GlobalOptions& global) {
   if (replaying) order = order_to_replay(options, worlds.front());
   lab::LabSetup lab = setup_to_change_data(global, "explore", ServersChanged::redis_and_db);
   if (order) return replay(options, worlds.front(), *order, lab);
-  if (!options.run_dir.empty() && std::filesystem::exists(options.run_dir)) {
-    throw UsageError(fmt::format("--run-dir {}: already there; name a new directory", options.run_dir));
-  }
   std::vector<explore::Explored> walks;
   for (const explore::World& world : worlds) {
     walks.push_back(walk(options, world, lab));

@@ -49,7 +49,7 @@ void register_all(CLI::App& app, rlock::cli::GlobalOptions& global) {
   // After the global options, whose values (from flags or the environment) it reports.
   app.set_version_flag(
       "-V,--version", [&global] { return version_text(global); },
-      "the version, the commit, its libraries and the servers it finds");
+      "the version, the commit, its libraries, the servers it finds and the client adapters installed");
 }
 
 // A parse error in one line, with the help to read. When no subcommand was found, what stood in
@@ -58,10 +58,10 @@ std::string parse_error_text(CLI::App& app, const CLI::ParseError& e) {
   using namespace rlock::cli;
   if (app.get_subcommands().empty() && e.get_name() == "RequiredError") {
     if (auto stray = stray_subcommand(app)) return unknown_subcommand(app, *stray);
-    if (!app.remaining().empty()) return fmt::format("unknown option '{}' (see rlock --help)", app.remaining().front());
+    if (!app.remaining().empty()) return unknown_option(app, app.remaining().front());
     return "a subcommand is required (rlock help lists them)";
   }
-  return fmt::format("{} (see {})", e.what(), help_command(app));
+  return plain_parse_error(app, e);
 }
 
 }  // namespace

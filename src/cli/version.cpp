@@ -9,12 +9,14 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <future>
 #include <pqxx/pqxx>
 #include <pqxx/version.hxx>
 
 #include <fmt/format.h>
 
 #include "bank/account_store.h"
+#include "chaos/client_catalogue.h"
 #include "cli/build_info.h"
 #include "rlock/error.h"
 #include "rlock/redis_connection.h"
@@ -28,10 +30,28 @@ constexpr auto kProbeTimeout = 1000ms;
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
-std::string redis_line(const GlobalOptions& global) {
-  std::string where = global.redis_url;
+// $NAME when it is set and not empty, else `otherwise`.
+std::string env_or(const char* name, const std::string& otherwise) {
+  const char* given = std::getenv(name);
+  return given != nullptr && *given != '\0' ? given : otherwise;
+}
+
+// The Redis named (--redis, REDIS_URL), else the project's own (scripts/services.sh's port).
+std::string redis_to_probe(const GlobalOptions& global) {
+  if (global.redis_named()) return global.redis_url;
+  return fmt::format("redis://127.0.0.1:{}/0", env_or("RLOCK_REDIS_PORT", "6391"));
+}
+
+// The PostgreSQL named (--db, DATABASE_URL), else the project's own.
+std::string postgres_to_probe(const GlobalOptions& global) {
+  if (global.db_named()) return global.db;
+  return fmt::format("postgresql://postgres@127.0.0.1:{}/bank", env_or("RLOCK_PG_PORT", "5441"));
+}
+
+std::string redis_line(const std::string& url) {
+  std::string where = url;
   try {
-    RedisAddress address = RedisAddress::parse(global.redis_url);
+    RedisAddress address = RedisAddress::parse(url);
     where = address.display();
     RedisConnection redis(address, RedisTimeouts{kProbeTimeout, kProbeTimeout});
     return fmt::format("redis       {} at {}", redis.server_info("redis_version"), where);
@@ -40,11 +60,10 @@ std::string redis_line(const GlobalOptions& global) {
   }
 }
 
-std::string postgres_line(const GlobalOptions& global) {
-  std::string where = bank::describe_conninfo(global.db);
-  setenv("PGCONNECT_TIMEOUT", "1", /*overwrite=*/1);  // libpq's connect timeout is in whole seconds
+std::string postgres_line(const std::string& conninfo) {
+  std::string where = bank::describe_conninfo(conninfo);
   try {
-    pqxx::connection pq(global.db);
+    pqxx::connection pq(conninfo);
     pqxx::nontransaction tx(pq);
     std::string version = tx.exec1("SHOW server_version")[0].as<std::string>();
     return fmt::format("postgresql  {} at {}", version.substr(0, version.find(' ')), where);
@@ -71,13 +90,13 @@ int connect_within(const std::string& host, const std::string& port) {
   return connected ? fd : -1;
 }
 
-// etcd's version from its HTTP endpoint /version ({"etcdserver":"3.4.23",...}), or an empty string.
-std::string etcd_version(const std::string& endpoint) {
+// What the server at `endpoint` (HOST:PORT) answers to `request` until it closes the connection,
+// within about the probe's timeout; empty when it cannot be reached or says nothing.
+std::string answer_of(const std::string& endpoint, const std::string& request) {
   auto colon = endpoint.rfind(':');
   if (colon == std::string::npos) return "";
   int fd = connect_within(endpoint.substr(0, colon), endpoint.substr(colon + 1));
   if (fd < 0) return "";
-  std::string request = fmt::format("GET /version HTTP/1.0\r\nHost: {}\r\n\r\n", endpoint);
   std::string reply;
   if (send(fd, request.data(), request.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(request.size())) {
     auto deadline = std::chrono::steady_clock::now() + kProbeTimeout;
@@ -91,27 +110,62 @@ std::string etcd_version(const std::string& endpoint) {
     }
   }
   close(fd);
-  const std::string key = "\"etcdserver\":\"";
+  return reply;
+}
+
+// The text after `key` in `reply` up to the first of `ends`, or "".
+std::string field(const std::string& reply, const std::string& key, const char* ends) {
   auto at = reply.find(key);
   if (at == std::string::npos) return "";
   at += key.size();
-  return reply.substr(at, reply.find('"', at) - at);
+  return reply.substr(at, reply.find_first_of(ends, at) - at);
 }
 
+// etcd's version from its HTTP endpoint /version ({"etcdserver":"3.4.23",...}).
 std::string etcd_line() {
-  const char* given = std::getenv("ETCD_ENDPOINT");
-  std::string endpoint = given != nullptr && *given != '\0' ? given : "127.0.0.1:2379";
-  std::string version = etcd_version(endpoint);
+  std::string endpoint = env_or("ETCD_ENDPOINT", "127.0.0.1:" + env_or("RLOCK_ETCD_PORT", "2391"));
+  std::string reply = answer_of(endpoint, fmt::format("GET /version HTTP/1.0\r\nHost: {}\r\n\r\n", endpoint));
+  std::string version = field(reply, "\"etcdserver\":\"", "\"");
   return version.empty() ? fmt::format("etcd        not found at {} (ETCD_ENDPOINT)", endpoint)
                          : fmt::format("etcd        {} at {}", version, endpoint);
+}
+
+// ZooKeeper's version from its four-letter word srvr ("Zookeeper version: 3.8.0-5a02a05e..., built on").
+std::string zookeeper_line() {
+  std::string endpoint = env_or("ZOOKEEPER_CONNECT", "127.0.0.1:" + env_or("RLOCK_ZOOKEEPER_PORT", "2481"));
+  std::string version = field(answer_of(endpoint, "srvr"), "Zookeeper version: ", "-,\n");
+  return version.empty() ? fmt::format("zookeeper   not found at {} (ZOOKEEPER_CONNECT)", endpoint)
+                         : fmt::format("zookeeper   {} at {}", version, endpoint);
+}
+
+// The catalogue's adapters that are installed, by name, or why there are none.
+std::string adapters_line() {
+  try {
+    chaos::Catalogue catalogue = chaos::read_catalogue(chaos::catalogue_dir());
+    std::string installed;
+    for (const chaos::CatalogueEntry& e : catalogue.entries) {
+      if (e.installed()) installed += (installed.empty() ? "" : ", ") + e.spec.name;
+    }
+    if (catalogue.entries.empty()) return fmt::format("adapters    none found in {}", catalogue.dir.string());
+    return fmt::format("adapters    {} (rlock clients lists them all)",
+                       installed.empty() ? "none installed" : installed);
+  } catch (const std::exception& e) {
+    return fmt::format("adapters    not read: {}", first_line(e.what()));
+  }
 }
 
 }  // namespace
 
 std::string version_text(const GlobalOptions& global) {
-  return fmt::format("rlock {} (commit {})\nhiredis {}.{}.{}, libpqxx {}\n{}\n{}\n{}", kVersion, kCommit, HIREDIS_MAJOR,
-                     HIREDIS_MINOR, HIREDIS_PATCH, PQXX_VERSION, redis_line(global), postgres_line(global),
-                     etcd_line());
+  setenv("PGCONNECT_TIMEOUT", "1", /*overwrite=*/1);  // libpq's connect timeout is in whole seconds
+  // Side by side, so that servers that do not answer cost one timeout, not one each.
+  auto redis = std::async(std::launch::async, redis_line, redis_to_probe(global));
+  auto postgres = std::async(std::launch::async, postgres_line, postgres_to_probe(global));
+  auto etcd = std::async(std::launch::async, etcd_line);
+  auto zookeeper = std::async(std::launch::async, zookeeper_line);
+  return fmt::format("rlock {} (commit {})\nhiredis {}.{}.{}, libpqxx {}\n{}\n{}\n{}\n{}\n{}", kVersion, kCommit,
+                     HIREDIS_MAJOR, HIREDIS_MINOR, HIREDIS_PATCH, PQXX_VERSION, redis.get(), postgres.get(), etcd.get(),
+                     zookeeper.get(), adapters_line());
 }
 
 }  // namespace rlock::cli

@@ -10,21 +10,28 @@ namespace rlock::lab {
 
 std::vector<Strategy> parse_strategy_list(const std::vector<std::string>& names,
                                           const std::vector<Strategy>& by_default) {
+  return parse_strategy_list(names, by_default, "--strategies", all_strategies());
+}
+
+std::vector<Strategy> parse_strategy_list(const std::vector<std::string>& names,
+                                          const std::vector<Strategy>& by_default, std::string_view flag,
+                                          const std::vector<Strategy>& runs) {
   if (names.empty()) return by_default;
   if (names == std::vector<std::string>{"none"} || names == std::vector<std::string>{""}) return {};
   std::vector<Strategy> strategies;
   for (const std::string& name : names) {
     if (name.empty() || name == "none") {
-      throw UsageError(fmt::format("--strategies: '{}' stands alone, for no strategy", name));
+      throw UsageError(fmt::format("{}: '{}' stands alone, for no strategy", flag, name));
     }
     std::optional<Strategy> strategy = strategy_from(name);
-    if (!strategy) {
+    if (!strategy || std::find(runs.begin(), runs.end(), *strategy) == runs.end()) {
       std::string known;
-      for (Strategy s : all_strategies()) known += fmt::format("{}{}", known.empty() ? "" : ",", to_string(s));
-      throw UsageError(fmt::format("--strategies: unknown strategy '{}' (known: {})", name, known));
+      for (Strategy s : runs) known += fmt::format("{}{}", known.empty() ? "" : ",", to_string(s));
+      throw UsageError(strategy ? fmt::format("{}: '{}' is not one of {}", flag, name, known)
+                                : fmt::format("{}: unknown strategy '{}' (known: {})", flag, name, known));
     }
     if (std::find(strategies.begin(), strategies.end(), *strategy) != strategies.end()) {
-      throw UsageError(fmt::format("--strategies: '{}' is named twice", name));
+      throw UsageError(fmt::format("{}: '{}' is named twice", flag, name));
     }
     strategies.push_back(*strategy);
   }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lab/strategy.h"
@@ -16,5 +17,11 @@ namespace rlock::lab {
 // item beside others.
 std::vector<Strategy> parse_strategy_list(const std::vector<std::string>& names,
                                           const std::vector<Strategy>& by_default);
+
+// The same for a command that runs only the strategies `runs`, whose flag is `flag` ("--strategy"):
+// the errors name that flag, and a name outside `runs` is refused listing `runs` alone.
+std::vector<Strategy> parse_strategy_list(const std::vector<std::string>& names,
+                                          const std::vector<Strategy>& by_default, std::string_view flag,
+                                          const std::vector<Strategy>& runs);
 
 }  // namespace rlock::lab

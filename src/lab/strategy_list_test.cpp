@@ -44,6 +44,23 @@ TEST(ParseStrategyList, AnUnknownNameIsRefusedWithTheKnownOnes) {
   EXPECT_NE(refusal({"TTL"}), "");  // names are case-sensitive
 }
 
+TEST(ParseStrategyList, ACommandThatRunsFewerNamesItsFlagAndListsThoseAlone) {
+  const std::vector<Strategy> runs{Strategy::ttl, Strategy::fenced};
+  auto refusal_of = [&](const std::vector<std::string>& names) -> std::string {
+    try {
+      parse_strategy_list(names, {}, "--strategy", runs);
+    } catch (const UsageError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(refusal_of({"nope"}), "--strategy: unknown strategy 'nope' (known: ttl,fenced)");
+  EXPECT_EQ(refusal_of({"ttl", "redlock"}), "--strategy: 'redlock' is not one of ttl,fenced");
+  EXPECT_EQ(refusal_of({"fenced", "fenced"}), "--strategy: 'fenced' is named twice");
+  EXPECT_EQ(parse_strategy_list({"fenced", "ttl"}, {}, "--strategy", runs),
+            (std::vector<Strategy>{Strategy::fenced, Strategy::ttl}));
+}
+
 TEST(ParseStrategyList, ANameGivenTwiceIsRefused) {
   EXPECT_EQ(refusal({"ttl", "fenced-claim", "ttl"}), "--strategies: 'ttl' is named twice");
 }
