@@ -21,10 +21,10 @@
 #include "explore/summary.h"
 #include "explore/walk_record.h"
 #include "explore/world.h"
-#include "lab/lab_worker.h"
 #include "lab/strategy_list.h"
 #include "rlock/error.h"
 #include "runfiles/file_format.h"
+#include "strategy/worker.h"
 #include "util/option_checks.h"
 
 namespace rlock::cli {
@@ -57,7 +57,7 @@ std::vector<explore::World> worlds_of(const ExploreOptions& options) {
   }
   std::vector<explore::World> worlds;
   for (lab::Strategy strategy : lab::parse_strategy_list(options.strategies, {})) {
-    if (!lab::gated(strategy)) {
+    if (!strategy::gated(strategy)) {
       throw UsageError(fmt::format("explore runs ttl, watchdog, fenced, fenced-retry and fenced-claim, not {}",
                                    lab::to_string(strategy)));
     }
