@@ -94,11 +94,12 @@ TEST_P(EveryStrategy, OneIncrementAddsItsAmount) {
   EXPECT_FALSE(strategy->write_state().in_doubt);
 }
 
-INSTANTIATE_TEST_SUITE_P(Strategies, EveryStrategy, ::testing::ValuesIn(lab::all_strategies()), [](const auto& info) {
-  std::string name(lab::to_string(info.param));
-  std::erase(name, '-');
-  return name;
-});
+INSTANTIATE_TEST_SUITE_P(Strategies, EveryStrategy, ::testing::ValuesIn(lab::all_strategies()),
+                         [](const ::testing::TestParamInfo<Strategy>& each) {
+                           std::string name(lab::to_string(each.param));
+                           std::erase(name, '-');
+                           return name;
+                         });
 
 // The row's fence is 1 already: the first acquisition's fence (1, the counter deleted) is stale.
 TEST(Fenced, AStaleFenceIsRejectedAndNothingAdded) {
