@@ -41,7 +41,8 @@ class OneLock : public Incrementer, private Acquiring {
  private:
   void add(long long amount) override;
   bool attempt(long long amount, bool first);
-  // Read, (check), pause, write: false when the pass must start again or was rejected.
+  // Read, (check), pause, write; how the pass ended: written, rejected (a stale fence, at the write or
+  // already at a claiming read), or the lock found lost before the write.
   enum class Pass { written, rejected, lock_lost };
   Pass read_modify_write(const Lease& lease, long long amount, bool first);
 
