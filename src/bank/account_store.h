@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 
+#include "bank/initial_balance.h"
 #include "rlock/lock_key.h"
 
 namespace rlock::bank {
@@ -33,7 +34,7 @@ struct PostgresLimits {
 
 class AccountStore {
  public:
-  static constexpr long long kInitialBalance = 100;
+  static constexpr long long kInitialBalance = bank::kInitialBalance;
 
   // conninfo: any libpq connection string or URL. Gives up connecting after a few seconds
   // (PGCONNECT_TIMEOUT, 3 s unless set).

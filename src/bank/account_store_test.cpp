@@ -13,15 +13,15 @@
 
 #include "rlock/error.h"
 #include "rlock/lock_key.h"
-#include "testing/test_env.h"
+#include "testing/database_env.h"
 
 namespace rlock::bank {
 namespace {
 
 class AccountStoreTest : public ::testing::Test {
  protected:
-  // Fails the test (never skips it) when DATABASE_URL or REDIS_URL is unset or unreachable.
-  void SetUp() override { store_ = std::make_unique<AccountStore>(testing::servers().database_url); }
+  // Fails the test (never skips it) when DATABASE_URL is unset or unreachable.
+  void SetUp() override { store_ = std::make_unique<AccountStore>(testing::database_url()); }
   AccountStore& store() { return *store_; }
 
  private:
@@ -120,7 +120,7 @@ using Clock = std::chrono::steady_clock;
 // A frozen backend (SIGSTOPped: its socket stays open, so neither statement_timeout nor TCP notices)
 // gives a clear error within the client's deadline, not a hang.
 TEST(AccountStoreLimits, AFrozenBackendGivesAClearErrorWithinTheDeadline) {
-  AccountStore store(testing::servers().database_url, PostgresLimits{.statement_timeout = 500ms, .deadline = 1000ms});
+  AccountStore store(testing::database_url(), PostgresLimits{.statement_timeout = 500ms, .deadline = 1000ms});
   store.reset(9230);
   pid_t backend = store.backend_pid();
   ASSERT_GT(backend, 0);
@@ -137,7 +137,7 @@ TEST(AccountStoreLimits, AFrozenBackendGivesAClearErrorWithinTheDeadline) {
 
 // A statement that waits on a row lock held longer than statement_timeout is canceled by the server.
 TEST(AccountStoreLimits, AStatementWaitingPastTheStatementTimeoutIsCanceled) {
-  AccountStore holder(testing::servers().database_url);
+  AccountStore holder(testing::database_url());
   holder.reset(9231);
   std::thread holding([&] {
     holder.locked_update(9231, AccountStore::TxLock::row, [](long long balance) {
@@ -146,7 +146,7 @@ TEST(AccountStoreLimits, AStatementWaitingPastTheStatementTimeoutIsCanceled) {
     });
   });
   std::this_thread::sleep_for(300ms);  // the holder has the row
-  AccountStore waiter(testing::servers().database_url, PostgresLimits{.statement_timeout = 500ms, .deadline = 10s});
+  AccountStore waiter(testing::database_url(), PostgresLimits{.statement_timeout = 500ms, .deadline = 10s});
   auto began = Clock::now();
   std::string message = testing::error_message<Error>(
       [&] { waiter.locked_update(9231, AccountStore::TxLock::row, [](long long balance) { return balance; }); });

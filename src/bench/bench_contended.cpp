@@ -7,6 +7,7 @@
 
 #include "host/child.h"
 #include "rlock/error.h"
+#include "strategy/worker.h"
 #include "util/stats.h"
 
 namespace rlock::bench {
@@ -25,7 +26,7 @@ std::filesystem::path records_of(const BenchSetup& setup, lab::Strategy strategy
 
 void run_client(const BenchSetup& setup, const lab::WorkerPlan& plan, const std::filesystem::path& records,
                 Clock::time_point start, Clock::time_point end) {
-  lab::RepeatedWorker worker(plan, setup.redis, setup.conninfo);
+  strategy::RepeatedWorker worker(plan, setup.redis, setup.conninfo);
   std::ofstream out(records);
   std::this_thread::sleep_until(start);
   while (Clock::now() < end) {

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "bench/bench_strategy.h"
-#include "lab/lab_worker.h"
+#include "lab/worker_plan.h"
 
 namespace rlock::bench {
 

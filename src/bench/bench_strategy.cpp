@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "bench/bench_contended.h"
-#include "lab/lab_worker.h"
+#include "strategy/worker.h"
 #include "util/stats.h"
 
 namespace rlock::bench {
@@ -70,7 +70,7 @@ class Floor {
 StrategyRow measure_alone(const BenchSetup& setup, Strategy strategy) {
   bank::AccountStore store(setup.conninfo);
   reset_accounts(setup, 1);
-  lab::RepeatedWorker worker(bench_plan(setup, strategy, setup.account, 0), setup.redis, setup.conninfo);
+  strategy::RepeatedWorker worker(bench_plan(setup, strategy, setup.account, 0), setup.redis, setup.conninfo);
   std::function<void()> floor = strategy_floor(setup, strategy, store);
   worker.increment();  // connections made and scripts loaded: no round is the first
   floor();

@@ -1,5 +1,5 @@
 // The price of safety: what one increment of an account costs under each strategy (lab/strategy.h),
-// done exactly as the lab's worker does it (lab_worker.h's RepeatedWorker: acquire, read, write,
+// done exactly as the lab's worker does it (strategy/worker.h's RepeatedWorker: acquire, read, write,
 // release), on the bench's servers.
 //
 // A strategy's floor is its own sequence of round trips with no work in them (PING to each Redis it

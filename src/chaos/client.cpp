@@ -111,7 +111,7 @@ pid_t spawn_worker(const lab::WorkerPlan& plan, const lab::LabSetup& setup, doub
   return host::fork_child([&] {
     if (first) first();
     try {
-      lab::run_worker(plan, setup);
+      strategy::run_worker(plan, setup);
     } catch (const lab::WriteRejected&) {
       return 3;
     }

@@ -1,4 +1,4 @@
-// The client of a chaos trial: a worker process (lab_worker.h) running the trial's strategy on
+// The client of a chaos trial: a worker process (strategy/worker.h) running the trial's strategy on
 // one worker's schedule. The campaign's process forks it and reaps it (worker_trial.h); the worker's
 // exit code says how it ended, as rlock's: 0, 1 failed, 3 write rejected.
 //
@@ -12,8 +12,8 @@
 
 #include "chaos/chaos.h"
 #include "chaos/schedule.h"
-#include "lab/lab_worker.h"
 #include "rlock/redis_address.h"
+#include "strategy/worker.h"
 
 namespace rlock::chaos {
 

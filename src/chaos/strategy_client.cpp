@@ -1,6 +1,7 @@
 #include "chaos/strategy_client.h"
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -12,11 +13,9 @@
 #include "protocol/messages.h"
 #include "rlock/acquire.h"
 #include "rlock/error.h"
-#include "rlock/patterns/redlock.h"
 #include "rlock/redis_address.h"
-#include "rlock/redis_connection.h"
-#include "rlock/redis_lock.h"
-#include "rlock/watchdog.h"
+#include "strategy/account.h"
+#include "strategy/incrementer.h"
 
 namespace rlock::chaos {
 namespace {
@@ -61,45 +60,81 @@ class Harness {
   }
   void send(const protocol::ClientMessage& message) { out_ << protocol::encode(message) << '\n' << std::flush; }
 
-  struct Read {
-    long long balance = 0;
-    bool claimed = false;
-  };
-  // A read; with a fence, one that claims it.
-  Read read(long long id, const std::optional<Fence>& claim) {
-    send(protocol::Read{id, claim ? std::optional<long long>(claim->value) : std::nullopt, claim.has_value()});
-    protocol::ReadOk ok = answer<protocol::ReadOk>();
-    return {ok.balance, ok.claimed.value_or(false)};
-  }
-  bool write(long long id, long long balance, const std::optional<Fence>& fence) {
-    send(protocol::Write{id, balance, fence ? std::optional<long long>(fence->value) : std::nullopt});
-    return answer<protocol::WriteOk>().applied;
-  }
-
  private:
   std::istream& in_;
   std::ostream& out_;
 };
 
-// How one pass from acquisition to release ended, as the built-in worker's read_modify_write says.
-enum class Pass { written, rejected, lock_lost };
+// The account the harness serves, through the protocol's read, claim and write messages of the
+// increment being answered. The work between read and write is the harness's: it holds the read's
+// answer back.
+class ServedAccount final : public strategy::Account {
+ public:
+  explicit ServedAccount(Harness& harness) : harness_(harness) {}
 
+  void serve(long long increment) { id_ = increment; }
+
+  long long read() override {
+    harness_.send(protocol::Read{id_, std::nullopt, false});
+    return harness_.answer<protocol::ReadOk>().balance;
+  }
+  std::optional<long long> claim_read(Fence fence) override {
+    harness_.send(protocol::Read{id_, fence.value, true});
+    protocol::ReadOk ok = harness_.answer<protocol::ReadOk>();
+    if (!ok.claimed.value_or(false)) return std::nullopt;
+    return ok.balance;
+  }
+  void write(long long balance) override { send_write(balance, std::nullopt); }
+  long long fenced_write(long long balance, Fence fence) override { return send_write(balance, fence.value) ? 1 : 0; }
+  long long claimed_write(long long balance, Fence fence) override { return fenced_write(balance, fence); }
+  long long add_atomically(long long) override { throw UsageError(kPostgresOnly); }
+  long long locked_update(bank::AccountStore::TxLock, const std::function<long long(long long)>&) override {
+    throw UsageError(kPostgresOnly);
+  }
+
+ private:
+  static constexpr const char* kPostgresOnly = "the protocol cannot lock inside PostgreSQL";
+
+  bool send_write(long long balance, std::optional<long long> token) {
+    harness_.send(protocol::Write{id_, balance, token});
+    return harness_.answer<protocol::WriteOk>().applied;
+  }
+
+  Harness& harness_;
+  long long id_ = 0;
+};
+
+// The strategy on the servers init named, its lock the increment's key: built again when an
+// increment names another key.
 class StrategyClient {
  public:
   StrategyClient(lab::Strategy strategy, WaitMode wait, Harness& harness, const protocol::Init& init)
-      : strategy_(strategy), wait_(wait), harness_(harness), ttl_(init.ttl_ms) {
-    for (const std::string& url : init.redis) servers_.push_back(RedisAddress::parse(url));
-    if (servers_.empty()) throw UsageError("init named no Redis server");
-    if (strategy == lab::Strategy::redlock && servers_.size() < 3) {
+      : account_(harness) {
+    setting_.strategy = strategy;
+    setting_.name = init.name;
+    setting_.ttl = std::chrono::milliseconds(init.ttl_ms);
+    // The built-in chaos worker's retry, bounded by 10 TTLs: the harness waits no longer for an
+    // answer (the built-in worker, waiting longer, ends up stuck at the trial's end).
+    setting_.policy = AcquirePolicy{.retry = kBusyRetry, .wait = wait, .deadline = 10 * setting_.ttl};
+    for (const std::string& url : init.redis) setting_.redlock.push_back(RedisAddress::parse(url));
+    if (setting_.redlock.empty()) throw UsageError("init named no Redis server");
+    if (strategy == lab::Strategy::redlock && setting_.redlock.size() < 3) {
       throw UsageError("redlock needs three Redis servers in init: declare the client as NAME@3=COMMAND");
     }
-    if (strategy != lab::Strategy::redlock) redis_.emplace(servers_.front());
+    setting_.redis = setting_.redlock.front();
   }
 
   // The increment's error, if it gave up; none when its write was applied.
   std::optional<std::string> run(const protocol::Increment& increment) {
     try {
-      return strategy_ == lab::Strategy::redlock ? run_redlock(increment) : run_single(increment);
+      if (!strategy_ || setting_.key.lock != increment.key) {
+        strategy_.reset();
+        setting_.key = LockKey::named(increment.key);
+        strategy_ = strategy::make_incrementer(setting_, {account_, journal_, steps_});
+      }
+      account_.serve(increment.id);
+      strategy_->increment(increment.amount);
+      return std::nullopt;
     } catch (const HarnessError&) {
       throw;
     } catch (const Error& e) {
@@ -108,59 +143,11 @@ class StrategyClient {
   }
 
  private:
-  // The acquisition policy of the built-in chaos worker, bounded by 10 TTLs: the harness waits no
-  // longer for an answer (the built-in worker, waiting longer, ends up stuck at the trial's end).
-  AcquirePolicy policy() const { return AcquirePolicy{.retry = kBusyRetry, .wait = wait_, .deadline = 10 * ttl_}; }
-
-  // The built-in Worker's attempts (lab_worker.cpp), with the account behind the protocol.
-  std::optional<std::string> run_single(const protocol::Increment& increment) {
-    RedisLock lock(*redis_, LockKey::named(increment.key), LockOptions{.waiters = wait_});
-    Acquirer acquirer(lock, servers_.front(), policy());
-    for (;;) {
-      Acquisition acquired = lab::takes_fence(strategy_) ? acquirer.acquire_fenced(ttl_) : acquirer.acquire(ttl_);
-      if (!acquired) return fmt::format("could not acquire {} in 10 TTLs", increment.key);
-      const Lease& lease = *acquired.lease;
-      std::optional<Watchdog> watchdog;
-      if (strategy_ == lab::Strategy::watchdog) {
-        watchdog.emplace(servers_.front(), lock.key(), lease.token, ttl_, [](const WatchdogReport&) {});
-      }
-      Pass pass = read_modify_write(lock, lease, increment);
-      if (watchdog) watchdog->stop();
-      if (lock.release(lease.token) == ReleaseResult::unknown) {
-        return fmt::format("the release of {} got no answer ({})", increment.key, lock.last_release_error());
-      }
-      if (pass == Pass::written) return std::nullopt;
-      if (pass == Pass::rejected && !lab::retries_rejected_write(strategy_)) {
-        return fmt::format("the fenced write was rejected (fencing token {} is stale)", lease.fence->value);
-      }
-    }
-  }
-
-  Pass read_modify_write(RedisLock& lock, const Lease& lease, const protocol::Increment& increment) {
-    bool claim = strategy_ == lab::Strategy::fenced_claim;
-    Harness::Read read = harness_.read(increment.id, claim ? lease.fence : std::nullopt);
-    if (claim && !read.claimed) return Pass::rejected;
-    if (strategy_ == lab::Strategy::check_before_write && !lock.holds(lease.token).held) return Pass::lock_lost;
-    return harness_.write(increment.id, read.balance + increment.amount, lease.fence) ? Pass::written : Pass::rejected;
-  }
-
-  // The built-in RedlockWorker: a majority's lock, an unchecked write.
-  std::optional<std::string> run_redlock(const protocol::Increment& increment) {
-    Redlock lock(servers_, LockKey::named(increment.key));
-    RedlockAttempt attempt = RedlockAcquirer(lock, policy()).acquire(ttl_);
-    if (!attempt) return fmt::format("could not acquire {} on a majority in 10 TTLs", increment.key);
-    Harness::Read read = harness_.read(increment.id, std::nullopt);
-    harness_.write(increment.id, read.balance + increment.amount, std::nullopt);
-    lock.release(*attempt.token);
-    return std::nullopt;
-  }
-
-  lab::Strategy strategy_;
-  WaitMode wait_;
-  Harness& harness_;
-  std::chrono::milliseconds ttl_;
-  std::vector<RedisAddress> servers_;
-  std::optional<RedisConnection> redis_;  // the one server, for all but redlock
+  strategy::Setting setting_;
+  ServedAccount account_;
+  strategy::Journal journal_;  // the history is the harness's
+  strategy::StepHook steps_;
+  std::unique_ptr<strategy::Incrementer> strategy_;
 };
 
 }  // namespace

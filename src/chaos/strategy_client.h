@@ -2,14 +2,15 @@
 // `rlock client --strategy S` runs, so that the protocol's verdicts can be checked against the
 // built-in cells of the same strategy (the conformance test).
 //
-// It takes and releases the lock with rlock's own library exactly as the built-in worker does
-// (lab_worker.h: the same acquisition policy, watchdog, check, fence, claim and retry), on the
-// Redis servers the harness names in `init` (three for redlock), and reads and writes the account
-// through the protocol's read, claim and write messages where the built-in worker uses
-// PostgreSQL. The work between read and write is the harness's: it holds the read's answer back.
-// The one difference that follows: check-before-write checks after that work, just before the
-// write, where the built-in worker checks before it. Runs on the calling thread (plus the
-// watchdog's thread for `watchdog`); one client per process, as the harness starts them.
+// It runs the built-in strategy's own object (strategy/incrementer.h), the code the built-in worker
+// runs, on the Redis servers the harness names in `init` (three for redlock), with the account the
+// harness serves through the protocol's read, claim and write messages where the built-in worker
+// uses PostgreSQL. Two things are the protocol's: a refused lock is asked again after 10 ms, for at
+// most 10 TTLs; and the work between read and write is the harness's (it holds the read's answer
+// back), so check-before-write, which checks as soon as the read returns, checks after that work,
+// just before the write, where the built-in worker checks before its pause. Runs on the calling
+// thread (plus the watchdog's thread for `watchdog`); one client per process, as the harness
+// starts them.
 #pragma once
 
 #include <istream>

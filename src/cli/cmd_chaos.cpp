@@ -27,11 +27,11 @@
 #include "explore/order_trial.h"
 #include "explore/summary.h"
 #include "host/netns.h"
-#include "lab/lab_worker.h"
 #include "lab/run_log.h"
 #include "lab/strategy_list.h"
 #include "rlock/error.h"
 #include "rlock/token.h"
+#include "strategy/worker.h"
 #include "util/option_checks.h"
 
 namespace rlock::cli {
@@ -165,7 +165,7 @@ void replay_order(const ChaosOptions& options, const GlobalOptions& global) {
         "so no --faults, --client, --shard, --netns or --quick");
   }
   std::vector<lab::Strategy> strategies = lab::parse_strategy_list(options.strategies, {});
-  if (strategies.size() != 1 || !lab::gated(strategies.front())) {
+  if (strategies.size() != 1 || !strategy::gated(strategies.front())) {
     throw UsageError("--replay-order takes one --strategies of ttl, watchdog, fenced, fenced-retry, fenced-claim");
   }
   explore::OrderToReplay order = explore::order_to_replay(strategies.front(), *options.replay_order);

@@ -23,11 +23,11 @@
 #include "explore/walk_record.h"
 #include "explore/world.h"
 #include "lab/lab_dir.h"
-#include "lab/lab_worker.h"
 #include "lab/run_log.h"
 #include "lab/strategy_list.h"
 #include "rlock/error.h"
 #include "runfiles/file_format.h"
+#include "strategy/worker.h"
 #include "util/option_checks.h"
 #include "util/printable.h"
 
@@ -67,7 +67,7 @@ std::vector<explore::World> worlds_of(const ExploreOptions& options) {
   }
   std::vector<lab::Strategy> gated;
   for (lab::Strategy strategy : lab::all_strategies()) {
-    if (lab::gated(strategy)) gated.push_back(strategy);
+    if (strategy::gated(strategy)) gated.push_back(strategy);
   }
   std::vector<explore::World> worlds;
   for (lab::Strategy strategy : lab::parse_strategy_list(options.strategies, {}, "--strategy", gated)) {

@@ -1,7 +1,7 @@
 // rlock worker NAME AMOUNT [--ttl MS] [--delay S] [--pause S] [--watchdog] [--fenced] [--retry]
 // [--check-before-write] [--min-redis-uptime MS] [--wait-replicas N [--wait-timeout MS]]
 // [--claim-fence] [--pg atomic|row-lock|advisory] [--redlock URL,URL,URL...] [--wait poll|notify|queue|handoff]
-// [--account N] [--retry-every MS]: the article's worker (see lab_worker.h), running the strategy its flags name.
+// [--account N] [--retry-every MS]: the article's worker (see strategy/worker.h), running the strategy its flags name.
 #include <memory>
 #include <string>
 #include <vector>
@@ -9,10 +9,10 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
-#include "lab/lab_worker.h"
 #include "lab/strategy.h"
 #include "lab/worker_flags.h"
 #include "rlock/error.h"
+#include "strategy/worker.h"
 #include "util/option_checks.h"
 
 namespace rlock::cli {
@@ -118,7 +118,7 @@ void register_worker(CLI::App& app, const GlobalOptions& global) {
   add_run_options(cmd, *options);
   lab::add_strategy_flags(*cmd, options->strategy);
   add_guards(cmd, *options);
-  cmd->callback([options, &global] { lab::run_worker(plan_of(*options), global.setup()); });
+  cmd->callback([options, &global] { strategy::run_worker(plan_of(*options), global.setup()); });
 }
 
 }  // namespace rlock::cli

@@ -10,7 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "lab/lab_worker.h"
+#include "lab/worker_plan.h"
 
 namespace rlock::cli {
 

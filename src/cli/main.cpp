@@ -12,7 +12,7 @@
 #include "cli/global_options.h"
 #include "cli/usage_hints.h"
 #include "cli/version.h"
-#include "lab/lab_worker.h"
+#include "lab/worker_plan.h"
 #include "rlock/error.h"
 
 namespace {

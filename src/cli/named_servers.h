@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "cli/global_options.h"
-#include "lab/lab_worker.h"
+#include "lab/worker_plan.h"
 
 namespace rlock::cli {
 

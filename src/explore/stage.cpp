@@ -12,12 +12,12 @@
 #include "explore/turns.h"
 #include "host/failover_pair.h"
 #include "lab/host_events.h"
-#include "lab/lab_worker.h"
 #include "lab/run_log.h"
 #include "nemesis/nemesis.h"
 #include "rlock/error.h"
 #include "rlock/lock_key.h"
 #include "rlock/redis_connection.h"
+#include "strategy/worker.h"
 
 namespace rlock::explore {
 namespace {
@@ -92,7 +92,7 @@ struct Stage::Impl {
       plan.account = account;
       plan.ttl = kTtl;
       plan.strategy = world.strategy;
-      workers.push_back(std::make_unique<lab::GatedWorker>(
+      workers.push_back(std::make_unique<strategy::GatedWorker>(
           plan, lab::LabSetup{redis_address(), servers.conninfo, dir, lab::Lang::en}, turns));
     }
   }
@@ -244,7 +244,7 @@ struct Stage::Impl {
   Turns turns;
   RedisConnection redis;
   bank::AccountStore store;
-  std::vector<std::unique_ptr<lab::GatedWorker>> workers;
+  std::vector<std::unique_ptr<strategy::GatedWorker>> workers;
 };
 
 Stage::Stage(World world, Servers servers, lab::LabDir dir, long account)

@@ -1,4 +1,4 @@
-// One order of the world on the real servers: the gated workers (lab/lab_worker.h), one thread
+// One order of the world on the real servers: the gated workers (strategy/worker.h), one thread
 // each, driven through Turns one move at a time; the explorer's events made to happen (the lock key
 // deleted as its TTL running out, a pause and its end, the Redis crashed and started again, empty,
 // a failover to a replica that never got the lock); and the chaos checkers' verdict on what the

@@ -1,11 +1,12 @@
 #include "rlock/release_waiter.h"
 
 #include <algorithm>
+#include <array>
 #include <thread>
+#include <utility>
 
 #include "rlock/error.h"
 #include "rlock/token.h"
-#include "util/enum_names.h"
 
 namespace rlock {
 namespace {
@@ -24,15 +25,20 @@ std::optional<long long> fence_handed_to(const Reply& reply, const Token& token)
   return std::stoll(text.substr(space + 1));
 }
 
-constexpr util::NameTable<WaitMode, 4> kWaitModes{{{WaitMode::poll, "poll"},
-                                                   {WaitMode::notify, "notify"},
-                                                   {WaitMode::queue, "queue"},
-                                                   {WaitMode::handoff, "handoff"}}};
+constexpr std::array<std::pair<WaitMode, std::string_view>, 4> kWaitModes{{{WaitMode::poll, "poll"},
+                                                                           {WaitMode::notify, "notify"},
+                                                                           {WaitMode::queue, "queue"},
+                                                                           {WaitMode::handoff, "handoff"}}};
 constexpr int kTicketRetries = 5;  // a queue ticket's TTL, in retry intervals
 
 }  // namespace
 
-std::string_view wait_mode_name(WaitMode mode) { return util::name_in(kWaitModes, mode); }
+std::string_view wait_mode_name(WaitMode mode) {
+  for (auto [m, name] : kWaitModes) {
+    if (m == mode) return name;
+  }
+  return "unknown";
+}
 
 std::map<std::string, WaitMode> wait_modes_by_name() {
   std::map<std::string, WaitMode> modes;

@@ -1,8 +1,9 @@
 // What the lock library's tests need from their environment, and one assertion helper.
 //
-// servers(): the Redis at REDIS_URL and the PostgreSQL at DATABASE_URL that scripts/services.sh
-// starts and prints. Integration tests never skip: when either variable is unset or its server does
-// not answer, servers() throws, and every test that asked fails saying which one and why.
+// servers(): the Redis at REDIS_URL that scripts/services.sh starts and prints; the library's tests
+// need nothing else (the PostgreSQL of the harness's tests is database_env.h's). Integration tests
+// never skip: when the variable is unset or its server does not answer, servers() throws, and every
+// test that asked fails saying which one and why.
 // TestLock: one account's lock keys on that Redis, deleted before and after a test.
 // closed_port(): a local port where nothing listens. error_message(): what an expected error said.
 #pragma once
@@ -19,7 +20,6 @@
 
 #include <gtest/gtest.h>
 
-#include "bank/account_store.h"
 #include "rlock/error.h"
 #include "rlock/lock_key.h"
 #include "rlock/redis_address.h"
@@ -30,34 +30,28 @@ namespace rlock::testing {
 
 struct Servers {
   RedisAddress redis;
-  std::string database_url;
 };
 
 inline std::string required_env(const char* name) {
   const char* value = std::getenv(name);
   if (value == nullptr || *value == '\0') {
     throw std::runtime_error(std::string(name) +
-                             " is not set: the integration tests need the real Redis and PostgreSQL. Run "
+                             " is not set: the integration tests need the real servers. Run "
                              "`scripts/services.sh up && eval \"$(scripts/services.sh env)\"` first.");
   }
   return value;
 }
 
-// Both servers, checked once per test binary (Redis answers PING, PostgreSQL accepts a connection).
+// The Redis, checked once per test binary (it answers PING).
 inline const Servers& servers() {
   static const Servers checked = [] {
     std::string redis_url = required_env("REDIS_URL");
-    Servers s{RedisAddress(), required_env("DATABASE_URL")};
+    Servers s;
     try {
       s.redis = RedisAddress::parse(redis_url);
       RedisConnection(s.redis).checked({"PING"});
     } catch (const std::exception& e) {
       throw std::runtime_error(std::string("REDIS_URL: no usable Redis: ") + e.what());
-    }
-    try {
-      bank::AccountStore store(s.database_url);
-    } catch (const std::exception& e) {
-      throw std::runtime_error(std::string("DATABASE_URL: no usable PostgreSQL: ") + e.what());
     }
     return s;
   }();

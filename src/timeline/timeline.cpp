@@ -5,7 +5,7 @@
 #include <map>
 #include <optional>
 
-#include "bank/account_store.h"
+#include "bank/initial_balance.h"
 #include "lab/run_log.h"
 #include "rlock/error.h"
 
@@ -122,14 +122,14 @@ long long expected_balance(const std::vector<Event>& events) {
       amounts[event.who] = event.balance().value_or(0) - last_read[event.who];
     }
   }
-  long long expected = bank::AccountStore::kInitialBalance;
+  long long expected = bank::kInitialBalance;
   for (const auto& [who, amount] : amounts) expected += amount;
   return expected;
 }
 
 // The balance the last accepted write left, or the initial one when nothing was written.
 long long final_balance(const std::vector<Event>& events) {
-  long long balance = bank::AccountStore::kInitialBalance;
+  long long balance = bank::kInitialBalance;
   for (const Event& event : events) {
     if (event.kind == EventKind::wrote || event.kind == EventKind::pg_added) {
       balance = event.after().value_or(balance);

@@ -1,0 +1,42 @@
+// A strategy's journal kept in a lab directory: each step an event of the run's log (run_log.h),
+// and, unless the explorer's gate stands in for it, the read marker a host's fault waits for.
+// Opened at construction, or later (open()) for the run started last. Its record() is called from
+// the strategy's thread and its watchdog's, as RunLog allows.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "lab/lab_dir.h"
+#include "lab/run_log.h"
+#include "strategy/journal.h"
+
+namespace rlock::strategy {
+
+class RunJournal final : public Journal {
+ public:
+  enum class Markers { write, none };
+  RunJournal(std::string worker, const lab::LabDir& dir, lab::Lang lang, Markers markers)
+      : name_(std::move(worker)), dir_(dir), lang_(lang), markers_(markers) {}
+
+  // Logs to the run started last in the lab directory from now on.
+  void open() { log_.emplace(dir_, lang_); }
+  const lab::RunLog& log() const { return *log_; }  // once open
+
+  void record(lab::EventKind kind, nlohmann::json fields) const override {
+    if (log_) log_->record(name_, kind, std::move(fields));
+  }
+  void mark_read() const override {
+    if (markers_ == Markers::write) dir_.write_file(dir_.read_marker(name_), "");
+  }
+  double elapsed() const override { return log_ ? log_->elapsed() : 0; }
+
+ private:
+  std::string name_;
+  const lab::LabDir& dir_;
+  lab::Lang lang_;
+  Markers markers_;
+  std::optional<lab::RunLog> log_;
+};
+
+}  // namespace rlock::strategy
