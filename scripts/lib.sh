@@ -204,18 +204,16 @@ recorded_pid() {
     fi
 }
 
-# as_server COMMAND...: runs COMMAND with no descriptor of the caller's above 2. A server started
-# from a script outlives it, and must not hold the caller's pipes and locks open while it runs
-# (ctest's output pipe, a flock): Redis, pg_ctl, etcd and ZooKeeper keep whatever they inherit.
-as_server() {
-    (
-        local fd
-        for fd in /proc/$BASHPID/fd/*; do
-            fd=${fd##*/}
-            if ((fd > 2)); then eval "exec $fd>&-"; fi
-        done
-        if declare -F "$1" >/dev/null; then "$@"; else exec "$@"; fi
-    )
+# close_inherited_fds: closes every descriptor of this shell above 2. A server started from a script
+# outlives it and must not hold the caller's pipes and locks open while it runs (ctest's output
+# pipe, a flock): Redis, pg_ctl, etcd and ZooKeeper keep whatever they inherit. Call it in the
+# subshell that becomes the server: `(close_inherited_fds; exec redis-server CONF)`.
+close_inherited_fds() {
+    local fd
+    for fd in /proc/$BASHPID/fd/*; do
+        fd=${fd##*/}
+        if ((fd > 2)); then eval "exec $fd>&-"; fi
+    done
 }
 
 listener_pids() { ss -Hltnp "sport = :$1" 2>/dev/null | grep -o 'pid=[0-9]*' | cut -d= -f2 | sort -u; }
@@ -241,7 +239,7 @@ lab_redis() {
     stop_lab_redis "$port"
     rm -rf -- "$dir" && private_dir "$dir"
     throwaway_redis_conf "$dir" "$port" "$@"
-    as_server redis-server "$dir/redis.conf" >/dev/null || die "redis-server failed to start (see $dir/redis.log)"
+    (close_inherited_fds; exec redis-server "$dir/redis.conf") >/dev/null || die "redis-server failed to start (see $dir/redis.log)"
     LAB_REDIS_PORTS+=("$port")
     local i
     for ((i = 0; i < 100; i++)); do
@@ -273,7 +271,7 @@ lab_sentinel() {
     printf '%s\n' "bind 127.0.0.1" "port $port" "daemonize yes" "pidfile $dir/sentinel.pid" \
         "logfile $dir/sentinel.log" "dir $dir" "sentinel monitor $name 127.0.0.1 $master_port 1" \
         "sentinel down-after-milliseconds $name 1000" "sentinel failover-timeout $name 10000" | write_file "$dir/sentinel.conf"
-    as_server redis-server "$dir/sentinel.conf" --sentinel >/dev/null || die "Sentinel failed to start (see $dir/sentinel.log)"
+    (close_inherited_fds; exec redis-server "$dir/sentinel.conf" --sentinel) >/dev/null || die "Sentinel failed to start (see $dir/sentinel.log)"
     LAB_REDIS_PORTS+=("$port")
     wait_until 15 "Sentinel to see the replica" sentinel_knows_replica "$port" "$name"
 }

@@ -112,7 +112,7 @@ start_redis() {
     private_dir "$REDIS_DIR"
     # A restarted Redis must come back empty (lock-loss scenarios): no RDB snapshots and no AOF.
     throwaway_redis_conf "$REDIS_DIR" "$REDIS_PORT"
-    as_server redis-server "$REDIS_CONF" || { tail_log "$REDIS_DIR/redis.log"; die "redis-server failed to start"; }
+    (close_inherited_fds; exec redis-server "$REDIS_CONF") || { tail_log "$REDIS_DIR/redis.log"; die "redis-server failed to start"; }
     for _ in $(seq 50); do
         if redis_ours; then
             record_process "$REDIS_DIR/redis.started" "$(redis_info process_id)"
@@ -195,8 +195,8 @@ start_pg() {
         fi
         clear_stale_lock "$PG_DATA/postmaster.pid"
         clear_stale_lock "$PG_DIR/.s.PGSQL.$PG_PORT.lock"
-        as_server as_pg "$bin/pg_ctl" -D "$PG_DATA" -l "$PG_LOG" -w -t 30 \
-            -o "-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null ||
+        (close_inherited_fds; as_pg "$bin/pg_ctl" -D "$PG_DATA" -l "$PG_LOG" -w -t 30 \
+            -o "-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1 -c fsync=off" start) >/dev/null ||
             { tail_log "$PG_LOG"; die "postgres failed to start on 127.0.0.1:$PG_PORT"; }
         if $fresh; then psql_ -d postgres -v id="rlock $(cat "$PG_ID")" <<<"COMMENT ON DATABASE postgres IS :'id'"; fi
         pg_ours || { tail_log "$PG_LOG"; die "postgres started in $PG_DATA but does not answer as ours on 127.0.0.1:$PG_PORT"; }
@@ -232,9 +232,11 @@ start_etcd() {
     port_free etcd "$ETCD_PEER_PORT" RLOCK_ETCD_PORT
     private_dir "$ETCD_DIR"
     local client=http://127.0.0.1:$ETCD_PORT peer=http://127.0.0.1:$ETCD_PEER_PORT pid
-    as_server setsid etcd --name rlock --data-dir "$ETCD_DIR/data" --heartbeat-interval 50 --election-timeout 500 \
+    # The subshell becomes etcd (setsid execs it), so $! is etcd's pid.
+    (close_inherited_fds
+     exec setsid etcd --name rlock --data-dir "$ETCD_DIR/data" --heartbeat-interval 50 --election-timeout 500 \
         --listen-client-urls "$client" --advertise-client-urls "$client" \
-        --listen-peer-urls "$peer" --initial-advertise-peer-urls "$peer" --initial-cluster "rlock=$peer" \
+        --listen-peer-urls "$peer" --initial-advertise-peer-urls "$peer" --initial-cluster "rlock=$peer") \
         </dev/null >"$ETCD_DIR/etcd.log" 2>&1 &
     pid=$!
     for _ in $(seq 50); do
@@ -282,8 +284,9 @@ start_zk() {
     printf '%s\n' "tickTime=250" "minSessionTimeout=500" "dataDir=$ZK_DIR/data" "clientPort=$ZK_PORT" \
         "clientPortAddress=127.0.0.1" "admin.enableServer=false" "4lw.commands.whitelist=ruok,srvr,conf" |
         write_file "$ZK_DIR/zoo.cfg"
-    as_server setsid java -Xmx256m -Dzookeeper.log.dir="$ZK_DIR" -cp /etc/zookeeper/conf:/usr/share/java/zookeeper.jar \
-        org.apache.zookeeper.server.ZooKeeperServerMain "$ZK_DIR/zoo.cfg" </dev/null >"$ZK_DIR/zookeeper.log" 2>&1 &
+    (close_inherited_fds
+     exec setsid java -Xmx256m -Dzookeeper.log.dir="$ZK_DIR" -cp /etc/zookeeper/conf:/usr/share/java/zookeeper.jar \
+        org.apache.zookeeper.server.ZooKeeperServerMain "$ZK_DIR/zoo.cfg") </dev/null >"$ZK_DIR/zookeeper.log" 2>&1 &
     pid=$!
     for _ in $(seq 100); do
         if listens "$ZK_PORT" "$pid" && zk_serves_ours; then
