@@ -36,16 +36,21 @@ constexpr auto kAcceptBackoff = std::chrono::milliseconds(100);
 
 bool out_of_descriptors(int error) { return error == EMFILE || error == ENFILE || error == ENOBUFS || error == ENOMEM; }
 
-// The descriptors of every proxy in this process. A child forked while proxies run (a chaos worker)
-// closes them at once: a copy of a connection would keep it open after the proxy closed or reset
-// it, and a copy of a listener would keep its port. Each descriptor is opened and closed under the
-// mutex that fork takes (pthread_atfork), so none is half-registered when a child is made.
+// The descriptors of every proxy in this process, and the one gate of their threads' work. A child
+// forked while proxies run (a chaos worker) closes them at once: a copy of a connection would keep
+// it open after the proxy closed or reset it, and a copy of a listener would keep its port. Each
+// descriptor is opened and closed under the mutex that fork takes (pthread_atfork), so none is
+// half-registered when a child is made. A proxy's thread works only while it holds the gate shared,
+// and lets go of it while it polls; fork takes it exclusive, so that no proxy's thread is inside
+// the allocator, or any other lock, when the child is copied (AddressSanitizer's allocator before
+// LLVM 15 has no fork handler of its own: a child copied while a thread held it would hang on its
+// first allocation). Writers are preferred, so busy proxies cannot keep a fork waiting.
 class ProxyDescriptors {
  public:
   static ProxyDescriptors& instance() {
     static ProxyDescriptors* descriptors = [] {
       auto* made = new ProxyDescriptors;  // never destroyed: a proxy may outlive static destruction
-      ::pthread_atfork([] { instance().mutex_.lock(); }, [] { instance().mutex_.unlock(); },
+      ::pthread_atfork([] { instance().before_fork(); }, [] { instance().after_fork(); },
                        [] { instance().close_all_in_child(); });
       return made;
     }();
@@ -64,16 +69,44 @@ class ProxyDescriptors {
     std::erase(fds_, fd);
     ::close(fd);
   }
+  // A proxy's thread between two polls.
+  void start_work() { ::pthread_rwlock_rdlock(&gate_); }
+  void stop_work() { ::pthread_rwlock_unlock(&gate_); }
 
  private:
+  ProxyDescriptors() {
+    pthread_rwlockattr_t writers_first;
+    ::pthread_rwlockattr_init(&writers_first);
+    ::pthread_rwlockattr_setkind_np(&writers_first, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+    ::pthread_rwlock_init(&gate_, &writers_first);
+    ::pthread_rwlockattr_destroy(&writers_first);
+  }
+  void before_fork() {
+    ::pthread_rwlock_wrlock(&gate_);
+    mutex_.lock();
+  }
+  void after_fork() {
+    mutex_.unlock();
+    ::pthread_rwlock_unlock(&gate_);
+  }
   void close_all_in_child() {
     for (int fd : fds_) ::close(fd);
     fds_.clear();
-    mutex_.unlock();
+    after_fork();
   }
 
   std::mutex mutex_;
   std::vector<int> fds_;
+  pthread_rwlock_t gate_;
+};
+
+// Holds the gate while a proxy's thread works (ProxyDescriptors).
+class Working {
+ public:
+  Working() { ProxyDescriptors::instance().start_work(); }
+  ~Working() { ProxyDescriptors::instance().stop_work(); }
+  Working(const Working&) = delete;
+  Working& operator=(const Working&) = delete;
 };
 
 struct Fault {
@@ -435,14 +468,18 @@ void FaultProxy::run() {
   std::vector<pollfd> entries;
   int timeout = -1;
   while (true) {
-    Clock::time_point now = Clock::now();
-    entries.assign(2 + 2 * loop.links.size(), pollfd{});
-    entries[0] = pollfd{wake_fd_, POLLIN, 0};
-    entries[1] = pollfd{loop.accepting(now) ? loop.listener.get() : -1, POLLIN, 0};
-    for (std::size_t i = 0; i < loop.links.size(); ++i) loop.want(loop.links[i], now, &entries[2 + 2 * i]);
+    {
+      Working working;
+      Clock::time_point now = Clock::now();
+      entries.assign(2 + 2 * loop.links.size(), pollfd{});
+      entries[0] = pollfd{wake_fd_, POLLIN, 0};
+      entries[1] = pollfd{loop.accepting(now) ? loop.listener.get() : -1, POLLIN, 0};
+      for (std::size_t i = 0; i < loop.links.size(); ++i) loop.want(loop.links[i], now, &entries[2 + 2 * i]);
+    }
     ::poll(entries.data(), entries.size(), timeout);
 
-    now = Clock::now();
+    Working working;
+    Clock::time_point now = Clock::now();
     for (std::size_t i = 0; i < loop.links.size(); ++i) loop.handle(loop.links[i], &entries[2 + 2 * i], now);
     if ((entries[1].revents & POLLIN) != 0) loop.accept_all(now);
 

@@ -18,7 +18,8 @@
 // stops accepting for 100 ms at a time, leaving new connections in the backlog, instead of spinning.
 // Its sockets are close-on-exec, and a child forked while it runs closes them at once
 // (pthread_atfork), so a worker holds no copy that would keep a reset connection open or its port
-// bound; such a child must not destroy the proxy. Destruction (once no command is under way) stops
+// bound; such a child must not destroy the proxy. A fork waits until every proxy's thread is back
+// in its poll, so a child is never copied while one is inside the allocator or any other lock. Destruction (once no command is under way) stops
 // the thread and closes everything, delivering nothing more.
 #pragma once
 
