@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The lock libraries services run, judged by their catalogue names (clients/*/client.json, installed
-# by scripts/clients.sh): redsync (one server and three), bsm/redislock, python-redis-lock, pottery
+# by scripts/clients.sh): redsync (one server and three, asking ValidContext() or extending before
+# the write), bsm/redislock, python-redis-lock, pottery
 # and Redisson (its RLock and RFencedLock) on Redis; etcd's Go concurrency.Mutex and Curator's InterProcessMutex, plain and fenced, on
 # the etcd and ZooKeeper of scripts/services.sh. Real libraries, real servers, 3 trials a cell (2
 # for the JVMs) at a TTL of 1000 ms (etcd's leases and python-redis-lock's expiry are whole seconds). Under no
@@ -18,7 +19,8 @@ source "$(dirname "$0")/checks.sh"
 : "${ETCD_ENDPOINT:?ETCD_ENDPOINT is not set: run the tests through scripts/test.sh}"
 : "${ZOOKEEPER_CONNECT:?ZOOKEEPER_CONNECT is not set: run the tests through scripts/test.sh}"
 cd "$root" || exit 1
-go_python=(redsync redsync3 bsm-redislock python-redis-lock pottery-redlock etcd-mutex etcd-mutex-fenced etcd-mutex@3.4.3)
+go_python=(redsync redsync3 redsync-valid redsync3-extend bsm-redislock python-redis-lock pottery-redlock etcd-mutex
+    etcd-mutex-fenced etcd-mutex@3.4.3)
 # Each JVM takes 1 to 4 s of the 2 cores to start: two jobs at a time, not four, lest 16 of them
 # starting at once outlast the protocol's silence limit (10 TTLs plus 5 s), and 2 trials a cell.
 java=(redisson-lock redisson-fenced curator-mutex curator-mutex-fenced)
