@@ -1,6 +1,6 @@
 // A catalogue manifest's text (clients/NAME/client.json), read as read_catalogue reads it
 // (client_catalogue.h): refused by nlohmann::json::exception or rlock::Error, or entries whose
-// names are client names; anything else escaping is a bug.
+// names are client names, each version's NAME@V; anything else escaping is a bug.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -17,6 +17,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     for (const rlock::chaos::CatalogueEntry& e : rlock::chaos::read_manifest(text, "/clients/fuzz")) {
       if (!rlock::chaos::is_client_name(e.spec.name)) std::abort();
+      for (const rlock::chaos::CatalogueEntry& v : e.versions) {
+        if (!rlock::chaos::is_client_row_name(v.spec.name) || v.spec.name != e.spec.name + "@" + v.version_number)
+          std::abort();
+      }
     }
   } catch (const nlohmann::json::exception&) {
   } catch (const rlock::Error&) {

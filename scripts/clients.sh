@@ -3,8 +3,13 @@
 # own lockfile: Debian packages its manifest names, `npm ci` (package-lock.json), `go build` of one
 # binary into bin/ (go.mod, go.sum), a virtual environment .venv from a pinned requirements.txt, or
 # Maven's one jar in target/ (pom.xml). Each step runs only when what it makes is older than what it
-# is made from, so a second run changes nothing and takes seconds.
-#   scripts/clients.sh install [NAME...]   NAME: a catalogue name (rlock clients) or a folder; none: all
+# is made from, so a second run changes nothing and takes seconds. Another version V of a library
+# (the manifest's "versions") is built alike in the folder's versions/V/, from the lockfile there and
+# the folder's sources (Go: `-modfile`, with the build tags of the version's "go_tags").
+#   scripts/clients.sh install [NAME...]             the default versions; NAME: a catalogue name
+#                                                    (rlock clients) or a folder; none: all
+#   scripts/clients.sh install NAME@V...             version V of NAME (rlock chaos --client NAME@V)
+#   scripts/clients.sh install --versions [NAME...]  every version of the named (none: all)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -14,6 +19,33 @@ CLIENTS=$ROOT/clients
 manifest_field() {
     /usr/bin/python3 -c 'import json, sys; [print(x) for x in json.load(open(sys.argv[1])).get(sys.argv[2], [])]' \
         "$CLIENTS/$1/client.json" "$2"
+}
+
+# manifest_versions FOLDER: the manifest's default version ("version") and its others ("versions"),
+# one a line, the default first; nothing when it names none.
+manifest_versions() {
+    /usr/bin/python3 -c 'import json, sys; m = json.load(open(sys.argv[1]))
+[print(v) for v in ([m["version"]] if "version" in m else []) + list(m.get("versions", {}))]' \
+        "$CLIENTS/$1/client.json"
+}
+
+# go_tags FOLDER V: the build tags of version V ("go_tags" of its "versions" entry), maybe none.
+go_tags() {
+    /usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["versions"][sys.argv[2]].get("go_tags", ""))' \
+        "$CLIENTS/$1/client.json" "$2"
+}
+
+# build_of FOLDER NAME@V: FOLDER's build folder for version V, relative to clients/: FOLDER itself
+# for its default, FOLDER/versions/V for another; exit 2 naming the versions it has for any other.
+build_of() {
+    local folder=$1 version=${2#*@} versions
+    mapfile -t versions < <(manifest_versions "$folder")
+    if ((${#versions[@]})) && [[ $version == "${versions[0]}" ]]; then echo "$folder"; return; fi
+    local v; for v in "${versions[@]:1}"; do [[ $version != "$v" ]] || { echo "$folder/versions/$v"; return; }; done
+    if ((${#versions[@]})); then
+        usage_error "no version '$version' of ${2%@*} (its versions: $(printf '%s\n' "${versions[@]}" | paste -sd ' '))"
+    fi
+    usage_error "no version '$version' of ${2%@*}: its manifest names none (install ${2%@*})"
 }
 
 # folder_of NAME: the folder that ships the catalogue name (or is named) NAME.
@@ -43,65 +75,86 @@ go_tool() {
         die "no go on PATH: the Go clients need Go 1.26 (go.mod says so)"
 }
 
+# Each install_X SOURCES BUILD builds from the sources' folder into the build's folder (the same
+# folder for a default version).
 install_node() {
-    local dir=$1 node=()
+    local build=$2 node=()
     command -v node >/dev/null || node+=(nodejs)
     command -v npm >/dev/null || node+=(npm)
     need_packages "${node[@]}"
-    stale "$dir/node_modules/.package-lock.json" "$dir/package-lock.json" || return 0
-    say "npm ci in ${dir#"$ROOT"/}"
-    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || die "npm ci failed in $dir"
+    stale "$build/node_modules/.package-lock.json" "$build/package-lock.json" || return 0
+    say "npm ci in ${build#"$ROOT"/}"
+    (cd "$build" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || die "npm ci failed in $build"
 }
 
 install_go() {
-    local dir=$1 name; name=$(basename "$dir")
-    stale "$dir/bin/$name" "$dir"/*.go "$dir/go.mod" "$dir/go.sum" "$CLIENTS"/goprotocol/*.go || return 0
-    say "go build in ${dir#"$ROOT"/}"
-    (cd "$dir" && "$(go_tool)" build -mod=readonly -o "bin/$name" .) || die "go build failed in $dir"
+    local dir=$1 build=$2 name flags=(); name=$(basename "$dir")
+    stale "$build/bin/$name" "$dir"/*.go "$build/go.mod" "$build/go.sum" "$CLIENTS"/goprotocol/*.go || return 0
+    [[ $build == "$dir" ]] || flags=(-modfile="$build/go.mod" -tags="$(go_tags "$name" "$(basename "$build")")")
+    say "go build in ${build#"$ROOT"/}"
+    (cd "$dir" && "$(go_tool)" build -mod=readonly "${flags[@]}" -o "$build/bin/$name" .) || die "go build failed in $build"
 }
 
 install_venv() {
-    local dir=$1
-    stale "$dir/.venv/installed" "$dir/requirements.txt" || return 0
+    local build=$2
+    stale "$build/.venv/installed" "$build/requirements.txt" || return 0
     need_packages python3-venv
-    say "pip install -r requirements.txt in ${dir#"$ROOT"/}/.venv"
-    rm -rf "$dir/.venv"
-    /usr/bin/python3 -m venv "$dir/.venv" &&
-        "$dir/.venv/bin/pip" install --quiet --disable-pip-version-check --no-deps --require-hashes \
-            -r "$dir/requirements.txt" >/dev/null && touch "$dir/.venv/installed" || die "pip install failed in $dir"
+    say "pip install -r requirements.txt in ${build#"$ROOT"/}/.venv"
+    rm -rf "$build/.venv"
+    /usr/bin/python3 -m venv "$build/.venv" &&
+        "$build/.venv/bin/pip" install --quiet --disable-pip-version-check --no-deps --require-hashes \
+            -r "$build/requirements.txt" >/dev/null && touch "$build/.venv/installed" || die "pip install failed in $build"
 }
 
 install_maven() {
-    local dir=$1
-    stale "$dir/target/client.jar" "$dir/pom.xml" $(find "$dir/src" "$CLIENTS/javaprotocol" -name '*.java') || return 0
+    local dir=$1 build=$2
+    stale "$build/target/client.jar" "$build/pom.xml" $(find "$dir/src" "$CLIENTS/javaprotocol" -name '*.java') || return 0
     need_packages maven default-jdk-headless
-    say "mvn package in ${dir#"$ROOT"/}"
-    (cd "$dir" && mvn --batch-mode --quiet -DskipTests package >"$dir/target.log" 2>&1) ||
-        { tail -n 20 "$dir/target.log" >&2; die "mvn package failed in $dir (log: $dir/target.log)"; }
-    rm -f "$dir/target.log"
+    say "mvn package in ${build#"$ROOT"/}"
+    (cd "$build" && mvn --batch-mode --quiet -DskipTests package >"$build/target.log" 2>&1) ||
+        { tail -n 20 "$build/target.log" >&2; die "mvn package failed in $build (log: $build/target.log)"; }
+    rm -f "$build/target.log"
 }
 
-install_folder() {
-    local folder=$1 dir=$CLIENTS/$1 packages
+# install_build BUILD: builds clients/BUILD, a folder (its default version) or FOLDER/versions/V.
+install_build() {
+    local folder=${1%%/*} dir=$CLIENTS/${1%%/*} build=$CLIENTS/$1 packages
     mapfile -t packages < <(manifest_field "$folder" debian)
     ((${#packages[@]} == 0)) || need_packages "${packages[@]}"
-    [[ ! -f $dir/package-lock.json ]] || install_node "$dir"
-    [[ ! -f $dir/go.mod ]] || install_go "$dir"
-    [[ ! -f $dir/requirements.txt ]] || install_venv "$dir"
-    [[ ! -f $dir/pom.xml ]] || install_maven "$dir"
+    [[ ! -f $build/package-lock.json ]] || install_node "$dir" "$build"
+    [[ ! -f $build/go.mod ]] || install_go "$dir" "$build"
+    [[ ! -f $build/requirements.txt ]] || install_venv "$dir" "$build"
+    [[ ! -f $build/pom.xml ]] || install_maven "$dir" "$build"
 }
 
+usage="usage: clients.sh install [--versions] [NAME...] | install NAME@V... | --help"
 case ${1:-} in
 install) shift ;;
 -h | --help) script_help; exit 0 ;;
-"") usage_error "usage: clients.sh install [NAME...]|--help" ;;
-*) usage_error "unknown argument '$1' (usage: clients.sh install [NAME...]|--help)" ;;
+"") usage_error "$usage" ;;
+*) usage_error "unknown argument '$1' ($usage)" ;;
 esac
+every_version=
+if [[ ${1:-} == --versions ]]; then every_version=yes; shift; fi
+for name in "$@"; do
+    [[ $name != -* ]] || usage_error "unknown option '$name' ($usage)"
+    [[ -z $every_version || $name != *@* ]] || usage_error "--versions takes names without a version, not '$name'"
+done
 need_packages python3
-folders=()
-if (($#)); then
-    for name in "$@"; do folders+=("$(folder_of "$name")"); done
-else
-    for manifest in "$CLIENTS"/*/client.json; do folders+=("$(basename "$(dirname "$manifest")")"); done
+names=("$@")
+if ((${#names[@]} == 0)); then
+    for manifest in "$CLIENTS"/*/client.json; do names+=("$(basename "$(dirname "$manifest")")"); done
 fi
-for folder in $(printf '%s\n' "${folders[@]}" | sort -u); do install_folder "$folder"; done
+builds=()
+for name in "${names[@]}"; do
+    folder=$(folder_of "${name%%@*}")
+    if [[ $name == *@* ]]; then
+        builds+=("$(build_of "$folder" "$name")")
+    elif [[ -n $every_version ]]; then
+        builds+=("$folder")
+        while read -r v; do builds+=("$folder/versions/$v"); done < <(manifest_versions "$folder" | tail -n +2)
+    else
+        builds+=("$folder")
+    fi
+done
+for build in $(printf '%s\n' "${builds[@]}" | sort -u); do install_build "$build"; done

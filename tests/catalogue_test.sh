@@ -2,7 +2,9 @@
 # The catalogue of clients is read only where the user or the install put it: a clients/ beside a
 # copy of rlock (its grandparent, or the working directory) is not read; $RLOCK_CLIENTS_DIR is, and
 # alone. A broken manifest is named in one line and the others still run; a name two manifests
-# define, or a catalogue folder others can write or another user owns, is one line and exit 2.
+# define, or a catalogue folder others can write or another user owns, is one line and exit 2. A
+# manifest's versions are listed; NAME@V runs the build in versions/V/ as a row of its own, and an
+# unknown or uninstalled version is one line and exit 2, for chaos and bench alike.
 # Usage: catalogue_test.sh RLOCK_BINARY. Asks no server anything.
 set -uo pipefail
 rlock=$1
@@ -67,5 +69,24 @@ if [ "$(id -u)" -eq 0 ]; then
     clients 2 "a catalogue another user owns" RLOCK_CLIENTS_DIR="$work/open"
     check "a catalogue another user owns is refused in one line" one_line "catalogue $work/open is owned by user $(id -u nobody)"
 fi
+# A library at 2.0 with versions 1.0 (installed) and 1.5 (not), whose command would leave $work/ran-lib.
+mkdir -p "$work/versioned/lib/versions/1.0"
+cat >"$work/versioned/lib/client.json" <<JSON
+{"library": "lib 2.0", "version": "2.0", "installed": "{build}/built",
+ "versions": {"1.0": {"library": "lib 1.0"}, "1.5": {"library": "lib 1.5"}},
+ "clients": [{"name": "lib", "command": "touch $work/ran-lib {build}/ran", "server": "redis", "safe": false, "models": "m"}]}
+JSON
+touch "$work/versioned/lib/versions/1.0/built"
+clients 0 "a manifest with versions" RLOCK_CLIENTS_DIR="$work/versioned"
+check "rlock clients lists the versions, the default and the uninstalled marked" \
+    grep -qx '  versions: 1.0, 1.5 (not installed), 2.0 (default)' "$work/list"
+export RLOCK_CLIENTS_DIR=$work/versioned
+chaos_refuses "client lib@1.0: the name is given twice" --client lib@1.0 --client lib@1.0
+chaos_refuses "client lib@1.5: not installed; install it with \`scripts/clients.sh install lib@1.5\`" --client lib@1.5
+chaos_refuses "client lib@9.9: lib has no version '9.9' (its versions: 1.0, 1.5, 2.0)" --client lib@9.9
+chaos_refuses "client lib@3: lib has no version '3' (its versions: 1.0, 1.5, 2.0)" --client lib@3
+"$rlock" --dir "$work" bench --seconds 1 --handoff-client lib@1.5 >/dev/null 2>"$work/err"
+check "bench's --handoff-client takes NAME@V alike" one_line "handoff-client lib@1.5: not installed; install it with"
+unset RLOCK_CLIENTS_DIR
 check "no catalogue's command ran" bash -c "! ls '$work'/ran-* 2>/dev/null"
 finish

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The run files rlock writes validate against their JSON Schemas (docs/schemas/): a tiny chaos run
-# (its --json table, and its stored run.json, trials.jsonl.gz, chaos.json and sealed.json), a short bench run
+# (its --json table, and its stored run.json, trials.jsonl.gz, chaos.json and sealed.json), with a
+# catalogue client at a version (a row NAME@V), a short bench run
 # (bench.json), an explorer's walk (its --json file and its run, kept as a chaos run's files), and
 # events.jsonl as a lab writes it (rlock reset and a worker) and as a kept chaos
 # trial holds it. A file written by rlock and refused by its schema, or the other way round, is
@@ -28,11 +29,18 @@ valid() { # valid SCHEMA FILE...: every value in the files validates against doc
     done
 }
 
-"$rlock" --dir "$work/chaos" chaos --seed 3 --strategies ttl,fenced-claim --faults none,pause --trials 3 --jobs 2 \
-    --json "$work/table.json" >"$work/chaos.txt" 2>&1
+# own@0.9: rlock's ttl strategy as a catalogue client, at a version of its own.
+mkdir -p "$work/catalogue/own/versions/0.9"
+printf '{"library": "own 1.0", "version": "1.0", "versions": {"0.9": {"library": "own 0.9"}}, "installed": "{build}",
+  "clients": [{"name": "own", "command": "cd {build} && %s client --strategy ttl", "server": "redis", "safe": false,
+               "models": "ttl"}]}\n' "$rlock" >"$work/catalogue/own/client.json"
+RLOCK_CLIENTS_DIR=$work/catalogue "$rlock" --dir "$work/chaos" chaos --seed 3 --strategies ttl,fenced-claim \
+    --client own@0.9 --faults none,pause --trials 3 --jobs 2 --json "$work/table.json" >"$work/chaos.txt" 2>&1
 check "the chaos run exits 0" test $? -eq 0 || cat "$work/chaos.txt"
 run=$(ls -d "$work"/chaos/chaos/runs/*-seed3 2>/dev/null | head -n 1)
 check "the chaos run is stored" test -n "$run"
+check "the chaos run has the row own@0.9" grep -q '"own@0.9"' "$work/table.json"
+check "rlock analyze reads the run with its row own@0.9 back" "$rlock" --dir "$work/chaos" analyze "$run" >/dev/null
 valid chaos "$work/table.json" "$run/chaos.json"
 valid run "$run/run.json"
 valid sealed "$run/sealed.json"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every script a user runs (scripts/*.sh but the sourced lib.sh) answers --help with its help on
 # stdout (exit 0) and refuses an unknown argument in one stderr line (exit 2), doing nothing else:
-# no build, no package, no server, no lab. Each call is bounded by 10 s. Usage: scripts_args_test.sh
+# no build, no package, no server, no lab; clients.sh's install refuses a version its manifest does
+# not name, or --versions with one, likewise. Each call is bounded by 10 s. Usage: scripts_args_test.sh
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -31,6 +32,23 @@ for args in "--ttl" "--ttl soon" "--pause" "--aof --delayed-restart"; do
     timeout 10 bash "$root/scripts/lab4.sh" $args >/dev/null 2>"$work/err"; rc=$?
     if [[ $rc -eq 2 && $(wc -l <"$work/err") -eq 1 ]]; then passed=$((passed + 1)); else fail "lab4.sh $args -> exit $rc"; fi
 done
+# clients.sh ARGS... -> exit 2 and one stderr line saying MESSAGE, before anything is built.
+while IFS='|' read -r args message; do
+    # shellcheck disable=SC2086 # the words of args are the arguments
+    timeout 10 bash "$root/scripts/clients.sh" $args >"$work/out" 2>"$work/err"; rc=$?
+    if [[ $rc -eq 2 && $(wc -l <"$work/err") -eq 1 && ! -s $work/out ]] && grep -qF -- "$message" "$work/err"; then
+        passed=$((passed + 1))
+    else
+        fail "clients.sh $args -> exit $rc (want 2 and one stderr line saying $message)"; sed 's/^/    /' "$work/err"
+    fi
+done <<'CASES'
+install etcd-mutex@9.9|no version '9.9' of etcd-mutex (its versions: 3.5.21
+install redsync etcd-mutex@3|no version '3' of etcd-mutex
+install redis-py@4.0|no version '4.0' of redis-py (its versions: 4.3.4)
+install nope@1.0|no shipped client named 'nope'
+install --versions etcd-mutex@3.5.21|--versions takes names without a version, not 'etcd-mutex@3.5.21'
+install --versions --all|unknown option '--all'
+CASES
 if [[ -e $RLOCK_DIR || -e $RLOCK_STATE_DIR ]]; then fail "a script did something: $(ls -d "$RLOCK_DIR" "$RLOCK_STATE_DIR" 2>/dev/null)"; else passed=$((passed + 1)); fi
 
 echo "$passed passed, $failed failed"

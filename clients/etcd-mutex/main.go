@@ -1,5 +1,6 @@
 // An rlock protocol client (docs/clients.md) whose lock is etcd's own Go concurrency.Mutex
-// (go.etcd.io/etcd/client/v3), against the etcd of ETCD_ENDPOINT (or --endpoint HOST:PORT).
+// (go.etcd.io/etcd/client/v3; v3.4's import path behind the build tag etcd_clientv3), against the
+// etcd of ETCD_ENDPOINT (or --endpoint HOST:PORT).
 //
 // Each increment opens a concurrency.Session whose lease is the TTL in whole seconds (etcd grants no
 // shorter one), kept alive by the session's own goroutine, and locks NewMutex(session, "/locks/"+key)
@@ -15,14 +16,11 @@ import (
 	"os"
 	"time"
 
-	clientv3 "go.etcd.io/etcd/client/v3"
-	"go.etcd.io/etcd/client/v3/concurrency"
-
 	protocol "rlock.local/goprotocol"
 )
 
 // createRevision is the create revision of the mutex's key while it is still there (ours).
-func createRevision(client *clientv3.Client, mutex *concurrency.Mutex) (int64, error) {
+func createRevision(client *etcdClient, mutex *etcdMutex) (int64, error) {
 	got, err := client.Get(context.Background(), mutex.Key())
 	if err != nil {
 		return 0, err
@@ -37,24 +35,24 @@ func main() {
 	endpoint := flag.String("endpoint", os.Getenv("ETCD_ENDPOINT"), "etcd's HOST:PORT")
 	fenced := flag.Bool("fenced", false, "claim the lock key's create revision as a fencing token")
 	flag.Parse()
-	var client *clientv3.Client
+	var client *etcdClient
 	var ttl time.Duration
 	setUp := func(init protocol.Message) (err error) {
 		ttl = init.TTL()
 		if *endpoint == "" {
 			return fmt.Errorf("no etcd endpoint: give --endpoint or ETCD_ENDPOINT")
 		}
-		client, err = clientv3.New(clientv3.Config{Endpoints: []string{*endpoint}, DialTimeout: 2 * time.Second})
+		client, err = newClient(etcdConfig{Endpoints: []string{*endpoint}, DialTimeout: 2 * time.Second})
 		return err
 	}
 	leaseSeconds := func() int { return int((ttl + time.Second - 1) / time.Second) }
 	protocol.Serve(setUp, func(request protocol.Message) (string, error) {
-		session, err := concurrency.NewSession(client, concurrency.WithTTL(leaseSeconds()))
+		session, err := newSession(client, withTTL(leaseSeconds()))
 		if err != nil {
 			return fmt.Sprintf("session: %v", err), nil
 		}
 		defer session.Close()
-		mutex := concurrency.NewMutex(session, "/locks/"+request.Key)
+		mutex := newMutex(session, "/locks/"+request.Key)
 		waiting, cancel := context.WithTimeout(context.Background(), 10*ttl)
 		defer cancel()
 		if err := mutex.Lock(waiting); err != nil {

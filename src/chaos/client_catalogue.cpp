@@ -34,13 +34,13 @@ std::string quoted_for_shell(const std::string& text) {
   return out + "'";
 }
 
-std::string with_dir(std::string command, const fs::path& dir) {
-  const std::string placeholder = "{dir}", quoted = quoted_for_shell(dir.string());
-  for (std::size_t at = command.find(placeholder); at != std::string::npos;
-       at = command.find(placeholder, at + quoted.size())) {
-    command.replace(at, placeholder.size(), quoted);
+// `text` with each `placeholder` in it replaced by `value`.
+std::string replaced(std::string text, const std::string& placeholder, const std::string& value) {
+  for (std::size_t at = text.find(placeholder); at != std::string::npos;
+       at = text.find(placeholder, at + value.size())) {
+    text.replace(at, placeholder.size(), value);
   }
-  return command;
+  return text;
 }
 
 std::string text_of(const json& j, const char* key) {
@@ -49,11 +49,26 @@ std::string text_of(const json& j, const char* key) {
   return j.at(key).get<std::string>();
 }
 
-CatalogueEntry entry_from(const json& j, const json& folder, const fs::path& dir) {
+// One version of a manifest's library: its number (empty when the manifest gives none), its
+// library line, and the folders of its sources ({dir}) and of what its build makes ({build}).
+struct Build {
+  std::string number;
+  std::string library;
+  fs::path dir;
+  fs::path folder;
+};
+
+CatalogueEntry entry_from(const json& j, const json& manifest, const Build& build) {
   CatalogueEntry e;
   e.spec.name = text_of(j, "name");
   if (!is_client_name(e.spec.name)) throw Error(fmt::format("\"{}\" is no client name", e.spec.name));
-  e.spec.command = with_dir(text_of(j, "command"), dir);
+  std::string command = text_of(j, "command");
+  if (manifest.contains("versions") && command.find("{build}") == std::string::npos) {
+    throw Error(
+        fmt::format("the command of {} does not name {{build}}, so each version would run the default's", e.spec.name));
+  }
+  e.spec.command = replaced(replaced(command, "{dir}", quoted_for_shell(build.dir.string())), "{build}",
+                            quoted_for_shell(build.folder.string()));
   std::string server = text_of(j, "server");
   if (server == "redis@3") {
     e.spec.servers = 3;
@@ -65,11 +80,59 @@ CatalogueEntry entry_from(const json& j, const json& folder, const fs::path& dir
   if (!j.contains("safe") || !j.at("safe").is_boolean()) throw Error("\"safe\" is missing or not true or false");
   e.spec.expected_safe = j.at("safe").get<bool>();
   e.models = text_of(j, "models");
-  e.version = text_of(folder, "library");
-  fs::path installed = text_of(folder, "installed");
-  e.installed_by = installed.is_absolute() ? installed : dir / installed;
+  e.version = build.library;
+  e.version_number = build.number;
+  fs::path installed =
+      replaced(replaced(text_of(manifest, "installed"), "{dir}", build.dir.string()), "{build}", build.folder.string());
+  e.installed_by = installed.is_absolute() ? installed : build.folder / installed;
   e.install_command = "scripts/clients.sh install " + e.spec.name;
   return e;
+}
+
+// Whether version number `a` comes before `b`: their dot-separated parts compared as numbers where
+// both are digits, as text where not (3.4.3 < 3.5.21 < 3.10.0).
+bool earlier(const std::string& a, const std::string& b) {
+  auto parts = [](const std::string& number) {
+    std::vector<std::string> out;
+    for (std::size_t at = 0; at <= number.size();) {
+      std::size_t dot = std::min(number.find('.', at), number.size());
+      out.push_back(number.substr(at, dot - at));
+      at = dot + 1;
+    }
+    return out;
+  };
+  auto before = [](const std::string& x, const std::string& y) {
+    auto digits = [](const std::string& t) {
+      return !t.empty() && t.find_first_not_of("0123456789") == std::string::npos;
+    };
+    if (digits(x) && digits(y) && x.size() != y.size()) return x.size() < y.size();
+    return x < y;
+  };
+  std::vector<std::string> x = parts(a), y = parts(b);
+  return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end(), before);
+}
+
+// The manifest's versions: its default ("version") and the others ("versions"), each a Build.
+std::vector<Build> builds_of(const json& manifest, const fs::path& dir) {
+  std::vector<Build> builds;
+  std::string library = text_of(manifest, "library");
+  if (!manifest.contains("version")) {
+    if (manifest.contains("versions")) throw Error("\"versions\" without \"version\", the default's number");
+    return {Build{"", library, dir, dir}};
+  }
+  builds.push_back(Build{text_of(manifest, "version"), library, dir, dir});
+  if (!is_version_number(builds[0].number))
+    throw Error(fmt::format("\"version\" {} is no version (letters, digits, ., _ or -, with a dot)", builds[0].number));
+  if (!manifest.contains("versions")) return builds;
+  if (!manifest.at("versions").is_object()) throw Error("\"versions\" is not an object of versions");
+  for (const auto& [number, version] : manifest.at("versions").items()) {
+    if (!is_version_number(number))
+      throw Error(fmt::format("\"versions\" names {}, no version (letters, digits, ., _ or -, with a dot)", number));
+    if (number == builds[0].number) throw Error(fmt::format("\"versions\" names the default's {}", number));
+    if (!version.is_object()) throw Error(fmt::format("\"versions\": {} is not an object", number));
+    builds.push_back(Build{number, text_of(version, "library"), dir, dir / "versions" / number});
+  }
+  return builds;
 }
 
 // Why `path` cannot be trusted with commands that run as this user: another user (not root) owns
@@ -131,9 +194,22 @@ fs::path catalogue_dir() {
 
 std::vector<CatalogueEntry> read_manifest(std::string_view text, const fs::path& folder) {
   json j = json::parse(text);
+  std::vector<Build> builds = builds_of(j, folder);
   std::vector<CatalogueEntry> entries;
   for (const json& client : j.at("clients").get_ref<const json::array_t&>()) {
-    entries.push_back(entry_from(client, j, folder));
+    CatalogueEntry entry = entry_from(client, j, builds[0]);
+    if (!entry.version_number.empty()) {
+      for (const Build& build : builds) {
+        CatalogueEntry version = entry_from(client, j, build);
+        version.spec.name += "@" + build.number;
+        version.install_command += "@" + build.number;
+        entry.versions.push_back(version);
+      }
+      std::sort(entry.versions.begin(), entry.versions.end(), [](const CatalogueEntry& a, const CatalogueEntry& b) {
+        return earlier(a.version_number, b.version_number);
+      });
+    }
+    entries.push_back(entry);
   }
   return entries;
 }
@@ -172,7 +248,9 @@ Catalogue shipped_catalogue() {
 }
 
 const CatalogueEntry& shipped_client(const Catalogue& catalogue, const std::string& name) {
-  auto named = [&](const CatalogueEntry& e) { return e.spec.name == name; };
+  std::size_t at = name.find('@');
+  std::string base = name.substr(0, at);
+  auto named = [&](const CatalogueEntry& e) { return e.spec.name == base; };
   auto entry = std::find_if(catalogue.entries.begin(), catalogue.entries.end(), named);
   if (entry == catalogue.entries.end()) {
     std::string names;
@@ -187,10 +265,23 @@ const CatalogueEntry& shipped_client(const Catalogue& catalogue, const std::stri
     throw UsageError(fmt::format("--client {}: two manifests define it, {} and {}: remove one, or give NAME=COMMAND",
                                  name, entry->manifest.string(), second->manifest.string()));
   }
-  if (!entry->installed()) {
-    throw UsageError(fmt::format("--client {}: not installed; install it with `{}`", name, entry->install_command));
+  const CatalogueEntry* found = &*entry;
+  if (at != std::string::npos) {
+    std::string number = name.substr(at + 1), numbers;
+    auto version = std::find_if(entry->versions.begin(), entry->versions.end(),
+                                [&](const CatalogueEntry& v) { return v.version_number == number; });
+    if (version == entry->versions.end()) {
+      for (const CatalogueEntry& v : entry->versions) numbers += (numbers.empty() ? "" : ", ") + v.version_number;
+      throw UsageError(
+          fmt::format("--client {}: {} has no version '{}' ({})", name, base, number,
+                      numbers.empty() ? "it names none: give --client " + base : "its versions: " + numbers));
+    }
+    found = &*version;
   }
-  return *entry;
+  if (!found->installed()) {
+    throw UsageError(fmt::format("--client {}: not installed; install it with `{}`", name, found->install_command));
+  }
+  return *found;
 }
 
 }  // namespace rlock::chaos

@@ -2,8 +2,12 @@
 // entries, so that `--client NAME` runs a shipped adapter by its name alone (docs/clients.md). A
 // manifest names its folder's install step and the file that exists once it is installed, and one
 // entry per catalogue name (variants have names of their own): its command, with `{dir}` standing
-// for the folder's absolute path, its server kind (redis, redis@3, etcd, zookeeper), what it
-// models and whether it is expected safe.
+// for the folder's absolute path and `{build}` for the folder its built things are in, its server
+// kind (redis, redis@3, etcd, zookeeper), what it models and whether it is expected safe.
+//
+// A manifest may name its library's version ("version") and other versions of it ("versions"), each
+// built in the folder's versions/V/ ({build} there). `--client NAME@V` takes NAME at version V, a
+// row of its own named NAME@V; a version always has a dot in it, so `NAME@3=COMMAND` is no version.
 //
 // A manifest's command runs through /bin/sh, so the catalogue is read only where the user or the
 // install put it (catalogue_dir), and only from folders no other user can write. A manifest that
@@ -21,12 +25,16 @@
 namespace rlock::chaos {
 
 struct CatalogueEntry {
-  protocol::ClientSpec spec;           // the command with {dir} replaced, the manifest's safety
+  protocol::ClientSpec spec;           // the command with {dir} and {build} replaced, the manifest's safety
   std::string models;                  // one line: the library and how the adapter uses it
   std::string version;                 // the library and version it pins
+  std::string version_number;          // that version's number (3.5.21); empty when the manifest gives none
   std::filesystem::path installed_by;  // exists once installed
   std::string install_command;         // scripts/clients.sh install NAME
   std::filesystem::path manifest;      // the client.json that defines it
+  // Every version the manifest names, its default's among them, each an entry named NAME@V whose
+  // install command is `scripts/clients.sh install NAME@V`; sorted by number; empty for those.
+  std::vector<CatalogueEntry> versions;
 
   bool installed() const;
 };
@@ -57,9 +65,9 @@ Catalogue read_catalogue(const std::filesystem::path& dir);
 // read_catalogue(catalogue_dir()), each manifest skipped named in one line on stderr.
 Catalogue shipped_catalogue();
 
-// The entry named `name`. Throws UsageError, in one line, when none is shipped (listing those
-// that are), when two manifests define it (naming both) or when it is not installed (naming its
-// install command).
+// The entry named `name`, or for NAME@V the entry NAME's version V. Throws UsageError, in one line,
+// when none is shipped (listing those that are), when two manifests define it (naming both), when
+// it has no version V (listing those it has) or when it is not installed (naming its install command).
 const CatalogueEntry& shipped_client(const Catalogue& catalogue, const std::string& name);
 
 }  // namespace rlock::chaos

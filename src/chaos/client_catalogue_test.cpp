@@ -102,6 +102,109 @@ TEST(ReadCatalogue, AnAdapterFolderOthersCanWriteIsSkipped) {
       << catalogue.skipped[0];
 }
 
+// A manifest of `lib` (and its fenced variant) at 1.10.0, with versions 1.9.2 and 1.2.0 built in
+// versions/V/.
+std::string versioned_manifest() {
+  return R"j({"library": "lib 1.10.0 (Go)", "version": "1.10.0", "installed": "{build}/bin/lib",
+             "versions": {"1.9.2": {"library": "lib 1.9.2 (Go)"}, "1.2.0": {"library": "lib 1.2.0 (Go)"}},
+             "clients": [
+               {"name": "lib", "command": "{build}/bin/lib {dir}/x", "server": "etcd", "safe": false, "models": "m"},
+               {"name": "lib-fenced", "command": "{build}/bin/lib --fenced", "server": "etcd", "safe": true,
+                "models": "mf"}]})j";
+}
+
+// The UsageError's text of shipped_client(catalogue, name), or "" when it gives an entry.
+std::string refusal(const Catalogue& catalogue, const std::string& name) {
+  try {
+    shipped_client(catalogue, name);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ShippedClient, NameAtVersionIsThatVersionsBuildNamedWithItsVersion) {
+  host::TempDir dir("catalogue");
+  write(dir.path() / "lib" / "client.json", versioned_manifest());
+  write(dir.path() / "lib" / "versions" / "1.9.2" / "bin" / "lib", "");
+  Catalogue catalogue = read_catalogue(dir.path());
+  ASSERT_TRUE(catalogue.skipped.empty()) << catalogue.skipped[0];
+  std::string folder = (dir.path() / "lib").string();
+  const CatalogueEntry& old = shipped_client(catalogue, "lib@1.9.2");
+  EXPECT_EQ(old.spec.name, "lib@1.9.2");
+  EXPECT_EQ(old.spec.command, "'" + folder + "/versions/1.9.2'/bin/lib '" + folder + "'/x");
+  EXPECT_EQ(old.spec.server, protocol::ServerKind::etcd);
+  EXPECT_EQ(old.version, "lib 1.9.2 (Go)");
+  EXPECT_EQ(old.installed_by, dir.path() / "lib" / "versions" / "1.9.2" / "bin" / "lib");
+  const CatalogueEntry& fenced = shipped_client(catalogue, "lib-fenced@1.9.2");
+  EXPECT_EQ(fenced.spec.command, "'" + folder + "/versions/1.9.2'/bin/lib --fenced");
+  EXPECT_TRUE(fenced.spec.expected_safe);
+  EXPECT_EQ(refusal(catalogue, "lib"), "--client lib: not installed; install it with `scripts/clients.sh install lib`");
+  write(dir.path() / "lib" / "bin" / "lib", "");
+  EXPECT_EQ(shipped_client(catalogue, "lib").spec.command, "'" + folder + "'/bin/lib '" + folder + "'/x");
+  EXPECT_EQ(shipped_client(catalogue, "lib@1.10.0").spec.name, "lib@1.10.0") << "the default by its number";
+  EXPECT_EQ(shipped_client(catalogue, "lib@1.10.0").version, "lib 1.10.0 (Go)");
+}
+
+TEST(ShippedClient, AnUnknownOrUninstalledVersionIsRefusedInOneLine) {
+  host::TempDir dir("catalogue");
+  write(dir.path() / "lib" / "client.json", versioned_manifest());
+  write(dir.path() / "plain" / "client.json", manifest_of("plain"));
+  Catalogue catalogue = read_catalogue(dir.path());
+  EXPECT_EQ(refusal(catalogue, "lib@9.9"),
+            "--client lib@9.9: lib has no version '9.9' (its versions: 1.2.0, 1.9.2, 1.10.0)");
+  EXPECT_EQ(refusal(catalogue, "lib@3"), "--client lib@3: lib has no version '3' (its versions: 1.2.0, 1.9.2, 1.10.0)");
+  EXPECT_EQ(refusal(catalogue, "plain@1.0"),
+            "--client plain@1.0: plain has no version '1.0' (it names none: give --client plain)");
+  EXPECT_EQ(refusal(catalogue, "lib-fenced@1.2.0"),
+            "--client lib-fenced@1.2.0: not installed; install it with `scripts/clients.sh install lib-fenced@1.2.0`");
+  EXPECT_EQ(
+      refusal(catalogue, "nope@1.2.0"),
+      "--client 'nope@1.2.0': no shipped client of that name (shipped: lib, lib-fenced, plain); or give NAME=COMMAND");
+}
+
+TEST(ReadCatalogue, AnEntryListsEveryVersionByNumberTheDefaultAmongThem) {
+  host::TempDir dir("catalogue");
+  write(dir.path() / "lib" / "client.json", versioned_manifest());
+  Catalogue catalogue = read_catalogue(dir.path());
+  ASSERT_EQ(catalogue.entries.size(), 2u);
+  const CatalogueEntry& lib = catalogue.entries[0];
+  EXPECT_EQ(lib.version_number, "1.10.0");
+  std::vector<std::string> names;
+  for (const CatalogueEntry& v : lib.versions) names.push_back(v.spec.name + " " + v.install_command);
+  EXPECT_EQ(names, (std::vector<std::string>{"lib@1.2.0 scripts/clients.sh install lib@1.2.0",
+                                             "lib@1.9.2 scripts/clients.sh install lib@1.9.2",
+                                             "lib@1.10.0 scripts/clients.sh install lib@1.10.0"}));
+}
+
+TEST(ReadCatalogue, AManifestWhoseVersionsCannotBeToldApartIsSkipped) {
+  const std::string clients = R"("clients": [{"name": "x", "command": "{build}/x", "server": "redis", "safe": false,
+                                  "models": "m"}])";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"library": "l", "installed": "x", "versions": {"1.0": {"library": "l 1.0"}}, )", "without \"version\""},
+      {R"({"library": "l", "installed": "x", "version": "2", )", "\"version\" 2 is no version"},
+      {R"({"library": "l", "installed": "x", "version": "2.0", "versions": {"../1.0": {"library": "l"}}, )",
+       "\"versions\" names ../1.0, no version"},
+      {R"({"library": "l", "installed": "x", "version": "2.0", "versions": {"2.0": {"library": "l"}}, )",
+       "names the default's 2.0"},
+      {R"({"library": "l", "installed": "x", "version": "2.0", "versions": {"1.0": {}}, )", "\"library\" is missing"},
+  };
+  for (const auto& [head, why] : cases) {
+    host::TempDir dir("catalogue");
+    write(dir.path() / "lib" / "client.json", head + clients + "}");
+    Catalogue catalogue = read_catalogue(dir.path());
+    EXPECT_TRUE(catalogue.entries.empty()) << head;
+    ASSERT_EQ(catalogue.skipped.size(), 1u) << head;
+    EXPECT_NE(catalogue.skipped[0].find(why), std::string::npos) << catalogue.skipped[0];
+  }
+  host::TempDir dir("catalogue");
+  write(dir.path() / "lib" / "client.json",
+        R"({"library": "l", "installed": "x", "version": "2.0", "versions": {"1.0": {"library": "l 1.0"}},
+            "clients": [{"name": "x", "command": "{dir}/bin/x", "server": "redis", "safe": false, "models": "m"}]})");
+  ASSERT_EQ(read_catalogue(dir.path()).skipped.size(), 1u);
+  EXPECT_NE(read_catalogue(dir.path()).skipped[0].find("does not name {build}"), std::string::npos);
+}
+
 TEST(ReadCatalogue, NoFolderIsNoClient) { EXPECT_TRUE(read_catalogue("/nonexistent/rlock-clients").entries.empty()); }
 
 }  // namespace

@@ -47,6 +47,15 @@ TEST(ParseClientSpec, BadFormsAreRefusedInOneLine) {
   EXPECT_EQ(refusal({"py= \t"}), "--client 'py= \t': the command is empty");
 }
 
+TEST(ClientRowName, IsAClientNameOrOneWithAVersion) {
+  for (const char* name : {"redsync", "etcd-mutex@3.4.3", "redsync@v4.18.1", "a@1.2.3-rc.1"}) {
+    EXPECT_TRUE(is_client_row_name(name)) << name;
+  }
+  for (const char* name : {"", "@3.4", "x@3", "x@", "x@3.4/..", "x@1.2@1.3", "a/b@1.2"}) {
+    EXPECT_FALSE(is_client_row_name(name)) << name;
+  }
+}
+
 TEST(ParseClientList, ClientsKeepTheirOrder) {
   std::vector<protocol::ClientSpec> clients = parse_client_list({"b=run b", "a@3=run a"});
   ASSERT_EQ(clients.size(), 2u);
@@ -92,6 +101,19 @@ TEST(ParseClientList, ABareNameNotShippedListsTheShippedOnes) {
 TEST(ParseClientList, AShippedClientNotInstalledNamesItsInstallCommand) {
   EXPECT_EQ(refusal({"b"}, {"/clients", {shipped("b", false)}, {}}),
             "--client b: not installed; install it with `scripts/clients.sh install b`");
+}
+
+TEST(ParseClientList, ANameWithAVersionIsThatVersionsRowBesideTheDefault) {
+  CatalogueEntry lib = shipped("lib", true);
+  lib.version_number = "2.0";
+  lib.versions = {shipped("lib@1.0", true), shipped("lib@2.0", true)};
+  lib.versions[0].version_number = "1.0";
+  lib.versions[1].version_number = "2.0";
+  std::vector<protocol::ClientSpec> clients = parse_client_list({"lib", "lib@1.0", "lib@2.0"}, {"/clients", {lib}, {}});
+  ASSERT_EQ(clients.size(), 3u);
+  EXPECT_EQ(clients[1].name, "lib@1.0");
+  EXPECT_EQ(clients[2].name, "lib@2.0");
+  EXPECT_EQ(refusal({"lib@1.0", "lib@1.0"}, {"/clients", {lib}, {}}), "--client lib@1.0: the name is given twice");
 }
 
 TEST(ParseClientList, ANameTwoManifestsDefineIsRefusedNamingBoth) {

@@ -1,7 +1,8 @@
 // rlock clients: the shipped adapters of clients/ (chaos/client_catalogue.h), one line each: its
 // catalogue name, the kind of server its lock lives on, whether it is expected safe, whether it is
 // installed (and the command that installs it where it is not), the library it pins and what it
-// models. Prints to stdout, each manifest skipped named on stderr; exit 0, or 2 when no catalogue is
+// models; below an entry whose manifest names other versions, a line of them all, each marked when it is the
+// default or not installed. Prints to stdout, each manifest skipped named on stderr; exit 0, or 2 when no catalogue is
 // found (saying where it looked), when two manifests define one name or when the catalogue's folder
 // is not the user's (client_catalogue.h).
 #include <algorithm>
@@ -16,6 +17,19 @@
 
 namespace rlock::cli {
 namespace {
+
+// "  versions: 3.4.3, 3.5.21 (default), 3.6.4 (not installed)"; empty for an entry of one version.
+std::string versions_line(const chaos::CatalogueEntry& e) {
+  std::string line;
+  if (e.versions.size() < 2) return line;
+  for (const chaos::CatalogueEntry& v : e.versions) {
+    line += fmt::format("{}{}{}", line.empty() ? "  versions: " : ", ", v.version_number,
+                        v.version_number == e.version_number ? " (default)"
+                        : v.installed()                      ? ""
+                                                             : " (not installed)");
+  }
+  return line;
+}
 
 std::string server_of(const protocol::ClientSpec& spec) {
   return std::string(protocol::to_string(spec.server)) + (spec.servers == 3 ? "@3" : "");
@@ -56,8 +70,12 @@ void list_clients() {
     const chaos::CatalogueEntry& e = catalogue.entries[i];
     fmt::print("{:<{}} {:<10} {:<5} {:<{}} {}: {}\n", e.spec.name, name_width, server_of(e.spec),
                e.spec.expected_safe ? "yes" : "no", installed[i], installed_width, e.version, e.models);
+    if (std::string versions = versions_line(e); !versions.empty()) fmt::print("{}\n", versions);
   }
   fmt::print("install them all: scripts/clients.sh install\n");
+  fmt::print(
+      "a version: rlock chaos --client NAME@V; install it with scripts/clients.sh install NAME@V, "
+      "or every version with scripts/clients.sh install --versions\n");
 }
 
 }  // namespace

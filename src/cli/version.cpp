@@ -138,13 +138,18 @@ std::string zookeeper_line() {
                          : fmt::format("zookeeper   {} at {}", version, endpoint);
 }
 
-// The catalogue's adapters that are installed, by name, or why there are none.
+// The catalogue's adapters that are installed, by name (NAME@V for a version not the default), or
+// why there are none.
 std::string adapters_line() {
   try {
     chaos::Catalogue catalogue = chaos::read_catalogue(chaos::catalogue_dir());
     std::string installed;
     for (const chaos::CatalogueEntry& e : catalogue.entries) {
       if (e.installed()) installed += (installed.empty() ? "" : ", ") + e.spec.name;
+      for (const chaos::CatalogueEntry& v : e.versions) {
+        if (v.version_number != e.version_number && v.installed())
+          installed += (installed.empty() ? "" : ", ") + v.spec.name;
+      }
     }
     if (catalogue.entries.empty()) return fmt::format("adapters    none found in {}", catalogue.dir.string());
     return fmt::format("adapters    {} (rlock clients lists them all)",
