@@ -15,6 +15,12 @@ bool is_client_name(std::string_view name) {
              std::string::npos;
 }
 
+bool is_library_version(std::string_view version) {
+  return version.size() <= 32 && version.find('.') != std::string::npos &&
+         version.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") ==
+             std::string::npos;
+}
+
 protocol::ClientSpec parse_client_spec(const std::string& text) {
   std::size_t equals = text.find('=');
   if (equals == std::string::npos) throw UsageError(fmt::format("--client '{}': expected NAME=COMMAND", text));

@@ -15,6 +15,8 @@ namespace rlock::chaos {
 
 // 1 to 32 letters, digits, _ or -: a client's name, also a part of its trials' directory names.
 bool is_client_name(std::string_view name);
+// A version of a library: up to 32 letters, digits, '.', '_', '+' or '-', one dot at least (3.4.3).
+bool is_library_version(std::string_view version);
 
 // Parses NAME=COMMAND or NAME@3=COMMAND. Throws UsageError for anything else.
 protocol::ClientSpec parse_client_spec(const std::string& text);
