@@ -18,12 +18,12 @@ namespace {
 using nlohmann::json;
 
 constexpr std::array<std::pair<Loss, std::string_view>, 7> kLossNames{{{Loss::lost_update, "lost-update"},
-                                                                         {Loss::overlap, "overlap"},
-                                                                         {Loss::created, "created"},
-                                                                         {Loss::unwritten, "unwritten"},
-                                                                         {Loss::stuck, "stuck"},
-                                                                         {Loss::failed, "failed"},
-                                                                         {Loss::client_error, "client-error"}}};
+                                                                       {Loss::overlap, "overlap"},
+                                                                       {Loss::created, "created"},
+                                                                       {Loss::unwritten, "unwritten"},
+                                                                       {Loss::stuck, "stuck"},
+                                                                       {Loss::failed, "failed"},
+                                                                       {Loss::client_error, "client-error"}}};
 constexpr std::size_t kMaxTextBytes = 1000;
 constexpr std::size_t kMaxSequenceSteps = 20;
 
@@ -150,8 +150,9 @@ Scenario read_scenario(std::string_view bytes) {
     throw Error(fmt::format("not JSON: {}", util::printable(e.what())));
   }
   if (!j.is_object()) throw Error("not a JSON object");
-  check_keys(j, "", {"format", "name", "report", "client", "versions", "fault", "ttl_ms", "workers", "trials", "loss",
-                     "sequence"});
+  check_keys(
+      j, "",
+      {"format", "name", "report", "client", "versions", "fault", "ttl_ms", "workers", "trials", "loss", "sequence"});
   integer(j, "format", kScenarioFileFormat, kScenarioFileFormat);
   Scenario s;
   s.name = text(j, "name");

@@ -37,7 +37,7 @@ struct Report {
 };
 
 struct Scenario {
-  std::string name;                   // also the file's name: NAME.json
+  std::string name;  // also the file's name: NAME.json
   Report report;
   std::string client;                 // a catalogue name, without a version
   std::vector<std::string> versions;  // the reported-against first, the newest last; each with a dot

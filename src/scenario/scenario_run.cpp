@@ -80,7 +80,7 @@ ScenarioPlan plan_scenario(const Scenario& scenario, const chaos::Catalogue& cat
     throw UsageError(fmt::format("--trials {}: from 1 to {}", plan.trials, kMaxScenarioTrials));
   for (const std::string& v : options.versions) {
     if (std::find(scenario.versions.begin(), scenario.versions.end(), v) == scenario.versions.end()) {
-      throw UsageError(fmt::format("--versions {}: {} is judged at {} alone", v, scenario.name,
+      throw UsageError(fmt::format("--versions {}: {} has no version {} (its versions: {})", v, scenario.name, v,
                                    joined(scenario.versions)));
     }
   }
@@ -149,8 +149,8 @@ VersionTally run_version(const ScenarioPlan& plan, std::size_t index, const chao
   VersionTally t = tally(version.version, results, s.loss);
   t.run_dir = setup.run_dir;
   if (!t.first_trial.empty()) {
-    t.timeline = draw_first(t.run_dir, t.first_trial,
-                            fmt::format("{} on {}: {}", s.name, version.client.name, t.first_trial));
+    t.timeline =
+        draw_first(t.run_dir, t.first_trial, fmt::format("{} on {}: {}", s.name, version.client.name, t.first_trial));
   }
   return t;
 }

@@ -30,8 +30,8 @@ namespace rlock::scenario {
 
 // One version of a scenario's library, resolved in the catalogue.
 struct VersionPlan {
-  std::string version;            // as the scenario names it: 3.4.3
-  protocol::ClientSpec client;    // the catalogue's NAME@V (its spec.name the row's name)
+  std::string version;          // as the scenario names it: 3.4.3
+  protocol::ClientSpec client;  // the catalogue's NAME@V (its spec.name the row's name)
 };
 
 struct ScenarioPlan {
@@ -54,9 +54,9 @@ ScenarioPlan plan_scenario(const Scenario& scenario, const chaos::Catalogue& cat
 // What one version's campaign showed.
 struct VersionTally {
   std::string version;
-  long trials = 0;   // judged (a client's error counts only when client-error is a loss)
-  long showed = 0;   // of them, the trials that showed one of the scenario's losses
-  long not_run = 0;  // planned but not run or not judged
+  long trials = 0;                       // judged (a client's error counts only when client-error is a loss)
+  long showed = 0;                       // of them, the trials that showed one of the scenario's losses
+  long not_run = 0;                      // planned but not run or not judged
   std::pair<double, double> interval{};  // the 95% Wilson interval of showed / trials
   std::filesystem::path run_dir;         // the kept chaos run
   std::string first_trial;               // the first trial that showed it (ROW-FAULT-N); empty when none

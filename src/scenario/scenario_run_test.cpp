@@ -38,8 +38,8 @@ chaos::TrialResult trial(int number, bool lost, bool not_run = false) {
 }
 
 TEST(Tally, CountsTrialsJudgedAndThoseThatShowedTheLoss) {
-  VersionTally t = tally("3.4.3", {trial(0, false), trial(1, true), trial(2, true), trial(3, false, true)},
-                         {Loss::lost_update});
+  VersionTally t =
+      tally("3.4.3", {trial(0, false), trial(1, true), trial(2, true), trial(3, false, true)}, {Loss::lost_update});
   EXPECT_EQ(t.trials, 3);
   EXPECT_EQ(t.showed, 2);
   EXPECT_EQ(t.not_run, 1);
@@ -120,11 +120,14 @@ TEST(PlanScenario, ResolvesEachVersionAndRefusesOneNotNamedOrNotInstalled) {
   ASSERT_EQ(plan.versions.size(), 1u);
   EXPECT_EQ(plan.versions[0].client.name, "lib");
   EXPECT_EQ(plan.trials, 3);
-  EXPECT_EQ(usage_error([&] { plan_scenario(s, catalogue, {0, {"9.9"}}); }),
-            "--versions 9.9: lib-1 is judged at 1.0, 2.0 alone");
+  EXPECT_EQ(usage_error([&] {
+              plan_scenario(s, catalogue, {0, {"9.9"}});
+            }),
+            "--versions 9.9: lib-1 has no version 9.9 (its versions: 1.0, 2.0)");
   EXPECT_NE(usage_error([&] { plan_scenario(s, catalogue, {}); }).find("lib@2.0"), std::string::npos);
-  std::string not_applicable = usage_error(
-      [&] { plan_scenario(read_scenario(scenario_text("r", "lib", "redis-restart")), catalogue, {0, {"1.0"}}); });
+  std::string not_applicable = usage_error([&] {
+    plan_scenario(read_scenario(scenario_text("r", "lib", "redis-restart")), catalogue, {0, {"1.0"}});
+  });
   EXPECT_TRUE(not_applicable.starts_with("r: the fault redis-restart does not apply to lib: ")) << not_applicable;
 }
 

@@ -71,8 +71,8 @@ ScenarioSet shipped_scenarios() {
 }
 
 const Scenario& scenario_named(const ScenarioSet& set, const std::string& name) {
-  auto named = std::find_if(set.scenarios.begin(), set.scenarios.end(),
-                            [&](const Scenario& s) { return s.name == name; });
+  auto named =
+      std::find_if(set.scenarios.begin(), set.scenarios.end(), [&](const Scenario& s) { return s.name == name; });
   if (named != set.scenarios.end()) return *named;
   std::string names;
   for (const Scenario& s : set.scenarios) names += (names.empty() ? "" : ", ") + s.name;
