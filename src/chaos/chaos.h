@@ -48,6 +48,13 @@ std::string row_name(const TrialSpec& spec);
 // Whether the trial's lock lives on the job's three Redlock servers (redlock, or a NAME@3 client).
 bool on_three_servers(const TrialSpec& spec);
 
+// A run of a scenario (scenario/scenario_run.h): its name and the version of the library it judged.
+struct ScenarioLabel {
+  std::string name;
+  std::string version;
+  bool operator==(const ScenarioLabel&) const = default;
+};
+
 struct ChaosSetup {
   RedisAddress redis;
   std::string conninfo;
@@ -66,6 +73,10 @@ struct ChaosSetup {
   std::filesystem::path run_dir{};
   // Each job in network namespaces of its own, partition a real one (netns_job.h).
   bool netns = false;
+  // Workers a trial: 0 draws 2 to 4 (schedule.h); a scenario (scenario/) fixes them.
+  int workers = 0;
+  // The scenario and the version of its library that a run replays, named in its run.json.
+  std::optional<ScenarioLabel> scenario{};
 };
 
 struct TrialResult {

@@ -1,13 +1,7 @@
 #include "chaos/client_catalogue.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <tuple>
@@ -17,6 +11,7 @@
 
 #include "chaos/client_list.h"
 #include "rlock/error.h"
+#include "util/data_dir.h"
 #include "util/printable.h"
 
 namespace rlock::chaos {
@@ -135,24 +130,10 @@ std::vector<Build> builds_of(const json& manifest, const fs::path& dir) {
   return builds;
 }
 
-// Why `path` cannot be trusted with commands that run as this user: another user (not root) owns
-// it, or its group or others can write it. Empty when it can.
-std::string untrusted(const fs::path& path) {
-  struct stat status {};
-  if (::stat(path.c_str(), &status) != 0) return fmt::format("cannot be read ({})", std::strerror(errno));
-  if (status.st_uid != 0 && status.st_uid != ::geteuid())
-    return fmt::format("is owned by user {}, neither you nor root", status.st_uid);
-  if ((status.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
-    return fmt::format("can be written by {} (mode {:04o})",
-                       (status.st_mode & S_IWOTH) != 0 ? "every user" : "its group", status.st_mode & 07777);
-  }
-  return "";
-}
-
 // The entries of the manifest in `folder`; throws saying why they cannot be taken.
 std::vector<CatalogueEntry> entries_in(const fs::path& folder, const fs::path& manifest) {
-  if (std::string why = untrusted(folder); !why.empty()) throw Error("its folder " + why);
-  if (std::string why = untrusted(manifest); !why.empty()) throw Error("it " + why);
+  if (std::string why = util::untrusted(folder); !why.empty()) throw Error("its folder " + why);
+  if (std::string why = util::untrusted(manifest); !why.empty()) throw Error("it " + why);
   if (fs::file_size(manifest) > kMostManifestBytes) throw Error(fmt::format("over {} bytes", kMostManifestBytes));
   std::ifstream in(manifest, std::ios::binary);
   std::string text(std::istreambuf_iterator<char>(in), {});
@@ -179,18 +160,7 @@ std::string Catalogue::first_duplicate() const {
   return "";
 }
 
-fs::path catalogue_dir() {
-  if (const char* given = std::getenv("RLOCK_CLIENTS_DIR"); given != nullptr && *given != '\0') return given;
-  std::error_code unknown;
-  fs::path binary_dir = fs::read_symlink("/proc/self/exe", unknown).parent_path();
-  for (fs::path prefix : {RLOCK_INSTALL_PREFIX, RLOCK_PACKAGE_PREFIX}) {
-    std::error_code missing;
-    if (!unknown && binary_dir == fs::weakly_canonical(prefix / RLOCK_INSTALL_BINDIR, missing)) {
-      return prefix / RLOCK_INSTALL_DATADIR / "rlock" / "clients";
-    }
-  }
-  return RLOCK_CHECKOUT_CLIENTS;
-}
+fs::path catalogue_dir() { return util::data_dir("RLOCK_CLIENTS_DIR", "clients"); }
 
 std::vector<CatalogueEntry> read_manifest(std::string_view text, const fs::path& folder) {
   json j = json::parse(text);
@@ -218,7 +188,7 @@ Catalogue read_catalogue(const fs::path& dir) {
   Catalogue catalogue{dir, {}, {}};
   std::error_code missing;
   if (!fs::is_directory(dir, missing)) return catalogue;
-  if (std::string why = untrusted(dir); !why.empty()) {
+  if (std::string why = util::untrusted(dir); !why.empty()) {
     throw UsageError(
         fmt::format("the client catalogue {} {}: its commands would run as you; chmod go-w it, or set "
                     "RLOCK_CLIENTS_DIR to a folder of your own",

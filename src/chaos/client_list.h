@@ -15,7 +15,6 @@ namespace rlock::chaos {
 
 // 1 to 32 letters, digits, _ or -: a client's name, also a part of its trials' directory names.
 bool is_client_name(std::string_view name);
-
 // 1 to 24 letters, digits, ., _ or -, a dot among them: a library's version as a catalogue names
 // it (3.4.3, v4.18.1).
 bool is_version_number(std::string_view text);

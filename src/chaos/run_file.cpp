@@ -127,7 +127,16 @@ ChaosSetup setup_from(const json& j) {
   s.redlock_port = static_cast<int>(integer(j, "redlock_port", kMinOwnPort, kMaxOwnPort));
   // Runs stored before it was recorded ran without --netns.
   if (j.contains("netns")) s.netns = j.at("netns").get<bool>();
+  if (j.contains("workers")) s.workers = static_cast<int>(integer(j, "workers", 2, 4));
   return s;
+}
+
+// A scenario's name is a client's name; a version holds a dot (scenario/scenario_file.h).
+ScenarioLabel scenario_label_from(const json& j) {
+  ScenarioLabel label{j.at("name").get<std::string>(), j.at("version").get<std::string>()};
+  if (!is_client_name(label.name) || !is_version_number(label.version))
+    throw Error(fmt::format("scenario {} is not a scenario's name and version", j.dump()));
+  return label;
 }
 
 json plan_json(const Campaign& campaign) {
@@ -162,6 +171,7 @@ json plan_fields(const RunFile& run) {
   fields["wait"] = wait_mode_name(run.setup.wait);
   fields["rlock_version"] = run.rlock_version;
   fields["netns"] = run.setup.netns;
+  if (run.setup.workers != 0) fields["workers"] = run.setup.workers;
   return fields;
 }
 
@@ -192,6 +202,8 @@ json run_file_json(const Campaign& campaign, const ChaosSetup& setup) {
               {"netns", setup.netns},
               {"redis", setup.redis.display()},
               {"postgres", bank::describe_conninfo(setup.conninfo)}}}};
+  if (setup.workers != 0) file["setup"]["workers"] = setup.workers;
+  if (setup.scenario) file["scenario"] = {{"name", setup.scenario->name}, {"version", setup.scenario->version}};
   const Shard& shard = campaign.shard;
   if (!shard.whole()) {
     file["shard"] = {{"index", shard.index},
@@ -203,6 +215,7 @@ json run_file_json(const Campaign& campaign, const ChaosSetup& setup) {
 
 RunFile run_file_from(const json& j) {
   RunFile run{campaign_from(j.at("campaign")), setup_from(j.at("setup")), j.value("rlock_version", "")};
+  if (j.contains("scenario")) run.setup.scenario = scenario_label_from(j.at("scenario"));
   if (j.contains("shard")) run.campaign.shard = shard_from(j.at("shard"), run);
   return run;
 }

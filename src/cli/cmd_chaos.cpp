@@ -21,6 +21,7 @@
 #include "chaos/client_list.h"
 #include "chaos/report.h"
 #include "chaos/run_record.h"
+#include "cli/campaign_options.h"
 #include "cli/commands.h"
 #include "cli/named_servers.h"
 #include "cli/run_report.h"
@@ -30,7 +31,6 @@
 #include "lab/run_log.h"
 #include "lab/strategy_list.h"
 #include "rlock/error.h"
-#include "rlock/token.h"
 #include "strategy/worker.h"
 #include "util/option_checks.h"
 
@@ -41,11 +41,8 @@ struct ChaosOptions {
   std::vector<std::string> strategies;
   std::vector<std::string> faults;
   int trials = 200;
-  std::optional<std::uint64_t> seed;
-  int jobs = 8;
+  CampaignOptions campaign;
   long ttl_ms = 200;
-  int failover_port = chaos::ChaosSetup{}.failover_port;
-  int redlock_port = chaos::ChaosSetup{}.redlock_port;
   WaitMode wait = WaitMode::poll;
   bool quick = false;
   std::string json;
@@ -73,11 +70,6 @@ std::string names_of(const std::vector<T>& values) {
   std::string out;
   for (const T& v : values) out += (out.empty() ? "" : ",") + std::string(to_string(v));
   return out;
-}
-
-std::uint64_t random_seed() {
-  std::string hex = make_token().hex.substr(0, 12);
-  return std::stoull(hex, nullptr, 16);
 }
 
 // The clients of --client (client_list.h), and those of --client-safe marked expected safe.
@@ -130,28 +122,13 @@ chaos::Campaign campaign_of(const ChaosOptions& options) {
                                          : parse_list<chaos::Fault>(fault_names, chaos::fault_from, "--faults", "fault",
                                                                     names_of(chaos::all_faults()));
   int trials = options.quick && options.trials == 200 ? 20 : options.trials;
-  chaos::Campaign campaign{strategies, clients_of(options), faults, trials, options.jobs};
+  chaos::Campaign campaign{strategies, clients_of(options), faults, trials, options.campaign.jobs};
   if (chaos::most_trials(campaign) > chaos::kMaxTrialsARun) {
     throw UsageError(fmt::format("the campaign has {} trials: at most {} a run", chaos::most_trials(campaign),
                                  chaos::kMaxTrialsARun));
   }
   if (!options.shard.empty()) campaign.shard = shard_of(options.shard, chaos::planned_trials(campaign));
   return campaign;
-}
-
-// Job j's failover pair takes failover_port + 2j and the next port, its Redlock servers
-// redlock_port + 3j and the next two (chaos.h): the two ranges must not meet, or the campaign
-// stops at its first trial that needs a port the other range took.
-void check_own_ports(const ChaosOptions& options) {
-  int failover_end = options.failover_port + 2 * options.jobs - 1;
-  int redlock_end = options.redlock_port + 3 * options.jobs - 1;
-  if (options.failover_port <= redlock_end && options.redlock_port <= failover_end) {
-    throw UsageError(fmt::format(
-        "--failover-port {} and --redlock-port {} overlap with {} jobs: the failover servers take ports {} to {}, "
-        "the Redlock ones {} to {}",
-        options.failover_port, options.redlock_port, options.jobs, options.failover_port, failover_end,
-        options.redlock_port, redlock_end));
-  }
 }
 
 constexpr long kReplayAccount = 250'001;  // apart from the labs', the trials' and explore's
@@ -171,8 +148,8 @@ void replay_order(const ChaosOptions& options, const GlobalOptions& global) {
   explore::OrderToReplay order = explore::order_to_replay(strategies.front(), *options.replay_order);
   lab::LabSetup lab = setup_to_change_data(global, "chaos", ServersChanged::redis_and_db);
   explore::ReplayedOrder replayed =
-      explore::run_order_as_trial(order, explore::Servers{lab.redis, lab.conninfo, options.failover_port},
-                                  lab.dir.root(), kReplayAccount, options.seed.value_or(random_seed()));
+      explore::run_order_as_trial(order, explore::Servers{lab.redis, lab.conninfo, options.campaign.failover_port},
+                                  lab.dir.root(), kReplayAccount, options.campaign.seed.value_or(random_seed()));
   explore::print_order_run(replayed.run, replayed.log_dir);
   fmt::print("recorded: {}\n", explore::recorded_order(lab::read_events(lab::LabDir(replayed.log_dir))));
   fmt::print("run: {} (rlock analyze DIR, rlock report DIR)\n", replayed.run_dir.string());
@@ -180,20 +157,14 @@ void replay_order(const ChaosOptions& options, const GlobalOptions& global) {
 
 void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   if (options.replay_order) return replay_order(options, global);
-  check_own_ports(options);
+  check_own_ports(options.campaign);
   // Every argument read before a server is asked.
   chaos::Campaign campaign = campaign_of(options);
   if (options.netns) host::NetnsLab::cleanup_leftovers();  // says so, in one line, when not root
   lab::LabSetup lab = setup_to_change_data(global, "chaos", ServersChanged::redis_and_db);
-  chaos::ChaosSetup setup{lab.redis,
-                          lab.conninfo,
-                          lab.dir.root() / "chaos",
-                          options.seed.value_or(random_seed()),
-                          std::chrono::milliseconds(options.ttl_ms),
-                          100000,
-                          options.failover_port,
-                          options.redlock_port,
-                          options.wait};
+  chaos::ChaosSetup setup = campaign_setup(options.campaign, lab);
+  setup.ttl = std::chrono::milliseconds(options.ttl_ms);
+  setup.wait = options.wait;
   setup.netns = options.netns;
   setup.run_dir = chaos::new_run_dir(setup.dir, setup.seed, campaign.shard);
   std::vector<chaos::TrialResult> results = chaos::run_campaign(campaign, setup);
@@ -218,21 +189,10 @@ void register_chaos(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--trials", options->trials, "trials a cell (strategy x fault)")
       ->check(util::in_range(1, chaos::kMaxTrialsACell))
       ->capture_default_str();
-  cmd->add_option("--seed", options->seed, "replay the trials of this seed (default: a new one, printed)");
-  cmd->add_option("--jobs", options->jobs, "trials run side by side")
-      ->check(util::in_range(1, chaos::kMaxJobs))
-      ->capture_default_str();
   cmd->add_option("--ttl", options->ttl_ms, "lock TTL in ms")
       ->check(util::in_range(chaos::kMinTtlMs, chaos::kMaxTtlMs))
       ->capture_default_str();
-  cmd->add_option("--failover-port", options->failover_port,
-                  "failover trials run a primary and a replica of their own on 127.0.0.1 from this port, two a job")
-      ->check(util::in_range(chaos::kMinOwnPort, chaos::kMaxOwnPort))
-      ->capture_default_str();
-  cmd->add_option("--redlock-port", options->redlock_port,
-                  "redlock trials run three Redis servers of their own on 127.0.0.1 from this port, three a job")
-      ->check(util::in_range(chaos::kMinOwnPort, chaos::kMaxOwnPort))
-      ->capture_default_str();
+  add_campaign_options(*cmd, options->campaign);
   cmd->add_option("--wait", options->wait,
                   "how refused workers of the single-Redis strategies wait: poll (every 10 ms) , notify "
                   "(until the release is announced, 10 ms at most), queue (in turn, woken at the release) or handoff "

@@ -45,6 +45,8 @@ void register_all(CLI::App& app, rlock::cli::GlobalOptions& global) {
   register_merge(app, global);
   register_client(app, global);
   register_clients(app, global);
+  register_scenario(app, global);
+  register_scenarios(app, global);
   register_help(app);
   // After the global options, whose values (from flags or the environment) it reports.
   app.set_version_flag(

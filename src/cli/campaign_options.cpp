@@ -1,0 +1,57 @@
+#include "cli/campaign_options.h"
+
+#include <string>
+
+#include <fmt/format.h>
+
+#include "chaos/campaign.h"
+#include "rlock/error.h"
+#include "rlock/token.h"
+#include "util/option_checks.h"
+
+namespace rlock::cli {
+
+void add_campaign_options(CLI::App& cmd, CampaignOptions& options) {
+  cmd.add_option("--seed", options.seed, "replay the trials of this seed (default: a new one, printed)");
+  cmd.add_option("--jobs", options.jobs, "trials run side by side")
+      ->check(util::in_range(1, chaos::kMaxJobs))
+      ->capture_default_str();
+  cmd.add_option("--failover-port", options.failover_port,
+                 "failover trials run a primary and a replica of their own on 127.0.0.1 from this port, two a job")
+      ->check(util::in_range(chaos::kMinOwnPort, chaos::kMaxOwnPort))
+      ->capture_default_str();
+  cmd.add_option("--redlock-port", options.redlock_port,
+                 "redlock trials run three Redis servers of their own on 127.0.0.1 from this port, three a job")
+      ->check(util::in_range(chaos::kMinOwnPort, chaos::kMaxOwnPort))
+      ->capture_default_str();
+}
+
+std::uint64_t random_seed() {
+  std::string hex = make_token().hex.substr(0, 12);
+  return std::stoull(hex, nullptr, 16);
+}
+
+void check_own_ports(const CampaignOptions& options) {
+  int failover_end = options.failover_port + 2 * options.jobs - 1;
+  int redlock_end = options.redlock_port + 3 * options.jobs - 1;
+  if (options.failover_port <= redlock_end && options.redlock_port <= failover_end) {
+    throw UsageError(fmt::format(
+        "--failover-port {} and --redlock-port {} overlap with {} jobs: the failover servers take ports {} to {}, "
+        "the Redlock ones {} to {}",
+        options.failover_port, options.redlock_port, options.jobs, options.failover_port, failover_end,
+        options.redlock_port, redlock_end));
+  }
+}
+
+chaos::ChaosSetup campaign_setup(const CampaignOptions& options, const lab::LabSetup& lab) {
+  chaos::ChaosSetup setup;
+  setup.redis = lab.redis;
+  setup.conninfo = lab.conninfo;
+  setup.dir = lab.dir.root() / "chaos";
+  setup.seed = options.seed.value_or(random_seed());
+  setup.failover_port = options.failover_port;
+  setup.redlock_port = options.redlock_port;
+  return setup;
+}
+
+}  // namespace rlock::cli

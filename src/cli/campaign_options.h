@@ -1,0 +1,39 @@
+// The options a chaos campaign takes whoever starts it (`rlock chaos`, `rlock scenario`): its seed,
+// its jobs and the ports of the servers its jobs start, bound once to a subcommand, checked, and
+// turned into the campaign's setup on the servers a data-changing subcommand accepts.
+// Functions; add_campaign_options keeps a reference to the options it binds.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include <CLI/CLI.hpp>
+
+#include "chaos/chaos.h"
+#include "lab/worker_plan.h"
+
+namespace rlock::cli {
+
+struct CampaignOptions {
+  std::optional<std::uint64_t> seed;
+  int jobs = 8;
+  int failover_port = chaos::ChaosSetup{}.failover_port;
+  int redlock_port = chaos::ChaosSetup{}.redlock_port;
+};
+
+// Binds --seed, --jobs, --failover-port and --redlock-port to `options`.
+void add_campaign_options(CLI::App& cmd, CampaignOptions& options);
+
+// A new seed, drawn from a token.
+std::uint64_t random_seed();
+
+// Job j's failover pair takes failover_port + 2j and the next port, its Redlock servers
+// redlock_port + 3j and the next two (chaos.h): throws UsageError, in one line, when the two ranges
+// meet, for the campaign would stop at its first trial that needs a port the other range took.
+void check_own_ports(const CampaignOptions& options);
+
+// The setup of a campaign on `lab`'s servers, kept under its chaos/ folder, its seed the one given
+// or a new one.
+chaos::ChaosSetup campaign_setup(const CampaignOptions& options, const lab::LabSetup& lab);
+
+}  // namespace rlock::cli

@@ -1,0 +1,128 @@
+// rlock scenario NAME... [--client NAME] [--trials N] [--versions V,W] [--seed S] [--json FILE]
+// [--jobs J] [--failover-port P] [--redlock-port P]: each scenario (scenario/scenario_run.h), or
+// every scenario of --client's library, run at each of its versions as a chaos campaign kept under
+// chaos/runs/ with its report.html (and the first trial that showed the loss drawn beside it); a
+// line a version (trials, those that showed the loss, the 95% Wilson interval, the run) and the
+// scenario's verdict line on stdout, progress on stderr. Every argument and every version's adapter
+// is checked before a server is asked. Exits 0 when it ran, whatever the verdict; 2 for bad input;
+// 5 when the harness lost a server.
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "chaos/client_catalogue.h"
+#include "cli/campaign_options.h"
+#include "cli/commands.h"
+#include "cli/named_servers.h"
+#include "cli/run_report.h"
+#include "rlock/error.h"
+#include "scenario/scenario_run.h"
+#include "scenario/scenario_set.h"
+#include "util/option_checks.h"
+
+namespace rlock::cli {
+namespace {
+
+struct ScenarioOptions {
+  std::vector<std::string> names;
+  std::string client;
+  int trials = 0;  // the scenario's
+  std::vector<std::string> versions;
+  std::string json;
+  CampaignOptions campaign;
+};
+
+// The scenarios the arguments name: NAME... and those of --client.
+std::vector<scenario::Scenario> scenarios_asked(const ScenarioOptions& options, const scenario::ScenarioSet& set) {
+  if (options.names.empty() && options.client.empty())
+    throw UsageError("name a scenario, or give --client NAME for all of its (rlock scenarios lists them)");
+  std::vector<scenario::Scenario> asked;
+  for (const std::string& name : options.names) asked.push_back(scenario::scenario_named(set, name));
+  if (!options.client.empty()) {
+    std::vector<scenario::Scenario> of_client = scenario::scenarios_for_client(set, options.client);
+    if (of_client.empty()) {
+      std::string clients;
+      for (const scenario::Scenario& s : set.scenarios)
+        if (clients.find(s.client) == std::string::npos) clients += (clients.empty() ? "" : ", ") + s.client;
+      throw UsageError(fmt::format("--client {}: no scenario is written for it (scenarios judge: {})", options.client,
+                                   clients.empty() ? "none" : clients));
+    }
+    asked.insert(asked.end(), of_client.begin(), of_client.end());
+  }
+  return asked;
+}
+
+std::string losses_of(const scenario::Scenario& s) {
+  std::string out;
+  for (scenario::Loss loss : s.loss) out += (out.empty() ? "" : " or ") + std::string(to_string(loss));
+  return out;
+}
+
+nlohmann::json tally_json(const scenario::VersionTally& t) {
+  return {{"version", t.version},
+          {"trials", t.trials},
+          {"showed", t.showed},
+          {"not_run", t.not_run},
+          {"interval", {t.interval.first, t.interval.second}},
+          {"run", t.run_dir.string()},
+          {"first_trial", t.first_trial},
+          {"timeline", t.timeline.string()}};
+}
+
+void run_scenarios(const ScenarioOptions& options, const GlobalOptions& global) {
+  check_own_ports(options.campaign);
+  scenario::ScenarioSet set = scenario::shipped_scenarios();
+  std::vector<scenario::Scenario> asked = scenarios_asked(options, set);
+  chaos::Catalogue catalogue = chaos::shipped_catalogue();
+  std::vector<scenario::ScenarioPlan> plans;
+  for (const scenario::Scenario& s : asked)
+    plans.push_back(scenario::plan_scenario(s, catalogue, {options.trials, options.versions}));
+  lab::LabSetup lab = setup_to_change_data(global, "scenario", ServersChanged::redis_and_db);
+  chaos::ChaosSetup base = campaign_setup(options.campaign, lab);
+  nlohmann::json results = nlohmann::json::array();
+  for (const scenario::ScenarioPlan& plan : plans) {
+    const scenario::Scenario& s = plan.scenario;
+    fmt::print("{}: {} ({})\n", s.name, s.report.title, s.report.url);
+    std::vector<scenario::VersionTally> tallies;
+    for (std::size_t i = 0; i < plan.versions.size(); ++i) {
+      scenario::VersionTally t = scenario::run_version(plan, i, base, options.campaign.jobs);
+      write_run_report(t.run_dir, global, "scenario");
+      fmt::print("{} at {}: {} of {} trials showed {}; run: {}{}\n", s.name, t.version, t.showed, t.trials,
+                 losses_of(s), t.run_dir.string(), t.timeline.empty() ? "" : "; timeline: " + t.timeline.string());
+      tallies.push_back(t);
+    }
+    std::string verdict = scenario::verdict_line(tallies);
+    fmt::print("{}: {}\n", s.name, verdict);
+    nlohmann::json versions = nlohmann::json::array();
+    for (const scenario::VersionTally& t : tallies) versions.push_back(tally_json(t));
+    results.push_back({{"name", s.name}, {"client", s.client}, {"verdict", verdict}, {"versions", versions}});
+  }
+  if (!options.json.empty()) {
+    std::ofstream out(options.json);
+    out << nlohmann::json{{"format", 1}, {"seed", base.seed}, {"scenarios", results}}.dump(2) << "\n";
+    if (!out) throw Error(fmt::format("--json {}: cannot be written", options.json));
+  }
+}
+
+}  // namespace
+
+void register_scenario(CLI::App& app, const GlobalOptions& global) {
+  auto options = std::make_shared<ScenarioOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "scenario", "replay reported failures (rlock scenarios) at each version of their library, with a verdict");
+  cmd->add_option("names", options->names, "the scenarios to run (rlock scenarios lists them)");
+  cmd->add_option("--client", options->client, "NAME: every scenario written for this catalogue client");
+  cmd->add_option("--trials", options->trials, "trials a version (default: the scenario's)")
+      ->check(util::in_range(1, scenario::kMaxScenarioTrials));
+  cmd->add_option("--versions", options->versions, "comma-separated: only these of the scenario's versions")
+      ->delimiter(',');
+  cmd->add_option("--json", options->json, "also write the verdicts and counts as JSON to this file");
+  add_campaign_options(*cmd, options->campaign);
+  cmd->callback([options, &global] { run_scenarios(*options, global); });
+}
+
+}  // namespace rlock::cli

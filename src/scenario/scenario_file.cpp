@@ -1,0 +1,200 @@
+#include "scenario/scenario_file.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "chaos/campaign.h"
+#include "chaos/client_list.h"
+#include "rlock/error.h"
+#include "util/printable.h"
+
+namespace rlock::scenario {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::array<std::pair<Loss, std::string_view>, 7> kLossNames{{{Loss::lost_update, "lost-update"},
+                                                                       {Loss::overlap, "overlap"},
+                                                                       {Loss::created, "created"},
+                                                                       {Loss::unwritten, "unwritten"},
+                                                                       {Loss::stuck, "stuck"},
+                                                                       {Loss::failed, "failed"},
+                                                                       {Loss::client_error, "client-error"}}};
+constexpr std::size_t kMaxTextBytes = 1000;
+constexpr std::size_t kMaxSequenceSteps = 20;
+
+// A value as a line may show it: printable and short.
+std::string shown(const json& value) {
+  std::string text = util::printable(value.dump());
+  return text.size() > 60 ? text.substr(0, 57) + "..." : text;
+}
+
+[[noreturn]] void refuse(std::string_view field, std::string_view problem) {
+  throw Error(fmt::format("{} {}", field, problem));
+}
+
+const json& field(const json& j, const char* key) {
+  if (!j.contains(key)) refuse(key, "is missing");
+  return j.at(key);
+}
+
+// `value`, the field `name`: a string of 1 to kMaxTextBytes printable bytes.
+std::string text_of(const json& value, std::string_view name) {
+  const std::string* string = value.is_string() ? &value.get_ref<const std::string&>() : nullptr;
+  if (string == nullptr || string->empty() || string->size() > kMaxTextBytes || util::printable(*string) != *string)
+    refuse(name, fmt::format("is {}, not a text of 1 to {} printable characters", shown(value), kMaxTextBytes));
+  return *string;
+}
+
+std::string text(const json& j, const char* key, std::string_view path = "") {
+  return text_of(field(j, key), path.empty() ? std::string(key) : fmt::format("{}.{}", path, key));
+}
+
+long long integer(const json& j, const char* key, long long low, long long high) {
+  const json& value = field(j, key);
+  bool fits = value.is_number_integer() &&
+              (value.is_number_unsigned() ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(high) &&
+                                                static_cast<long long>(value.get<std::uint64_t>()) >= low
+                                          : value.get<long long>() >= low && value.get<long long>() <= high);
+  if (!fits) refuse(key, fmt::format("is {}, not an integer from {} to {}", shown(value), low, high));
+  return value.get<long long>();
+}
+
+const json::array_t& list(const json& j, const char* key, std::size_t most) {
+  const json& value = field(j, key);
+  if (!value.is_array() || value.empty() || value.size() > most)
+    refuse(key, fmt::format("is {}, not a list of 1 to {}", shown(value), most));
+  return value.get_ref<const json::array_t&>();
+}
+
+void check_keys(const json& j, std::string_view where, std::initializer_list<std::string_view> keys) {
+  for (const auto& [key, value] : j.items()) {
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+      refuse(where.empty() ? util::printable(key) : fmt::format("{}.{}", where, util::printable(key)),
+             "is no field of a scenario");
+    }
+  }
+}
+
+Report report_from(const json& j) {
+  const json& r = field(j, "report");
+  if (!r.is_object()) refuse("report", "is not an object of url, title and claims");
+  check_keys(r, "report", {"url", "title", "claims"});
+  Report report{text(r, "url", "report"), text(r, "title", "report"), text(r, "claims", "report")};
+  if (!report.url.starts_with("https://") || report.url.find_first_of(" \"'<>") != std::string::npos)
+    refuse("report.url", fmt::format("is {}, not an https:// address", shown(report.url)));
+  return report;
+}
+
+std::vector<std::string> versions_from(const json& j) {
+  std::vector<std::string> versions;
+  for (const json& v : list(j, "versions", kMaxVersions)) {
+    if (!v.is_string() || !chaos::is_version_number(v.get<std::string>()))
+      refuse("versions", fmt::format("holds {}, not a version (digits and letters with a dot: 3.4.3)", shown(v)));
+    if (std::find(versions.begin(), versions.end(), v.get<std::string>()) != versions.end())
+      refuse("versions", fmt::format("names {} twice", shown(v)));
+    versions.push_back(v.get<std::string>());
+  }
+  return versions;
+}
+
+std::vector<Loss> losses_from(const json& j) {
+  std::vector<Loss> losses;
+  for (const json& name : list(j, "loss", kLossNames.size())) {
+    std::optional<Loss> loss = name.is_string() ? loss_from(name.get<std::string>()) : std::nullopt;
+    if (!loss) {
+      std::string known;
+      for (const auto& [l, n] : kLossNames) known += (known.empty() ? "" : ", ") + std::string(n);
+      refuse("loss", fmt::format("holds {}, not one of {}", shown(name), known));
+    }
+    if (std::find(losses.begin(), losses.end(), *loss) != losses.end())
+      refuse("loss", fmt::format("names {} twice", shown(name)));
+    losses.push_back(*loss);
+  }
+  return losses;
+}
+
+}  // namespace
+
+std::string_view to_string(Loss loss) {
+  for (const auto& [l, name] : kLossNames)
+    if (l == loss) return name;
+  return "?";
+}
+
+std::optional<Loss> loss_from(std::string_view name) {
+  for (const auto& [loss, n] : kLossNames)
+    if (n == name) return loss;
+  return std::nullopt;
+}
+
+const std::vector<Loss>& all_losses() {
+  static const std::vector<Loss> all = [] {
+    std::vector<Loss> losses;
+    for (const auto& [loss, name] : kLossNames) losses.push_back(loss);
+    return losses;
+  }();
+  return all;
+}
+
+Scenario read_scenario(std::string_view bytes) {
+  if (bytes.size() > kMaxScenarioFileBytes) throw Error(fmt::format("over {} bytes", kMaxScenarioFileBytes));
+  json j;
+  try {
+    j = json::parse(bytes);
+  } catch (const json::exception& e) {
+    throw Error(fmt::format("not JSON: {}", util::printable(e.what())));
+  }
+  if (!j.is_object()) throw Error("not a JSON object");
+  check_keys(
+      j, "",
+      {"format", "name", "report", "client", "versions", "fault", "ttl_ms", "workers", "trials", "loss", "sequence"});
+  integer(j, "format", kScenarioFileFormat, kScenarioFileFormat);
+  Scenario s;
+  s.name = text(j, "name");
+  if (!chaos::is_client_name(s.name))
+    refuse("name", fmt::format("is {}, not 1 to 32 letters, digits, _ or -", shown(s.name)));
+  s.report = report_from(j);
+  s.client = text(j, "client");
+  if (!chaos::is_client_name(s.client))
+    refuse("client", fmt::format("is {}, not a catalogue name (rlock clients)", shown(s.client)));
+  s.versions = versions_from(j);
+  std::string fault = text(j, "fault");
+  std::optional<chaos::Fault> known = chaos::fault_from(fault);
+  if (!known) {
+    std::string names;
+    for (chaos::Fault f : chaos::all_faults()) names += (names.empty() ? "" : ", ") + std::string(to_string(f));
+    refuse("fault", fmt::format("is {}, not one of {}", shown(fault), names));
+  }
+  s.fault = *known;
+  s.ttl_ms = static_cast<long>(integer(j, "ttl_ms", chaos::kMinTtlMs, chaos::kMaxTtlMs));
+  s.workers = static_cast<int>(integer(j, "workers", kMinWorkers, kMaxWorkers));
+  s.trials = static_cast<int>(integer(j, "trials", 1, kMaxScenarioTrials));
+  s.loss = losses_from(j);
+  for (const json& step : list(j, "sequence", kMaxSequenceSteps)) s.sequence.push_back(text_of(step, "sequence"));
+  return s;
+}
+
+bool showed_loss(const chaos::TrialResult& trial, const std::vector<Loss>& losses) {
+  if (trial.not_run) return false;
+  bool judged = trial.client_error.empty();
+  auto showed = [&](Loss loss) {
+    switch (loss) {
+      case Loss::lost_update: return judged && trial.lost.validity == chaos::Validity::invalid;
+      case Loss::overlap: return judged && trial.overlaps.validity == chaos::Validity::invalid;
+      case Loss::created: return judged && trial.balance.validity == chaos::Validity::invalid;
+      case Loss::unwritten: return trial.unwritten_ops > 0;
+      case Loss::stuck: return trial.stuck_ops > 0;
+      case Loss::failed: return trial.failed_ops > 0;
+      case Loss::client_error: return !judged;
+    }
+    return false;
+  };
+  return std::any_of(losses.begin(), losses.end(), showed);
+}
+
+}  // namespace rlock::scenario
