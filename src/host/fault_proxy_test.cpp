@@ -255,7 +255,7 @@ TEST(FaultProxy, AChildForkedWhileItWorksCanAllocate) {
     }
   });
   int stuck = 0;
-  for (int i = 0; i < 300 && stuck == 0; ++i) {
+  for (int i = 0; i < 100 && stuck == 0; ++i) {
     pid_t child = fork_child([] {
       std::vector<std::string> pieces;
       for (int n = 1; n <= 64; ++n) pieces.emplace_back(static_cast<std::size_t>(n) * 100, 'x');
