@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cstring>
 #include <deque>
+#include <future>
 #include <mutex>
 #include <optional>
 #include <utility>
@@ -395,7 +396,15 @@ FaultProxy::FaultProxy(const std::string& upstream_host, int upstream_port, int 
   port_ = ntohs(address.sin_port);
   wake_fd_ = ProxyDescriptors::instance().open([] { return ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); });
   if (wake_fd_ < 0) throw Error(fmt::format("fault proxy: eventfd: {}", std::strerror(errno)));
-  thread_ = std::thread([this] { run(); });
+  // Returns once the thread runs: a thread still starting is outside the fork gate, and the
+  // runtime's start-up may allocate.
+  std::promise<void> running;
+  std::future<void> started = running.get_future();
+  thread_ = std::thread([this, &running] {
+    running.set_value();
+    run();
+  });
+  started.wait();
 }
 
 FaultProxy::~FaultProxy() {

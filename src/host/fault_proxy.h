@@ -19,7 +19,8 @@
 // Its sockets are close-on-exec, and a child forked while it runs closes them at once
 // (pthread_atfork), so a worker holds no copy that would keep a reset connection open or its port
 // bound; such a child must not destroy the proxy. A fork waits until every proxy's thread is back
-// in its poll, so a child is never copied while one is inside the allocator or any other lock. Destruction (once no command is under way) stops
+// in its poll, and a proxy is constructed only once its thread runs, so a child is never copied
+// while one is inside the allocator or any other lock. Destruction (once no command is under way) stops
 // the thread and closes everything, delivering nothing more.
 #pragma once
 
