@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                     !s.versions.empty() && !s.loss.empty() && !s.sequence.empty() &&
                     s.workers >= rlock::scenario::kMinWorkers && s.workers <= rlock::scenario::kMaxWorkers &&
                     s.trials >= 1 && s.trials <= rlock::scenario::kMaxScenarioTrials;
-    for (const std::string& v : s.versions) in_range = in_range && rlock::chaos::is_library_version(v);
+    for (const std::string& v : s.versions) in_range = in_range && rlock::chaos::is_version_number(v);
     if (!in_range) std::abort();
   } catch (const rlock::Error&) {
   }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# rlock scenario end to end: one scenario at each of its versions, 3 trials a version, against the
-# servers of scripts/test.sh. etcd-11456 (etcd-mutex at 3.4.3 and 3.5.21) when scenarios/ has it,
-# else the engine's own tests/scenarios/redsync-pause.json. The verdict line and a line a version;
+# rlock scenario end to end: one scenario at two of its versions, 3 trials a version, against the
+# servers of scripts/test.sh. etcd-11456 at 3.4.3 and 3.5.21 (the versions scripts/test.sh installs)
+# when scenarios/ has it, else the engine's own tests/scenarios/redsync-pause.json. The verdict line and a line a version;
 # each version's run kept, its run.json naming the scenario and the version (and valid), `rlock
 # analyze` reading one, `rlock scenarios` showing the verdict just printed; the first trial that
 # showed the loss drawn; --json valid. The verdict agrees with each version's count. Bad input (an
@@ -19,9 +19,11 @@ else
 fi
 mkdir -m 700 "$work/scenarios" && cp "$scenarios/$name.json" "$work/scenarios/"
 export RLOCK_SCENARIOS_DIR=$work/scenarios
-versions=$(python3 -c 'import json, sys; print(*json.load(open(sys.argv[1]))["versions"])' "$work/scenarios/$name.json")
+all_versions=$(python3 -c 'import json, sys; print(*json.load(open(sys.argv[1]))["versions"])' "$work/scenarios/$name.json")
+versions=$all_versions
+[[ $name != etcd-11456 ]] || versions="3.4.3 3.5.21"
 
-"$rlock" --dir "$work/lab" scenario "$name" --trials 3 --jobs 2 --seed 7 --json "$work/out.json" \
+"$rlock" --dir "$work/lab" scenario "$name" --versions "${versions// /,}" --trials 3 --jobs 2 --seed 7 --json "$work/out.json" \
     >"$work/out.txt" 2>"$work/err.txt"
 check "rlock scenario $name exits 0 (got $?)" test $? -eq 0 || cat "$work/out.txt" "$work/err.txt"
 verdict=$(grep "^$name: \(reproduces in\|does not reproduce in any version judged\)" "$work/out.txt")
@@ -32,7 +34,7 @@ for version in $versions; do
     if ((showed > 0)); then
         check "the verdict: reproduces in $version ($showed/3)" grep -q "^$name: reproduces in .*$version ($showed/3, 95% [0-9]*-[0-9]*%)" "$work/out.txt"
     else
-        check "the verdict: not in $version (0/3)" grep -q "^$name: .*$version \(0/3\|(0/3\), 0-[0-9]*%" "$work/out.txt"
+        check "the verdict: not in $version (0/3)" grep -q "^$name: .*$version (0/3, 0-[0-9]*%)" "$work/out.txt"
     fi
     run=$(sed -n "s/^$name at $version: .*; run: \([^;]*\).*/\1/p" "$work/out.txt")
     check "$version's run is kept" test -f "$run/sealed.json"
@@ -64,15 +66,15 @@ refuses() { # refuses MESSAGE ARGS...
         cat "$work/bad.txt"
 }
 refuses "unknown scenario 'nope' (known: $name)" nope
-refuses "--versions 9.9: $name has no version 9.9 (its versions: ${versions// /, })" "$name" --versions 9.9
+refuses "--versions 9.9: $name has no version 9.9 (its versions: ${all_versions// /, })" "$name" --versions 9.9
 refuses "name a scenario, or give --client NAME" --trials 3
 # An adapter the catalogue ships but that is not installed.
 mkdir -p -m 700 "$work/clients/fake"
 cat >"$work/clients/fake/client.json" <<'JSON'
-{"library": "fake v1.0 (sh)", "installed": "bin/fake", "clients": [
-  {"name": "fake", "command": "{dir}/bin/fake", "server": "redis", "safe": false, "models": "nothing"}]}
+{"library": "fake v1.0 (sh)", "version": "1.0", "installed": "{build}/bin/fake", "clients": [
+  {"name": "fake", "command": "{build}/bin/fake", "server": "redis", "safe": false, "models": "nothing"}]}
 JSON
 sed -e 's/"name": "[^"]*"/"name": "fake-1"/' -e 's/"client": "[^"]*"/"client": "fake"/' \
     -e 's/"versions": \[[^]]*\]/"versions": ["1.0"]/' "$work/scenarios/$name.json" >"$work/scenarios/fake-1.json"
-RLOCK_CLIENTS_DIR=$work/clients refuses "--client fake: not installed; install it with \`scripts/clients.sh install fake" fake-1
+RLOCK_CLIENTS_DIR=$work/clients refuses "scripts/clients.sh install fake@1.0" fake-1
 finish
