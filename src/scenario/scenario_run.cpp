@@ -1,7 +1,6 @@
 #include "scenario/scenario_run.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <map>
 
@@ -26,39 +25,12 @@ std::string joined(const std::vector<std::string>& names) {
   return out;
 }
 
-// Whether the library line ("go.etcd.io/etcd/client/v3 v3.5.21 (Go)") names `version` as a word.
-bool names_version(const std::string& line, const std::string& version) {
-  auto part_of_version = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; };
-  for (std::size_t at = line.find(version); at != std::string::npos; at = line.find(version, at + 1)) {
-    std::size_t end = at + version.size();
-    if ((at == 0 || !part_of_version(line[at - 1])) && (end == line.size() || !part_of_version(line[end]))) return true;
-  }
-  return false;
-}
-
-// The catalogue's entry of `client` at `version`: NAME@V, or NAME when its own lockfile pins V.
-protocol::ClientSpec client_at(const chaos::Catalogue& catalogue, const std::string& client,
-                               const std::string& version) {
-  std::string versioned = client + "@" + version;
-  auto named = [&](const std::string& name) {
-    return std::any_of(catalogue.entries.begin(), catalogue.entries.end(),
-                       [&](const chaos::CatalogueEntry& e) { return e.spec.name == name; });
-  };
-  if (!named(versioned)) {
-    auto plain = std::find_if(catalogue.entries.begin(), catalogue.entries.end(),
-                              [&](const chaos::CatalogueEntry& e) { return e.spec.name == client; });
-    if (plain != catalogue.entries.end() && names_version(plain->version, version))
-      return chaos::shipped_client(catalogue, client).spec;
-  }
-  return chaos::shipped_client(catalogue, versioned).spec;
-}
-
 std::string percent(double fraction) { return fmt::format("{:.0f}", std::round(fraction * 100)); }
 
-std::string counted(const VersionTally& t, bool with_version) {
-  return fmt::format("{}{}/{}, {}{}-{}%{}", with_version ? t.version + " " : "(", t.showed, t.trials,
-                     t.reproduces() ? "95% " : "", percent(t.interval.first), percent(t.interval.second),
-                     with_version ? "" : ")");
+// "3.4.3 (7/20, 95% 18-57%)", or "3.5.21 (0/20, 0-16%)".
+std::string counted(const VersionTally& t) {
+  return fmt::format("{} ({}/{}, {}{}-{}%)", t.version, t.showed, t.trials, t.reproduces() ? "95% " : "",
+                     percent(t.interval.first), percent(t.interval.second));
 }
 
 // Draws the kept trial `name` of `run_dir` as run_dir/timeline.svg; the path, or empty when the
@@ -87,7 +59,8 @@ ScenarioPlan plan_scenario(const Scenario& scenario, const chaos::Catalogue& cat
   for (const std::string& v : scenario.versions) {
     bool asked = options.versions.empty() ||
                  std::find(options.versions.begin(), options.versions.end(), v) != options.versions.end();
-    if (asked) plan.versions.push_back(VersionPlan{v, client_at(catalogue, scenario.client, v)});
+    if (asked)
+      plan.versions.push_back(VersionPlan{v, chaos::shipped_client(catalogue, scenario.client + "@" + v).spec});
   }
   if (std::string_view why = chaos::not_applicable_to_client(scenario.fault, plan.versions.front().client);
       !why.empty()) {
@@ -119,16 +92,10 @@ VersionTally tally(const std::string& version, const std::vector<chaos::TrialRes
 std::string verdict_line(const std::vector<VersionTally>& tallies) {
   std::vector<std::string> in, not_in;
   for (const VersionTally& t : tallies) {
-    if (t.trials == 0) continue;
-    (t.reproduces() ? in : not_in).push_back(t.version + " " + counted(t, false));
+    if (t.trials > 0) (t.reproduces() ? in : not_in).push_back(counted(t));
   }
   if (in.empty() && not_in.empty()) return "no trial judged";
-  if (in.empty()) {
-    std::vector<std::string> each;
-    for (const VersionTally& t : tallies)
-      if (t.trials > 0) each.push_back(counted(t, true));
-    return fmt::format("does not reproduce in any version judged ({})", joined(each));
-  }
+  if (in.empty()) return "does not reproduce in any version judged: " + joined(not_in);
   std::string line = "reproduces in " + joined(in);
   if (!not_in.empty()) line += ", not in " + joined(not_in);
   return line;

@@ -70,7 +70,7 @@ VersionTally tally(const std::string& version, const std::vector<chaos::TrialRes
                    const std::vector<Loss>& losses);
 
 // "reproduces in 3.4.3 (7/20, 95% 18-57%), not in 3.5.21 (0/20, 0-16%)", or "does not reproduce in
-// any version judged (3.5.21 0/20, 0-16%)"; "no trial judged" when no version judged one.
+// any version judged: 3.5.21 (0/20, 0-16%)"; "no trial judged" when no version judged one.
 std::string verdict_line(const std::vector<VersionTally>& tallies);
 
 // Runs one version of `plan` (its index) on `base`'s servers: base.dir is the chaos directory,

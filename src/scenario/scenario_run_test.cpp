@@ -60,7 +60,7 @@ VersionTally tallied(const std::string& version, long trials, long showed, std::
 TEST(VerdictLine, NamesTheVersionsItReproducesInAndTheOthers) {
   VersionTally old = tallied("3.4.3", 20, 7, {0.181, 0.567}), now = tallied("3.5.21", 20, 0, {0, 0.161});
   EXPECT_EQ(verdict_line({old, now}), "reproduces in 3.4.3 (7/20, 95% 18-57%), not in 3.5.21 (0/20, 0-16%)");
-  EXPECT_EQ(verdict_line({now}), "does not reproduce in any version judged (3.5.21 0/20, 0-16%)");
+  EXPECT_EQ(verdict_line({now}), "does not reproduce in any version judged: 3.5.21 (0/20, 0-16%)");
   EXPECT_EQ(verdict_line({old}), "reproduces in 3.4.3 (7/20, 95% 18-57%)");
   EXPECT_EQ(verdict_line({tallied("1.0", 0, 0, {0, 0})}), "no trial judged");
 }
@@ -97,8 +97,10 @@ TEST(ScenarioSet, AFolderOthersCanWriteIsRefused) {
 
 // A catalogue of `lib`, an etcd client, whose default version is 1.0 and whose 2.0 is not installed.
 chaos::Catalogue catalogue_in(const fs::path& dir) {
-  write(dir / "lib" / "client.json", R"j({"library": "lib v1.0 (Go)", "installed": "x", "clients": [
-          {"name": "lib", "command": "{dir}/x", "server": "etcd", "safe": false, "models": "m"}]})j");
+  write(
+      dir / "lib" / "client.json",
+      R"j({"library": "lib v1.0 (Go)", "version": "1.0", "versions": {"2.0": {"library": "lib v2.0 (Go)"}}, "installed": "{build}/x", "clients": [
+          {"name": "lib", "command": "{build}/x", "server": "etcd", "safe": false, "models": "m"}]})j");
   write(dir / "lib" / "x", "");
   return chaos::read_catalogue(dir);
 }
@@ -118,7 +120,7 @@ TEST(PlanScenario, ResolvesEachVersionAndRefusesOneNotNamedOrNotInstalled) {
   Scenario s = read_scenario(scenario_text("lib-1"));
   ScenarioPlan plan = plan_scenario(s, catalogue, {3, {"1.0"}});
   ASSERT_EQ(plan.versions.size(), 1u);
-  EXPECT_EQ(plan.versions[0].client.name, "lib");
+  EXPECT_EQ(plan.versions[0].client.name, "lib@1.0");
   EXPECT_EQ(plan.trials, 3);
   EXPECT_EQ(usage_error([&] {
               plan_scenario(s, catalogue, {0, {"9.9"}});
