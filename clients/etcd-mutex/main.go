@@ -72,6 +72,9 @@ func main() {
 		if err != nil {
 			return "", err
 		}
+		if err := protocol.Step(request.ID, "release"); err != nil {
+			return "", err
+		}
 		if unlock := mutex.Unlock(context.Background()); unlock != nil && failure == "" {
 			failure = fmt.Sprintf("release: %v", unlock)
 		}
