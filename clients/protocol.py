@@ -25,15 +25,23 @@ def receive(expected):
     return message
 
 
+def step(request_id, name):
+    """Tells the harness the library is about to take the step `name` ("acquire", "release") of the
+    increment `request_id`, and waits until the harness lets it (step_ok): a fault may wait for it."""
+    send({"type": "step", "id": request_id, "step": name})
+    receive("step_ok")
+
+
 def increment_under_lock(request, acquire, release):
     """One increment: acquire() takes the lock and returns None, or the error that refused it; then
-    the read and the write through the harness; release() returns None, or the error it met. The
-    increment's done carries the first error."""
+    the read and the write through the harness; release() returns None, or the error it met, once
+    its step is announced. The increment's done carries the first error."""
     error = acquire()
     if error is None:
         send({"type": "read", "id": request["id"]})
         balance = receive("read_ok")["balance"]
         send({"type": "write", "id": request["id"], "balance": balance + request["amount"]})
         receive("write_ok")
+        step(request["id"], "release")
         error = release()
     send({"type": "done", "id": request["id"], **({"error": error} if error else {})})

@@ -67,6 +67,9 @@ func main() {
 		if failure != "" || err != nil {
 			return failure, err
 		}
+		if err := protocol.Step(request.ID, "release"); err != nil {
+			return "", err
+		}
 		if err := lock.Release(context.Background()); err != nil {
 			return fmt.Sprintf("release: %v", err), nil
 		}

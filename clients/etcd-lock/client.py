@@ -20,7 +20,7 @@ import etcd3
 from etcd3.exceptions import WatchTimedOut
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from protocol import TrialOver, receive, send  # noqa: E402  (clients/protocol.py)
+from protocol import TrialOver, receive, send, step  # noqa: E402  (clients/protocol.py)
 
 
 def acquire(client, lock, timeout):
@@ -113,6 +113,7 @@ def increment(client, ttl_s, fenced, request):
         error = f"revision: {e!r}"
     finally:
         keep_alive.stop()
+    step(ident, "release")
     try:
         if not lock.release():
             error = error or "release: the lock was no longer ours"

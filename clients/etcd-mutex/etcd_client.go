@@ -10,9 +10,10 @@ import (
 )
 
 type (
-	etcdClient = clientv3.Client
-	etcdConfig = clientv3.Config
-	etcdMutex  = concurrency.Mutex
+	etcdClient  = clientv3.Client
+	etcdConfig  = clientv3.Config
+	etcdMutex   = concurrency.Mutex
+	etcdSession = concurrency.Session
 )
 
 var (

@@ -5,8 +5,12 @@
 // Each increment opens a concurrency.Session whose lease is the TTL in whole seconds (etcd grants no
 // shorter one), kept alive by the session's own goroutine, and locks NewMutex(session, "/locks/"+key)
 // for at most 10 TTLs, as etcd's docs show. With --fenced (etcd-mutex-fenced) the mutex key's create
-// revision, which etcd raises with every acquisition, is claimed at the read as a fencing token. The
-// harness hands out Redis URLs only, so etcd's endpoint comes from the command line or environment.
+// revision, which etcd raises with every acquisition, is claimed at the read as a fencing token. With
+// --session (etcd-mutex-session) the process keeps one session for its life (a new one once it
+// expired), as a service does, and an Unlock that failed is retried once, one TTL later, in the
+// background: the setting of etcd-io/etcd#22082, where a retried Unlock deletes the same session's
+// newer lock. The harness hands out Redis URLs only, so etcd's endpoint comes from the command line
+// or environment.
 package main
 
 import (
@@ -34,6 +38,7 @@ func createRevision(client *etcdClient, mutex *etcdMutex) (int64, error) {
 func main() {
 	endpoint := flag.String("endpoint", os.Getenv("ETCD_ENDPOINT"), "etcd's HOST:PORT")
 	fenced := flag.Bool("fenced", false, "claim the lock key's create revision as a fencing token")
+	kept := flag.Bool("session", false, "keep one session across increments; retry a failed Unlock one TTL later")
 	flag.Parse()
 	var client *etcdClient
 	var ttl time.Duration
@@ -46,12 +51,38 @@ func main() {
 		return err
 	}
 	leaseSeconds := func() int { return int((ttl + time.Second - 1) / time.Second) }
+	var shared *etcdSession
+	// The increment's session: its own, closed when it ends, or the process's while it lives.
+	sessionOf := func() (*etcdSession, func(), error) {
+		if !*kept {
+			session, err := newSession(client, withTTL(leaseSeconds()))
+			if err != nil {
+				return nil, nil, err
+			}
+			return session, func() { session.Close() }, nil
+		}
+		if shared != nil {
+			select {
+			case <-shared.Done():
+				shared = nil
+			default:
+			}
+		}
+		if shared == nil {
+			session, err := newSession(client, withTTL(leaseSeconds()))
+			if err != nil {
+				return nil, nil, err
+			}
+			shared = session
+		}
+		return shared, func() {}, nil
+	}
 	protocol.Serve(setUp, func(request protocol.Message) (string, error) {
-		session, err := newSession(client, withTTL(leaseSeconds()))
+		session, release, err := sessionOf()
 		if err != nil {
 			return fmt.Sprintf("session: %v", err), nil
 		}
-		defer session.Close()
+		defer release()
 		mutex := newMutex(session, "/locks/"+request.Key)
 		waiting, cancel := context.WithTimeout(context.Background(), 10*ttl)
 		defer cancel()
@@ -72,8 +103,19 @@ func main() {
 		if err != nil {
 			return "", err
 		}
-		if unlock := mutex.Unlock(context.Background()); unlock != nil && failure == "" {
-			failure = fmt.Sprintf("release: %v", unlock)
+		if err := protocol.Step(request.ID, "release"); err != nil {
+			return "", err
+		}
+		if unlock := mutex.Unlock(context.Background()); unlock != nil {
+			if failure == "" {
+				failure = fmt.Sprintf("release: %v", unlock)
+			}
+			if *kept {
+				go func() {
+					time.Sleep(ttl)
+					mutex.Unlock(context.Background())
+				}()
+			}
 		}
 		return failure, nil
 	})

@@ -58,6 +58,14 @@ func Receive(expected string) (Message, error) {
 	return m, nil
 }
 
+// Step tells the harness the library is about to take the step name ("acquire", "release") of the
+// increment id, and waits until the harness lets it (step_ok): a fault may wait for it.
+func Step(id int64, name string) error {
+	Send(map[string]any{"type": "step", "id": id, "step": name})
+	_, err := Receive("step_ok")
+	return err
+}
+
 // ReadModifyWrite reads the account and writes it plus the amount, without a token. lost, when not
 // nil, is asked after the read: a non-empty answer (the library said the lock is gone) is the
 // increment's error, and nothing is written.

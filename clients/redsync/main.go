@@ -77,6 +77,9 @@ func main() {
 		if err != nil {
 			return "", err
 		}
+		if err := protocol.Step(request.ID, "release"); err != nil {
+			return "", err
+		}
 		if ok, err := mutex.UnlockContext(context.Background()); (!ok || err != nil) && failure == "" {
 			failure = fmt.Sprintf("release: the lock was no longer ours (%v)", err)
 		}

@@ -91,7 +91,7 @@ class PeerRun {
     if (p.client.under_way()) p.client.check_silence(kPeerSilenceLimit);
   }
 
-  // The client's read, write or done (the driver checked that it is one, of its increment): each
+  // The client's read, write, step or done (the driver checked that it is one, of its increment): each
   // answered at once.
   void handle(Peer& p, const protocol::ClientMessage& message) {
     if (const auto* read = std::get_if<protocol::Read>(&message)) {
@@ -100,6 +100,8 @@ class PeerRun {
       protocol::WriteOk reply = p.client.serve_write(account_, *write);
       if (reply.applied) ++applied_;
       p.client.send(reply);
+    } else if (const auto* step = std::get_if<protocol::Step>(&message)) {
+      p.client.answer(*step);
     } else if (std::get<protocol::Done>(message).error) {
       ++failed_;
     } else {

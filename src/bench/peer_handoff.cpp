@@ -102,6 +102,8 @@ class HandoffRun {
       p.client.send(p.client.serve_write(account_, *write));
       sections_.push_back(Section{nanoseconds(p.acquired.value_or(Clock::now())), nanoseconds(Clock::now()), index});
       p.parked = true;
+    } else if (const auto* step = std::get_if<protocol::Step>(&message)) {
+      p.client.answer(*step);
     } else if (std::get<protocol::Done>(message).error) {
       ++failed_;
     }

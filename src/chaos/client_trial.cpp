@@ -108,6 +108,10 @@ class ClientTrial : public Participants {
   }
 
   void deliver(Clock::time_point now) override {
+    if (held_step_) {  // the strike at its step, if any, came first
+      workers_[schedule_.target].client.answer(*held_step_);
+      held_step_.reset();
+    }
     send_due_replies(now);
     apply_due_writes(now);
   }
@@ -126,6 +130,7 @@ class ClientTrial : public Participants {
       case ClientStrike::after_read:
         if (!target_read_at_) return std::nullopt;
         return *target_read_at_ + seconds_of(fault.strike_after_s(schedule_));
+      case ClientStrike::at_step: return target_stepped_at_;
       case ClientStrike::before_answer: break;
     }
     std::optional<Clock::time_point> due;
@@ -191,11 +196,19 @@ class ClientTrial : public Participants {
     if (owes) w.client.check_silence(silence_limit_);
   }
 
-  // The client's read, write or done (the driver checked that it is one, of its increment).
+  // The client's read, write, step or done (the driver checked that it is one, of its increment).
   void handle(std::size_t i, const protocol::ClientMessage& message) {
     ClientWorker& w = workers_[i];
     if (const auto* read_message = std::get_if<protocol::Read>(&message)) {
       read(i, *read_message);
+    } else if (const auto* step = std::get_if<protocol::Step>(&message)) {
+      bool awaited = spec_.fault->client_strike() == ClientStrike::at_step && step->step == spec_.fault->strike_step();
+      if (i == schedule_.target && awaited && !target_stepped_at_) {
+        target_stepped_at_ = Clock::now();
+        held_step_ = *step;  // answered once the strike is due and done (deliver)
+      } else {
+        w.client.answer(*step);
+      }
     } else if (const auto* write_message = std::get_if<protocol::Write>(&message)) {
       std::optional<double> hold = spec_.fault->held_write_s(schedule_);
       if (hold && i == schedule_.target && !write_held_) {
@@ -260,7 +273,8 @@ class ClientTrial : public Participants {
   }
 
   bool holds_reply_for(std::size_t i) const {
-    return std::any_of(held_.begin(), held_.end(), [i](const HeldReply& r) { return r.worker == i; }) ||
+    return (held_step_ && i == schedule_.target) ||
+           std::any_of(held_.begin(), held_.end(), [i](const HeldReply& r) { return r.worker == i; }) ||
            std::any_of(held_writes_.begin(), held_writes_.end(), [i](const HeldWrite& r) { return r.worker == i; });
   }
 
@@ -274,7 +288,8 @@ class ClientTrial : public Participants {
   const ClientTrialSetup& setup_;
   const lab::RunLog* log_ = nullptr;
   Clock::time_point start_{};
-  std::optional<Clock::time_point> target_read_at_, target_answered_at_;
+  std::optional<Clock::time_point> target_read_at_, target_answered_at_, target_stepped_at_;
+  std::optional<protocol::Step> held_step_;  // the target's step a fault waits for, until it struck
   protocol::ServedAccount account_;
   std::chrono::milliseconds silence_limit_;
   std::vector<ClientWorker> workers_;

@@ -28,8 +28,8 @@ std::pair<std::string, int> one_server(const std::string& address) {
     }
   }
   if (port <= 0 || port > 65535) {
-    throw UsageError(
-        fmt::format("conn-drop needs the clients' server at one HOST:PORT to put a proxy on; {} is not", address));
+    throw UsageError(fmt::format(
+        "the network faults need the clients' server at one HOST:PORT to put a proxy on; {} is not", address));
   }
   return {address.substr(0, colon), port};
 }
@@ -97,6 +97,28 @@ long long TrialNetwork::kill_redis_connections(std::size_t worker) {
 
 void TrialNetwork::reset_client_server(std::size_t worker) {
   if (const auto& proxy = links_[worker].client_server) proxy->reset();
+}
+
+std::vector<host::FaultProxy*> TrialNetwork::lock_proxies(std::size_t worker) const {
+  const Links& links = links_[worker];
+  if (links.client_server) return {links.client_server.get()};
+  std::vector<host::FaultProxy*> proxies;
+  for (const auto& proxy : links.redis) proxies.push_back(proxy.get());
+  return proxies;
+}
+
+void TrialNetwork::lose_next_reply(std::size_t worker, std::chrono::milliseconds settle) {
+  for (host::FaultProxy* proxy : lock_proxies(worker)) proxy->lose_next_reply(settle);
+}
+
+void TrialNetwork::keep_replies(std::size_t worker) {
+  for (host::FaultProxy* proxy : lock_proxies(worker)) proxy->pass(host::Direction::to_client);
+}
+
+std::uint64_t TrialNetwork::take_replies_lost(std::size_t worker) {
+  std::uint64_t lost = 0;
+  for (const host::FaultProxy* proxy : lock_proxies(worker)) lost += proxy->replies_lost();
+  return lost - std::exchange(links_[worker].replies_lost_taken, lost);
 }
 
 std::uint64_t TrialNetwork::accepted() const {

@@ -1,5 +1,5 @@
 // The network of a chaos trial whose fault needs one (partition, delayed-write, net-delay,
-// conn-drop): a FaultProxy (host/fault_proxy.h) between each worker and each server it uses, Redis
+// conn-drop, lost-reply): a FaultProxy (host/fault_proxy.h) between each worker and each server it uses, Redis
 // (one, or Redlock's three) and PostgreSQL, and the etcd or ZooKeeper a client locks on, each on a
 // port the system picks. The workers are given the proxies' addresses; the nemesis commands the
 // proxies, or asks Redis to close the connections they opened.
@@ -9,6 +9,7 @@
 // The commands are the proxies' own (thread-safe); jitter() is not (its generator).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -53,6 +54,14 @@ class TrialNetwork {
   // conn-drop: the worker's connections to its etcd or ZooKeeper reset (both ends, RST).
   void reset_client_server(std::size_t worker);
 
+  // lost-reply: the reply to the worker's next request to the server its lock lives on (its etcd or
+  // ZooKeeper, or else each Redis) dropped, its connections reset (FaultProxy::lose_next_reply);
+  // keep_replies() disarms what has not struck; take_replies_lost() counts the strikes since it was
+  // last called.
+  void lose_next_reply(std::size_t worker, std::chrono::milliseconds settle);
+  void keep_replies(std::size_t worker);
+  std::uint64_t take_replies_lost(std::size_t worker);
+
   // How many connections the proxies have accepted, all together.
   std::uint64_t accepted() const;
 
@@ -61,7 +70,11 @@ class TrialNetwork {
     std::vector<std::unique_ptr<host::FaultProxy>> redis;
     std::unique_ptr<host::FaultProxy> postgres;
     std::unique_ptr<host::FaultProxy> client_server;  // none without one
+    std::uint64_t replies_lost_taken = 0;
   };
+  // The proxies between the worker and the servers its lock lives on.
+  std::vector<host::FaultProxy*> lock_proxies(std::size_t worker) const;
+
   std::vector<Links> links_;
   std::vector<RedisAddress> redis_;
   std::string conninfo_;

@@ -180,10 +180,11 @@ bool due(const Chunk& chunk, const Fault& fault, Clock::time_point now) {
 // destination, in order.
 struct Flow {
   std::deque<Chunk> queue;
-  std::size_t queued = 0;    // bytes in queue
-  std::size_t written = 0;   // bytes of the front chunk already written
-  bool source_done = false;  // EOF read
-  bool shut = false;         // EOF delivered
+  std::uint64_t received = 0;  // bytes ever read from its source
+  std::size_t queued = 0;      // bytes in queue
+  std::size_t written = 0;     // bytes of the front chunk already written
+  bool source_done = false;    // EOF read
+  bool shut = false;           // EOF delivered
 
   bool wants_to_read() const { return !source_done && queued < kQueueLimit; }
   bool has_due(const Fault& fault, Clock::time_point now) const {
@@ -201,6 +202,7 @@ struct Flow {
     static thread_local char buffer[kReadSize];
     ssize_t n = ::recv(from, buffer, sizeof buffer, 0);
     if (n < 0) return would_block();
+    if (n > 0) received += static_cast<std::uint64_t>(n);
     if (n == 0) {
       source_done = true;
       queue.push_back(Chunk{now, {}, true});
@@ -252,18 +254,40 @@ struct Link {
 
 }  // namespace
 
+// lose_next_reply's state: armed until it struck or the client's direction got another command.
+struct LostReply {
+  bool armed = false;
+  std::chrono::milliseconds settle{0};
+  std::optional<Clock::time_point> asked;  // when the client's first bytes since it was armed came
+  bool answered = false;                   // the server sent bytes since then
+};
+
 struct FaultProxy::Loop {
   Fd listener;
   sockaddr_storage upstream{};
   socklen_t upstream_length = 0;
   Fault up;
   Fault down;
+  LostReply lost;
   std::deque<Link> links;
   std::atomic<std::uint64_t>* accepted = nullptr;
+  std::atomic<std::uint64_t>* replies_lost = nullptr;
 
   void set(Direction direction, Fault fault) {
     if (direction != Direction::to_client) up = fault;
-    if (direction != Direction::to_server) down = fault;
+    if (direction != Direction::to_server) {
+      down = fault;
+      lost = {};
+    }
+  }
+
+  // Once the client asked and the server answered, and `settle` passed: every connection reset,
+  // the answer dropped with it.
+  void strike_lost_reply(Clock::time_point now) {
+    if (!lost.armed || !lost.asked || !lost.answered || now < *lost.asked + lost.settle) return;
+    replies_lost->fetch_add(1);  // counted before the client can see the reset
+    reset_all();
+    set(Direction::both, Fault{});
   }
 
   std::optional<Clock::time_point> accept_resumes;  // set at the descriptor limit: accepting rests until then
@@ -331,10 +355,16 @@ struct FaultProxy::Loop {
       if (error != 0) return link.abort();
       link.connecting = false;
       set_nodelay(link.server.get());
-    } else if ((entries[1].revents & kReady) != 0 && !link.down.read(link.server.get(), down, now)) {
-      return link.abort();
+    } else if ((entries[1].revents & kReady) != 0) {
+      std::uint64_t before = link.down.received;
+      if (!link.down.read(link.server.get(), down, now)) return link.abort();
+      if (lost.asked && link.down.received > before) lost.answered = true;
     }
-    if ((entries[0].revents & kReady) != 0 && !link.up.read(link.client.get(), up, now)) link.abort();
+    if ((entries[0].revents & kReady) != 0) {
+      std::uint64_t before = link.up.received;
+      if (!link.up.read(link.client.get(), up, now)) return link.abort();
+      if (lost.armed && !lost.asked && link.up.received > before) lost.asked = now;
+    }
   }
 
   void pump(Link& link, Clock::time_point now) {
@@ -348,9 +378,13 @@ struct FaultProxy::Loop {
     }
   }
 
-  // How long poll may sleep: until the first delayed byte falls due or accepting resumes, or for ever.
+  // How long poll may sleep: until the first delayed byte falls due, accepting resumes or a lost
+  // reply's connections are due to be reset, or for ever.
   int timeout(Clock::time_point now) const {
     std::optional<Clock::time_point> first = accept_resumes;
+    if (lost.armed && lost.asked && lost.answered && (!first || *lost.asked + lost.settle < *first)) {
+      first = *lost.asked + lost.settle;
+    }
     for (const Link& link : links) {
       for (auto next : {link.connecting ? std::nullopt : link.up.next_due(up), link.down.next_due(down)}) {
         // A byte already due waits for POLLOUT, not for the clock.
@@ -366,6 +400,7 @@ struct FaultProxy::Loop {
 FaultProxy::FaultProxy(const std::string& upstream_host, int upstream_port, int listen_port)
     : loop_(std::make_unique<Loop>()) {
   loop_->accepted = &accepted_;
+  loop_->replies_lost = &replies_lost_;
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -438,6 +473,13 @@ void FaultProxy::reset() {
   apply([](Loop& loop) { loop.reset_all(); });
 }
 
+void FaultProxy::lose_next_reply(std::chrono::milliseconds settle) {
+  apply([settle](Loop& loop) {
+    loop.set(Direction::to_client, Fault{Fault::Kind::hold, {}});
+    loop.lost = LostReply{true, settle, std::nullopt, false};
+  });
+}
+
 std::vector<std::string> FaultProxy::upstream_addresses() {
   std::vector<std::string> addresses;
   apply([&addresses](Loop& loop) {
@@ -504,6 +546,7 @@ void FaultProxy::run() {
 
     now = Clock::now();
     for (Link& link : loop.links) loop.pump(link, now);
+    loop.strike_lost_reply(now);
     std::erase_if(loop.links, [](const Link& link) { return link.dead; });
     timeout = loop.timeout(now);
     if (!changes.empty()) {

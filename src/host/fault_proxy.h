@@ -1,5 +1,6 @@
-// A TCP proxy on 127.0.0.1 between clients and one upstream server (Redis or PostgreSQL), that a
-// nemesis commands to misbehave like a network: pass, delay, hold, black-hole, reset.
+// A TCP proxy on 127.0.0.1 between clients and one upstream server (Redis, PostgreSQL, etcd or
+// ZooKeeper), that a nemesis commands to misbehave like a network: pass, delay, hold, black-hole,
+// reset, and lose the reply to the client's next request.
 //
 // It listens on a port of its own (port()), accepts any number of connections, and opens one
 // upstream connection for each. Every byte it delivers is delivered once and in order; faults only
@@ -67,6 +68,16 @@ class FaultProxy {
   // Closes every current connection, both ends, with a TCP RST (SO_LINGER 0), dropping what was
   // queued. Faults stay as they were; new connections are accepted as before.
   void reset();
+  // Loses the reply to the client's next request: from now on the server's bytes are held; the
+  // client's next bytes (on any connection) go to the server, and once the server has sent bytes
+  // after them and `settle` has passed since them, every connection is reset, dropping what the
+  // server sent, and both directions pass again. `settle` 0: at the server's first bytes (a
+  // request-reply protocol's reply, RESP's); longer where one connection multiplexes requests
+  // (HTTP/2), for the server to have answered the request among whatever else it sent. Until it
+  // strikes, the next command for the client's direction (pass, delay, hold, black_hole) disarms it.
+  void lose_next_reply(std::chrono::milliseconds settle);
+  // How many times lose_next_reply struck: connections reset with the server's answer dropped.
+  std::uint64_t replies_lost() const { return replies_lost_.load(); }
   // The local address ("IP:PORT", as Redis's CLIENT LIST shows it) of each current connection's
   // upstream end, by which the server can name and close that connection itself.
   std::vector<std::string> upstream_addresses();
@@ -80,6 +91,7 @@ class FaultProxy {
 
   int port_ = 0;
   std::atomic<std::uint64_t> accepted_{0};
+  std::atomic<std::uint64_t> replies_lost_{0};
   std::unique_ptr<Loop> loop_;  // touched only by the proxy's thread once it started
   std::mutex mutex_;
   std::condition_variable applied_cv_;

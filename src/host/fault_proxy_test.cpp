@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -25,6 +26,7 @@
 
 #include "host/child.h"
 #include "host/process.h"
+#include "host/temp_dir.h"
 #include "rlock/error.h"
 #include "rlock/redis_connection.h"
 #include "testing/test_env.h"
@@ -433,6 +435,80 @@ TEST(FaultProxy, RedisClosesAConnectionByItsUpstreamAddress) {
   EXPECT_EQ(redis.direct.checked({"CLIENT", "KILL", "ADDR", addresses.front()}).integer(), 1);
   EXPECT_THROW(through.command({"PING"}), OutcomeUnknown) << "the server closed it";
   EXPECT_EQ(through.checked({"PING"}).text(), "PONG") << "and the next command reconnects";
+}
+
+// An INCR sent through `redis`'s proxy on a connection made before lose_next_reply(settle): it
+// must fail (OutcomeUnknown), and the time until it did.
+std::chrono::steady_clock::duration failed_incr_after_lost_reply(RedisBehindProxy& redis, RedisConnection& through,
+                                                                 std::chrono::milliseconds settle) {
+  EXPECT_EQ(through.checked({"PING"}).text(), "PONG");
+  redis.proxy.lose_next_reply(settle);
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_THROW(through.command({"INCR", RedisBehindProxy::kKey}), OutcomeUnknown);
+  return std::chrono::steady_clock::now() - start;
+}
+
+TEST(FaultProxy, ALostReplysCommandIsAppliedAndItsClientResetInsteadOfAnswered) {
+  RedisBehindProxy redis;
+  RedisConnection through = redis.connect(5000ms);
+  EXPECT_LT(failed_incr_after_lost_reply(redis, through, 0ms), 2s) << "reset, not timed out";
+  EXPECT_EQ(redis.value(), "1") << "the server applied it";
+  EXPECT_EQ(redis.proxy.replies_lost(), 1u);
+  EXPECT_EQ(through.checked({"INCR", RedisBehindProxy::kKey}).integer(), 2) << "the next command reconnects";
+  EXPECT_EQ(redis.proxy.replies_lost(), 1u) << "once";
+}
+
+TEST(FaultProxy, ALostReplyWaitsItsSettleAfterTheRequest) {
+  RedisBehindProxy redis;
+  RedisConnection through = redis.connect(5000ms);
+  EXPECT_GE(failed_incr_after_lost_reply(redis, through, 300ms), 300ms);
+  EXPECT_EQ(redis.value(), "1");
+  EXPECT_EQ(redis.proxy.replies_lost(), 1u);
+}
+
+TEST(FaultProxy, PassBeforeTheRequestLosesNoReply) {
+  RedisBehindProxy redis;
+  RedisConnection through = redis.connect(5000ms);
+  redis.proxy.lose_next_reply(0ms);
+  redis.proxy.pass();
+  EXPECT_EQ(through.checked({"INCR", RedisBehindProxy::kKey}).integer(), 1);
+  EXPECT_EQ(redis.proxy.replies_lost(), 0u);
+}
+
+// What `command` prints on stdout, run by /bin/sh.
+std::string shell_output(const std::string& command) {
+  std::string output;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) throw std::runtime_error("popen: " + command);
+  char buffer[4096];
+  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
+  ::pclose(pipe);
+  return output;
+}
+
+// etcd's gRPC over HTTP/2: a transaction deleting a key, sent on a connection made before the fault
+// (etcdctl's interactive txn dials first, then reads the transaction from its stdin).
+TEST(FaultProxy, EtcdAppliesADeleteWhoseReplyIsLostAndItsClientFails) {
+  std::string etcd = testing::required_env("ETCD_ENDPOINT");
+  std::size_t colon = etcd.rfind(':');
+  FaultProxy proxy(etcd.substr(0, colon), std::stoi(etcd.substr(colon + 1)));
+  const std::string key = "rlock/test/fault_proxy/lost_reply";
+  const std::string etcdctl = "ETCDCTL_API=3 etcdctl --dial-timeout=5s --command-timeout=20s --endpoints=";
+  ASSERT_EQ(shell_output(etcdctl + etcd + " put " + key + " 1"), "OK\n");
+  TempDir dir("rlock_fault_proxy_test");
+  std::filesystem::path said = dir.path() / "etcdctl.txt";
+  FILE* txn = ::popen(
+      (etcdctl + "127.0.0.1:" + std::to_string(proxy.port()) + " txn -i >" + said.string() + " 2>&1").c_str(), "w");
+  ASSERT_NE(txn, nullptr);
+  EXPECT_TRUE(wait_for(10s, [&] { return proxy.accepted() == 1; }));
+  std::this_thread::sleep_for(1s);  // its connection's handshake answered: ready
+  proxy.lose_next_reply(250ms);
+  std::fputs(("\ndel " + key + "\n\n\n").c_str(), txn);
+  int status = ::pclose(txn);
+  std::string output = shell_output("cat " + said.string());
+  EXPECT_NE(status, 0) << "the client heard no answer: " << output;
+  EXPECT_EQ(proxy.replies_lost(), 1u);
+  EXPECT_EQ(shell_output(etcdctl + etcd + " get " + key), "") << "the server applied the delete";
 }
 
 TEST(FaultProxy, ADelayedPingTakesAtLeastTheDelayEachWay) {

@@ -34,7 +34,7 @@
 
 namespace rlock::protocol {
 
-// A read, a write and a done, and retries: more than this in one increment is a client error.
+// A read, a write, its steps and a done, and retries: more than this in one increment is a client error.
 inline constexpr int kMaxMessagesPerIncrement = 64;
 
 // How long a client that owes an answer may say nothing: 10 TTLs, as a library waits for its lock,
@@ -71,10 +71,12 @@ class ClientDriver {
   // Whether an increment was sent and its done has not come yet.
   bool under_way() const { return increment_.has_value(); }
 
-  // The client's next message, if one came, read without blocking: a read, a write or a done of the
-  // increment under way (a done ends it). Anything else is a client error, and so is a message past
-  // the increment's kMaxMessagesPerIncrement.
+  // The client's next message, if one came, read without blocking: a read, a write, a step or a done
+  // of the increment under way (a done ends it). Anything else is a client error, and so is a message
+  // past the increment's kMaxMessagesPerIncrement.
   std::optional<protocol::ClientMessage> receive();
+  // Lets the client take the step it announced: the harness armed whatever waits for that step.
+  void answer(const protocol::Step& step) { send(protocol::StepOk{step.id}); }
 
   // The answer to the increment's read, served from `account` (`amount`: the increment's).
   protocol::ReadOk serve_read(ServedAccount& account, const protocol::Read& read, long long amount) const;

@@ -72,6 +72,27 @@ TEST_F(ScriptedClient, AnIncrementIsServedFromTheAccount) {
   EXPECT_EQ(account.balance(), 105);
 }
 
+TEST_F(ScriptedClient, AStepOfTheIncrementIsPassedOnAndAnsweredWithItsId) {
+  ClientDriver driver = start(std::string(kInitOk) + R"(echo '{"type":"step","id":1,"step":"release"}'; read l; )" +
+                              R"(echo "{\"type\":\"done\",\"id\":1,\"error\":$l}"; read l)");
+  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200});
+  driver.await_init_ok(5s);
+  driver.send_increment(protocol::Increment{1, "lock:account:1", 5});
+  protocol::ClientMessage step = next(driver);
+  ASSERT_EQ(step, (protocol::ClientMessage{protocol::Step{1, "release"}}));
+  driver.answer(std::get<protocol::Step>(step));
+  EXPECT_EQ(next(driver), (protocol::ClientMessage{protocol::Done{1, R"({"id":1,"type":"step_ok"})"}}));
+}
+
+TEST_F(ScriptedClient, AStepWithAnotherIdIsAClientError) {
+  ClientDriver driver = start(std::string(kInitOk) + R"(echo '{"type":"step","id":2,"step":"release"}'; read l)");
+  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200});
+  driver.await_init_ok(5s);
+  driver.send_increment(protocol::Increment{1, "lock:account:1", 5});
+  EXPECT_EQ(client_error([&] { next(driver); }),
+            R"(worker A: sent an unknown id: {"type":"step","id":2,"step":"release"})");
+}
+
 TEST_F(ScriptedClient, AnyOtherAnswerToInitIsAClientError) {
   ClientDriver driver = start(R"(read l; echo '{"type":"done","id":1}'; read l)");
   driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200});

@@ -169,6 +169,18 @@ void get(const Fields& f, WriteOk& m) {
   m.applied = f.boolean("applied");
 }
 
+void put(json& j, const Step& m) {
+  j["id"] = m.id;
+  j["step"] = m.step;
+}
+void get(const Fields& f, Step& m) {
+  m.id = f.integer("id");
+  m.step = f.string("step");
+}
+
+void put(json& j, const StepOk& m) { j["id"] = m.id; }
+void get(const Fields& f, StepOk& m) { m.id = f.integer("id"); }
+
 void put(json& j, const Done& m) {
   j["id"] = m.id;
   if (m.error) j["error"] = *m.error;

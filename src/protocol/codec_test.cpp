@@ -36,6 +36,7 @@ TEST(Codec, EveryHarnessMessageComesBackAsItWent) {
   expect_harness_round_trip(ReadOk{7, 100, false});
   expect_harness_round_trip(WriteOk{7, true});
   expect_harness_round_trip(WriteOk{7, false});
+  expect_harness_round_trip(StepOk{7});
 }
 
 TEST(Codec, EveryClientMessageComesBackAsItWent) {
@@ -45,6 +46,7 @@ TEST(Codec, EveryClientMessageComesBackAsItWent) {
   expect_client_round_trip(Read{7, 12, false});
   expect_client_round_trip(Write{7, 142, std::nullopt});
   expect_client_round_trip(Write{7, 142, 12});
+  expect_client_round_trip(Step{7, "release"});
   expect_client_round_trip(Done{7, std::nullopt});
   expect_client_round_trip(Done{7, "could not acquire lock:account:100007 in 10 TTLs"});
 }
@@ -59,6 +61,19 @@ TEST(Codec, TheWireFormIsTheDocumentedOne) {  // docs/clients.md; nlohmann's obj
   EXPECT_EQ(encode(InitOk{}), R"({"type":"init_ok"})");
   EXPECT_EQ(encode(Read{7, 12, true}), R"({"claim":true,"id":7,"token":12,"type":"read"})");
   EXPECT_EQ(encode(Done{7, "gave up"}), R"({"error":"gave up","id":7,"type":"done"})");
+  EXPECT_EQ(encode(Step{7, "release"}), R"({"id":7,"step":"release","type":"step"})");
+  EXPECT_EQ(encode(StepOk{7}), R"({"id":7,"type":"step_ok"})");
+}
+
+TEST(Codec, AStepOfANameTheHarnessDoesNotKnowStillDecodes) {  // more steps may come
+  EXPECT_EQ(decode_client_message(R"({"type":"step","id":7,"step":"renew"})"), (ClientMessage{Step{7, "renew"}}));
+}
+
+TEST(Codec, AStepWithoutAStringStepIsRefused) {
+  EXPECT_EQ(client_error(R"({"type":"step","id":7})"), R"(no step: {"type":"step","id":7})");
+  EXPECT_EQ(client_error(R"({"type":"step","id":7,"step":1})"),
+            R"(a step that is not a string: {"type":"step","id":7,"step":1})");
+  EXPECT_THROW(decode_harness_message(R"({"type":"step_ok"})"), BadMessage);
 }
 
 TEST(Codec, FieldsNeitherSideKnowsAreIgnored) {

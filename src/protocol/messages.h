@@ -1,6 +1,7 @@
 // The messages of rlock's line protocol, version 1 (docs/clients.md), as types: what the harness
-// sends a client (init, increment, read_ok, write_ok) and what a client sends the harness
-// (init_ok, read, write, done). Each message's type name, as it appears on the wire, is its
+// sends a client (init, increment, read_ok, write_ok, step_ok) and what a client sends the harness
+// (init_ok, read, write, step, done); step and step_ok are optional, a client that never sends a
+// step is a version-1 client all the same. Each message's type name, as it appears on the wire, is its
 // `kType`, defined here and nowhere else. codec.h turns them into lines and back.
 // Plain values, compared field by field; thread-safe.
 #pragma once
@@ -71,6 +72,25 @@ struct WriteOk {
   bool operator==(const WriteOk&) const = default;
 };
 
+// The client is about to take the named step of its library (kSteps); it waits for step_ok.
+struct Step {
+  static constexpr std::string_view kType = "step";
+  long long id = 0;
+  std::string step;
+  bool operator==(const Step&) const = default;
+};
+
+// The steps a client may name; a fault may wait for one of them (chaos/faults/fault.h).
+inline constexpr std::string_view kAcquireStep = "acquire";
+inline constexpr std::string_view kReleaseStep = "release";
+
+// The harness is ready for the step `id` named: any fault waiting for it is armed.
+struct StepOk {
+  static constexpr std::string_view kType = "step_ok";
+  long long id = 0;
+  bool operator==(const StepOk&) const = default;
+};
+
 // The increment `id` is over; with an error where the client gave up.
 struct Done {
   static constexpr std::string_view kType = "done";
@@ -79,7 +99,7 @@ struct Done {
   bool operator==(const Done&) const = default;
 };
 
-using HarnessMessage = std::variant<Init, Increment, ReadOk, WriteOk>;  // the harness sends these
-using ClientMessage = std::variant<InitOk, Read, Write, Done>;          // a client sends these
+using HarnessMessage = std::variant<Init, Increment, ReadOk, WriteOk, StepOk>;  // the harness sends these
+using ClientMessage = std::variant<InitOk, Read, Write, Step, Done>;            // a client sends these
 
 }  // namespace rlock::protocol

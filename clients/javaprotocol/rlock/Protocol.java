@@ -58,6 +58,15 @@ final class Protocol {
     return null;
   }
 
+  /**
+   * Tells the harness the library is about to take the step name ("acquire", "release") of the
+   * increment id, and waits until the harness lets it (step_ok): a fault may wait for it.
+   */
+  static void step(long id, String name) throws TrialOver {
+    send(message("step", id).put("step", name));
+    receive("step_ok");
+  }
+
   /** Reads the account and writes it plus the amount, without a token. */
   static void readModifyWrite(JsonNode request) throws TrialOver {
     long id = request.get("id").asLong();

@@ -51,8 +51,9 @@ struct ScheduleDraw {
 
 // When a fault that strikes the target's process strikes a protocol client, whose read the harness
 // answers after the worker's work time: at its read, just before its answer is sent, or just after;
-// or strike_after_s after its read, as a built-in worker.
-enum class ClientStrike { at_read, before_answer, after_answer, after_read };
+// strike_after_s after its read, as a built-in worker; or when it announced the step strike_step()
+// names, before it is let take it (a client that announces no step is not struck).
+enum class ClientStrike { at_read, before_answer, after_answer, after_read, at_step };
 
 class FaultModel {
  public:
@@ -98,6 +99,8 @@ class FaultModel {
   virtual double strike_after_s(const Schedule&) const { return 0; }
   // A protocol client's trial: when it strikes.
   virtual ClientStrike client_strike() const { return ClientStrike::at_read; }
+  // With ClientStrike::at_step: the step of the target's library it waits for (protocol/messages.h).
+  virtual std::string_view strike_step() const { return {}; }
   // How long after its strike it is healed (by default the schedule's pause).
   virtual double heal_after_s(const Schedule& schedule) const;
   // What it does every kTick (trial_loop.h) all along the trial; empty: nothing.

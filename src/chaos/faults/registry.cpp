@@ -15,7 +15,7 @@ namespace rlock::chaos {
 namespace faults {
 
 const FaultModel &none(), &pause(), &slow(), &kill(), &redis_restart(), &failover(), &partition(), &delayed_write(),
-    &redis_stall(), &net_delay(), &clock_skew(), &pause_waiter(), &conn_drop();
+    &redis_stall(), &net_delay(), &clock_skew(), &pause_waiter(), &conn_drop(), &lost_reply();
 
 }  // namespace faults
 
@@ -24,7 +24,7 @@ const std::vector<Fault>& all_faults() {
                                       faults::kill(),      faults::redis_restart(), faults::failover(),
                                       faults::partition(), faults::delayed_write(), faults::redis_stall(),
                                       faults::net_delay(), faults::clock_skew(),    faults::pause_waiter(),
-                                      faults::conn_drop()};
+                                      faults::conn_drop(), faults::lost_reply()};
   return all;
 }
 

@@ -78,6 +78,7 @@ public final class CuratorMutexClient implements Protocol.Adapter {
         error = "the lock node is gone: the session expired";
       }
     }
+    Protocol.step(request.get("id").asLong(), "release");
     try {
       mutex.release();
     } catch (Exception e) {

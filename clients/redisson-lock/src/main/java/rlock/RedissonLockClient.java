@@ -72,6 +72,7 @@ public final class RedissonLockClient implements Protocol.Adapter {
     } else {
       Protocol.readModifyWrite(request);
     }
+    Protocol.step(request.get("id").asLong(), "release");
     try {
       lock.unlock();
     } catch (Exception e) {

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# lost-reply on real servers, through the shipped adapters (scripts/test.sh installs them): at the
+# first holder's release step, the server applies the release and the client hears no answer.
+# redis-py's Lock on Redis and etcd's Go Mutex on one kept session (etcd-mutex-session), 2 trials
+# each at a TTL of 10 s: every trial struck; each holder's release ended in a connection error
+# (its done, read from the client's stdout); and each trial ended within one TTL, so the next
+# holder did not wait for the lock to expire (redis-py) or for the adapter's retry of the release
+# one TTL later (etcd): the server had applied the release whose answer was lost. The built-in
+# strategies are n/a, with their reason.
+set -uo pipefail
+rlock=$1
+root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/checks.sh"
+: "${ETCD_ENDPOINT:?ETCD_ENDPOINT is not set: run the tests through scripts/test.sh}"
+cd "$root" || exit 1
+ttl=10000
+
+# A catalogue of the two adapters whose stdout is also written to $work/NAME.out.
+mkdir -p "$work/catalogue/teed"
+ln -s "$root/clients/etcd-mutex/bin" "$work/catalogue/teed/bin"
+cat >"$work/catalogue/teed/client.json" <<JSON
+{"library": "redis-py and etcd's Mutex, their answers kept", "installed": "bin/etcd-mutex", "clients": [
+  {"name": "redis-py-teed", "command": "/usr/bin/python3 $root/clients/redis-py-lock/client.py | tee -a $work/redis-py-teed.out",
+   "server": "redis", "safe": false, "models": "redis-py's Lock"},
+  {"name": "etcd-session-teed", "command": "{dir}/bin/etcd-mutex --session | tee -a $work/etcd-session-teed.out",
+   "server": "etcd", "safe": false, "models": "concurrency.Mutex on one kept session"}]}
+JSON
+
+RLOCK_CLIENTS_DIR=$work/catalogue "$rlock" --dir "$work" chaos --seed 1 --strategies ttl --ttl $ttl --jobs 2 \
+    --faults lost-reply --trials 2 --client redis-py-teed --client etcd-session-teed --json "$work/table.json" \
+    >"$work/out.txt" 2>"$work/err.txt"
+rc=$?
+grep -v '^chaos: [0-9]*/' "$work/out.txt" "$work/err.txt"
+check "chaos under lost-reply exits 0 (got $rc)" test $rc -eq 0
+check "ttl under lost-reply is n/a: no release step announced" \
+    grep -q '^ttl  *lost-reply  *no  *n/a: no release step announced' "$work/out.txt"
+run=$(sed -n 's#^chaos: report: \(.*\)/report.html$#\1#p' "$work/err.txt" "$work/out.txt" | head -1)
+for client in redis-py-teed etcd-session-teed; do
+    check "$client ran 2 trials" test "$(chaos_cell $client lost-reply trials)" -eq 2
+    check "lost-reply struck both trials of $client" test "$(chaos_cell $client lost-reply struck)" -eq 2
+    check "$client had no client error" test "$(chaos_cell $client lost-reply client_error)" -eq 0
+    lost=$(grep -c '"release: .*[Cc]onnection reset by peer' "$work/$client.out")
+    check "$client's release heard a reset, not an answer, in both trials (got $lost)" test "$lost" -eq 2
+    slow=$(gzip -dc "$run/trials.jsonl.gz" | ROW=$client TTL=$ttl perl -MJSON::PP -ne \
+        '$t = decode_json($_); print "$t->{number} " if $t->{row} eq $ENV{ROW} && $t->{ms} >= $ENV{TTL}')
+    check "$client's trials ended within a TTL: the server applied the lost release (slow: $slow)" test -z "$slow"
+done
+finish
