@@ -29,7 +29,9 @@ std::pair<std::string, int> one_server(const std::string& address) {
   }
   if (port <= 0 || port > 65535) {
     throw UsageError(
-        fmt::format("conn-drop needs the clients' server at one HOST:PORT to put a proxy on; {} is not", address));
+        fmt::format("the faults of etcd and ZooKeeper (conn-drop, session-expiry) need the clients' server at one "
+                    "HOST:PORT to put a proxy on; {} is not",
+                    address));
   }
   return {address.substr(0, colon), port};
 }
@@ -97,6 +99,14 @@ long long TrialNetwork::kill_redis_connections(std::size_t worker) {
 
 void TrialNetwork::reset_client_server(std::size_t worker) {
   if (const auto& proxy = links_[worker].client_server) proxy->reset();
+}
+
+void TrialNetwork::cut_client_server(std::size_t worker) {
+  if (const auto& proxy = links_[worker].client_server) proxy->hold();
+}
+
+void TrialNetwork::heal_client_server(std::size_t worker) {
+  if (const auto& proxy = links_[worker].client_server) proxy->pass();
 }
 
 std::uint64_t TrialNetwork::accepted() const {
