@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# The two faults of the lock libraries' bug trackers, against the servers of scripts/test.sh, for
+# The faults of the lock libraries' bug trackers, against the servers of scripts/test.sh, for
 # built-in strategies and catalogue clients alike, 2 trials a cell: `pause-waiter` (a waiter
 # stopped past its own lease or session while the first holder releases) and `conn-drop` (the
 # server closes the holder's connections mid-hold: CLIENT KILL on Redis, a reset through the proxy
-# for etcd). Each strikes, fenced-claim and etcd-mutex-fenced (expected safe)
-# lose nothing, and a PostgreSQL lock is n/a under conn-drop (Redis unused).
+# for etcd); `session-expiry` (the holder's etcd connection held past its lease, then let through)
+# and `starved-renewal` (the holder's Redis traffic held 1.5 to 3 TTLs, its renewals late). Each
+# strikes, fenced-claim and etcd-mutex-fenced (expected safe) lose nothing, and the cells a fault
+# cannot touch are n/a with their reason.
 set -uo pipefail
 rlock=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,4 +53,27 @@ done
 for fault in ${faults//,/ }; do
     check "etcd-mutex-fenced under $fault shows no anomaly" test "$(chaos_cell etcd-mutex-fenced $fault anomalies)" -eq 0
 done
+
+# session-expiry on etcd's clients, starved-renewal on the locks that renew on Redis.
+faults=session-expiry,starved-renewal
+chaos "the lease faults" --ttl 1000 --strategies ttl,watchdog,pg-row-lock --client=python-redis-lock \
+    --client=etcd-mutex --client=etcd-mutex-fenced
+check "watchdog under starved-renewal struck both" test "$(chaos_cell watchdog starved-renewal struck)" -eq 2
+for client in python-redis-lock etcd-mutex etcd-mutex-fenced; do
+    fault=$([[ $client == etcd-* ]] && echo session-expiry || echo starved-renewal)
+    check "$client under $fault ran 2 trials" test "$(chaos_cell $client $fault trials)" -eq 2
+    check "$client under $fault struck both" test "$(chaos_cell $client $fault struck)" -eq 2
+    check "$client under $fault had no client error" test "$(chaos_cell $client $fault client_error)" -eq 0
+done
+check "etcd-mutex-fenced under session-expiry shows no anomaly" \
+    test "$(chaos_cell etcd-mutex-fenced session-expiry anomalies)" -eq 0
+check "ttl under starved-renewal is n/a: no renewal" test "$(chaos_cell ttl starved-renewal not_applicable)" = "no renewal"
+check "watchdog under session-expiry is n/a: no session" \
+    test "$(chaos_cell watchdog session-expiry not_applicable)" = "no session"
+check "python-redis-lock under session-expiry is n/a: no session" \
+    test "$(chaos_cell python-redis-lock session-expiry not_applicable)" = "no session"
+check "etcd-mutex under starved-renewal is n/a: Redis unused" \
+    test "$(chaos_cell etcd-mutex starved-renewal not_applicable)" = "Redis unused"
+check "pg-row-lock under starved-renewal is n/a: Redis unused" \
+    test "$(chaos_cell pg-row-lock starved-renewal not_applicable)" = "Redis unused"
 finish

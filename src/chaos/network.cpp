@@ -29,7 +29,9 @@ std::pair<std::string, int> one_server(const std::string& address) {
   }
   if (port <= 0 || port > 65535) {
     throw UsageError(fmt::format(
-        "the network faults need the clients' server at one HOST:PORT to put a proxy on; {} is not", address));
+        "the faults of etcd and ZooKeeper (conn-drop, lost-reply, session-expiry) need the clients' server at one "
+        "HOST:PORT to put a proxy on; {} is not",
+        address));
   }
   return {address.substr(0, colon), port};
 }
@@ -119,6 +121,14 @@ std::uint64_t TrialNetwork::take_replies_lost(std::size_t worker) {
   std::uint64_t lost = 0;
   for (const host::FaultProxy* proxy : lock_proxies(worker)) lost += proxy->replies_lost();
   return lost - std::exchange(links_[worker].replies_lost_taken, lost);
+}
+
+void TrialNetwork::cut_client_server(std::size_t worker) {
+  if (const auto& proxy = links_[worker].client_server) proxy->hold();
+}
+
+void TrialNetwork::heal_client_server(std::size_t worker) {
+  if (const auto& proxy = links_[worker].client_server) proxy->pass();
 }
 
 std::uint64_t TrialNetwork::accepted() const {

@@ -1,8 +1,8 @@
 // The network of a chaos trial whose fault needs one (partition, delayed-write, net-delay,
-// conn-drop, lost-reply): a FaultProxy (host/fault_proxy.h) between each worker and each server it uses, Redis
-// (one, or Redlock's three) and PostgreSQL, and the etcd or ZooKeeper a client locks on, each on a
-// port the system picks. The workers are given the proxies' addresses; the nemesis commands the
-// proxies, or asks Redis to close the connections they opened.
+// conn-drop, lost-reply, session-expiry, starved-renewal): a FaultProxy (host/fault_proxy.h) between each worker and
+// each server it uses, Redis (one, or Redlock's three) and PostgreSQL, and the etcd or ZooKeeper a client locks on,
+// each on a port the system picks. The workers are given the proxies' addresses; the nemesis commands the proxies, or
+// asks Redis to close the connections they opened.
 //
 // Owns the proxies: destroyed, they close every connection. Built before the workers are forked:
 // a forked worker inherits the proxies' sockets but not their threads, and never touches them.
@@ -37,8 +37,8 @@ class TrialNetwork {
   // The HOST:PORT of its etcd or ZooKeeper proxy; "" without a client server.
   std::string client_server_of(std::size_t worker) const;
 
-  // partition: every byte between the worker and Redis stays in the network (as TCP keeps what a
-  // partition does not let through) until heal_redis().
+  // partition, starved-renewal: every byte between the worker and Redis stays in the network (as
+  // TCP keeps what a partition does not let through) until heal_redis().
   void cut_redis(std::size_t worker);
   void heal_redis(std::size_t worker);
   // delayed-write: what the worker sends to PostgreSQL stays in the network until deliver_writes().
@@ -53,6 +53,10 @@ class TrialNetwork {
   long long kill_redis_connections(std::size_t worker);
   // conn-drop: the worker's connections to its etcd or ZooKeeper reset (both ends, RST).
   void reset_client_server(std::size_t worker);
+  // session-expiry: every byte between the worker and its etcd or ZooKeeper stays in the network,
+  // nothing reset, until heal_client_server().
+  void cut_client_server(std::size_t worker);
+  void heal_client_server(std::size_t worker);
 
   // lost-reply: the reply to the worker's next request to the server its lock lives on (its etcd or
   // ZooKeeper, or else each Redis) dropped, its connections reset (FaultProxy::lose_next_reply);

@@ -47,7 +47,9 @@ std::string first_trials() {
                                  {Strategy::watchdog, fault_named("partition")},
                                  {Strategy::ttl, fault_named("net-delay")},
                                  {Strategy::ttl, fault_named("pause-waiter")},
-                                 {Strategy::watchdog, fault_named("conn-drop")}}) {
+                                 {Strategy::watchdog, fault_named("conn-drop")},
+                                 {Strategy::ttl, fault_named("session-expiry")},
+                                 {Strategy::watchdog, fault_named("starved-renewal")}}) {
     for (int n = 0; n < 5; ++n) {
       TrialSpec spec{strategy, fault, n, std::nullopt};
       text += describe(spec, schedule_for(spec, setup));

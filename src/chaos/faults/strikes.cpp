@@ -1,6 +1,7 @@
 #include "chaos/faults/strikes.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "chaos/schedule.h"
 #include "chaos/trial_context.h"
@@ -52,6 +53,18 @@ bool target_read(const Schedule& schedule, const std::vector<lab::Event>& events
   const std::string& target = schedule.workers[schedule.target].name;
   return std::any_of(events.begin(), events.end(),
                      [&](const lab::Event& e) { return e.who == target && e.kind == lab::EventKind::read; });
+}
+
+bool held_whole_pause(const Schedule& schedule, const std::vector<lab::Event>& events) {
+  const std::string& target = schedule.workers[schedule.target].name;
+  auto on_target = [&](const lab::Event& e) {
+    return e.who == "host" && e.kind == lab::EventKind::network && e.target() == target;
+  };
+  auto held = std::find_if(events.begin(), events.end(), on_target);
+  if (held == events.end()) return false;
+  auto healed = std::find_if(std::next(held), events.end(), on_target);
+  constexpr double kLogRounding = 1e-6;  // events.jsonl keeps times to the microsecond
+  return healed != events.end() && healed->t - held->t >= schedule.pause_s - kLogRounding;
 }
 
 }  // namespace rlock::chaos

@@ -1,5 +1,6 @@
 // What several faults share: their n/a reasons, the strike that crashes one of Redlock's servers,
-// the record of a network act, and the test that the target read.
+// the record of a network act, and the tests that the target read and that its connections were
+// held as long as the schedule said.
 //
 // Functions; a strike runs on its trial's thread.
 #pragma once
@@ -41,5 +42,10 @@ void record_network(const lab::RunLog& log, const std::string& worker, const std
 
 // Whether the trial's target read (slow and clock-skew strike nothing: their mark is the read).
 bool target_read(const Schedule& schedule, const std::vector<lab::Event>& events);
+
+// Whether the nemesis held the target's connections the schedule's whole pause: its first network
+// act on them and the next (the heal) at least pause_s apart. A heal that came sooner, when every
+// worker was done, did not hold them that long.
+bool held_whole_pause(const Schedule& schedule, const std::vector<lab::Event>& events);
 
 }  // namespace rlock::chaos
