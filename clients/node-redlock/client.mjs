@@ -4,34 +4,9 @@
 // redlock.using(), which extends the lock automatically before it expires and aborts the routine's
 // signal when an extension fails: the client then stops before writing, as the library intends.
 // No fencing token. Installed by `npm ci` from the committed package-lock.json.
-import readline from "node:readline";
 import Redis from "ioredis";
 import Redlock from "redlock";
-
-const lines = readline.createInterface({ input: process.stdin })[Symbol.asyncIterator]();
-
-function send(message) {
-  process.stdout.write(JSON.stringify(message) + "\n");
-}
-
-// The next message, which must be of type `expected`; null when the harness closed stdin.
-async function receive(expected) {
-  const { value, done } = await lines.next();
-  if (done) return null;
-  const message = JSON.parse(value);
-  if (message.type !== expected) throw new Error(`expected ${expected}, got ${value}`);
-  return message;
-}
-
-// read and write through the harness; false when the trial ended meanwhile.
-async function readModifyWrite(request, signal) {
-  send({ type: "read", id: request.id });
-  const read = await receive("read_ok");
-  if (read === null) return false;
-  if (signal.aborted) throw signal.error;
-  send({ type: "write", id: request.id, balance: read.balance + request.amount });
-  return (await receive("write_ok")) !== null;
-}
+import { readModifyWrite, receive, send } from "../protocol.mjs";
 
 async function main() {
   const init = await receive("init");
