@@ -11,7 +11,8 @@
 # reason; a ZooKeeper that does not answer stops the campaign as a server the harness lost (exit 5).
 # `rlock clients` lists them all; a name not shipped, or not installed, is one line and exit 2.
 # etcd-mutex@3.4.3 (the client etcd#11456 was reported against, on v3.4's import path, which
-# scripts/test.sh installs beside the default) runs as a row of its own, alike.
+# scripts/test.sh installs beside the default) runs as a row of its own, alike; so does
+# redis-semaphore@5.3.0 (npm), before its refresh stopped re-creating an expired key.
 set -uo pipefail
 rlock=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,6 +22,7 @@ source "$(dirname "$0")/checks.sh"
 cd "$root" || exit 1
 go_python=(redsync redsync3 redsync-valid redsync3-extend bsm-redislock python-redis-lock pottery-redlock etcd-mutex
     etcd-mutex-fenced etcd-mutex@3.4.3)
+node=(redis-semaphore redis-semaphore@5.3.0)
 # Each JVM takes 1 to 4 s of the 2 cores to start: two jobs at a time, not four, lest 16 of them
 # starting at once outlast the protocol's silence limit (10 TTLs plus 5 s), and 2 trials a cell.
 java=(redisson-lock redisson-fenced curator-mutex curator-mutex-fenced)
@@ -49,14 +51,16 @@ judged() {
 }
 
 "$rlock" clients >"$work/clients.txt"
-for client in redis-py node-redlock node-redlock3 etcd-lock etcd-lock-fenced "${go_python[@]%@*}" "${java[@]}"; do
+for client in redis-py node-redlock node-redlock3 etcd-lock etcd-lock-fenced "${go_python[@]%@*}" "${node[@]%@*}" \
+    "${java[@]}"; do
     check "rlock clients lists $client as installed" grep -Eq "^$client +[a-z@3]+ +(yes|no) +yes " "$work/clients.txt"
 done
 check "rlock clients lists etcd-mutex's versions, 3.4.3 installed" \
     grep -Eq '^  versions: 3\.4\.3, 3\.5\.21 \(default\)' "$work/clients.txt"
+check "rlock clients lists redis-semaphore's versions" grep -Eq '^  versions: 5\.3\.0, 5\.8\.0 \(default\)' "$work/clients.txt"
 
-chaos "Go and Python" 4 3 none,pause "${go_python[@]}"
-judged "${go_python[@]}"
+chaos "Go, Python and Node" 4 3 none,pause "${go_python[@]}" "${node[@]}"
+judged "${go_python[@]}" "${node[@]}"
 check "redsync under pause lost money" test "$(chaos_cell redsync pause lost_amount)" -gt 0
 check "etcd-mutex-fenced under pause shows no anomaly" test "$(chaos_cell etcd-mutex-fenced pause anomalies)" -eq 0
 
