@@ -3,13 +3,11 @@
 // timer refreshes the key every 0.8 TTL, acquire() retrying every 10 ms for up to 10 TTLs, the write
 // made only while mutex.isAcquired (a refresh that finds the key not ours calls onLockLost and clears
 // it), release() at the end. No fencing token.
-//   node client.mjs BUILD   BUILD: the folder whose node_modules holds the version to run (the
-//                           manifest's {build}), so that one source serves every version.
-import { createRequire } from "node:module";
-import { join } from "node:path";
-import { readModifyWrite, receive, send } from "../protocol.mjs";
+//   node client.mjs [BUILD]   BUILD: the folder whose node_modules holds the version to run (the
+//                             manifest's {build}), this one if none.
+import { readModifyWrite, receive, requireFrom, send } from "../protocol.mjs";
 
-const require = createRequire(join(process.argv[2] ?? ".", "package.json"));
+const require = requireFrom(import.meta.url);
 const Redis = require("ioredis");
 const { Mutex } = require("redis-semaphore");
 
@@ -17,8 +15,14 @@ async function main() {
   const init = await receive("init");
   if (init === null) return;
   const ttl = init.ttl_ms;
-  const server = new Redis(init.redis[0], { maxRetriesPerRequest: 0, connectTimeout: 2000, enableOfflineQueue: false });
+  const server = new Redis(init.redis[0], {
+    maxRetriesPerRequest: 0,
+    connectTimeout: 2000,
+    enableOfflineQueue: false,
+    lazyConnect: true,
+  });
   server.on("error", () => {}); // a server down is a refusal, not a crash
+  await server.connect(); // connected before init_ok: with no offline queue, a first command sent early fails
   send({ type: "init_ok" });
   for (;;) {
     const request = await receive("increment");
