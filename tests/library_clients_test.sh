@@ -12,7 +12,8 @@
 # `rlock clients` lists them all; a name not shipped, or not installed, is one line and exit 2.
 # etcd-mutex@3.4.3 (the client etcd#11456 was reported against, on v3.4's import path, which
 # scripts/test.sh installs beside the default) runs as a row of its own, alike; so does
-# redis-semaphore@5.3.0 (npm), before its refresh stopped re-creating an expired key.
+# redis-semaphore@5.3.0 (npm), before its refresh stopped re-creating an expired key, and
+# node-redlock@1.4.0 (@sesamecare-oss/redlock, redlock 5's maintained fork).
 set -uo pipefail
 rlock=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,7 +23,7 @@ source "$(dirname "$0")/checks.sh"
 cd "$root" || exit 1
 go_python=(redsync redsync3 redsync-valid redsync3-extend bsm-redislock python-redis-lock pottery-redlock etcd-mutex
     etcd-mutex-fenced etcd-mutex@3.4.3 kazoo-lock)
-node=(redis-semaphore redis-semaphore@5.3.0)
+node=(redis-semaphore redis-semaphore@5.3.0 node-redlock@1.4.0)
 # Each JVM takes 1 to 4 s of the 2 cores to start: two jobs at a time, not four, lest 16 of them
 # starting at once outlast the protocol's silence limit (10 TTLs plus 5 s), and 2 trials a cell.
 java=(redisson-lock redisson-fenced curator-mutex curator-mutex-fenced)
@@ -51,7 +52,7 @@ judged() {
 }
 
 "$rlock" clients >"$work/clients.txt"
-for client in redis-py node-redlock node-redlock3 etcd-lock etcd-lock-fenced "${go_python[@]%@*}" "${node[@]%@*}" \
+for client in redis-py node-redlock node-redlock3 node-redlock-acquire etcd-lock etcd-lock-fenced "${go_python[@]%@*}" "${node[@]%@*}" \
     "${java[@]}"; do
     check "rlock clients lists $client as installed" grep -Eq "^$client +[a-z@3]+ +(yes|no) +yes " "$work/clients.txt"
 done
