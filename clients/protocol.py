@@ -32,6 +32,16 @@ def step(request_id, name):
     receive("step_ok")
 
 
+def serve(increment):
+    """Answers init_ok, then runs increment(request) for each increment until the harness closes stdin."""
+    send({"type": "init_ok"})
+    try:
+        while True:
+            increment(receive("increment"))
+    except TrialOver:
+        pass
+
+
 def increment_under_lock(request, acquire, release):
     """One increment: acquire() takes the lock and returns None, or the error that refused it; then
     the read and the write through the harness; release() returns None, or the error it met, once
@@ -56,12 +66,12 @@ def read_modify_write(request, fenced, token):
         receive("write_ok")
         return None
     if token is None:
-        return "the lock was lost before its revision could be read"
+        return "the lock was lost before its token could be read"
     send({"type": "read", "id": ident, "token": token, "claim": True})
     read = receive("read_ok")
     if not read.get("claimed"):
-        return f"the claim of revision {token} was refused: a newer holder claimed the account"
+        return f"the claim of token {token} was refused: a newer holder claimed the account"
     send({"type": "write", "id": ident, "balance": read["balance"] + amount, "token": token})
     if not receive("write_ok")["applied"]:
-        return f"the write with revision {token} was refused"
+        return f"the write with token {token} was refused"
     return None

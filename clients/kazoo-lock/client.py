@@ -3,9 +3,10 @@ ZooKeeper of ZOOKEEPER_CONNECT (or --connect HOST:PORT).
 
 One KazooClient whose ZooKeeper session lasts the TTL, so that a holder paused past it loses its
 ephemeral lock node; each increment is what kazoo's docs show: client.Lock(path), acquire(timeout=
-10 TTLs), the work, release(). No fencing token. The harness hands out Redis URLs only, so
-ZooKeeper's address comes from the command line or the environment. Installed into .venv from the
-pinned requirements.txt by scripts/clients.sh."""
+10 TTLs), the work, release(). With --fenced (kazoo-lock-fenced) the lock node's czxid, which grows
+with every node ZooKeeper creates, is claimed at the read as a fencing token. The harness hands out
+Redis URLs only, so ZooKeeper's address comes from the command line or the environment. Installed
+into .venv from the pinned requirements.txt by scripts/clients.sh."""
 import argparse
 import os
 import sys
@@ -15,32 +16,39 @@ from kazoo.exceptions import KazooException
 from kazoo.handlers.threading import KazooTimeoutError
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from protocol import TrialOver, increment_under_lock, receive, send  # noqa: E402  (clients/protocol.py)
+from protocol import read_modify_write, receive, send, serve  # noqa: E402  (clients/protocol.py)
 
 
-def increment(client, ttl_s, request):
+def fence_of(client, lock):
+    """The lock node's czxid, while the node is still there (its session alive)."""
+    stat = client.exists(f"{lock.path}/{lock.node}")
+    return stat.czxid if stat else None
+
+
+def increment(client, ttl_s, fenced, request):
     lock = client.Lock("/locks/" + request["key"])
-
-    def acquire():
+    try:
+        error = None if lock.acquire(timeout=10 * ttl_s) else "could not acquire the lock in 10 TTLs"
+    except (KazooException, KazooTimeoutError) as e:
+        error = f"acquire: {e!r}"
+    if error is None:
         try:
-            return None if lock.acquire(timeout=10 * ttl_s) else "could not acquire the lock in 10 TTLs"
+            error = read_modify_write(request, fenced, fence_of(client, lock) if fenced else None)
         except (KazooException, KazooTimeoutError) as e:
-            return f"acquire: {e!r}"
-
-    def release():
+            error = f"czxid: {e!r}"
         try:
             lock.release()
         except (KazooException, KazooTimeoutError) as e:
-            return f"release: {e!r}"
-        return None
-
-    increment_under_lock(request, acquire, release)
+            error = error or f"release: {e!r}"
+    send({"type": "done", "id": request["id"], **({"error": error} if error else {})})
 
 
 def main():
     parser = argparse.ArgumentParser(description="rlock protocol client over kazoo's Lock")
     parser.add_argument("--connect", default=os.environ.get("ZOOKEEPER_CONNECT"), help="ZooKeeper's HOST:PORT")
-    connect = parser.parse_args().connect
+    parser.add_argument("--fenced", action="store_true", help="the lock node's czxid as a fencing token")
+    args = parser.parse_args()
+    connect = args.connect
     if not connect:
         parser.error("no ZooKeeper: give --connect or ZOOKEEPER_CONNECT")
     init = receive("init")
@@ -50,12 +58,7 @@ def main():
         client.start(timeout=10 * ttl_s)
     except KazooTimeoutError:
         raise SystemExit(f"kazoo-lock: ZooKeeper at {connect} does not answer")
-    send({"type": "init_ok"})
-    try:
-        while True:
-            increment(client, ttl_s, receive("increment"))
-    except TrialOver:
-        pass
+    serve(lambda request: increment(client, ttl_s, args.fenced, request))
     client.stop()
 
 
