@@ -16,7 +16,7 @@ from kazoo.exceptions import KazooException
 from kazoo.handlers.threading import KazooTimeoutError
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from protocol import read_modify_write, receive, send, serve  # noqa: E402  (clients/protocol.py)
+from protocol import read_modify_write, receive, send, serve, step  # noqa: E402  (clients/protocol.py)
 
 
 def fence_of(client, lock):
@@ -36,6 +36,7 @@ def increment(client, ttl_s, fenced, request):
             error = read_modify_write(request, fenced, fence_of(client, lock) if fenced else None)
         except (KazooException, KazooTimeoutError) as e:
             error = f"czxid: {e!r}"
+        step(request["id"], "release")
         try:
             lock.release()
         except (KazooException, KazooTimeoutError) as e:
