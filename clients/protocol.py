@@ -32,6 +32,16 @@ def step(request_id, name):
     receive("step_ok")
 
 
+def serve(increment):
+    """Answers init_ok, then runs increment(request) for each increment until the harness closes stdin."""
+    send({"type": "init_ok"})
+    try:
+        while True:
+            increment(receive("increment"))
+    except TrialOver:
+        pass
+
+
 def increment_under_lock(request, acquire, release):
     """One increment: acquire() takes the lock and returns None, or the error that refused it; then
     the read and the write through the harness; release() returns None, or the error it met, once
@@ -45,3 +55,23 @@ def increment_under_lock(request, acquire, release):
         step(request["id"], "release")
         error = release()
     send({"type": "done", "id": request["id"], **({"error": error} if error else {})})
+
+
+def read_modify_write(request, fenced, token):
+    """Reads and writes the account through the harness; the error when a fenced step was refused."""
+    ident, amount = request["id"], request["amount"]
+    if not fenced:
+        send({"type": "read", "id": ident})
+        send({"type": "write", "id": ident, "balance": receive("read_ok")["balance"] + amount})
+        receive("write_ok")
+        return None
+    if token is None:
+        return "the lock was lost before its token could be read"
+    send({"type": "read", "id": ident, "token": token, "claim": True})
+    read = receive("read_ok")
+    if not read.get("claimed"):
+        return f"the claim of token {token} was refused: a newer holder claimed the account"
+    send({"type": "write", "id": ident, "balance": read["balance"] + amount, "token": token})
+    if not receive("write_ok")["applied"]:
+        return f"the write with token {token} was refused"
+    return None

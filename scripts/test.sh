@@ -27,6 +27,8 @@ need_packages python3-yaml  # scale_manifests reads docs/scale/*.yaml offline
 need_packages spin  # models_test verifies the Promela models of models/ (scripts/models.sh)
 "$ROOT/scripts/clients.sh" install  # the real lock libraries that the clients' tests judge (docs/clients.md)
 "$ROOT/scripts/clients.sh" install etcd-mutex@3.4.3  # the version etcd#11456 was reported against, beside the default
+"$ROOT/scripts/clients.sh" install redis-semaphore@5.3.0  # before redis-semaphore#175's fix, beside the default
+"$ROOT/scripts/clients.sh" install node-redlock@1.4.0  # redlock 5's maintained fork, beside the default
 cd "$ROOT"
 scripts/format.sh --check  # the C++ sources as .clang-format has them
 launcher=()

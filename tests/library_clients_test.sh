@@ -2,16 +2,18 @@
 # The lock libraries services run, judged by their catalogue names (clients/*/client.json, installed
 # by scripts/clients.sh): redsync (one server and three, asking ValidContext() or extending before
 # the write), bsm/redislock, python-redis-lock, pottery
-# and Redisson (its RLock and RFencedLock) on Redis; etcd's Go concurrency.Mutex and Curator's InterProcessMutex, plain and fenced, on
-# the etcd and ZooKeeper of scripts/services.sh. Real libraries, real servers, 3 trials a cell (2
+# and Redisson (its RLock and RFencedLock) on Redis; etcd's Go concurrency.Mutex and Curator's InterProcessMutex, plain and fenced, and
+# kazoo's Lock, plain and fenced, on the etcd and ZooKeeper of scripts/services.sh. Real libraries, real servers, 3 trials a cell (2
 # for the JVMs) at a TTL of 1000 ms (etcd's leases and python-redis-lock's expiry are whole seconds). Under no
 # fault none loses anything and none errs; under a pause redsync, which never renews, loses money,
-# and the fenced ones lose nothing (etcd's and Curator's, expected safe by their manifests, would
+# and the fenced ones lose nothing (etcd's, Curator's and kazoo's, expected safe by their manifests, would
 # fail their campaign with exit 4). Faults of Redis are n/a for the etcd and ZooKeeper clients, with their
 # reason; a ZooKeeper that does not answer stops the campaign as a server the harness lost (exit 5).
 # `rlock clients` lists them all; a name not shipped, or not installed, is one line and exit 2.
 # etcd-mutex@3.4.3 (the client etcd#11456 was reported against, on v3.4's import path, which
-# scripts/test.sh installs beside the default) runs as a row of its own, alike.
+# scripts/test.sh installs beside the default) runs as a row of its own, alike; so does
+# redis-semaphore@5.3.0 (npm), before its refresh stopped re-creating an expired key, and
+# node-redlock@1.4.0 (@sesamecare-oss/redlock, redlock 5's maintained fork).
 set -uo pipefail
 rlock=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,7 +22,8 @@ source "$(dirname "$0")/checks.sh"
 : "${ZOOKEEPER_CONNECT:?ZOOKEEPER_CONNECT is not set: run the tests through scripts/test.sh}"
 cd "$root" || exit 1
 go_python=(redsync redsync3 redsync-valid redsync3-extend bsm-redislock python-redis-lock pottery-redlock etcd-mutex
-    etcd-mutex-fenced etcd-mutex@3.4.3)
+    etcd-mutex-fenced etcd-mutex@3.4.3 kazoo-lock kazoo-lock-fenced)
+node=(redis-semaphore redis-semaphore@5.3.0 node-redlock@1.4.0)
 # Each JVM takes 1 to 4 s of the 2 cores to start: two jobs at a time, not four, lest 16 of them
 # starting at once outlast the protocol's silence limit (10 TTLs plus 5 s), and 2 trials a cell.
 java=(redisson-lock redisson-fenced curator-mutex curator-mutex-fenced)
@@ -49,16 +52,20 @@ judged() {
 }
 
 "$rlock" clients >"$work/clients.txt"
-for client in redis-py node-redlock node-redlock3 etcd-lock etcd-lock-fenced "${go_python[@]%@*}" "${java[@]}"; do
+for client in redis-py node-redlock node-redlock3 node-redlock-acquire etcd-lock etcd-lock-fenced "${go_python[@]%@*}" "${node[@]%@*}" \
+    "${java[@]}"; do
     check "rlock clients lists $client as installed" grep -Eq "^$client +[a-z@3]+ +(yes|no) +yes " "$work/clients.txt"
 done
 check "rlock clients lists etcd-mutex's versions, 3.4.3 installed" \
     grep -Eq '^  versions: 3\.4\.3, 3\.5\.21 \(default\)' "$work/clients.txt"
+check "rlock clients lists redis-semaphore's versions" grep -Eq '^  versions: 5\.3\.0, 5\.8\.0 \(default\)' "$work/clients.txt"
 
-chaos "Go and Python" 4 3 none,pause "${go_python[@]}"
-judged "${go_python[@]}"
+chaos "Go, Python and Node" 4 3 none,pause "${go_python[@]}" "${node[@]}"
+judged "${go_python[@]}" "${node[@]}"
 check "redsync under pause lost money" test "$(chaos_cell redsync pause lost_amount)" -gt 0
-check "etcd-mutex-fenced under pause shows no anomaly" test "$(chaos_cell etcd-mutex-fenced pause anomalies)" -eq 0
+for client in etcd-mutex-fenced kazoo-lock-fenced; do
+    check "$client under pause shows no anomaly" test "$(chaos_cell $client pause anomalies)" -eq 0
+done
 
 chaos Java 2 2 none,pause "${java[@]}"
 judged "${java[@]}"
@@ -67,8 +74,8 @@ for client in redisson-fenced curator-mutex-fenced; do
 done
 
 # Faults of Redis cannot touch a lock on etcd or ZooKeeper: their cells are n/a, no trial runs.
-chaos "etcd and ZooKeeper" 1 1 redis-restart,net-delay etcd-mutex curator-mutex-fenced
-for client in etcd-mutex curator-mutex-fenced; do
+chaos "etcd and ZooKeeper" 1 1 redis-restart,net-delay etcd-mutex curator-mutex-fenced kazoo-lock
+for client in etcd-mutex curator-mutex-fenced kazoo-lock; do
     for fault in redis-restart net-delay; do
         check "$client under $fault is n/a: Redis unused" test "$(chaos_cell $client $fault not_applicable)" = "Redis unused"
     done

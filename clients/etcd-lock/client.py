@@ -20,7 +20,7 @@ import etcd3
 from etcd3.exceptions import WatchTimedOut
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from protocol import TrialOver, receive, send, step  # noqa: E402  (clients/protocol.py)
+from protocol import TrialOver, read_modify_write, receive, send, step  # noqa: E402  (clients/protocol.py)
 
 
 def acquire(client, lock, timeout):
@@ -76,26 +76,6 @@ def fence_of(client, lock):
     return meta.create_revision if value == lock.uuid else None
 
 
-def update(request, fenced, token):
-    """Reads and writes the account through the harness; the error when a fenced step was refused."""
-    ident, amount = request["id"], request["amount"]
-    if not fenced:
-        send({"type": "read", "id": ident})
-        send({"type": "write", "id": ident, "balance": receive("read_ok")["balance"] + amount})
-        receive("write_ok")
-        return None
-    if token is None:
-        return "the lock was lost before its revision could be read"
-    send({"type": "read", "id": ident, "token": token, "claim": True})
-    read = receive("read_ok")
-    if not read.get("claimed"):
-        return f"the claim of revision {token} was refused: a newer holder claimed the account"
-    send({"type": "write", "id": ident, "balance": read["balance"] + amount, "token": token})
-    if not receive("write_ok")["applied"]:
-        return f"the write with revision {token} was refused"
-    return None
-
-
 def increment(client, ttl_s, fenced, request):
     ident = request["id"]
     lock = client.lock(request["key"], ttl=ttl_s)
@@ -108,7 +88,7 @@ def increment(client, ttl_s, fenced, request):
         return
     keep_alive = KeepAlive(lock, ttl_s / 3)
     try:
-        error = update(request, fenced, fence_of(client, lock) if fenced else None)
+        error = read_modify_write(request, fenced, fence_of(client, lock) if fenced else None)
     except etcd3.exceptions.Etcd3Exception as e:
         error = f"revision: {e!r}"
     finally:

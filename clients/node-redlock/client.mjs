@@ -3,34 +3,32 @@
 // Given one server, it is a single-instance lock; given three, Redlock's quorum. The work runs inside
 // redlock.using(), which extends the lock automatically before it expires and aborts the routine's
 // signal when an extension fails: the client then stops before writing, as the library intends.
-// No fencing token. Installed by `npm ci` from the committed package-lock.json.
-import readline from "node:readline";
-import Redis from "ioredis";
-import Redlock from "redlock";
+// With --acquire (node-redlock-acquire) it is redlock.acquire(), the work and lock.release(), with
+// no extension and retryCount -1 (retry until it succeeds), as mike-marcacci/node-redlock#313 uses
+// it. No fencing token. Installed by `npm ci` from the committed package-lock.json; a version's
+// redlock may be another package of the same API, as an npm alias (@sesamecare-oss/redlock).
+//   node client.mjs [BUILD] [--acquire]   BUILD: the folder whose node_modules holds the version to
+//                                         run (the manifest's {build}), this one if none
+import { readModifyWrite, receive, requireFrom, send } from "../protocol.mjs";
 
-const lines = readline.createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+const require = requireFrom(import.meta.url);
+const Redis = require("ioredis");
+const redlockModule = require("redlock");
+const Redlock = redlockModule.default ?? redlockModule.Redlock;
+const acquireMode = process.argv.includes("--acquire");
 
-function send(message) {
-  process.stdout.write(JSON.stringify(message) + "\n");
-}
-
-// The next message, which must be of type `expected`; null when the harness closed stdin.
-async function receive(expected) {
-  const { value, done } = await lines.next();
-  if (done) return null;
-  const message = JSON.parse(value);
-  if (message.type !== expected) throw new Error(`expected ${expected}, got ${value}`);
-  return message;
-}
-
-// read and write through the harness; false when the trial ended meanwhile.
-async function readModifyWrite(request, signal) {
-  send({ type: "read", id: request.id });
-  const read = await receive("read_ok");
-  if (read === null) return false;
-  if (signal.aborted) throw signal.error;
-  send({ type: "write", id: request.id, balance: read.balance + request.amount });
-  return (await receive("write_ok")) !== null;
+// One increment as redlock's README shows it: using(), or with --acquire acquire() and release().
+// trial.ended: the harness closed stdin meanwhile.
+async function increment(redlock, request, ttl, trial) {
+  if (!acquireMode) {
+    await redlock.using([request.key], ttl, async (signal) => {
+      trial.ended = !(await readModifyWrite(request, signal));
+    });
+    return;
+  }
+  const lock = await redlock.acquire([request.key], ttl);
+  trial.ended = !(await readModifyWrite(request, { aborted: false }));
+  await lock.release();
 }
 
 async function main() {
@@ -41,9 +39,10 @@ async function main() {
     (url) => new Redis(url, { maxRetriesPerRequest: 0, connectTimeout: 2000, enableOfflineQueue: false })
   );
   for (const server of servers) server.on("error", () => {}); // a server down is a refusal, not a crash
-  // Retries every 10 ms (with jitter) for about 10 TTLs; extends when a third of the TTL is left.
+  // Retries every 10 ms (with jitter) for about 10 TTLs, or forever with --acquire; extends when a
+  // third of the TTL is left.
   const redlock = new Redlock(servers, {
-    retryCount: Math.ceil((10 * ttl) / 10),
+    retryCount: acquireMode ? -1 : Math.ceil((10 * ttl) / 10),
     retryDelay: 10,
     retryJitter: 5,
     automaticExtensionThreshold: Math.floor(ttl / 3),
@@ -53,15 +52,13 @@ async function main() {
   for (;;) {
     const request = await receive("increment");
     if (request === null) break;
-    let ended = false;
+    const trial = { ended: false };
     try {
-      await redlock.using([request.key], ttl, async (signal) => {
-        ended = !(await readModifyWrite(request, signal));
-      });
-      if (ended) break;
+      await increment(redlock, request, ttl, trial);
+      if (trial.ended) break;
       send({ type: "done", id: request.id });
     } catch (error) {
-      if (ended) break;
+      if (trial.ended) break;
       send({ type: "done", id: request.id, error: String(error.message || error) });
     }
   }

@@ -1,0 +1,40 @@
+// The line protocol of rlock's lock clients (docs/clients.md), as the Node adapters speak it: one JSON
+// object a line on stdin and stdout, and an increment's read and write through the harness; and where
+// an adapter's library comes from. Adapters import it from the folder above theirs.
+import { createRequire } from "node:module";
+import { join, resolve } from "node:path";
+import readline from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const lines = readline.createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+
+export function send(message) {
+  process.stdout.write(JSON.stringify(message) + "\n");
+}
+
+// The next message, which must be of type `expected`; null when the harness closed stdin.
+export async function receive(expected) {
+  const { value, done } = await lines.next();
+  if (done) return null;
+  const message = JSON.parse(value);
+  if (message.type !== expected) throw new Error(`expected ${expected}, got ${value}`);
+  return message;
+}
+
+// read and write through the harness; false when the trial ended meanwhile.
+export async function readModifyWrite(request, signal) {
+  send({ type: "read", id: request.id });
+  const read = await receive("read_ok");
+  if (read === null) return false;
+  if (signal.aborted) throw signal.error;
+  send({ type: "write", id: request.id, balance: read.balance + request.amount });
+  return (await receive("write_ok")) !== null;
+}
+
+// require() of the version of the libraries to run: the node_modules of the adapter's first argument,
+// the manifest's {build} (so that one source serves every version), or without one of the folder of
+// `adapterUrl`, the adapter's import.meta.url.
+export function requireFrom(adapterUrl) {
+  const build = process.argv[2]?.startsWith("--") === false ? process.argv[2] : fileURLToPath(new URL(".", adapterUrl));
+  return createRequire(join(resolve(build), "package.json"));
+}
