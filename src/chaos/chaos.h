@@ -75,6 +75,9 @@ struct ChaosSetup {
   bool netns = false;
   // Workers a trial: 0 draws 2 to 4 (schedule.h); a scenario (scenario/) fixes them.
   int workers = 0;
+  // Keep a trial with a failed, stuck or unwritten increment too, not only an anomalous one (a
+  // scenario's losses may be those, and its first is drawn).
+  bool keep_incomplete = false;
   // The scenario and the version of its library that a run replays, named in its run.json.
   std::optional<ScenarioLabel> scenario{};
 };

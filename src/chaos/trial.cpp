@@ -120,9 +120,13 @@ std::vector<lab::Event> gather(TrialContext& trial, const std::vector<WorkerExit
   return events;
 }
 
-// An anomalous trial, or one a client failed, keeps its directory with its history and timeline.
-void keep_or_remove(const lab::LabDir& dir, const std::vector<lab::Event>& events, const JudgedTrial& trial) {
-  if (trial.result.anomaly() || !trial.input.client_error.empty()) {
+// An anomalous trial, or one a client failed, keeps its directory with its history and timeline;
+// under keep_incomplete, one with a failed, stuck or unwritten increment too.
+void keep_or_remove(const lab::LabDir& dir, const std::vector<lab::Event>& events, const JudgedTrial& trial,
+                    bool keep_incomplete) {
+  const TrialResult& r = trial.result;
+  bool incomplete = !r.not_run && (r.failed_ops > 0 || r.stuck_ops > 0 || r.unwritten_ops > 0);
+  if (r.anomaly() || !trial.input.client_error.empty() || (keep_incomplete && incomplete)) {
     write_history(dir.root() / "history.jsonl", trial.input.history);
     if (!events.empty())
       timeline::write_timeline(dir, dir.timeline(), timeline::SvgOptions{dir.root().filename().string()});
@@ -151,7 +155,7 @@ JudgedTrial run_trial(const TrialSpec& spec, long account, Job& job) {
   std::vector<lab::Event> events = gather(trial, exits, input);
   input.ms = std::chrono::duration<double, std::milli>(Clock::now() - began).count();
   JudgedTrial judged{input, judge(input)};
-  keep_or_remove(dir, events, judged);
+  keep_or_remove(dir, events, judged, job.setup.keep_incomplete);
   return judged;
 }
 

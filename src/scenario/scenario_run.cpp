@@ -108,6 +108,7 @@ VersionTally run_version(const ScenarioPlan& plan, std::size_t index, const chao
   setup.ttl = std::chrono::milliseconds(s.ttl_ms);
   setup.workers = s.workers;
   setup.scenario = chaos::ScenarioLabel{s.name, version.version};
+  setup.keep_incomplete = true;
   setup.run_dir = chaos::new_run_dir(setup.dir, setup.seed);
   chaos::Campaign campaign{{}, {version.client}, {s.fault}, plan.trials, std::min(jobs, plan.trials)};
   std::vector<chaos::TrialResult> results = chaos::run_campaign(campaign, setup);
