@@ -81,6 +81,16 @@ CatalogueEntry entry_from(const json& j, const json& manifest, const Build& buil
       replaced(replaced(text_of(manifest, "installed"), "{dir}", build.dir.string()), "{build}", build.folder.string());
   e.installed_by = installed.is_absolute() ? installed : build.folder / installed;
   e.install_command = "scripts/clients.sh install " + e.spec.name;
+  if (j.contains("fenced")) {
+    e.fenced = text_of(j, "fenced");
+    if (!is_client_name(e.fenced)) throw Error(fmt::format("\"fenced\": \"{}\" is no client name", e.fenced));
+  }
+  if (j.contains("ttl_step_ms")) {
+    const json& step = j.at("ttl_step_ms");
+    if (!step.is_number_unsigned() || step.get<std::uint64_t>() < 1 || step.get<std::uint64_t>() > 60'000)
+      throw Error("\"ttl_step_ms\" is not a whole number of milliseconds from 1 to 60000");
+    e.ttl_step_ms = static_cast<long>(step.get<std::uint64_t>());
+  }
   return e;
 }
 
@@ -173,6 +183,7 @@ std::vector<CatalogueEntry> read_manifest(std::string_view text, const fs::path&
         CatalogueEntry version = entry_from(client, j, build);
         version.spec.name += "@" + build.number;
         version.install_command += "@" + build.number;
+        if (!version.fenced.empty()) version.fenced += "@" + build.number;  // its variant at the same version
         entry.versions.push_back(version);
       }
       std::sort(entry.versions.begin(), entry.versions.end(), [](const CatalogueEntry& a, const CatalogueEntry& b) {

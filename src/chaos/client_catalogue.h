@@ -3,7 +3,9 @@
 // manifest names its folder's install step and the file that exists once it is installed, and one
 // entry per catalogue name (variants have names of their own): its command, with `{dir}` standing
 // for the folder's absolute path and `{build}` for the folder its built things are in, its server
-// kind (redis, redis@3, etcd, zookeeper), what it models and whether it is expected safe.
+// kind (redis, redis@3, etcd, zookeeper), what it models and whether it is expected safe;
+// optionally the name of its fenced variant ("fenced") and the step its library counts the TTL in
+// ("ttl_step_ms": 1000 for a library of whole seconds).
 //
 // A manifest may name its library's version ("version") and other versions of it ("versions"), each
 // built in the folder's versions/V/ ({build} there). `--client NAME@V` takes NAME at version V, a
@@ -35,6 +37,8 @@ struct CatalogueEntry {
   // Every version the manifest names, its default's among them, each an entry named NAME@V whose
   // install command is `scripts/clients.sh install NAME@V`; sorted by number; empty for those.
   std::vector<CatalogueEntry> versions;
+  std::string fenced;    // the catalogue name of its fenced variant; empty: none
+  long ttl_step_ms = 1;  // its library rounds a TTL up to a multiple of this
 
   bool installed() const;
 };

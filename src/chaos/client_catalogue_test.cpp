@@ -47,6 +47,31 @@ TEST(ReadCatalogue, EachManifestEntryIsAClientWithItsFolderInItsCommand) {
   EXPECT_TRUE(read_catalogue(dir.path()).entries[0].installed());
 }
 
+TEST(ReadManifest, AnEntryNamesItsFencedVariantAndTheStepItsLibraryCountsTheTtlIn) {
+  std::vector<CatalogueEntry> entries = read_manifest(
+      R"({"library": "lib 1.0", "installed": "x", "clients": [
+           {"name": "lib", "command": "c", "server": "etcd", "safe": false, "models": "m", "fenced": "lib-fenced",
+            "ttl_step_ms": 1000},
+           {"name": "lib-fenced", "command": "c --fenced", "server": "etcd", "safe": true, "models": "m"}]})",
+      "/clients/lib");
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].fenced, "lib-fenced");
+  EXPECT_EQ(entries[0].ttl_step_ms, 1000);
+  EXPECT_EQ(entries[1].fenced, "");
+  EXPECT_EQ(entries[1].ttl_step_ms, 1) << "a library that says nothing counts milliseconds";
+  auto with = [](const std::string& fields) {
+    return read_manifest(R"({"library": "l", "installed": "x", "clients": [{"name": "n", "command": "c",
+                             "server": "redis", "safe": false, "models": "m", )" +
+                             fields + "}]}",
+                         "/clients/lib");
+  };
+  for (const char* bad : {R"("ttl_step_ms": 0)", R"("ttl_step_ms": -1000)", R"("ttl_step_ms": 1.5)",
+                          R"("ttl_step_ms": 60001)", R"("ttl_step_ms": 18446744073709551615)",
+                          R"("ttl_step_ms": "1000")", R"("fenced": "a b")", R"("fenced": "")", R"("fenced": 3)"}) {
+    EXPECT_THROW(with(bad), Error) << bad;
+  }
+}
+
 TEST(ReadCatalogue, ABrokenManifestIsNamedAndSkippedAndTheOthersRead) {
   host::TempDir dir("catalogue");
   write(dir.path() / "bad" / "client.json",
