@@ -26,6 +26,7 @@ void register_client(CLI::App& app, const GlobalOptions& global);
 void register_clients(CLI::App& app, const GlobalOptions& global);
 void register_scenario(CLI::App& app, const GlobalOptions& global);
 void register_scenarios(CLI::App& app, const GlobalOptions& global);
+void register_judge(CLI::App& app, const GlobalOptions& global);
 // rlock help [SUBCOMMAND]: prints the help of `app` or of one of its subcommands.
 void register_help(CLI::App& app);
 

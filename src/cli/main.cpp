@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "card/verdict.h"
 #include "chaos/report.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
@@ -47,6 +48,7 @@ void register_all(CLI::App& app, rlock::cli::GlobalOptions& global) {
   register_clients(app, global);
   register_scenario(app, global);
   register_scenarios(app, global);
+  register_judge(app, global);
   register_help(app);
   // After the global options, whose values (from flags or the environment) it reports.
   app.set_version_flag(
@@ -94,6 +96,12 @@ int main(int argc, char** argv) {
   } catch (const rlock::chaos::Interrupted& e) {
     spdlog::error("{}", e.what());
     return kInterrupted;
+  } catch (const rlock::card::MoneyLost& e) {
+    spdlog::error("{}", e.what());
+    return kMoneyLost;
+  } catch (const rlock::card::LivenessLost& e) {
+    spdlog::error("{}", e.what());
+    return kLivenessLost;
   } catch (const rlock::chaos::UnexpectedAnomaly& e) {
     spdlog::error("{}", e.what());
     return kAnomaly;

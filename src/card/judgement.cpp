@@ -1,0 +1,37 @@
+#include "card/judgement.h"
+
+#include <fmt/format.h>
+
+#include "card/card_page.h"
+#include "chaos/report.h"
+#include "chaos/run_record.h"
+
+namespace rlock::card {
+
+Judgement run_judgement(const JudgeRequest& request, chaos::ChaosSetup setup, lab::Lang lang) {
+  std::vector<protocol::ClientSpec> clients{request.subject.client};
+  if (request.subject.fenced) clients.push_back(*request.subject.fenced);
+  chaos::Campaign campaign{{}, clients, request.faults, request.trials, request.jobs};
+  setup.run_dir = chaos::new_run_dir(setup.dir, setup.seed);
+  std::vector<chaos::TrialResult> results = chaos::run_campaign(campaign, setup);
+  chaos::check_harness(results);
+  std::vector<chaos::Cell> cells = chaos::tabulate(campaign, results);
+  chaos::write_json((setup.run_dir / "chaos.json").string(), cells, campaign, setup);
+  chaos::check_judged(cells, "the judge's campaign");
+
+  Judgement judgement{verdict_of(request.subject, request.faults, results), setup.run_dir,
+                      request.card.value_or(setup.run_dir / "card.html")};
+  CardFacts facts{JudgedSetup{request.subject.library, static_cast<long>(setup.ttl.count()),
+                              request.subject.ttl_step_ms, request.trials, setup.seed},
+                  setup.run_dir, std::nullopt};
+  if (judgement.verdict.shortest_loss) {
+    facts.loss_trial = setup.run_dir / "trials" / chaos::trial_dir_name(judgement.verdict.shortest_loss->spec);
+  }
+  print_verdict(judgement.verdict, facts.setup);
+  write_card(judgement.verdict, facts, lang, judgement.card);
+  fmt::print("card: {}\nrun: {} (rlock report DIR, rlock analyze DIR)\n", judgement.card.string(),
+             setup.run_dir.string());
+  return judgement;
+}
+
+}  // namespace rlock::card

@@ -1,0 +1,82 @@
+#include "card/subject.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "chaos/client_catalogue.h"
+#include "chaos/client_list.h"
+#include "rlock/error.h"
+
+namespace rlock::card {
+namespace {
+
+// The user's own client, its server kind as --client-server gives it.
+protocol::ClientSpec own_client(const std::string& text, const std::optional<std::string>& client_server) {
+  protocol::ClientSpec client = chaos::parse_command_line_clients({text}).front();
+  if (!client_server) return client;
+  std::string kind = *client_server;
+  int servers = 1;
+  if (kind == "redis@3") servers = 3, kind = "redis";
+  std::optional<protocol::ServerKind> server = protocol::server_kind_from(kind);
+  if (!server) {
+    throw UsageError(fmt::format("--client-server {}: expected redis, redis@3, etcd or zookeeper", *client_server));
+  }
+  if (client.servers == 3 && servers != 3) {
+    throw UsageError(
+        fmt::format("--client-server {}: {}@3 already asks for three Redis servers", *client_server, client.name));
+  }
+  client.server = *server;
+  client.servers = std::max(client.servers, servers);
+  return client;
+}
+
+}  // namespace
+
+Subject subject_of(const std::string& text, const std::optional<std::string>& client_server) {
+  if (text.find('=') != std::string::npos) return Subject{own_client(text, client_server), {}, "", 1};
+  if (client_server) {
+    throw UsageError(fmt::format("--client-server is for one's own NAME=COMMAND: {}'s manifest says its server", text));
+  }
+  chaos::Catalogue catalogue = chaos::shipped_catalogue();
+  const chaos::CatalogueEntry& entry = chaos::shipped_client(catalogue, text);
+  Subject subject{entry.spec, {}, entry.version, entry.ttl_step_ms};
+  if (!entry.fenced.empty()) subject.fenced = chaos::shipped_client(catalogue, entry.fenced).spec;
+  return subject;
+}
+
+std::string ttl_unit(long step_ms) {
+  return step_ms == 1000 ? "whole seconds" : fmt::format("steps of {} ms", step_ms);
+}
+
+Ttl ttl_for(const Subject& subject, std::optional<long> asked_ms) {
+  long asked = asked_ms.value_or(kDefaultTtlMs);
+  long step = subject.ttl_step_ms;
+  long ttl = (asked + step - 1) / step * step;
+  if (ttl == asked) return {std::chrono::milliseconds(ttl), ""};
+  return {std::chrono::milliseconds(ttl), fmt::format("{}'s library counts its TTL in {}: --ttl {} is judged as {} ms",
+                                                      subject.client.name, ttl_unit(step), asked, ttl)};
+}
+
+std::vector<chaos::Fault> faults_for(const protocol::ClientSpec& client, const std::vector<std::string>& names) {
+  std::vector<chaos::Fault> apply;
+  std::string known;
+  for (chaos::Fault fault : chaos::all_faults()) {
+    if (!chaos::not_applicable_to_client(fault, client).empty()) continue;
+    apply.push_back(fault);
+    known += (known.empty() ? "" : ",") + std::string(to_string(fault));
+  }
+  if (names.empty()) return apply;
+  std::vector<chaos::Fault> chosen;
+  for (const std::string& name : names) {
+    auto fault = std::find_if(apply.begin(), apply.end(), [&](chaos::Fault f) { return to_string(f) == name; });
+    if (fault == apply.end()) {
+      throw UsageError(fmt::format("--faults {}: not a fault that applies to {}'s {} lock (those that do: {})", name,
+                                   client.name, protocol::to_string(client.server), known));
+    }
+    if (std::find(chosen.begin(), chosen.end(), *fault) == chosen.end()) chosen.push_back(*fault);
+  }
+  return chosen;
+}
+
+}  // namespace rlock::card

@@ -1,0 +1,47 @@
+// What `rlock judge` judges (docs/judge.md): one lock client, a shipped adapter by its catalogue
+// name or the user's own NAME=COMMAND, with the fenced variant the catalogue pairs it with, the TTL
+// its library honours and the faults that apply to the kind of server its lock lives on. Reads the
+// catalogue (chaos/client_catalogue.h) when given a name; otherwise plain values and functions;
+// thread-safe.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "chaos/chaos.h"
+#include "protocol/client_spec.h"
+
+namespace rlock::card {
+
+struct Subject {
+  protocol::ClientSpec client;
+  std::optional<protocol::ClientSpec> fenced;  // run beside it, where the catalogue names one
+  std::string library;                         // the catalogue's library and version; empty for one's own
+  long ttl_step_ms = 1;                        // the library rounds a TTL up to a multiple of this
+};
+
+// `text` as a catalogue name or NAME=COMMAND (NAME@3=COMMAND: three Redis servers, chaos's rule);
+// `client_server` (redis, redis@3, etcd, zookeeper) says where one's own client's lock lives
+// (default redis) and is refused beside a catalogue name, whose manifest says it. Throws
+// UsageError, in one line, for anything else, and as chaos's --client does (a name not shipped or
+// not installed, its fenced variant too).
+Subject subject_of(const std::string& text, const std::optional<std::string>& client_server);
+
+// A TTL the judged library honours: `asked_ms` (or kDefaultTtlMs) rounded up to its step, and the
+// one line that says so when it was rounded; empty when it was not.
+struct Ttl {
+  std::chrono::milliseconds ttl;
+  std::string rounded;
+};
+inline constexpr long kDefaultTtlMs = 1000;  // whole seconds, and long enough for a JVM's start
+Ttl ttl_for(const Subject& subject, std::optional<long> asked_ms);
+// A TTL's step as the verdict says it: "whole seconds", "steps of 500 ms".
+std::string ttl_unit(long step_ms);
+
+// The registry's faults that apply to the client's server kind (not n/a for it), in the registry's
+// order; with `names`, those alone, each of which must apply (UsageError naming the ones that do).
+std::vector<chaos::Fault> faults_for(const protocol::ClientSpec& client, const std::vector<std::string>& names);
+
+}  // namespace rlock::card

@@ -1,0 +1,196 @@
+#include "card/verdict.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "util/stats.h"
+
+namespace rlock::card {
+namespace {
+
+bool was_judged(const chaos::TrialResult& r) { return !r.not_run && r.error.empty() && r.client_error.empty(); }
+
+// "95% 21-94%": the Wilson interval of `count` of `of`, in whole percents.
+std::string interval(long count, long of) {
+  auto [low, high] = util::wilson_interval(count, of);
+  return fmt::format("95% {:.0f}-{:.0f}%", std::floor(low * 100), std::ceil(high * 100));
+}
+
+// "lost updates 2, two holders 1": the counts that are not zero.
+std::string kinds(const std::vector<std::pair<const char*, long>>& counts) {
+  std::string out;
+  for (const auto& [name, count] : counts) {
+    if (count > 0) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", name, count);
+  }
+  return out;
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& name : names) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
+long judged_trials(const Verdict& v) {
+  long n = 0;
+  for (const FaultVerdict& f : v.faults) n += f.client.judged;
+  return n;
+}
+
+}  // namespace
+
+Loss loss_of(const chaos::TrialResult& r) {
+  if (!was_judged(r)) return Loss::none;
+  if (r.anomaly() || r.unwritten_ops > 0) return Loss::money;
+  if (r.stuck_ops > 0 || r.failed_ops > 0) return Loss::liveness;
+  return Loss::none;
+}
+
+void Tally::add(const chaos::TrialResult& r) {
+  using chaos::Validity;
+  if (!was_judged(r)) {
+    ++unjudged;
+    return;
+  }
+  ++judged;
+  Loss loss = loss_of(r);
+  money += loss == Loss::money;
+  liveness += loss == Loss::liveness;
+  lost += r.lost.validity == Validity::invalid;
+  created += r.balance.validity == Validity::invalid;
+  overlaps += r.overlaps.validity == Validity::invalid;
+  fences += r.fences.validity == Validity::invalid;
+  unwritten += r.unwritten_ops > 0;
+  unknown += r.anomaly() && r.lost.validity != Validity::invalid && r.balance.validity != Validity::invalid &&
+             r.overlaps.validity != Validity::invalid && r.fences.validity != Validity::invalid;
+  stuck += r.stuck_ops > 0;
+  failed += r.failed_ops > 0;
+}
+
+bool Verdict::money_lost() const {
+  return std::any_of(faults.begin(), faults.end(), [](const FaultVerdict& f) { return f.client.money > 0; });
+}
+
+bool Verdict::liveness_lost() const {
+  return std::any_of(faults.begin(), faults.end(), [](const FaultVerdict& f) { return f.client.liveness > 0; });
+}
+
+std::string Verdict::money_faults() const {
+  std::vector<std::string> names;
+  for (const FaultVerdict& f : faults) {
+    if (f.client.money > 0) names.emplace_back(to_string(f.fault));
+  }
+  return join(names);
+}
+
+Verdict verdict_of(const Subject& subject, const std::vector<chaos::Fault>& faults,
+                   const std::vector<chaos::TrialResult>& results) {
+  Verdict v{subject.client.name, subject.fenced ? subject.fenced->name : "", {}, std::nullopt};
+  for (chaos::Fault fault : faults) {
+    v.faults.push_back({fault, {}, subject.fenced ? std::optional<Tally>(Tally{}) : std::nullopt});
+  }
+  for (const chaos::TrialResult& r : results) {
+    if (!r.spec.client) continue;
+    auto f =
+        std::find_if(v.faults.begin(), v.faults.end(), [&](const FaultVerdict& x) { return x.fault == r.spec.fault; });
+    if (f == v.faults.end()) continue;
+    if (r.spec.client->name == v.client) {
+      f->client.add(r);
+      bool shorter = !v.shortest_loss || r.ms < v.shortest_loss->ms;
+      if (loss_of(r) == Loss::money && shorter) v.shortest_loss = r;
+    } else if (f->fenced && r.spec.client->name == v.fenced) {
+      f->fenced->add(r);
+    }
+  }
+  return v;
+}
+
+std::vector<lab::Strategy> safe_instead(const Verdict& verdict) {
+  std::vector<lab::Strategy> safe;
+  for (lab::Strategy strategy : lab::all_strategies()) {
+    bool keeps = std::all_of(verdict.faults.begin(), verdict.faults.end(), [&](const FaultVerdict& f) {
+      bool matters = f.client.money > 0 || !verdict.money_lost();
+      return !matters || chaos::expected_safe(strategy, f.fault) || !chaos::not_applicable(strategy, f.fault).empty();
+    });
+    if (keeps) safe.push_back(strategy);
+  }
+  return safe;
+}
+
+std::string tally_text(const Tally& t) {
+  std::string unjudged = t.unjudged > 0 ? fmt::format("; {} not judged", t.unjudged) : "";
+  if (t.judged == 0) return fmt::format("not judged ({} trials not run or left by the client's error)", t.unjudged);
+  std::string liveness = kinds({{"stuck", t.stuck}, {"failed", t.failed}});
+  if (t.money > 0) {
+    std::string money = kinds({{"lost updates", t.lost},
+                               {"created money", t.created},
+                               {"two holders", t.overlaps},
+                               {"stale fences", t.fences},
+                               {"unwritten", t.unwritten},
+                               {"outcome unknown", t.unknown}});
+    return fmt::format("money {}/{} ({}): {}{}{}", t.money, t.judged, interval(t.money, t.judged), money,
+                       liveness.empty() ? "" : "; " + liveness, unjudged);
+  }
+  if (t.liveness > 0) {
+    return fmt::format("liveness {}/{} ({}): {}{}", t.liveness, t.judged, interval(t.liveness, t.judged), liveness,
+                       unjudged);
+  }
+  return fmt::format("nothing lost 0/{} ({}){}", t.judged, interval(0, t.judged), unjudged);
+}
+
+std::string instead_text(const Verdict& v) {
+  std::vector<std::string> strategies;
+  for (lab::Strategy s : safe_instead(v)) strategies.emplace_back(lab::to_string(s));
+  std::string builtin = fmt::format("rlock's {} keep the money under {} (docs/chaos.md)", join(strategies),
+                                    v.money_lost() ? "these faults" : "every fault judged");
+  if (!v.money_lost()) return fmt::format("instead: nothing to change in these trials; {}", builtin);
+  if (v.fenced.empty()) return fmt::format("instead: a fencing token checked by the store; {}", builtin);
+  long money = 0, judged = 0;
+  for (const FaultVerdict& f : v.faults) {
+    if (f.client.money == 0 || !f.fenced) continue;
+    money += f.fenced->money;
+    judged += f.fenced->judged;
+  }
+  std::string fenced =
+      money == 0 ? fmt::format("{} lost no money under them ({} trials, {})", v.fenced, judged, interval(0, judged))
+                 : fmt::format("{} lost money too, {} of {} trials under them", v.fenced, money, judged);
+  return fmt::format("instead: {}; {}", fenced, builtin);
+}
+
+std::string verdict_line(const Verdict& v) {
+  if (v.money_lost()) return fmt::format("verdict: {} loses money under {}", v.client, v.money_faults());
+  std::vector<std::string> liveness;
+  for (const FaultVerdict& f : v.faults) {
+    if (f.client.liveness > 0) liveness.emplace_back(to_string(f.fault));
+  }
+  if (!liveness.empty()) {
+    return fmt::format("verdict: {} lost no money; increments stuck or failed under {}", v.client, join(liveness));
+  }
+  return fmt::format("verdict: {} lost nothing in {} trials under {} faults", v.client, judged_trials(v),
+                     v.faults.size());
+}
+
+void print_verdict(const Verdict& v, const JudgedSetup& setup) {
+  fmt::print("\nrlock judge {}{}: {} faults, {} trials each, TTL {} ms{}, seed {}\n", v.client,
+             setup.library.empty() ? "" : " (" + setup.library + ")", v.faults.size(), setup.trials, setup.ttl_ms,
+             setup.ttl_step_ms > 1 ? " (" + ttl_unit(setup.ttl_step_ms) + ")" : "", setup.seed);
+  std::size_t width = v.client.size();
+  for (const FaultVerdict& f : v.faults) width = std::max(width, tally_text(f.client).size());
+  auto row = [&](std::string_view fault, const std::string& client, const std::string& fenced) {
+    if (fenced.empty()) return fmt::print("{:<16}{}\n", fault, client);
+    fmt::print("{:<16}{:<{}}{}\n", fault, client, width + 3, fenced);
+  };
+  row("fault", v.client, v.fenced);
+  for (const FaultVerdict& f : v.faults)
+    row(to_string(f.fault), tally_text(f.client), f.fenced ? tally_text(*f.fenced) : "");
+  fmt::print("{}\n{}\n", instead_text(v), verdict_line(v));
+}
+
+void check_verdict(const Verdict& v) {
+  if (v.money_lost()) throw MoneyLost(fmt::format("judge: {} lost money under {}", v.client, v.money_faults()));
+  if (v.liveness_lost()) throw LivenessLost(fmt::format("judge: {} lost liveness, not money", v.client));
+}
+
+}  // namespace rlock::card

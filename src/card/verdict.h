@@ -1,0 +1,100 @@
+// The verdict of `rlock judge` on one lock client: per fault, how many of its judged trials lost
+// money (lost updates, money created, two holders at once, a stale fence, an increment reported
+// done that was never written) or, losing none, liveness (increments stuck past the trial's end,
+// or failed), with the 95% Wilson interval, the same for its fenced variant beside it, the
+// built-in strategies that keep the money under every fault where it lost some, and its shortest
+// losing trial. Printed as one screen (print_verdict) and drawn as the card (card_page.h).
+// Plain values and pure functions but print_verdict, which writes stdout; thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "card/subject.h"
+#include "chaos/chaos.h"
+#include "lab/strategy.h"
+#include "rlock/error.h"
+
+namespace rlock::card {
+
+// One row's trials under one fault. Every count but `judged` and `unjudged` counts trials.
+struct Tally {
+  long judged = 0;    // trials run and judged
+  long unjudged = 0;  // trials not run, or left unjudged by the client's error
+  long money = 0;     // trials that lost money, any way
+  long liveness = 0;  // trials that lost none but had an increment stuck or failed
+  long lost = 0, created = 0, overlaps = 0, fences = 0, unwritten = 0, unknown = 0, stuck = 0, failed = 0;
+
+  void add(const chaos::TrialResult& result);
+};
+
+// A trial's loss, as the verdict names it: "money" (lost updates, created money, two holders, a
+// stale fence, an unwritten increment), "liveness" (stuck or failed), or none.
+enum class Loss { none, liveness, money };
+Loss loss_of(const chaos::TrialResult& result);
+
+struct FaultVerdict {
+  chaos::Fault fault;
+  Tally client;
+  std::optional<Tally> fenced;
+};
+
+struct Verdict {
+  std::string client;  // the names of the rows
+  std::string fenced;  // empty: no fenced variant
+  std::vector<FaultVerdict> faults;
+  // The client's money-losing trial that took the least time; nullopt when none lost money.
+  std::optional<chaos::TrialResult> shortest_loss;
+
+  bool money_lost() const;     // by the client, under any fault
+  bool liveness_lost() const;  // by the client, under any fault
+  // The faults under which the client lost money, as "pause, partition".
+  std::string money_faults() const;
+};
+
+// The verdict of `results` (a campaign of the client's row, and its fenced variant's, under `faults`).
+Verdict verdict_of(const Subject& subject, const std::vector<chaos::Fault>& faults,
+                   const std::vector<chaos::TrialResult>& results);
+
+// The built-in strategies that lose no money under any of the faults the client lost money under
+// (each expected safe under it, or the fault cannot touch it: chaos.h); every strategy expected
+// safe under every fault when it lost none.
+std::vector<lab::Strategy> safe_instead(const Verdict& verdict);
+
+// A row's tally as the verdict says it: "money 2/3 (95% 21-94%): lost updates 2, two holders 1",
+// "liveness 1/3 (95% 6-79%): failed 1", "none 0/3 (95% 0-56%)", "not judged (3 client errors)".
+std::string tally_text(const Tally& tally);
+// What to do instead, one sentence: the fenced variant's result where the client lost money, and
+// the built-in strategies that keep it.
+std::string instead_text(const Verdict& verdict);
+// The verdict's last line: "NAME loses money under pause, partition", "NAME loses no money, ...".
+std::string verdict_line(const Verdict& verdict);
+
+// What was judged, for the verdict's first lines and the card.
+struct JudgedSetup {
+  std::string library;  // empty: one's own client
+  long ttl_ms = 0;
+  long ttl_step_ms = 1;
+  int trials = 0;
+  std::uint64_t seed = 0;
+};
+
+// The verdict on stdout, one screen: a header, a line per fault, what to do instead, the verdict.
+void print_verdict(const Verdict& verdict, const JudgedSetup& setup);
+
+// The client lost money (or two held the lock at once): `rlock judge` exits 3.
+class MoneyLost : public Error {
+ public:
+  using Error::Error;
+};
+// The client lost no money but lost liveness (increments stuck or failed): exits 4.
+class LivenessLost : public Error {
+ public:
+  using Error::Error;
+};
+// Throws MoneyLost or LivenessLost, in one line, as the verdict says; nothing when nothing was lost.
+void check_verdict(const Verdict& verdict);
+
+}  // namespace rlock::card
