@@ -12,18 +12,8 @@ rlock=$1
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/checks.sh"
 source "$here/hangul.sh"
-browser=$(command -v chromium || true)
-[[ -n $browser ]] || { echo "chromium is not installed (scripts/test.sh installs it)"; exit 1; }
+source "$here/chromium.sh"
 command -v tidy >/dev/null || { echo "tidy is not installed (scripts/test.sh installs it)"; exit 1; }
-
-# shoot URL PNG [WIDTH,HEIGHT]: headless Chromium kept off the network (see timeline_chromium_test.sh).
-shoot() {
-    "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
-        --disable-background-networking --disable-component-update --disable-sync \
-        --window-size="${3:-1000,1400}" --screenshot="$2" "$1" >/dev/null 2>&1
-    [[ -s $2 ]] || { echo "chromium made no screenshot of $1"; exit 1; }
-}
-ink() { python3 "$here/ink_rows.py" "$1"; }
 
 # valid_page NAME HTML: tidy finds no error, no address but the SVG namespace, no script.
 valid_page() {
