@@ -73,7 +73,10 @@ check "its chaos.json is beside it" test -s "$run/chaos.json"
 check "the card is written beside the run" test "$card" = "$run/card.html" -a -s "$card"
 check "the card says the verdict" grep -q '<p class="v-lost">verdict: redis-py loses money under' "$card"
 check "the card draws the shortest loss's timeline" grep -q '<figure id="shortest-loss-timeline">' "$card"
-check "the card has a row a fault" test "$(grep -c '<tr><th scope="row">' "$card")" -eq 12
+faults=$(sed -n 's/^rlock judge redis-py .*: \([0-9]*\) faults, 1 trial each, .*/\1/p' "$work/redis-py.out")
+check "the verdict has a line a fault ($faults)" \
+    test "$(grep -cE '^[a-z-]+ +(nothing lost|money|liveness|not judged)' "$work/redis-py.out")" = "$faults"
+check "the card has a row a fault" test "$(grep -c '<tr><th scope="row">' "$card")" = "$faults"
 check "the card passes tidy without an error" bash -c "tidy -errors -q '$card' 2>&1 | { ! grep -q 'Error:'; }"
 check "the card names no address but the SVG namespace" \
     test -z "$(grep -o 'https\?://[^\"]*' "$card" | grep -v '^http://www.w3.org/2000/svg$')"
