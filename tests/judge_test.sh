@@ -4,8 +4,8 @@
 # with its status, its run kept and analysed again, its card valid, self-contained and drawn by
 # Chromium with the shortest loss's timeline; one's own client that writes twice (created money,
 # certain) exits 3; one's own fenced-claim client never exits 3; etcd-lock's fenced variant beside
-# it, its TTL rounded up to whole seconds with a warning; bad input one line and exit 2 before any
-# server is asked. Usage: judge_test.sh RLOCK_BINARY. Chromium and tidy come from scripts/test.sh.
+# it, its TTL rounded up to whole seconds with a warning; etcd-mutex's scenario run at the version
+# judged; bad input one line and exit 2 before any server is asked. Usage: judge_test.sh RLOCK_BINARY. Chromium and tidy come from scripts/test.sh.
 set -uo pipefail
 rlock=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -73,7 +73,10 @@ check "its chaos.json is beside it" test -s "$run/chaos.json"
 check "the card is written beside the run" test "$card" = "$run/card.html" -a -s "$card"
 check "the card says the verdict" grep -q '<p class="v-lost">verdict: redis-py loses money under' "$card"
 check "the card draws the shortest loss's timeline" grep -q '<figure id="shortest-loss-timeline">' "$card"
-check "the card has a row a fault" test "$(grep -c '<tr><th scope="row">' "$card")" -eq 12
+faults=$(sed -n 's/^rlock judge redis-py .*: \([0-9]*\) faults, 1 trial each, .*/\1/p' "$work/redis-py.out")
+check "the verdict has a line a fault ($faults)" \
+    test "$(grep -cE '^[a-z-]+ +(nothing lost|money|liveness|not judged)' "$work/redis-py.out")" = "$faults"
+check "the card has a row a fault" test "$(grep -c '<tr><th scope="row">' "$card")" = "$faults"
 check "the card passes tidy without an error" bash -c "tidy -errors -q '$card' 2>&1 | { ! grep -q 'Error:'; }"
 check "the card names no address but the SVG namespace" \
     test -z "$(grep -o 'https\?://[^\"]*' "$card" | grep -v '^http://www.w3.org/2000/svg$')"
@@ -115,4 +118,13 @@ check "at the TTL judged" grep -q 'TTL 2000 ms (whole seconds)' "$work/etcd.out"
 cp "$(sed -n 's/^run: \(.*\) (rlock report DIR, rlock analyze DIR)$/\1/p' "$work/etcd.out")/chaos.json" "$work/table.json"
 check "etcd-lock-fenced is judged under pause" test "$(chaos_cell etcd-lock-fenced pause trials)" = 1
 check "and loses no money" test "$(chaos_cell etcd-lock-fenced pause anomalies)" = 0
+
+# etcd-mutex at its default version, 3.5.21: the scenario written for it that names that version
+# runs after the faults, its verdict a line of its own and an item of the card.
+judge etcd-mutex etcd-mutex --faults none --trials 1
+check "etcd-mutex runs (got $rc)" test $rc -eq 0 -o $rc -eq 3 -o $rc -eq 4
+check "its scenario etcd-11456 is judged at 3.5.21" \
+    grep -qE '^scenario etcd-11456 \(pause-waiter\): (reproduces in 3\.5\.21|does not reproduce in any version judged \(3\.5\.21) ' \
+    "$work/etcd-mutex.out"
+check "and is on its card" grep -q '<li><strong>etcd-11456</strong>' "$(sed -n 's/^card: //p' "$work/etcd-mutex.out")"
 finish

@@ -45,6 +45,20 @@ std::string shortest_loss(const Verdict& v, const CardFacts& facts, lab::Lang la
   return fmt::format("<section id=\"shortest-loss\">\n<h2>{}</h2>\n{}</section>\n", html_escape(heading), body);
 }
 
+// The scenarios' verdicts, each with its report's title; no address: the page names none.
+std::string scenarios(const Verdict& v) {
+  if (v.scenarios.empty() && v.other_scenarios.empty()) return "";
+  std::string items;
+  for (const ScenarioVerdict& s : v.scenarios) {
+    items += fmt::format("<li><strong>{}</strong> ({}): {}</li>\n", html_escape(s.name), html_escape(s.title),
+                         html_escape(scenario::verdict_line(s.tallies)));
+  }
+  for (const std::string& s : v.other_scenarios) {
+    items += fmt::format("<li>{}: not of the version judged (<code>rlock scenario</code>)</li>\n", html_escape(s));
+  }
+  return fmt::format("<section id=\"scenarios\">\n<h2>Reported failures</h2>\n<ul>\n{}</ul>\n</section>\n", items);
+}
+
 }  // namespace
 
 std::string card_html(const Verdict& v, const CardFacts& facts, lab::Lang lang) {
@@ -52,7 +66,7 @@ std::string card_html(const Verdict& v, const CardFacts& facts, lab::Lang lang) 
   std::string ttl = fmt::format("{} ms{}", s.ttl_ms, s.ttl_step_ms > 1 ? " (" + ttl_unit(s.ttl_step_ms) + ")" : "");
   std::vector<std::pair<std::string, std::string>> meta{
       {"library", html_escape(s.library.empty() ? "one's own client" : s.library)},
-      {"faults", html_escape(fmt::format("{}, {} trials each", v.faults.size(), s.trials))},
+      {"faults", html_escape(fmt::format("{}, {} each", v.faults.size(), trials_text(s.trials)))},
       {"TTL", html_escape(ttl)},
       {"seed", html_escape(std::to_string(s.seed))},
       {"run", fmt::format("<code>{}</code> (<code>rlock report</code>, <code>rlock analyze</code>)",
@@ -63,7 +77,8 @@ std::string card_html(const Verdict& v, const CardFacts& facts, lab::Lang lang) 
                   : v.liveness_lost() ? ""
                                       : "v-safe",
                   html_escape(verdict_line(v)), report::meta_list(meta), table(v), html_escape(instead_text(v)));
-  return report::html_page(fmt::format("rlock judge {}", v.client), lang, {verdict, shortest_loss(v, facts, lang)});
+  return report::html_page(fmt::format("rlock judge {}", v.client), lang,
+                           {verdict, scenarios(v), shortest_loss(v, facts, lang)});
 }
 
 void write_card(const Verdict& verdict, const CardFacts& facts, lab::Lang lang, const std::filesystem::path& out) {

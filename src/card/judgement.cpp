@@ -21,6 +21,13 @@ Judgement run_judgement(const JudgeRequest& request, chaos::ChaosSetup setup, la
 
   Judgement judgement{verdict_of(request.subject, request.faults, results), setup.run_dir,
                       request.card.value_or(setup.run_dir / "card.html")};
+  for (const scenario::ScenarioPlan& plan : request.subject.scenarios) {
+    chaos::ChaosSetup base = setup;
+    base.run_dir.clear();
+    judgement.verdict.scenarios.push_back({plan.scenario.name, plan.scenario.report.title,
+                                           std::string(to_string(plan.scenario.fault)),
+                                           scenario::run_scenario(plan, base, request.jobs)});
+  }
   CardFacts facts{JudgedSetup{request.subject.library, static_cast<long>(setup.ttl.count()),
                               request.subject.ttl_step_ms, request.trials, setup.seed},
                   setup.run_dir, std::nullopt};

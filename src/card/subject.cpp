@@ -7,6 +7,7 @@
 #include "chaos/client_catalogue.h"
 #include "chaos/client_list.h"
 #include "rlock/error.h"
+#include "scenario/scenario_set.h"
 
 namespace rlock::card {
 namespace {
@@ -31,17 +32,33 @@ protocol::ClientSpec own_client(const std::string& text, const std::optional<std
   return client;
 }
 
+// The scenarios written for the subject's client, planned at the version judged.
+void plan_scenarios(Subject& subject, const chaos::Catalogue& catalogue, int trials) {
+  if (subject.version.empty()) return;
+  for (const scenario::Scenario& s :
+       scenario::scenarios_for_client(scenario::shipped_scenarios(), subject.client.name)) {
+    if (std::find(s.versions.begin(), s.versions.end(), subject.version) == s.versions.end()) {
+      std::string versions;
+      for (const std::string& v : s.versions) versions += (versions.empty() ? "" : ", ") + v;
+      subject.other_scenarios.push_back(fmt::format("{} ({})", s.name, versions));
+      continue;
+    }
+    subject.scenarios.push_back(scenario::plan_scenario(s, catalogue, {trials, {subject.version}}));
+  }
+}
+
 }  // namespace
 
-Subject subject_of(const std::string& text, const std::optional<std::string>& client_server) {
-  if (text.find('=') != std::string::npos) return Subject{own_client(text, client_server), {}, "", 1};
+Subject subject_of(const std::string& text, const std::optional<std::string>& client_server, int scenario_trials) {
+  if (text.find('=') != std::string::npos) return Subject{own_client(text, client_server), {}, "", 1, "", {}, {}};
   if (client_server) {
     throw UsageError(fmt::format("--client-server is for one's own NAME=COMMAND: {}'s manifest says its server", text));
   }
   chaos::Catalogue catalogue = chaos::shipped_catalogue();
   const chaos::CatalogueEntry& entry = chaos::shipped_client(catalogue, text);
-  Subject subject{entry.spec, {}, entry.version, entry.ttl_step_ms};
+  Subject subject{entry.spec, {}, entry.version, entry.ttl_step_ms, entry.version_number, {}, {}};
   if (!entry.fenced.empty()) subject.fenced = chaos::shipped_client(catalogue, entry.fenced).spec;
+  plan_scenarios(subject, catalogue, scenario_trials);
   return subject;
 }
 

@@ -1,8 +1,9 @@
 // What `rlock judge` judges (docs/judge.md): one lock client, a shipped adapter by its catalogue
-// name or the user's own NAME=COMMAND, with the fenced variant the catalogue pairs it with, the TTL
-// its library honours and the faults that apply to the kind of server its lock lives on. Reads the
-// catalogue (chaos/client_catalogue.h) when given a name; otherwise plain values and functions;
-// thread-safe.
+// name (NAME or NAME@V) or the user's own NAME=COMMAND, with the fenced variant the catalogue pairs
+// it with, the scenarios written for it (scenario/scenario_run.h) at the version judged, the TTL its
+// library honours and the faults that apply to the kind of server its lock lives on. Reads the
+// catalogue (chaos/client_catalogue.h) and the scenarios when given a name; otherwise plain values
+// and functions; thread-safe.
 #pragma once
 
 #include <chrono>
@@ -12,22 +13,27 @@
 
 #include "chaos/chaos.h"
 #include "protocol/client_spec.h"
+#include "scenario/scenario_run.h"
 
 namespace rlock::card {
 
 struct Subject {
   protocol::ClientSpec client;
-  std::optional<protocol::ClientSpec> fenced;  // run beside it, where the catalogue names one
-  std::string library;                         // the catalogue's library and version; empty for one's own
-  long ttl_step_ms = 1;                        // the library rounds a TTL up to a multiple of this
+  std::optional<protocol::ClientSpec> fenced;     // run beside it, where the catalogue names one
+  std::string library;                            // the catalogue's library and version; empty for one's own
+  long ttl_step_ms = 1;                           // the library rounds a TTL up to a multiple of this
+  std::string version;                            // the library's version judged (3.5.21); empty: unknown
+  std::vector<scenario::ScenarioPlan> scenarios;  // those written for it that name that version
+  std::vector<std::string> other_scenarios;       // written for it, for other versions: "NAME (3.4.3)"
 };
 
 // `text` as a catalogue name or NAME=COMMAND (NAME@3=COMMAND: three Redis servers, chaos's rule);
 // `client_server` (redis, redis@3, etcd, zookeeper) says where one's own client's lock lives
 // (default redis) and is refused beside a catalogue name, whose manifest says it. Throws
 // UsageError, in one line, for anything else, and as chaos's --client does (a name not shipped or
-// not installed, its fenced variant too).
-Subject subject_of(const std::string& text, const std::optional<std::string>& client_server);
+// not installed, its fenced variant too). `scenario_trials` is the trials a scenario's version runs
+// (0: the scenario's own).
+Subject subject_of(const std::string& text, const std::optional<std::string>& client_server, int scenario_trials);
 
 // A TTL the judged library honours: `asked_ms` (or kDefaultTtlMs) rounded up to its step, and the
 // one line that says so when it was rounded; empty when it was not.

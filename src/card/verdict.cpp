@@ -41,6 +41,8 @@ long judged_trials(const Verdict& v) {
 
 }  // namespace
 
+std::string trials_text(long count) { return fmt::format("{} trial{}", count, count == 1 ? "" : "s"); }
+
 Loss loss_of(const chaos::TrialResult& r) {
   if (!was_judged(r)) return Loss::none;
   if (r.anomaly() || r.unwritten_ops > 0) return Loss::money;
@@ -87,7 +89,8 @@ std::string Verdict::money_faults() const {
 
 Verdict verdict_of(const Subject& subject, const std::vector<chaos::Fault>& faults,
                    const std::vector<chaos::TrialResult>& results) {
-  Verdict v{subject.client.name, subject.fenced ? subject.fenced->name : "", {}, std::nullopt};
+  Verdict v{subject.client.name,    subject.fenced ? subject.fenced->name : "", {}, std::nullopt, {},
+            subject.other_scenarios};
   for (chaos::Fault fault : faults) {
     v.faults.push_back({fault, {}, subject.fenced ? std::optional<Tally>(Tally{}) : std::nullopt});
   }
@@ -121,7 +124,8 @@ std::vector<lab::Strategy> safe_instead(const Verdict& verdict) {
 
 std::string tally_text(const Tally& t) {
   std::string unjudged = t.unjudged > 0 ? fmt::format("; {} not judged", t.unjudged) : "";
-  if (t.judged == 0) return fmt::format("not judged ({} trials not run or left by the client's error)", t.unjudged);
+  if (t.judged == 0)
+    return fmt::format("not judged ({} not run or left by the client's error)", trials_text(t.unjudged));
   std::string liveness = kinds({{"stuck", t.stuck}, {"failed", t.failed}});
   if (t.money > 0) {
     std::string money = kinds({{"lost updates", t.lost},
@@ -154,8 +158,9 @@ std::string instead_text(const Verdict& v) {
     judged += f.fenced->judged;
   }
   std::string fenced =
-      money == 0 ? fmt::format("{} lost no money under them ({} trials, {})", v.fenced, judged, interval(0, judged))
-                 : fmt::format("{} lost money too, {} of {} trials under them", v.fenced, money, judged);
+      money == 0
+          ? fmt::format("{} lost no money under them ({}, {})", v.fenced, trials_text(judged), interval(0, judged))
+          : fmt::format("{} lost money too, {} of {} under them", v.fenced, money, trials_text(judged));
   return fmt::format("instead: {}; {}", fenced, builtin);
 }
 
@@ -168,14 +173,18 @@ std::string verdict_line(const Verdict& v) {
   if (!liveness.empty()) {
     return fmt::format("verdict: {} lost no money; increments stuck or failed under {}", v.client, join(liveness));
   }
-  return fmt::format("verdict: {} lost nothing in {} trials under {} faults", v.client, judged_trials(v),
+  return fmt::format("verdict: {} lost nothing in {} under {} faults", v.client, trials_text(judged_trials(v)),
                      v.faults.size());
 }
 
+std::string scenario_line(const ScenarioVerdict& s) {
+  return fmt::format("scenario {} ({}): {}", s.name, s.fault, scenario::verdict_line(s.tallies));
+}
+
 void print_verdict(const Verdict& v, const JudgedSetup& setup) {
-  fmt::print("\nrlock judge {}{}: {} faults, {} trials each, TTL {} ms{}, seed {}\n", v.client,
-             setup.library.empty() ? "" : " (" + setup.library + ")", v.faults.size(), setup.trials, setup.ttl_ms,
-             setup.ttl_step_ms > 1 ? " (" + ttl_unit(setup.ttl_step_ms) + ")" : "", setup.seed);
+  fmt::print("\nrlock judge {}{}: {} faults, {} each, TTL {} ms{}, seed {}\n", v.client,
+             setup.library.empty() ? "" : " (" + setup.library + ")", v.faults.size(), trials_text(setup.trials),
+             setup.ttl_ms, setup.ttl_step_ms > 1 ? " (" + ttl_unit(setup.ttl_step_ms) + ")" : "", setup.seed);
   std::size_t width = v.client.size();
   for (const FaultVerdict& f : v.faults) width = std::max(width, tally_text(f.client).size());
   auto row = [&](std::string_view fault, const std::string& client, const std::string& fenced) {
@@ -185,6 +194,8 @@ void print_verdict(const Verdict& v, const JudgedSetup& setup) {
   row("fault", v.client, v.fenced);
   for (const FaultVerdict& f : v.faults)
     row(to_string(f.fault), tally_text(f.client), f.fenced ? tally_text(*f.fenced) : "");
+  for (const ScenarioVerdict& s : v.scenarios) fmt::print("{}\n", scenario_line(s));
+  for (const std::string& s : v.other_scenarios) fmt::print("scenario {}: not of the version judged\n", s);
   fmt::print("{}\n{}\n", instead_text(v), verdict_line(v));
 }
 

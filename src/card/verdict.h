@@ -2,9 +2,10 @@
 // money (lost updates, money created, two holders at once, a stale fence, an increment reported
 // done that was never written) or, losing none, liveness (increments stuck past the trial's end,
 // or failed), with the 95% Wilson interval, the same for its fenced variant beside it, the
-// built-in strategies that keep the money under every fault where it lost some, and its shortest
-// losing trial. Printed as one screen (print_verdict) and drawn as the card (card_page.h).
-// Plain values and pure functions but print_verdict, which writes stdout; thread-safe.
+// built-in strategies that keep the money under every fault where it lost some, its shortest
+// losing trial, and the verdicts of the scenarios written for it (reported failures replayed at
+// the version judged; they are shown, the exit status is the faults'). Printed as one screen (print_verdict) and drawn
+// as the card (card_page.h). Plain values and pure functions but print_verdict, which writes stdout; thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include "chaos/chaos.h"
 #include "lab/strategy.h"
 #include "rlock/error.h"
+#include "scenario/scenario_run.h"
 
 namespace rlock::card {
 
@@ -41,12 +43,22 @@ struct FaultVerdict {
   std::optional<Tally> fenced;
 };
 
+// A scenario written for the client, run at the version judged.
+struct ScenarioVerdict {
+  std::string name;
+  std::string title;  // the report's, as its tracker shows it
+  std::string fault;
+  std::vector<scenario::VersionTally> tallies;
+};
+
 struct Verdict {
   std::string client;  // the names of the rows
   std::string fenced;  // empty: no fenced variant
   std::vector<FaultVerdict> faults;
   // The client's money-losing trial that took the least time; nullopt when none lost money.
   std::optional<chaos::TrialResult> shortest_loss;
+  std::vector<ScenarioVerdict> scenarios;
+  std::vector<std::string> other_scenarios;  // written for other versions: "NAME (3.4.3)"
 
   bool money_lost() const;     // by the client, under any fault
   bool liveness_lost() const;  // by the client, under any fault
@@ -71,6 +83,11 @@ std::string tally_text(const Tally& tally);
 std::string instead_text(const Verdict& verdict);
 // The verdict's last line: "NAME loses money under pause, partition", "NAME loses no money, ...".
 std::string verdict_line(const Verdict& verdict);
+// A scenario's line: "scenario etcd-11456 (pause-waiter): reproduces in 3.5.21 (1/2, 95% 9-91%)".
+std::string scenario_line(const ScenarioVerdict& scenario);
+
+// "1 trial", "2 trials": a count of trials as the verdict and the card say it.
+std::string trials_text(long count);
 
 // What was judged, for the verdict's first lines and the card.
 struct JudgedSetup {

@@ -59,6 +59,15 @@ TEST(ReadManifest, AnEntryNamesItsFencedVariantAndTheStepItsLibraryCountsTheTtlI
   EXPECT_EQ(entries[0].ttl_step_ms, 1000);
   EXPECT_EQ(entries[1].fenced, "");
   EXPECT_EQ(entries[1].ttl_step_ms, 1) << "a library that says nothing counts milliseconds";
+  std::vector<CatalogueEntry> versioned = read_manifest(
+      R"({"library": "lib 2.0", "version": "2.0", "versions": {"1.0": {"library": "lib 1.0"}}, "installed": "x",
+          "clients": [{"name": "lib", "command": "{build}/c", "server": "redis", "safe": false, "models": "m",
+                       "fenced": "lib-fenced"}]})",
+      "/clients/lib");
+  ASSERT_EQ(versioned.at(0).versions.size(), 2u);
+  EXPECT_EQ(versioned[0].versions[0].spec.name, "lib@1.0");
+  EXPECT_EQ(versioned[0].versions[0].fenced, "lib-fenced@1.0") << "a version's fenced variant is of that version";
+  EXPECT_EQ(versioned[0].fenced, "lib-fenced");
   auto with = [](const std::string& fields) {
     return read_manifest(R"({"library": "l", "installed": "x", "clients": [{"name": "n", "command": "c",
                              "server": "redis", "safe": false, "models": "m", )" +

@@ -35,12 +35,13 @@ struct JudgeOptions {
   CampaignOptions campaign{.seed = std::nullopt, .jobs = 4};
 };
 
-constexpr int kTrials = 10, kQuickTrials = 1;
+constexpr int kTrials = 10, kQuickTrials = 1, kQuickScenarioTrials = 2;
 
 void judge(const JudgeOptions& options, const GlobalOptions& global) {
   check_own_ports(options.campaign);
   // Every argument read before a server is asked.
-  card::Subject subject = card::subject_of(options.name, options.client_server);
+  card::Subject subject = card::subject_of(options.name, options.client_server,
+                                           options.trials.value_or(options.quick ? kQuickScenarioTrials : 0));
   card::Ttl ttl = card::ttl_for(subject, options.ttl_ms);
   card::JudgeRequest request{subject, card::faults_for(subject.client, options.faults),
                              options.trials.value_or(options.quick ? kQuickTrials : kTrials), options.campaign.jobs,

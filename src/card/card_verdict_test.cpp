@@ -1,0 +1,130 @@
+#include "card/verdict.h"
+
+#include <gtest/gtest.h>
+
+namespace rlock::card {
+namespace {
+
+using chaos::Validity;
+
+protocol::ClientSpec client(const std::string& name) { return protocol::ClientSpec{name, "true", 1, false}; }
+
+// A judged trial of `row` under `fault` that lost nothing, taking `ms`.
+chaos::TrialResult trial(const std::string& row, std::string_view fault, double ms = 1000) {
+  chaos::TrialResult r;
+  r.spec.fault = chaos::fault_named(fault);
+  r.spec.client = client(row);
+  for (chaos::CheckResult* check : {&r.lost, &r.overlaps, &r.fences, &r.balance}) check->validity = Validity::valid;
+  r.ms = ms;
+  return r;
+}
+
+Subject subject_with_fenced() {
+  Subject s{client("lib"), client("lib-fenced"), "lib 1.0", 1, "1.0", {}, {}};
+  return s;
+}
+
+TEST(Verdict, ATrialLosesMoneyByAnyCheckOrAnUnwrittenIncrementAndLivenessByAStuckOrFailedOne) {
+  chaos::TrialResult none = trial("lib", "pause");
+  EXPECT_EQ(loss_of(none), Loss::none);
+  chaos::TrialResult lost = none, created = none, overlap = none, unwritten = none, stuck = none, failed = none;
+  lost.lost.validity = Validity::invalid;
+  created.balance.validity = Validity::invalid;
+  overlap.overlaps.validity = Validity::invalid;
+  unwritten.unwritten_ops = 1;
+  stuck.stuck_ops = 1;
+  failed.failed_ops = 2;
+  for (const chaos::TrialResult* r : {&lost, &created, &overlap, &unwritten}) EXPECT_EQ(loss_of(*r), Loss::money);
+  EXPECT_EQ(loss_of(stuck), Loss::liveness);
+  EXPECT_EQ(loss_of(failed), Loss::liveness);
+  chaos::TrialResult unjudged = lost;
+  unjudged.client_error = "it exited";
+  EXPECT_EQ(loss_of(unjudged), Loss::none) << "a trial the client's error left unjudged shows nothing";
+}
+
+TEST(Verdict, EachFaultTalliesTheClientAndItsFencedVariantApartAndTheShortestMoneyLossIsKept) {
+  std::vector<chaos::Fault> faults{chaos::fault_named("none"), chaos::fault_named("pause")};
+  chaos::TrialResult slow_loss = trial("lib", "pause", 3000), quick_loss = trial("lib", "pause", 2000);
+  slow_loss.lost.validity = Validity::invalid;
+  quick_loss.overlaps.validity = Validity::invalid;
+  chaos::TrialResult failed = trial("lib-fenced", "pause", 500);
+  failed.failed_ops = 1;
+  chaos::TrialResult unjudged = trial("lib", "none");
+  unjudged.client_error = "it exited";
+  Verdict v = verdict_of(subject_with_fenced(), faults,
+                         {trial("lib", "none"), unjudged, slow_loss, quick_loss, failed, trial("lib-fenced", "none")});
+  ASSERT_EQ(v.faults.size(), 2u);
+  EXPECT_EQ(v.faults[0].client.judged, 1);
+  EXPECT_EQ(v.faults[0].client.unjudged, 1);
+  EXPECT_EQ(v.faults[1].client.money, 2);
+  EXPECT_EQ(v.faults[1].client.lost, 1);
+  EXPECT_EQ(v.faults[1].client.overlaps, 1);
+  ASSERT_TRUE(v.faults[1].fenced);
+  EXPECT_EQ(v.faults[1].fenced->liveness, 1);
+  EXPECT_EQ(v.faults[1].fenced->money, 0);
+  ASSERT_TRUE(v.shortest_loss);
+  EXPECT_EQ(v.shortest_loss->ms, 2000);
+  EXPECT_TRUE(v.money_lost());
+  EXPECT_EQ(v.money_faults(), "pause");
+  EXPECT_EQ(verdict_line(v), "verdict: lib loses money under pause");
+  EXPECT_EQ(tally_text(v.faults[1].client), "money 2/2 (95% 34-100%): lost updates 1, two holders 1");
+  EXPECT_EQ(tally_text(v.faults[0].client), "nothing lost 0/1 (95% 0-80%); 1 not judged");
+  EXPECT_EQ(tally_text(*v.faults[1].fenced), "liveness 1/1 (95% 20-100%): failed 1");
+  EXPECT_NE(instead_text(v).find("lib-fenced lost no money under them (1 trial, 95% 0-80%)"), std::string::npos)
+      << instead_text(v);
+  EXPECT_THROW(check_verdict(v), MoneyLost);
+}
+
+TEST(Verdict, TheStrategiesOfferedInsteadKeepTheMoneyUnderEveryFaultTheClientLostItUnder) {
+  Verdict v{"lib", "", {{chaos::fault_named("pause"), {}, std::nullopt}}, std::nullopt, {}, {}};
+  v.faults[0].client.judged = v.faults[0].client.money = 1;
+  std::vector<lab::Strategy> safe = safe_instead(v);
+  auto has = [&](lab::Strategy s) { return std::find(safe.begin(), safe.end(), s) != safe.end(); };
+  EXPECT_TRUE(has(lab::Strategy::fenced_claim));
+  EXPECT_TRUE(has(lab::Strategy::pg_row_lock));
+  EXPECT_FALSE(has(lab::Strategy::ttl)) << "ttl loses money under pause";
+  EXPECT_FALSE(has(lab::Strategy::watchdog));
+}
+
+TEST(Verdict, LivenessAloneAndNothingLostAreTheirOwnVerdicts) {
+  std::vector<chaos::Fault> faults{chaos::fault_named("pause")};
+  chaos::TrialResult failed = trial("lib", "pause");
+  failed.failed_ops = 1;
+  Subject s{client("lib"), std::nullopt, "", 1, "", {}, {}};
+  Verdict liveness = verdict_of(s, faults, {failed});
+  EXPECT_EQ(verdict_line(liveness), "verdict: lib lost no money; increments stuck or failed under pause");
+  EXPECT_THROW(check_verdict(liveness), LivenessLost);
+  Verdict safe = verdict_of(s, faults, {trial("lib", "pause")});
+  EXPECT_EQ(verdict_line(safe), "verdict: lib lost nothing in 1 trial under 1 faults");
+  EXPECT_NO_THROW(check_verdict(safe));
+}
+
+TEST(Ttl, ALibraryOfWholeSecondsHasItsTtlRoundedUpAndSaysSo) {
+  Subject s{client("secs"), std::nullopt, "", 1000, "", {}, {}};
+  EXPECT_EQ(ttl_for(s, std::nullopt).ttl.count(), kDefaultTtlMs);
+  EXPECT_EQ(ttl_for(s, std::nullopt).rounded, "");
+  Ttl rounded = ttl_for(s, 1500);
+  EXPECT_EQ(rounded.ttl.count(), 2000);
+  EXPECT_EQ(rounded.rounded, "secs's library counts its TTL in whole seconds: --ttl 1500 is judged as 2000 ms");
+  s.ttl_step_ms = 1;
+  EXPECT_EQ(ttl_for(s, 1500).ttl.count(), 1500);
+  EXPECT_EQ(ttl_for(s, 1500).rounded, "");
+}
+
+TEST(Faults, OnlyThoseThatApplyToTheClientsServerKind) {
+  protocol::ClientSpec etcd = client("e");
+  etcd.server = protocol::ServerKind::etcd;
+  std::vector<chaos::Fault> faults = faults_for(etcd, {});
+  auto named = [&](std::string_view n) {
+    return std::find(faults.begin(), faults.end(), chaos::fault_named(n)) != faults.end();
+  };
+  EXPECT_TRUE(named("pause"));
+  EXPECT_FALSE(named("redis-restart"));
+  EXPECT_FALSE(named("clock-skew"));
+  EXPECT_EQ(faults_for(etcd, {"pause", "pause"}).size(), 1u);
+  EXPECT_THROW(faults_for(etcd, {"failover"}), UsageError);
+  EXPECT_THROW(faults_for(client("r"), {"clock-skew"}), UsageError);
+}
+
+}  // namespace
+}  // namespace rlock::card
