@@ -5,7 +5,7 @@
 // it), release() at the end. No fencing token.
 //   node client.mjs [BUILD]   BUILD: the folder whose node_modules holds the version to run (the
 //                             manifest's {build}), this one if none.
-import { readModifyWrite, receive, requireFrom, send } from "../protocol.mjs";
+import { readModifyWrite, receive, requireFrom, send, step } from "../protocol.mjs";
 
 const require = requireFrom(import.meta.url);
 const Redis = require("ioredis");
@@ -46,7 +46,7 @@ async function main() {
     let error = null;
     try {
       await mutex.acquire();
-      ended = !(await readModifyWrite(request, signal));
+      ended = !(await readModifyWrite(request, signal)) || !(await step(request.id, "release"));
     } catch (caught) {
       error = caught;
     }

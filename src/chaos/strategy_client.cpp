@@ -16,6 +16,7 @@
 #include "rlock/redis_address.h"
 #include "strategy/account.h"
 #include "strategy/incrementer.h"
+#include "strategy/step_hook.h"
 
 namespace rlock::chaos {
 namespace {
@@ -73,6 +74,7 @@ class ServedAccount final : public strategy::Account {
   explicit ServedAccount(Harness& harness) : harness_(harness) {}
 
   void serve(long long increment) { id_ = increment; }
+  long long serving() const { return id_; }
 
   long long read() override {
     harness_.send(protocol::Read{id_, std::nullopt, false});
@@ -104,12 +106,28 @@ class ServedAccount final : public strategy::Account {
   long long id_ = 0;
 };
 
+// The steps a harness's fault may wait for, announced (docs/clients.md): the release.
+class AnnouncedSteps final : public strategy::StepHook {
+ public:
+  AnnouncedSteps(Harness& harness, const ServedAccount& account) : harness_(harness), account_(account) {}
+
+  void before(lab::Step step) override {
+    if (step != lab::Step::release) return;
+    harness_.send(protocol::Step{account_.serving(), std::string(protocol::kReleaseStep)});
+    harness_.answer<protocol::StepOk>();
+  }
+
+ private:
+  Harness& harness_;
+  const ServedAccount& account_;
+};
+
 // The strategy on the servers init named, its lock the increment's key: built again when an
 // increment names another key.
 class StrategyClient {
  public:
   StrategyClient(lab::Strategy strategy, WaitMode wait, Harness& harness, const protocol::Init& init)
-      : account_(harness) {
+      : account_(harness), steps_(harness, account_) {
     setting_.strategy = strategy;
     setting_.name = init.name;
     setting_.ttl = std::chrono::milliseconds(init.ttl_ms);
@@ -146,7 +164,7 @@ class StrategyClient {
   strategy::Setting setting_;
   ServedAccount account_;
   strategy::Journal journal_;  // the history is the harness's
-  strategy::StepHook steps_;
+  AnnouncedSteps steps_;
   std::unique_ptr<strategy::Incrementer> strategy_;
 };
 

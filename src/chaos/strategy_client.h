@@ -8,7 +8,8 @@
 // uses PostgreSQL. Two things are the protocol's: a refused lock is asked again after 10 ms, for at
 // most 10 TTLs; and the work between read and write is the harness's (it holds the read's answer
 // back), so check-before-write, which checks as soon as the read returns, checks after that work,
-// just before the write, where the built-in worker checks before its pause. Runs on the calling
+// just before the write, where the built-in worker checks before its pause. It announces its release
+// (the protocol's `step`), so that a fault waiting for that step (lost-reply) strikes it. Runs on the calling
 // thread (plus the watchdog's thread for `watchdog`); one client per process, as the harness
 // starts them.
 #pragma once

@@ -36,28 +36,30 @@ std::vector<ClientMessage> client_says(lab::Strategy strategy, const std::string
 }
 
 TEST(StrategyClient, TtlWritesTheBalanceReadPlusTheAmount) {
-  std::vector<ClientMessage> said =
-      client_says(lab::Strategy::ttl, "test:strategy-client:ttl", {ReadOk{1, 100, std::nullopt}, WriteOk{1, true}});
+  std::vector<ClientMessage> said = client_says(lab::Strategy::ttl, "test:strategy-client:ttl",
+                                                {ReadOk{1, 100, std::nullopt}, WriteOk{1, true}, StepOk{1}});
   std::vector<ClientMessage> want{InitOk{}, Read{1, std::nullopt, false}, Write{1, 107, std::nullopt},
-                                  Done{1, std::nullopt}};
+                                  Step{1, "release"}, Done{1, std::nullopt}};
   EXPECT_EQ(said, want);
 }
 
 // The fence counter deleted, the first lease's fence is 1: claimed at the read, written with it.
 TEST(StrategyClient, FencedClaimClaimsAtTheReadAndWritesWithTheFence) {
-  std::vector<ClientMessage> said =
-      client_says(lab::Strategy::fenced_claim, "test:strategy-client:claim", {ReadOk{1, 100, true}, WriteOk{1, true}});
-  std::vector<ClientMessage> want{InitOk{}, Read{1, 1, true}, Write{1, 107, 1}, Done{1, std::nullopt}};
+  std::vector<ClientMessage> said = client_says(lab::Strategy::fenced_claim, "test:strategy-client:claim",
+                                                {ReadOk{1, 100, true}, WriteOk{1, true}, StepOk{1}});
+  std::vector<ClientMessage> want{InitOk{}, Read{1, 1, true}, Write{1, 107, 1}, Step{1, "release"},
+                                  Done{1, std::nullopt}};
   EXPECT_EQ(said, want);
 }
 
 // The harness rejects the write: fenced gives up, saying why, in its done.
 TEST(StrategyClient, FencedReportsARejectedWriteInItsDone) {
   std::vector<ClientMessage> said = client_says(lab::Strategy::fenced, "test:strategy-client:fenced",
-                                                {ReadOk{1, 100, std::nullopt}, WriteOk{1, false}});
-  ASSERT_EQ(said.size(), 4U);
+                                                {ReadOk{1, 100, std::nullopt}, WriteOk{1, false}, StepOk{1}});
+  ASSERT_EQ(said.size(), 5U);
   EXPECT_EQ(said[2], ClientMessage(Write{1, 107, 1}));
-  const Done* done = std::get_if<Done>(&said[3]);
+  EXPECT_EQ(said[3], ClientMessage(Step{1, "release"}));
+  const Done* done = std::get_if<Done>(&said[4]);
   ASSERT_NE(done, nullptr);
   ASSERT_TRUE(done->error.has_value());
   EXPECT_NE(done->error->find("rejected"), std::string::npos) << *done->error;
