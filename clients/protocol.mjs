@@ -21,6 +21,13 @@ export async function receive(expected) {
   return message;
 }
 
+// Tells the harness the library is about to take the step `name` ("release") of the increment `id`,
+// and waits until the harness lets it (step_ok): a fault may wait for it. false when the trial ended.
+export async function step(id, name) {
+  send({ type: "step", id, step: name });
+  return (await receive("step_ok")) !== null;
+}
+
 // read and write through the harness; false when the trial ended meanwhile.
 export async function readModifyWrite(request, signal) {
   send({ type: "read", id: request.id });

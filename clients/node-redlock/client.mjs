@@ -9,7 +9,7 @@
 // redlock may be another package of the same API, as an npm alias (@sesamecare-oss/redlock).
 //   node client.mjs [BUILD] [--acquire]   BUILD: the folder whose node_modules holds the version to
 //                                         run (the manifest's {build}), this one if none
-import { readModifyWrite, receive, requireFrom, send } from "../protocol.mjs";
+import { readModifyWrite, receive, requireFrom, send, step } from "../protocol.mjs";
 
 const require = requireFrom(import.meta.url);
 const Redis = require("ioredis");
@@ -28,6 +28,7 @@ async function increment(redlock, request, ttl, trial) {
   }
   const lock = await redlock.acquire([request.key], ttl);
   trial.ended = !(await readModifyWrite(request, { aborted: false }));
+  if (!trial.ended) trial.ended = !(await step(request.id, "release"));
   await lock.release();
 }
 

@@ -5,7 +5,7 @@
 // it), release() at the end. No fencing token.
 //   node client.mjs [BUILD]   BUILD: the folder whose node_modules holds the version to run (the
 //                             manifest's {build}), this one if none.
-import { readModifyWrite, receive, requireFrom, send } from "../protocol.mjs";
+import { readModifyWrite, receive, requireFrom, send, step } from "../protocol.mjs";
 
 const require = requireFrom(import.meta.url);
 const Redis = require("ioredis");
@@ -44,12 +44,15 @@ async function main() {
     };
     let ended = false;
     let error = null;
+    let acquired = false;
     try {
       await mutex.acquire();
+      acquired = true;
       ended = !(await readModifyWrite(request, signal));
     } catch (caught) {
       error = caught;
     }
+    if (acquired && !ended) ended = !(await step(request.id, "release"));
     try {
       await mutex.release();
     } catch (caught) {
