@@ -44,12 +44,15 @@ async function main() {
     };
     let ended = false;
     let error = null;
+    let acquired = false;
     try {
       await mutex.acquire();
-      ended = !(await readModifyWrite(request, signal)) || !(await step(request.id, "release"));
+      acquired = true;
+      ended = !(await readModifyWrite(request, signal));
     } catch (caught) {
       error = caught;
     }
+    if (acquired && !ended) ended = !(await step(request.id, "release"));
     try {
       await mutex.release();
     } catch (caught) {
