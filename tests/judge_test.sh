@@ -124,7 +124,7 @@ check "and loses no money" test "$(chaos_cell etcd-lock-fenced pause anomalies)"
 judge etcd-mutex etcd-mutex --faults none --trials 1
 check "etcd-mutex runs (got $rc)" test $rc -eq 0 -o $rc -eq 3 -o $rc -eq 4
 check "its scenario etcd-11456 is judged at 3.5.21" \
-    grep -qE '^scenario etcd-11456 \(pause-waiter\): (reproduces in 3\.5\.21|does not reproduce in any version judged \(3\.5\.21) ' \
+    grep -qE '^scenario etcd-11456 \(pause-waiter\): (reproduces in 3\.5\.21 |does not reproduce in any version judged: 3\.5\.21 )' \
     "$work/etcd-mutex.out"
 check "and is on its card" grep -q '<li><strong>etcd-11456</strong>' "$(sed -n 's/^card: //p' "$work/etcd-mutex.out")"
 finish
