@@ -33,6 +33,7 @@ namespace rlock::chaos {
 struct ClientTrialSetup {
   const protocol::ClientSpec& client;
   std::vector<std::vector<std::string>> redis;        // the URLs each worker's client is given: one, or three
+  std::optional<std::string> replica;                 // under failover: the replica's URL, given to every client
   std::vector<std::vector<std::string>> environment;  // NAME=VALUE overrides of each worker's, or none
   std::string key;                                    // the lock key of the trial's account
   std::chrono::milliseconds ttl;

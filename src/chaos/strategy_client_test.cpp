@@ -23,8 +23,8 @@ std::vector<ClientMessage> client_says(lab::Strategy strategy, const std::string
                                        const std::vector<HarnessMessage>& answers) {
   LockKey lock = LockKey::named(key);
   RedisConnection(testing::servers().redis).checked({"DEL", lock.lock, lock.fence_counter});
-  std::string lines =
-      encode(Init{kVersion, "T", {testing::servers().redis.url()}, 2000}) + "\n" + encode(Increment{1, key, 7}) + "\n";
+  std::string lines = encode(Init{kVersion, "T", {testing::servers().redis.url()}, 2000, std::nullopt}) + "\n" +
+                      encode(Increment{1, key, 7}) + "\n";
   for (const HarnessMessage& answer : answers) lines += encode(answer) + "\n";
   std::istringstream in(lines);
   std::ostringstream out;

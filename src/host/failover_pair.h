@@ -34,6 +34,9 @@ class FailoverPair {
   // Where clients connect: the primary's address, which the replica takes over in fail_over().
   const RedisAddress& address() const { return primary_.address(); }
 
+  // The replica's own address, where it listens until fail_over() moves it to address().
+  const RedisAddress& replica_address() const { return replica_.address(); }
+
   // The replica's own connection, on its own port until fail_over() and after it.
   RedisConnection& replica() { return replica_.connection(); }
 

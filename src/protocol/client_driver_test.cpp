@@ -41,7 +41,7 @@ class ScriptedClient : public ::testing::Test {
   // The client error of a handshake that fails.
   static std::string handshake_error(ClientDriver& driver) {
     return client_error([&] {
-      driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200});
+      driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200, std::nullopt});
       driver.await_init_ok(5s);
     });
   }
@@ -55,7 +55,7 @@ TEST_F(ScriptedClient, AnIncrementIsServedFromTheAccount) {
   ClientDriver driver = start(std::string(kInitOk) +
                               R"(echo '{"type":"read","id":1}'; read l; echo '{"type":"write","id":1,"balance":105}'; )"
                               R"(read l; echo '{"type":"done","id":1}'; read l)");
-  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200});
+  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200, std::nullopt});
   driver.await_init_ok(5s);
   ServedAccount account(100);
   driver.send_increment(protocol::Increment{1, "lock:account:1", 5});
@@ -75,7 +75,7 @@ TEST_F(ScriptedClient, AnIncrementIsServedFromTheAccount) {
 TEST_F(ScriptedClient, AStepOfTheIncrementIsPassedOnAndAnsweredWithItsId) {
   ClientDriver driver = start(std::string(kInitOk) + R"(echo '{"type":"step","id":1,"step":"release"}'; read l; )" +
                               R"(echo "{\"type\":\"done\",\"id\":1,\"error\":$l}"; read l)");
-  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200});
+  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200, std::nullopt});
   driver.await_init_ok(5s);
   driver.send_increment(protocol::Increment{1, "lock:account:1", 5});
   protocol::ClientMessage step = next(driver);
@@ -86,7 +86,7 @@ TEST_F(ScriptedClient, AStepOfTheIncrementIsPassedOnAndAnsweredWithItsId) {
 
 TEST_F(ScriptedClient, AStepWithAnotherIdIsAClientError) {
   ClientDriver driver = start(std::string(kInitOk) + R"(echo '{"type":"step","id":2,"step":"release"}'; read l)");
-  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200});
+  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200, std::nullopt});
   driver.await_init_ok(5s);
   driver.send_increment(protocol::Increment{1, "lock:account:1", 5});
   EXPECT_EQ(client_error([&] { next(driver); }),
@@ -95,13 +95,13 @@ TEST_F(ScriptedClient, AStepWithAnotherIdIsAClientError) {
 
 TEST_F(ScriptedClient, AnyOtherAnswerToInitIsAClientError) {
   ClientDriver driver = start(R"(read l; echo '{"type":"done","id":1}'; read l)");
-  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200});
+  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200, std::nullopt});
   EXPECT_EQ(client_error([&] { driver.await_init_ok(5s); }), R"(worker A: answered init with {"type":"done","id":1})");
 }
 
 TEST_F(ScriptedClient, AMessageWithAnotherIdIsAClientError) {
   ClientDriver driver = start(std::string(kInitOk) + R"(echo '{"type":"read","id":2}'; read l)");
-  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200});
+  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200, std::nullopt});
   driver.await_init_ok(5s);
   driver.send_increment(protocol::Increment{1, "lock:account:1", 5});
   EXPECT_EQ(client_error([&] { next(driver); }), R"(worker A: sent an unknown id: {"type":"read","id":2})");
@@ -109,7 +109,7 @@ TEST_F(ScriptedClient, AMessageWithAnotherIdIsAClientError) {
 
 TEST_F(ScriptedClient, AMessageBeforeAnyIncrementHasAnUnknownId) {
   ClientDriver driver = start(R"(read l; echo '{"type":"init_ok"}'; echo '{"type":"done","id":1}'; read l)");
-  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200});
+  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200, std::nullopt});
   driver.await_init_ok(5s);
   EXPECT_EQ(client_error([&] { next(driver); }), R"(worker A: sent an unknown id: {"type":"done","id":1})");
 }
@@ -154,7 +154,7 @@ TEST_F(ScriptedClient, ALineLongerThan64KiBIsAClientErrorThoughNoNewlineComes) {
 
 TEST_F(ScriptedClient, MoreThan64MessagesInOneIncrementIsAClientError) {
   ClientDriver driver = start(std::string(kInitOk) + R"(while :; do echo '{"type":"read","id":1}'; done)");
-  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200});
+  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200, std::nullopt});
   driver.await_init_ok(5s);
   driver.send_increment(protocol::Increment{1, "lock:account:1", 5});
   EXPECT_EQ(client_error([&] {

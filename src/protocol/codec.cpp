@@ -101,6 +101,7 @@ void put(json& j, const Init& m) {
   j["name"] = m.name;
   j["redis"] = m.redis;
   j["ttl_ms"] = m.ttl_ms;
+  if (m.replica) j["replica"] = *m.replica;
 }
 void get(const Fields& f, Init& m) {
   long long version = f.integer("protocol");
@@ -111,6 +112,7 @@ void get(const Fields& f, Init& m) {
   m.name = f.optional_string("name").value_or("");
   m.redis = f.strings("redis");
   m.ttl_ms = f.integer("ttl_ms");
+  m.replica = f.optional_string("replica");
 }
 
 void put(json&, const InitOk&) {}

@@ -28,8 +28,9 @@ void expect_client_round_trip(const Message& message) {
 }
 
 TEST(Codec, EveryHarnessMessageComesBackAsItWent) {
-  expect_harness_round_trip(Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200});
-  expect_harness_round_trip(Init{1, "B", {"redis://a:1/0", "redis://b:2/0", "redis://c:3/0"}, 1000});
+  expect_harness_round_trip(Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200, std::nullopt});
+  expect_harness_round_trip(Init{1, "B", {"redis://a:1/0", "redis://b:2/0", "redis://c:3/0"}, 1000, std::nullopt});
+  expect_harness_round_trip(Init{1, "C", {"redis://127.0.0.1:7400/0"}, 200, "redis://127.0.0.1:7401/0"});
   expect_harness_round_trip(Increment{7, "lock:account:100007", 42});
   expect_harness_round_trip(ReadOk{7, 100, std::nullopt});
   expect_harness_round_trip(ReadOk{7, 100, true});
@@ -52,8 +53,11 @@ TEST(Codec, EveryClientMessageComesBackAsItWent) {
 }
 
 TEST(Codec, TheWireFormIsTheDocumentedOne) {  // docs/clients.md; nlohmann's objects sort their keys
-  EXPECT_EQ(encode(Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200}),
+  EXPECT_EQ(encode(Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200, std::nullopt}),
             R"({"name":"A","protocol":1,"redis":["redis://127.0.0.1:6391/0"],"ttl_ms":200,"type":"init"})");
+  EXPECT_EQ(
+      encode(Init{1, "A", {"redis://a:1/0"}, 200, "redis://a:2/0"}),
+      R"({"name":"A","protocol":1,"redis":["redis://a:1/0"],"replica":"redis://a:2/0","ttl_ms":200,"type":"init"})");
   EXPECT_EQ(encode(Increment{7, "lock:account:100007", 42}),
             R"({"amount":42,"id":7,"key":"lock:account:100007","type":"increment"})");
   EXPECT_EQ(encode(ReadOk{7, 100, true}), R"({"balance":100,"claimed":true,"id":7,"type":"read_ok"})");

@@ -23,6 +23,7 @@ struct Init {
   std::string name;                // the worker's
   std::vector<std::string> redis;  // one URL, or three independent servers
   long long ttl_ms = 0;
+  std::optional<std::string> replica;  // under failover: the replica of the one server, its URL
   bool operator==(const Init&) const = default;
 };
 
