@@ -80,11 +80,14 @@ ClientTrialOutcome run_clients(TrialContext& trial) {
   const protocol::ClientSpec& client = *trial.spec.client;
   ClientTrialSetup setup{client,
                          urls,
+                         trial.pair ? std::optional(trial.pair->replica_address().url()) : std::nullopt,
                          client_server_overrides(trial),
                          trial.key.lock,
                          trial.setup().ttl,
                          bank::AccountStore::kInitialBalance};
   auto start_clock = [&] {
+    // Clients start before the clock, a JVM's for seconds: the failover's replica lag counts from here.
+    if (trial.pair) trial.pair->hold_replication(std::chrono::duration<double>(trial.schedule.replica_lag_s));
     trial.dir.start_new_run(lab::wall_seconds());
     trial.log.emplace(trial.dir, lab::Lang::en);
   };
