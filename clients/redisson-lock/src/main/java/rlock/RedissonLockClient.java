@@ -5,7 +5,10 @@
 // the TTL while the JVM runs (a paused JVM pauses its watchdog), then unlock(). With --fenced
 // (redisson-fenced) the lock is an RFencedLock, and the token that tryLockAndGetToken hands out is
 // claimed at the read. An unlock that finds the lock gone (IllegalMonitorStateException) is the
-// increment's error.
+// increment's error. With --replicated (redisson-lock-replicated), when the harness names the server's
+// replica (under failover), Redisson runs in master/slave mode, reads and subscriptions on the master, as
+// a deployment that wants only the master's answers does: its lock then WAITs for the replica after each
+// write (checkLockSyncedSlaves, on by default) where the version does so in that mode.
 package rlock;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -16,14 +19,18 @@ import org.redisson.api.RFencedLock;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
+import org.redisson.config.ReadMode;
+import org.redisson.config.SubscriptionMode;
 
 public final class RedissonLockClient implements Protocol.Adapter {
   private final boolean fenced;
+  private final boolean replicated;
   private RedissonClient redisson;
   private long ttlMs;
 
-  private RedissonLockClient(boolean fenced) {
+  private RedissonLockClient(boolean fenced, boolean replicated) {
     this.fenced = fenced;
+    this.replicated = replicated;
   }
 
   @Override
@@ -32,14 +39,33 @@ public final class RedissonLockClient implements Protocol.Adapter {
     URI url = URI.create(init.get("redis").get(0).asText());
     String database = url.getPath() == null ? "" : url.getPath().replace("/", "");
     Config config = new Config().setLockWatchdogTimeout(ttlMs).setThreads(2).setNettyThreads(4);
-    config.useSingleServer()
-        .setAddress("redis://" + url.getHost() + ":" + url.getPort())
-        .setDatabase(database.isEmpty() ? 0 : Integer.parseInt(database))
-        .setTimeout(2000)
-        .setConnectionMinimumIdleSize(1)
-        .setConnectionPoolSize(4)
-        .setSubscriptionConnectionMinimumIdleSize(1)
-        .setSubscriptionConnectionPoolSize(2);
+    String address = "redis://" + url.getHost() + ":" + url.getPort();
+    int db = database.isEmpty() ? 0 : Integer.parseInt(database);
+    if (replicated && init.hasNonNull("replica")) {
+      URI replica = URI.create(init.get("replica").asText());
+      config.useMasterSlaveServers()
+          .setMasterAddress(address)
+          .addSlaveAddress("redis://" + replica.getHost() + ":" + replica.getPort())
+          .setReadMode(ReadMode.MASTER)
+          .setSubscriptionMode(SubscriptionMode.MASTER)
+          .setDatabase(db)
+          .setTimeout(2000)
+          .setMasterConnectionMinimumIdleSize(1)
+          .setMasterConnectionPoolSize(4)
+          .setSlaveConnectionMinimumIdleSize(1)
+          .setSlaveConnectionPoolSize(2)
+          .setSubscriptionConnectionMinimumIdleSize(1)
+          .setSubscriptionConnectionPoolSize(2);
+    } else {
+      config.useSingleServer()
+          .setAddress(address)
+          .setDatabase(db)
+          .setTimeout(2000)
+          .setConnectionMinimumIdleSize(1)
+          .setConnectionPoolSize(4)
+          .setSubscriptionConnectionMinimumIdleSize(1)
+          .setSubscriptionConnectionPoolSize(2);
+    }
     redisson = Redisson.create(config);
     // The first acquisition loads and compiles most of Redisson: here it is part of the start-up,
     // which comes before the trial's clock, not of the first increment.
@@ -83,11 +109,12 @@ public final class RedissonLockClient implements Protocol.Adapter {
 
   public static void main(String[] args) {
     boolean fenced = args.length == 1 && args[0].equals("--fenced");
-    if (args.length > 1 || (args.length == 1 && !fenced)) {
-      System.err.println("usage: client.jar [--fenced]");
+    boolean replicated = args.length == 1 && args[0].equals("--replicated");
+    if (args.length > 1 || (args.length == 1 && !fenced && !replicated)) {
+      System.err.println("usage: client.jar [--fenced | --replicated]");
       System.exit(2);
     }
-    Protocol.serve(new RedissonLockClient(fenced));
+    Protocol.serve(new RedissonLockClient(fenced, replicated));
     System.exit(0);
   }
 }
