@@ -25,17 +25,24 @@ fn set_up(init: &Init) -> Result<Locks, String> {
         return Err("init names no Redis server".into());
     }
     let manager = LockManager::new(init.redis.clone());
-    Ok(Locks { runtime, manager, ttl: init.ttl })
+    Ok(Locks {
+        runtime,
+        manager,
+        ttl: init.ttl,
+    })
 }
 
-fn increment(locks: &mut Locks, request: &Increment) -> Result<Option<String>, rustprotocol::TrialOver> {
+fn increment(
+    locks: &mut Locks,
+    request: &Increment,
+) -> Result<Option<String>, rustprotocol::TrialOver> {
     let (manager, ttl) = (&locks.manager, locks.ttl);
     // The timer is made inside the runtime, whose clock it needs.
     let acquired = locks.runtime.block_on(async {
         tokio::time::timeout(10 * ttl, manager.acquire(request.key.as_bytes(), ttl)).await
     });
     let guard = match acquired {
-        Err(_) => return Ok(Some(format!("acquire: not acquired within {:?}", 10 * locks.ttl))),
+        Err(_) => return Ok(Some(format!("acquire: not acquired within {:?}", 10 * ttl))),
         Ok(Err(error)) => return Ok(Some(format!("acquire: {error}"))),
         Ok(Ok(guard)) => guard,
     };

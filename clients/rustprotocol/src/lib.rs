@@ -81,7 +81,9 @@ pub fn serve<S>(
     let Ok(init) = receive("init") else { return };
     let redis = init["redis"].as_array().into_iter().flatten();
     let init = Init {
-        redis: redis.filter_map(|url| url.as_str().map(String::from)).collect(),
+        redis: redis
+            .filter_map(|url| url.as_str().map(String::from))
+            .collect(),
         ttl: Duration::from_millis(integer(&init, "ttl_ms").max(0) as u64),
     };
     let mut state = set_up(&init).unwrap_or_else(|error| {
@@ -96,7 +98,9 @@ pub fn serve<S>(
             key: message["key"].as_str().unwrap_or_default().to_string(),
             amount: integer(&message, "amount"),
         };
-        let Ok(failure) = increment(&mut state, &request) else { return };
+        let Ok(failure) = increment(&mut state, &request) else {
+            return;
+        };
         let mut done = json!({"type": "done", "id": request.id});
         if let Some(error) = failure {
             done["error"] = json!(error);
