@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the shipped lock clients (clients/*/client.json, docs/clients.md), each from its folder's
 # own lockfile: Debian packages its manifest names, `npm ci` (package-lock.json), `go build` of one
-# binary into bin/ (go.mod, go.sum), a virtual environment .venv from a pinned requirements.txt, or
-# Maven's one jar in target/ (pom.xml). Each step runs only when what it makes is older than what it
+# binary into bin/ (go.mod, go.sum), `cargo build --release --locked` of one binary into
+# target/release/ (Cargo.toml, Cargo.lock), a virtual environment .venv from a pinned requirements.txt,
+# or Maven's one jar in target/ (pom.xml). Each step runs only when what it makes is older than what it
 # is made from, so a second run changes nothing and takes seconds. Another version V of a library
 # (the manifest's "versions") is built alike in the folder's versions/V/, from the lockfile there and
 # the folder's sources (Go: `-modfile`, with the build tags of the version's "go_tags").
@@ -95,6 +96,17 @@ install_go() {
     (cd "$dir" && "$(go_tool)" build -mod=readonly "${flags[@]}" -o "$build/bin/$name" .) || die "go build failed in $build"
 }
 
+install_cargo() {
+    local dir=$1 build=$2 name cargo; name=$(basename "$dir")
+    stale "$build/target/release/$name" "$dir"/src/*.rs "$build/Cargo.toml" "$build/Cargo.lock" \
+        "$CLIENTS"/rustprotocol/Cargo.toml "$CLIENTS"/rustprotocol/src/*.rs || return 0
+    cargo=$(cargo_tool) || exit 1
+    say "cargo build --release in ${build#"$ROOT"/}"
+    (cd "$build" && "$cargo" build --release --locked --quiet --target-dir "$build/target") ||
+        die "cargo build failed in $build"
+    touch "$build/target/release/$name"  # cargo leaves a binary it need not relink as old as it was
+}
+
 install_venv() {
     local build=$2
     stale "$build/.venv/installed" "$build/requirements.txt" || return 0
@@ -123,6 +135,7 @@ install_build() {
     ((${#packages[@]} == 0)) || need_packages "${packages[@]}"
     [[ ! -f $build/package-lock.json ]] || install_node "$dir" "$build"
     [[ ! -f $build/go.mod ]] || install_go "$dir" "$build"
+    [[ ! -f $build/Cargo.lock ]] || install_cargo "$dir" "$build"
     [[ ! -f $build/requirements.txt ]] || install_venv "$dir" "$build"
     [[ ! -f $build/pom.xml ]] || install_maven "$dir" "$build"
 }

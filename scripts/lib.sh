@@ -3,6 +3,7 @@
 #   usage_error MESSAGE    one line on stderr, exit 2 (a bad argument: nothing was attempted)
 #   no_arguments "$@"      --help prints the script's help; any other argument is a usage error
 #   need_packages PACKAGE...   installs those of the Debian packages that are missing
+#   cargo_tool             prints the path of a cargo new enough for the Rust clients, or dies naming what is missing
 #   build_rlock            configures and builds build/rlock (incrementally, the binary only)
 #   lab_options MODE... -- ARGS...   a lab's arguments: one of the MODEs (MODE), --ttl MS (TTL), --pause S (PAUSE)
 #   lab_begin NAME         build, services up, a fresh lab directory (RLOCK_DIR, default run/NAME; installed:
@@ -58,6 +59,18 @@ no_arguments() {
     -h | --help) script_help; exit 0 ;;
     *) usage_error "unknown argument '$1' (usage: $(basename "$0") [--help])" ;;
     esac
+}
+
+# The Rust clients' locked crates need Rust 1.88 (clients/rslock/Cargo.toml's rust-version), newer
+# than Debian 12's cargo: rustup's, on PATH or in ~/.cargo/bin.
+cargo_tool() {
+    local cargo version
+    cargo=$(command -v cargo 2>/dev/null) || cargo=$HOME/.cargo/bin/cargo
+    [[ -x $cargo ]] || die "no cargo on PATH nor in ~/.cargo/bin: the Rust clients need cargo 1.88 or later (rustup)"
+    version=$("$cargo" --version | cut -d' ' -f2)
+    [[ $(printf '%s\n' 1.88 "$version" | sort -V | head -n 1) == 1.88 ]] ||
+        die "cargo $version at $cargo is older than the 1.88 the Rust clients need (rustup update)"
+    echo "$cargo"
 }
 
 # Installs what is missing from the given Debian packages (as root, or through sudo). apt-get's

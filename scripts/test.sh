@@ -25,6 +25,7 @@ need_packages iproute2 nftables  # netns_test's namespaces, bridge and partition
 need_packages python3-jsonschema  # schemas_test validates the run files against docs/schemas/
 need_packages python3-yaml  # scale_manifests reads docs/scale/*.yaml offline
 need_packages spin  # models_test verifies the Promela models of models/ (scripts/models.sh)
+cargo_tool >/dev/null  # the Rust clients' toolchain (rustup's cargo 1.88 or later; Debian 12's is older)
 "$ROOT/scripts/clients.sh" install  # the real lock libraries that the clients' tests judge (docs/clients.md)
 "$ROOT/scripts/clients.sh" install etcd-mutex@3.4.3  # the version etcd#11456 was reported against, beside the default
 "$ROOT/scripts/clients.sh" install redis-semaphore@5.3.0  # before redis-semaphore#175's fix, beside the default

@@ -3,7 +3,8 @@
 # by scripts/clients.sh): redsync (one server and three, asking ValidContext() or extending before
 # the write), bsm/redislock, python-redis-lock, pottery
 # and Redisson (its RLock and RFencedLock) on Redis; etcd's Go concurrency.Mutex and Curator's InterProcessMutex, plain and fenced, and
-# kazoo's Lock, plain and fenced, on the etcd and ZooKeeper of scripts/services.sh. Real libraries, real servers, 3 trials a cell (2
+# kazoo's Lock, plain and fenced, and go-zookeeper's Lock on the etcd and ZooKeeper of scripts/services.sh;
+# rslock (Rust) on one Redis and on three. Real libraries, real servers, 3 trials a cell (2
 # for the JVMs) at a TTL of 1000 ms (etcd's leases and python-redis-lock's expiry are whole seconds). Under no
 # fault none loses anything and none errs; under a pause redsync, which never renews, loses money,
 # and the fenced ones lose nothing (etcd's, Curator's and kazoo's, expected safe by their manifests, would
@@ -22,7 +23,7 @@ source "$(dirname "$0")/checks.sh"
 : "${ZOOKEEPER_CONNECT:?ZOOKEEPER_CONNECT is not set: run the tests through scripts/test.sh}"
 cd "$root" || exit 1
 go_python=(redsync redsync3 redsync-valid redsync3-extend bsm-redislock python-redis-lock pottery-redlock etcd-mutex
-    etcd-mutex-fenced etcd-mutex@3.4.3 kazoo-lock kazoo-lock-fenced)
+    etcd-mutex-fenced etcd-mutex@3.4.3 kazoo-lock kazoo-lock-fenced go-zookeeper rslock rslock3)
 node=(redis-semaphore redis-semaphore@5.3.0 node-redlock@1.4.0)
 # Each JVM takes 1 to 4 s of the 2 cores to start: two jobs at a time, not four, lest 16 of them
 # starting at once outlast the protocol's silence limit (10 TTLs plus 5 s), and 2 trials a cell.
@@ -60,7 +61,7 @@ check "rlock clients lists etcd-mutex's versions, 3.4.3 installed" \
     grep -Eq '^  versions: 3\.4\.3, 3\.5\.21 \(default\)' "$work/clients.txt"
 check "rlock clients lists redis-semaphore's versions" grep -Eq '^  versions: 5\.3\.0, 5\.8\.0 \(default\)' "$work/clients.txt"
 
-chaos "Go, Python and Node" 4 3 none,pause "${go_python[@]}" "${node[@]}"
+chaos "Go, Python, Node and Rust" 4 3 none,pause "${go_python[@]}" "${node[@]}"
 judged "${go_python[@]}" "${node[@]}"
 check "redsync under pause lost money" test "$(chaos_cell redsync pause lost_amount)" -gt 0
 for client in etcd-mutex-fenced kazoo-lock-fenced; do
@@ -74,8 +75,8 @@ for client in redisson-fenced curator-mutex-fenced; do
 done
 
 # Faults of Redis cannot touch a lock on etcd or ZooKeeper: their cells are n/a, no trial runs.
-chaos "etcd and ZooKeeper" 1 1 redis-restart,net-delay etcd-mutex curator-mutex-fenced kazoo-lock
-for client in etcd-mutex curator-mutex-fenced kazoo-lock; do
+chaos "etcd and ZooKeeper" 1 1 redis-restart,net-delay etcd-mutex curator-mutex-fenced kazoo-lock go-zookeeper
+for client in etcd-mutex curator-mutex-fenced kazoo-lock go-zookeeper; do
     for fault in redis-restart net-delay; do
         check "$client under $fault is n/a: Redis unused" test "$(chaos_cell $client $fault not_applicable)" = "Redis unused"
     done

@@ -20,7 +20,7 @@ import etcd3
 from etcd3.exceptions import WatchTimedOut
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from protocol import TrialOver, read_modify_write, receive, send, step  # noqa: E402  (clients/protocol.py)
+from protocol import read_modify_write, receive, send, serve, step  # noqa: E402  (clients/protocol.py)
 
 
 def acquire(client, lock, timeout):
@@ -115,12 +115,7 @@ def main():
     if ttl_s * 1000 != init["ttl_ms"]:
         print(f"etcd-lock: a lease of {ttl_s} s for a TTL of {init['ttl_ms']} ms", file=sys.stderr, flush=True)
     client = etcd3.client(host=host.strip("[]"), port=int(port), timeout=2)
-    send({"type": "init_ok"})
-    try:
-        while True:
-            increment(client, ttl_s, args.fenced, receive("increment"))
-    except TrialOver:
-        pass
+    serve(lambda request: increment(client, ttl_s, args.fenced, request))
 
 
 if __name__ == "__main__":

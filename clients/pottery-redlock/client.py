@@ -13,7 +13,7 @@ from pottery import PotteryError, Redlock
 from pottery.exceptions import ReleaseUnlockedLock
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from protocol import TrialOver, increment_under_lock, receive, send  # noqa: E402  (clients/protocol.py)
+from protocol import increment_under_lock, receive, serve  # noqa: E402  (clients/protocol.py)
 
 
 def increment(masters, ttl_s, request):
@@ -41,12 +41,7 @@ def main():
     init = receive("init")
     ttl_s = init["ttl_ms"] / 1000
     masters = {redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2) for url in init["redis"]}
-    send({"type": "init_ok"})
-    try:
-        while True:
-            increment(masters, ttl_s, receive("increment"))
-    except TrialOver:
-        pass
+    serve(lambda request: increment(masters, ttl_s, request))
 
 
 if __name__ == "__main__":

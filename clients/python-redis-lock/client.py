@@ -13,7 +13,7 @@ import redis_lock
 from redis.exceptions import RedisError
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from protocol import TrialOver, increment_under_lock, receive, send  # noqa: E402  (clients/protocol.py)
+from protocol import increment_under_lock, receive, serve  # noqa: E402  (clients/protocol.py)
 
 
 def increment(server, expire_s, request):
@@ -41,12 +41,7 @@ def main():
     init = receive("init")
     expire_s = max(1, round(init["ttl_ms"] / 1000))
     server = redis.Redis.from_url(init["redis"][0], socket_timeout=2, socket_connect_timeout=2)
-    send({"type": "init_ok"})
-    try:
-        while True:
-            increment(server, expire_s, receive("increment"))
-    except TrialOver:
-        pass
+    serve(lambda request: increment(server, expire_s, request))
 
 
 if __name__ == "__main__":

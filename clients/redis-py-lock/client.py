@@ -12,7 +12,7 @@ import redis
 from redis.exceptions import LockNotOwnedError, RedisError
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from protocol import TrialOver, increment_under_lock, receive, send  # noqa: E402  (clients/protocol.py)
+from protocol import increment_under_lock, receive, serve  # noqa: E402  (clients/protocol.py)
 
 
 def increment(server, ttl_s, request):
@@ -41,13 +41,7 @@ def main():
     init = receive("init")
     ttl_s = init["ttl_ms"] / 1000
     server = redis.Redis.from_url(init["redis"][0], socket_timeout=2, socket_connect_timeout=2)
-    send({"type": "init_ok"})
-    try:
-        while True:
-            request = receive("increment")
-            increment(server, ttl_s, request)
-    except TrialOver:
-        pass
+    serve(lambda request: increment(server, ttl_s, request))
 
 
 if __name__ == "__main__":
