@@ -5,20 +5,21 @@
 # ttl and fenced-claim under none and kill: trials whose outcomes do not hang on timing (shards_test).
 campaign=(--strategies ttl,fenced-claim --faults none,kill --trials 4 --jobs 2 --ttl 100 --seed 11)
 block=11  # the ports a shard takes at --jobs 2 (scripts/shard.sh): Redis, 4 for failover, 6 for Redlock
-tasks=$work/tasks  # what the tasks write: shard-K (its run) and servers-K (its servers' state)
+tasks=$work/tasks      # the shards' runs, shard-K
+servers=$work/tasks    # the shards' servers' state, servers-K (elsewhere when the engine runs them elsewhere)
 root=$(cd "$here/.." && pwd)
 export RLOCK_BIN=$rlock
 engine_shards_begin() {
     # As root the shards' PostgreSQL runs as postgres, which must reach its state directory.
-    chmod 711 "$work" && mkdir -m 711 "$tasks"
+    chmod 711 "$work" && mkdir -p -m 711 "$tasks" "$servers"
 }
 redis_port() { echo $((RLOCK_SHARD_PORT + block * ($1 - 1))); }
 pg_port() { echo $((RLOCK_SHARD_PG_PORT + $1 - 1)); }
 stop_task_servers() { # the servers shard.sh started for shard K of 3, those left
     local k
     for k in 1 2 3; do
-        [[ -d $tasks/servers-$k && -n $(ss -Hltn "sport = :$(redis_port $k) or sport = :$(pg_port $k)") ]] || continue
-        env -u REDIS_URL -u DATABASE_URL -u PGPASSFILE RLOCK_STATE_DIR="$tasks/servers-$k" \
+        [[ -d $servers/servers-$k && -n $(ss -Hltn "sport = :$(redis_port $k) or sport = :$(pg_port $k)") ]] || continue
+        env -u REDIS_URL -u DATABASE_URL -u PGPASSFILE RLOCK_STATE_DIR="$servers/servers-$k" \
             RLOCK_REDIS_PORT="$(redis_port $k)" RLOCK_PG_PORT="$(pg_port $k)" "$root/scripts/services.sh" down >/dev/null 2>&1
     done
 }
