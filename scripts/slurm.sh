@@ -10,7 +10,8 @@
 # directory). Ports on 127.0.0.1: RLOCK_SLURMCTLD_PORT (6917) and RLOCK_SLURMD_PORT (6918). The node
 # declares 3 CPUs, whatever the machine has: array tasks mostly wait on their servers.
 # A process is stopped only when a pid file of this directory names it with its start time and
-# command line; a system Slurm or munge (/etc/slurm, /run/munge) is never read, used or stopped.
+# command line, or when it is this user's and its command line is the one up gave it, naming this
+# directory's files; a system Slurm or munge (/etc/slurm, /run/munge) is never read, used or stopped.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 STATE=${RLOCK_SLURM_DIR:-/tmp/rlock-slurm-cluster}
@@ -125,11 +126,26 @@ fail_up() { # fail_up DAEMON: its log's end, everything stopped, exit 1
 }
 
 all_ended() { local pid; for pid; do ! kill -0 "$pid" 2>/dev/null || return 1; done; }
+# strays: this user's processes whose command line is one that up gives a daemon, naming this
+# directory's slurm.conf or munge key (a daemon whose pid file was lost): ours, and left running.
+strays() {
+    local proc command
+    for proc in /proc/[0-9]*; do
+        [[ -O $proc ]] || continue
+        command=$(tr '\0' ' ' <"$proc/cmdline" 2>/dev/null) || continue
+        case ${command% } in
+        "slurmctld -D -c -f $CONF" | "slurmd -D -N $NODE -f $CONF" | "munged --foreground --force --socket=$SOCKET "*) echo "${proc#/proc/}" ;;
+        esac
+    done
+}
 down_daemons() { # TERM to all at once (each takes a second or two to end), KILL to any left after 15 s
     local d pid pids=()
     for d in "${DAEMONS[@]}"; do
         pid=$(recorded_pid "$STATE/$d.pid")
         [[ -z $pid ]] || { kill -TERM "$pid" 2>/dev/null && pids+=("$pid"); }
+    done
+    for pid in $(strays); do
+        [[ " ${pids[*]} " == *" $pid "* ]] || { say "stopping pid $pid, started from $STATE without its pid file"; kill -TERM "$pid" && pids+=("$pid"); }
     done
     if ((${#pids[@]})) && ! within 15 all_ended "${pids[@]}"; then
         kill -KILL "${pids[@]}" 2>/dev/null || true
