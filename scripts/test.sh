@@ -24,6 +24,8 @@ need_packages faketime  # chaos_clock_test's skewed worker (rlock chaos --faults
 need_packages iproute2 nftables  # netns_test's namespaces, bridge and partitions (src/host/netns.h)
 need_packages python3-jsonschema  # schemas_test validates the run files against docs/schemas/
 need_packages python3-yaml  # scale_manifests reads docs/scale/*.yaml offline
+need_packages slurmctld slurmd slurm-client munge  # slurm_test's one-node cluster (scripts/slurm.sh)
+need_packages parallel openssh-server openssh-client rsync  # parallel_ssh_test: shards over SSH, --return through rsync
 need_packages spin  # models_test verifies the Promela models of models/ (scripts/models.sh)
 cargo_tool >/dev/null  # the Rust clients' toolchain (rustup's cargo 1.88 or later; Debian 12's is older)
 "$ROOT/scripts/clients.sh" install  # the real lock libraries that the clients' tests judge (docs/clients.md)
