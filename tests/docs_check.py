@@ -139,6 +139,9 @@ guides = [ROOT / "README.md"] + sorted(p for p in (ROOT / "docs").glob("*.md") i
 for page in guides:
     text = prose(page.read_text())
     name = page.relative_to(ROOT)
+    for lineno, line in enumerate(page.read_text().split("\n"), 1):  # code comments included
+        if re.search(r"\bexports?\b.*ETCD_ENDPOINT", line) and "ZOOKEEPER_CONNECT" not in line:
+            findings.append(f"{name}:{lineno}: names the servers' exports without ZOOKEEPER_CONNECT")
     for para in re.split(r"\n\s*\n", text):
         flat = " ".join(para.split())
         for pattern, keys in PATTERNS:
