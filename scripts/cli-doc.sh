@@ -3,22 +3,32 @@
 # its usage and options (a table each), and the exit codes. Run it again after changing an option
 # (tests/cli_doc_test.sh fails while docs/cli.md and --help disagree). What follows the line
 # "<!-- written by hand -->" in docs/cli.md is kept as it is.
-#   scripts/cli-doc.sh [RLOCK_BINARY]   (default: build/rlock, built if missing)
+# With --check it writes nothing: it prints how docs/cli.md differs from what it would write, and
+# exits 1 when it does (tests/docs_test.sh).
+#   scripts/cli-doc.sh [--check] [RLOCK_BINARY]   (default: build/rlock, built if missing)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
+usage="usage: cli-doc.sh [--check] [RLOCK_BINARY] [--help]"
+check=0
 case ${1:-} in
 -h | --help) script_help; exit 0 ;;
--*) usage_error "unknown argument '$1' (usage: cli-doc.sh [RLOCK_BINARY] [--help])" ;;
+--check) check=1; shift ;;
+-*) usage_error "unknown argument '$1' ($usage)" ;;
 esac
-(($# <= 1)) || usage_error "one argument at most (usage: cli-doc.sh [RLOCK_BINARY] [--help])"
+(($# <= 1)) || usage_error "one argument at most ($usage)"
 if [[ -n ${1:-} ]]; then
-    [[ -x $1 && -f $1 ]] || usage_error "'$1' is not an rlock binary (usage: cli-doc.sh [RLOCK_BINARY] [--help])"
+    [[ -x $1 && -f $1 ]] || usage_error "'$1' is not an rlock binary ($usage)"
     RLOCK=$1
 else
     build_rlock
 fi
 doc=$ROOT/docs/cli.md
 marker='<!-- written by hand -->'
+new=$doc.new
+if ((check)); then
+    new=$(mktemp)
+    trap 'rm -f "$new"' EXIT
+fi
 
 # CLI11's help as Markdown: the description, the usage in code, each block of entries a table
 # (the name column is 30 wide; a longer name puts its description on the next line).
@@ -65,6 +75,13 @@ subcommands=$("$RLOCK" --help | awk '/^Subcommands:$/ { on = 1; next } on && /^ 
     echo
     echo "$marker"
     if [[ -f $doc ]] && grep -qxF "$marker" "$doc"; then sed "1,/^$(sed 's/[]\/$*.^[]/\\&/g' <<<"$marker")\$/d" "$doc"; fi
-} | cat -s >"$doc.new"
-mv "$doc.new" "$doc"
+} | cat -s >"$new"
+if ((check)); then
+    diff -u --label docs/cli.md --label "rlock --help" "$doc" "$new" || {
+        echo "docs/cli.md differs from rlock --help: run scripts/cli-doc.sh" >&2
+        exit 1
+    }
+    exit 0
+fi
+mv "$new" "$doc"
 echo "docs/cli.md: $(wc -l <"$doc") lines"

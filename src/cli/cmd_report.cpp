@@ -1,6 +1,7 @@
 // rlock report [DIR...] [--out FILE.html]: one self-contained HTML page of the runs stored in the
 // directories (report/report.h; default: --dir), written to FILE.html (default: DIR/report.html
-// for one directory) and its path printed. --lang picks the page's language.
+// for one directory) and its path printed. --lang picks the page's language; --shortest-loss draws
+// a chaos run's card: each row's shortest loss.
 #include <memory>
 
 #include <fmt/format.h>
@@ -15,6 +16,7 @@ namespace {
 struct ReportOptions {
   std::vector<std::string> dirs;  // empty: the global --dir
   std::string out;                // empty: report.html in the one directory
+  bool shortest_loss = false;     // a chaos run: each row's shortest loss, not each cell's first trials
 };
 
 void report(const ReportOptions& options, const GlobalOptions& global) {
@@ -22,7 +24,9 @@ void report(const ReportOptions& options, const GlobalOptions& global) {
   if (dirs.empty()) dirs.emplace_back(global.lab_dir());
   if (options.out.empty() && dirs.size() > 1) throw UsageError("report: give --out for a page of several runs");
   std::filesystem::path out = options.out.empty() ? dirs.front() / "report.html" : std::filesystem::path(options.out);
-  report::write_report(dirs, out, lab::parse_lang(global.lang));
+  report::write_report(
+      dirs, out, lab::parse_lang(global.lang),
+      options.shortest_loss ? report::Timelines::shortest_loss_of_each_row : report::Timelines::first_of_each_cell);
   fmt::print("{}\n", out.string());
 }
 
@@ -35,6 +39,8 @@ void register_report(CLI::App& app, const GlobalOptions& global) {
       "write one HTML page of stored runs (a lab directory, a chaos.json or a bench.json) and print its path");
   cmd->add_option("dirs", options->dirs, "run directories (default: --dir)");
   cmd->add_option("--out", options->out, "the HTML file to write (default: report.html in the one run directory)");
+  cmd->add_flag("--shortest-loss", options->shortest_loss,
+                "a chaos run: draw each row's shortest loss instead of each cell's first kept trials (a card)");
   cmd->callback([options, &global] { report(*options, global); });
 }
 

@@ -27,6 +27,8 @@ void register_clients(CLI::App& app, const GlobalOptions& global);
 void register_scenario(CLI::App& app, const GlobalOptions& global);
 void register_scenarios(CLI::App& app, const GlobalOptions& global);
 void register_judge(CLI::App& app, const GlobalOptions& global);
+// rlock facts (hidden): the figures the docs state, for the docs test.
+void register_facts(CLI::App& app);
 // rlock help [SUBCOMMAND]: prints the help of `app` or of one of its subcommands.
 void register_help(CLI::App& app);
 

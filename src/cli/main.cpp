@@ -49,6 +49,7 @@ void register_all(CLI::App& app, rlock::cli::GlobalOptions& global) {
   register_scenario(app, global);
   register_scenarios(app, global);
   register_judge(app, global);
+  register_facts(app);
   register_help(app);
   // After the global options, whose values (from flags or the environment) it reports.
   app.set_version_flag(

@@ -18,6 +18,7 @@
 #include "bank/account_store.h"
 #include "chaos/client_catalogue.h"
 #include "cli/build_info.h"
+#include "cli/project_ports.h"
 #include "rlock/error.h"
 #include "rlock/redis_connection.h"
 
@@ -39,13 +40,14 @@ std::string env_or(const char* name, const std::string& otherwise) {
 // The Redis named (--redis, REDIS_URL), else the project's own (scripts/services.sh's port).
 std::string redis_to_probe(const GlobalOptions& global) {
   if (global.redis_named()) return global.redis_url;
-  return fmt::format("redis://127.0.0.1:{}/0", env_or("RLOCK_REDIS_PORT", "6391"));
+  return fmt::format("redis://127.0.0.1:{}/0", env_or("RLOCK_REDIS_PORT", std::to_string(kProjectRedisPort)));
 }
 
 // The PostgreSQL named (--db, DATABASE_URL), else the project's own.
 std::string postgres_to_probe(const GlobalOptions& global) {
   if (global.db_named()) return global.db;
-  return fmt::format("postgresql://postgres@127.0.0.1:{}/bank", env_or("RLOCK_PG_PORT", "5441"));
+  return fmt::format("postgresql://postgres@127.0.0.1:{}/bank",
+                     env_or("RLOCK_PG_PORT", std::to_string(kProjectPostgresPort)));
 }
 
 std::string redis_line(const std::string& url) {
@@ -123,7 +125,8 @@ std::string field(const std::string& reply, const std::string& key, const char* 
 
 // etcd's version from its HTTP endpoint /version ({"etcdserver":"3.4.23",...}).
 std::string etcd_line() {
-  std::string endpoint = env_or("ETCD_ENDPOINT", "127.0.0.1:" + env_or("RLOCK_ETCD_PORT", "2391"));
+  std::string endpoint =
+      env_or("ETCD_ENDPOINT", "127.0.0.1:" + env_or("RLOCK_ETCD_PORT", std::to_string(kProjectEtcdPort)));
   std::string reply = answer_of(endpoint, fmt::format("GET /version HTTP/1.0\r\nHost: {}\r\n\r\n", endpoint));
   std::string version = field(reply, "\"etcdserver\":\"", "\"");
   return version.empty() ? fmt::format("etcd        not found at {} (ETCD_ENDPOINT)", endpoint)
@@ -132,7 +135,8 @@ std::string etcd_line() {
 
 // ZooKeeper's version from its four-letter word srvr ("Zookeeper version: 3.8.0-5a02a05e..., built on").
 std::string zookeeper_line() {
-  std::string endpoint = env_or("ZOOKEEPER_CONNECT", "127.0.0.1:" + env_or("RLOCK_ZOOKEEPER_PORT", "2481"));
+  std::string endpoint =
+      env_or("ZOOKEEPER_CONNECT", "127.0.0.1:" + env_or("RLOCK_ZOOKEEPER_PORT", std::to_string(kProjectZookeeperPort)));
   std::string version = field(answer_of(endpoint, "srvr"), "Zookeeper version: ", "-,\n");
   return version.empty() ? fmt::format("zookeeper   not found at {} (ZOOKEEPER_CONNECT)", endpoint)
                          : fmt::format("zookeeper   {} at {}", version, endpoint);

@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
 #include <fmt/format.h>
 
 #include "lab/lab_dir.h"
+#include "lab/run_log.h"
 #include "report/lab_report.h"
 #include "report/page.h"
 #include "report/words.h"
@@ -58,18 +60,20 @@ std::string cell_id(std::string_view id, const runfiles::ChaosFileCell& c) {
   return fmt::format("{}-{}-{}", id, c.strategy, column(c));
 }
 
-std::string matrix_cell(const runfiles::ChaosFileCell* c, lab::Lang lang, std::string_view id) {
+// A cell with kept trials links to where they are drawn: its own section, or the row's shortest loss.
+std::string matrix_cell(const runfiles::ChaosFileCell* c, lab::Lang lang, std::string_view id, Timelines timelines) {
   if (c == nullptr) return fmt::format("<td class=\"none\">{}</td>", say(words::kNotRun, lang));
   if (c->trials == 0) return fmt::format("<td class=\"none\">{}</td>", say(words::kNotApplicable, lang));
   std::string text = fmt::format("{} / {}{}<br>{}<br>[{}, {}]", c->anomalies, c->trials, c->expected_safe ? " †" : "",
                                  percent(c->rate), percent(c->ci_low), percent(c->ci_high));
-  if (!c->kept_trials.empty()) text = fmt::format("<a href=\"#{}\">{}</a>", url_fragment(cell_id(id, *c)), text);
+  std::string drawn = timelines == Timelines::first_of_each_cell ? cell_id(id, *c) : fmt::format("{}-shortest", id);
+  if (!c->kept_trials.empty()) text = fmt::format("<a href=\"#{}\">{}</a>", url_fragment(drawn), text);
   return fmt::format("<td{} style=\"background:{};color:{}\">{}</td>",
                      c->expected_safe && c->anomalies > 0 ? " class=\"broken\"" : "", heat_colour(c->rate),
                      text_colour(c->rate), text);
 }
 
-std::string matrix(const ChaosRun& run, lab::Lang lang, std::string_view id) {
+std::string matrix(const ChaosRun& run, lab::Lang lang, std::string_view id, Timelines timelines) {
   const std::vector<runfiles::ChaosFileCell>& cells = run.table.cells;
   std::vector<std::string> strategies = names(cells, [](const runfiles::ChaosFileCell& c) { return c.strategy; });
   std::vector<std::string> faults = names(cells, column);
@@ -82,7 +86,7 @@ std::string matrix(const ChaosRun& run, lab::Lang lang, std::string_view id) {
     html += fmt::format("<tr><th scope=\"row\">{}</th>", html_escape(s));
     for (const std::string& f : faults) {
       auto found = index.find(std::pair(s, f));
-      html += matrix_cell(found == index.end() ? nullptr : found->second, lang, id);
+      html += matrix_cell(found == index.end() ? nullptr : found->second, lang, id, timelines);
     }
     html += "</tr>\n";
   }
@@ -157,6 +161,49 @@ std::string kept_cell(const ChaosRun& run, const runfiles::ChaosFileCell& c, lab
   return html + "</section>\n";
 }
 
+// The time a kept trial's events span, or nullopt when they cannot be read.
+std::optional<double> span_of(const lab::LabDir& trial) {
+  try {
+    std::vector<lab::Event> events = lab::read_events(trial);
+    auto [first, last] = std::minmax_element(events.begin(), events.end(),
+                                             [](const lab::Event& a, const lab::Event& b) { return a.t < b.t; });
+    return last->t - first->t;
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
+// For each row in the table's order, its shortest loss drawn; the rows with none named in one line.
+std::string shortest_losses(const ChaosRun& run, lab::Lang lang, std::string_view id) {
+  std::string html = fmt::format("<section id=\"{}-shortest\">\n<h3>{}</h3>\n", id, say(words::kShortestLosses, lang));
+  std::string without;
+  for (const std::string& row : names(run.table.cells, [](const runfiles::ChaosFileCell& c) { return c.strategy; })) {
+    std::optional<std::pair<double, std::string>> shortest;
+    for (const runfiles::ChaosFileCell& c : run.table.cells) {
+      if (c.strategy != row || c.lost_updates == 0) continue;
+      for (const std::string& number : c.kept_trials) {
+        std::string name = fmt::format("{}-{}-{}", c.strategy, c.fault, number);
+        if (!run.kept.contains(name)) continue;
+        std::optional<double> span = span_of(lab::LabDir(run.trials / name));
+        if (span && (!shortest || *span < shortest->first)) shortest = std::pair(*span, name);
+      }
+    }
+    if (!shortest) {
+      without += (without.empty() ? "" : ", ") + row;
+      continue;
+    }
+    lab::LabDir trial(run.trials / shortest->second);
+    // Raw: the timeline escapes its title.
+    std::string title = lab::fill_wording(
+        words::kShortestLoss, lang,
+        {{"row", row}, {"trial", shortest->second}, {"seconds", fmt::format("{:.2f}", shortest->first)}});
+    html += timeline_figure(trial, title, say(words::kKeptTrial, lang, {{"trial", trial.root().string()}}), lang,
+                            fmt::format("{}-shortest-{}", id, row));
+  }
+  if (!without.empty()) html += fmt::format("<p>{}</p>\n", say(words::kNoLoss, lang, {{"rows", without}}));
+  return html + "</section>\n";
+}
+
 }  // namespace
 
 ChaosRun read_chaos_run(const std::filesystem::path& dir) {
@@ -175,10 +222,11 @@ ChaosRun read_chaos_run(const std::filesystem::path& dir) {
   return run;
 }
 
-std::string chaos_section(const ChaosRun& run, lab::Lang lang, std::string_view id) {
+std::string chaos_section(const ChaosRun& run, lab::Lang lang, std::string_view id, Timelines timelines) {
   std::string html =
       fmt::format("<section id=\"{}\">\n<h2>{}</h2>\n", id, say(words::kChaosRun, lang, {{"dir", run.dir.string()}}));
-  html += settings(run, lang) + matrix(run, lang, id) + legend(lang);
+  html += settings(run, lang) + matrix(run, lang, id, timelines) + legend(lang);
+  if (timelines == Timelines::shortest_loss_of_each_row) return html + shortest_losses(run, lang, id) + "</section>\n";
   for (const runfiles::ChaosFileCell& c : run.table.cells) {
     if (!c.kept_trials.empty()) html += kept_cell(run, c, lang, id);
   }

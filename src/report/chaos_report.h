@@ -26,6 +26,11 @@ struct ChaosRun {
   std::set<std::string> kept;  // the names in `trials`
 };
 
+// Which kept trials the section draws: the first of each cell (at most kTimelinesACell), or for each
+// row only its shortest loss: of the kept trials of its cells that lost money, the one whose events
+// span the least time (a library's card, `rlock report --shortest-loss`).
+enum class Timelines { first_of_each_cell, shortest_loss_of_each_row };
+
 // At most this many timelines a cell; the other kept trials are named.
 inline constexpr std::size_t kTimelinesACell = 3;
 
@@ -35,6 +40,7 @@ inline constexpr std::size_t kTimelinesACell = 3;
 ChaosRun read_chaos_run(const std::filesystem::path& dir);
 
 // The run's <section id="id">; anchors inside it start with `id`.
-std::string chaos_section(const ChaosRun& run, lab::Lang lang, std::string_view id);
+std::string chaos_section(const ChaosRun& run, lab::Lang lang, std::string_view id,
+                          Timelines timelines = Timelines::first_of_each_cell);
 
 }  // namespace rlock::report

@@ -19,12 +19,12 @@ RunKind run_kind(const std::filesystem::path& dir) {
   throw Error(fmt::format("{} holds no run: no chaos.json, bench.json or events.jsonl", dir.string()));
 }
 
-std::string report_html(const std::vector<std::filesystem::path>& dirs, lab::Lang lang) {
+std::string report_html(const std::vector<std::filesystem::path>& dirs, lab::Lang lang, Timelines timelines) {
   std::vector<std::string> sections;
   for (const std::filesystem::path& dir : dirs) {
     std::string id = fmt::format("run{}", sections.size() + 1);
     switch (run_kind(dir)) {
-      case RunKind::chaos: sections.push_back(chaos_section(read_chaos_run(dir), lang, id)); break;
+      case RunKind::chaos: sections.push_back(chaos_section(read_chaos_run(dir), lang, id, timelines)); break;
       case RunKind::bench: sections.push_back(bench_section(read_bench_run(dir), lang, id)); break;
       case RunKind::lab: sections.push_back(lab_section(lab::LabDir(dir), lang, id)); break;
     }
@@ -34,8 +34,9 @@ std::string report_html(const std::vector<std::filesystem::path>& dirs, lab::Lan
   return html_page(title, lang, sections);
 }
 
-void write_report(const std::vector<std::filesystem::path>& dirs, const std::filesystem::path& out, lab::Lang lang) {
-  std::string html = report_html(dirs, lang);
+void write_report(const std::vector<std::filesystem::path>& dirs, const std::filesystem::path& out, lab::Lang lang,
+                  Timelines timelines) {
+  std::string html = report_html(dirs, lang, timelines);
   lab::LabDir(out.parent_path()).write_file(out, html);
 }
 

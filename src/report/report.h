@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "lab/messages.h"
+#include "report/chaos_report.h"
 
 namespace rlock::report {
 
@@ -21,11 +22,14 @@ RunKind run_kind(const std::filesystem::path& dir);
 
 // The page for `dirs`, one section each, in order. Throws rlock::Error for a directory that holds
 // no run, or a run this rlock cannot read (malformed, or of a newer format).
-std::string report_html(const std::vector<std::filesystem::path>& dirs, lab::Lang lang);
+// `timelines` says which kept trials a chaos run's section draws (chaos_report.h).
+std::string report_html(const std::vector<std::filesystem::path>& dirs, lab::Lang lang,
+                        Timelines timelines = Timelines::first_of_each_cell);
 
 // The page written to `out` through a temporary file in the same directory and a rename: `out` is
 // either the whole page or untouched. Throws rlock::Error as report_html does, and when `out`
 // cannot be written.
-void write_report(const std::vector<std::filesystem::path>& dirs, const std::filesystem::path& out, lab::Lang lang);
+void write_report(const std::vector<std::filesystem::path>& dirs, const std::filesystem::path& out, lab::Lang lang,
+                  Timelines timelines = Timelines::first_of_each_cell);
 
 }  // namespace rlock::report

@@ -94,6 +94,25 @@ TEST(Report, AChaosRunIsAMatrixWithTheNumbersInEachCell) {
   EXPECT_EQ(html.find("id=\"run1-ttl-none\""), std::string::npos);  // no kept trials: no section
 }
 
+// A card draws each row's shortest loss alone: of ttl's two kept trials under pause, the one whose
+// events span less time (lab 1's first five events against all of them); fenced-claim lost nothing.
+TEST(Report, ACardDrawsEachRowsShortestLossAlone) {
+  host::TempDir tmp("report_test");
+  fs::path dir = chaos_run(tmp);
+  std::ifstream whole(kLab1 / "events.jsonl");
+  std::string line, first_five;
+  for (int i = 0; i < 5 && std::getline(whole, line); ++i) first_five += line + "\n";
+  write(dir / "trials" / "ttl-pause-3" / "events.jsonl", first_five);
+  std::string html = report_html({dir}, Lang::en, Timelines::shortest_loss_of_each_row);
+  EXPECT_NE(html.find("<section id=\"run1-shortest\">"), std::string::npos);
+  EXPECT_NE(html.find("ttl: its shortest loss, ttl-pause-3"), std::string::npos);
+  EXPECT_EQ(html.find("ttl-pause-1"), std::string::npos);
+  EXPECT_EQ(count(html, "<svg"), 1u);
+  EXPECT_NE(html.find("fenced-claim: no kept trial of a cell that lost money"), std::string::npos);
+  EXPECT_EQ(html.find("id=\"run1-ttl-pause\""), std::string::npos);  // no section a cell
+  EXPECT_NE(html.find("<a href=\"#run1-shortest\">3 / 4"), std::string::npos);
+}
+
 // A name from chaos.json is escaped where it goes and never read as a path: not an absolute one,
 // not one that climbs out of the run, though a trial's events are planted where they lead.
 TEST(Report, CraftedNamesAreEscapedAndNeverTakenAsPaths) {

@@ -51,6 +51,11 @@ constexpr Wording kMedianTrial{"median_trial", "median trial", "시행 시간 �
 constexpr Wording kKeptTrial{"kept_trial", "trial {trial}", "시행 {trial}"};
 constexpr Wording kMoreKept{"more_kept", "{count} more kept in {dir}: {trials}",
                             "{dir}에 {count}개 더 보관됨: {trials}"};
+constexpr Wording kShortestLosses{"shortest_losses", "Each row's shortest loss", "각 행의 가장 짧은 손실"};
+constexpr Wording kShortestLoss{"shortest_loss", "{row}: its shortest loss, {trial}, {seconds} s",
+                                "{row}: 가장 짧은 손실, {trial}, {seconds}초"};
+constexpr Wording kNoLoss{"no_loss", "{rows}: no kept trial of a cell that lost money",
+                          "{rows}: 돈을 잃은 칸의 보관된 시행 없음"};
 constexpr Wording kNotKept{"not_kept", "trial {trial}: no events kept in {dir}",
                            "시행 {trial}: {dir}에 보관된 이벤트 없음"};
 
