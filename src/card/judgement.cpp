@@ -4,6 +4,7 @@
 
 #include "card/card_page.h"
 #include "chaos/report.h"
+#include "chaos/run_campaign.h"
 #include "chaos/run_record.h"
 
 namespace rlock::card {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "chaos/campaign.h"
+#include "chaos/run_campaign.h"
 #include "host/temp_dir.h"
 #include "runfiles/chaos_file.h"
 

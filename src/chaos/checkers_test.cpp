@@ -1,6 +1,6 @@
 // The checkers on hand-made histories, valid and invalid, and the history built from events.
 #include "chaos/checkers.h"
-#include "chaos/schedule.h"
+#include "chaos/generator.h"
 
 #include <stdexcept>
 

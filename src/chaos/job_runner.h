@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "chaos/chaos.h"
+#include "chaos/judge.h"
 
 namespace rlock::chaos {
 

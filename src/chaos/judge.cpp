@@ -32,6 +32,12 @@ CheckResult balance_check(const ServedTally& account) {
 
 }  // namespace
 
+bool TrialResult::anomaly() const {
+  if (not_run || !error.empty() || !client_error.empty()) return false;
+  return lost.validity != Validity::valid || overlaps.validity != Validity::valid ||
+         fences.validity != Validity::valid || balance.validity == Validity::invalid;
+}
+
 TrialResult judge(const TrialInput& input) {
   TrialResult result{.spec = input.spec,
                      .struck = input.struck,

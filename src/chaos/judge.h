@@ -13,9 +13,40 @@
 #include <vector>
 
 #include "chaos/chaos.h"
+#include "chaos/checkers.h"
 #include "chaos/history.h"
 
 namespace rlock::chaos {
+
+// A trial judged: each checker's verdict, its operations counted, and whether it could run.
+struct TrialResult {
+  TrialSpec spec{};
+  CheckResult lost{};
+  CheckResult overlaps{};
+  CheckResult fences{};
+  int failed_ops = 0;  // increments that failed and said so (their amount not added)
+  long long failed_amount = 0;
+  int unknown_ops = 0;  // increments of unknown outcome (killed, or a write's answer lost), not stuck
+  int stuck_ops = 0;    // increments still running when the trial's time ran out
+  // A protocol client's: its served balance against the increments whose writes were applied
+  // (invalid: money created, its amount; unknown for a strategy), and the increments it reported
+  // done with no write applied and no error, never a success.
+  CheckResult balance{};
+  int unwritten_ops = 0;
+  bool struck = false;  // the fault struck (FaultModel::struck)
+  // failover of a single Redis: whether the lock had reached the replica when the primary died.
+  std::optional<bool> lock_reached_replica{};
+  double ms = 0;
+  std::string error{};  // the trial itself could not run (then not_run too)
+  // The protocol client broke the protocol, exited early or fell silent: the trial is not judged,
+  // never an anomaly. `not_run`: skipped, the client having failed its first trials this way.
+  std::string client_error{};
+  bool not_run = false;
+  // Not run because the campaign stopped: the harness lost a server (`error` names it).
+  bool harness_lost = false;
+
+  bool anomaly() const;  // never for a trial not run
+};
 
 // A protocol client's account, served by the harness: its exact count of stale writes, and its
 // balance against what the increments whose writes were applied add up to. A run stored before

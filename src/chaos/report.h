@@ -10,6 +10,7 @@
 
 #include "chaos/campaign.h"
 #include "chaos/chaos.h"
+#include "chaos/judge.h"
 #include "rlock/error.h"
 
 namespace rlock::chaos {

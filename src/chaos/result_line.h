@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "chaos/chaos.h"
+#include "chaos/judge.h"
 
 namespace rlock::chaos {
 

@@ -1,8 +1,8 @@
 #include "chaos/synthetic_run.h"
 
 #include "bank/account_store.h"
+#include "chaos/generator.h"
 #include "chaos/run_record.h"
-#include "chaos/schedule.h"
 
 namespace rlock::chaos {
 

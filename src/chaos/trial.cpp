@@ -11,10 +11,10 @@
 #include <fmt/format.h>
 
 #include "chaos/client_trial.h"
+#include "chaos/generator.h"
 #include "chaos/harness.h"
 #include "chaos/history.h"
 #include "chaos/run_record.h"
-#include "chaos/schedule.h"
 #include "chaos/trial_context.h"
 #include "chaos/worker_trial.h"
 #include "lab/lab_dir.h"

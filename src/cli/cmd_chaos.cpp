@@ -16,10 +16,10 @@
 
 #include <fmt/format.h>
 
-#include "chaos/campaign.h"
 #include "chaos/chaos.h"
 #include "chaos/client_list.h"
 #include "chaos/report.h"
+#include "chaos/run_campaign.h"
 #include "chaos/run_record.h"
 #include "cli/campaign_options.h"
 #include "cli/commands.h"

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "chaos/chaos.h"
+#include "chaos/judge.h"
 
 namespace rlock::scenario {
 

@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "chaos/campaign.h"
 #include "chaos/report.h"
+#include "chaos/run_campaign.h"
 #include "chaos/run_record.h"
 #include "lab/run_log.h"
 #include "rlock/error.h"

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "chaos/client_catalogue.h"
+#include "chaos/judge.h"
 #include "scenario/scenario_file.h"
 
 namespace rlock::scenario {

@@ -1,4 +1,4 @@
-#include "chaos/campaign.h"
+#include "chaos/run_campaign.h"
 
 #include <algorithm>
 #include <chrono>
@@ -194,6 +194,14 @@ std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup
     seal_run(setup.run_dir);
   }
   return results;
+}
+
+void check_harness(const std::vector<TrialResult>& results) {
+  auto lost = std::find_if(results.begin(), results.end(), [](const TrialResult& r) { return r.harness_lost; });
+  if (lost == results.end()) return;
+  auto not_run = std::count_if(results.begin(), results.end(), [](const TrialResult& r) { return r.not_run; });
+  throw HarnessLost(fmt::format("the campaign stopped: the harness lost {} ({} trials checked, {} not run)",
+                                lost->error, static_cast<long>(results.size()) - not_run, not_run));
 }
 
 }  // namespace rlock::chaos

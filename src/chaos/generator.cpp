@@ -1,4 +1,4 @@
-#include "chaos/schedule.h"
+#include "chaos/generator.h"
 
 #include <algorithm>
 #include <cstdint>
