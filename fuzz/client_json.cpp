@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "chaos/client_catalogue.h"
-#include "chaos/client_list.h"
+#include "protocol/client_catalogue.h"
+#include "protocol/client_list.h"
 #include "rlock/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

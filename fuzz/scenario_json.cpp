@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "chaos/client_list.h"
+#include "protocol/client_list.h"
 #include "rlock/error.h"
 #include "scenario/scenario_file.h"
 

@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "chaos/client_catalogue.h"
-#include "chaos/client_list.h"
+#include "protocol/client_catalogue.h"
+#include "protocol/client_list.h"
 #include "rlock/error.h"
 #include "scenario/scenario_set.h"
 

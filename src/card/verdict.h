@@ -15,7 +15,7 @@
 
 #include "card/subject.h"
 #include "chaos/chaos.h"
-#include "chaos/judge.h"
+#include "checker/judge.h"
 #include "lab/strategy.h"
 #include "rlock/error.h"
 #include "scenario/scenario_run.h"

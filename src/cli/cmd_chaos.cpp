@@ -17,10 +17,7 @@
 #include <fmt/format.h>
 
 #include "chaos/chaos.h"
-#include "chaos/client_list.h"
-#include "chaos/report.h"
-#include "chaos/run_campaign.h"
-#include "chaos/run_record.h"
+#include "checker/report.h"
 #include "cli/campaign_options.h"
 #include "cli/commands.h"
 #include "cli/named_servers.h"
@@ -30,7 +27,10 @@
 #include "host/netns.h"
 #include "lab/run_log.h"
 #include "lab/strategy_list.h"
+#include "protocol/client_list.h"
 #include "rlock/error.h"
+#include "runner/run_campaign.h"
+#include "store/run_record.h"
 #include "strategy/worker.h"
 #include "util/option_checks.h"
 

@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "chaos/strategy_client.h"
 #include "cli/commands.h"
 #include "lab/strategy.h"
+#include "protocol/strategy_client.h"
 #include "util/option_checks.h"
 
 namespace rlock::cli {

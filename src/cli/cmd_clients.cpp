@@ -11,8 +11,8 @@
 
 #include <fmt/format.h>
 
-#include "chaos/client_catalogue.h"
 #include "cli/commands.h"
+#include "protocol/client_catalogue.h"
 #include "rlock/error.h"
 
 namespace rlock::cli {

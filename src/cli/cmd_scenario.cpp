@@ -14,11 +14,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "chaos/client_catalogue.h"
 #include "cli/campaign_options.h"
 #include "cli/commands.h"
 #include "cli/named_servers.h"
 #include "cli/run_report.h"
+#include "protocol/client_catalogue.h"
 #include "rlock/error.h"
 #include "scenario/scenario_run.h"
 #include "scenario/scenario_set.h"

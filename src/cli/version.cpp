@@ -16,8 +16,8 @@
 #include <fmt/format.h>
 
 #include "bank/account_store.h"
-#include "chaos/client_catalogue.h"
 #include "cli/build_info.h"
+#include "protocol/client_catalogue.h"
 #include "rlock/error.h"
 #include "rlock/redis_connection.h"
 

@@ -13,7 +13,7 @@
 #include <fstream>
 #include <optional>
 
-#include "chaos/report.h"
+#include "checker/report.h"
 #include "explore/explorer.h"
 #include "explore/stage.h"
 

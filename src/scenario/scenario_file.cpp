@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "chaos/campaign.h"
-#include "chaos/client_list.h"
+#include "protocol/client_list.h"
 #include "rlock/error.h"
 #include "util/printable.h"
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "chaos/chaos.h"
-#include "chaos/judge.h"
+#include "checker/judge.h"
 
 namespace rlock::scenario {
 

@@ -6,11 +6,11 @@
 
 #include <fmt/format.h>
 
-#include "chaos/report.h"
-#include "chaos/run_campaign.h"
-#include "chaos/run_record.h"
+#include "checker/report.h"
 #include "lab/run_log.h"
 #include "rlock/error.h"
+#include "runner/run_campaign.h"
+#include "store/run_record.h"
 #include "timeline/timeline_svg.h"
 #include "util/stats.h"
 

@@ -23,8 +23,8 @@
 #include <utility>
 #include <vector>
 
-#include "chaos/client_catalogue.h"
-#include "chaos/judge.h"
+#include "checker/judge.h"
+#include "protocol/client_catalogue.h"
 #include "scenario/scenario_file.h"
 
 namespace rlock::scenario {

@@ -5,10 +5,10 @@
 #include <fstream>
 #include <functional>
 
-#include "chaos/run_record.h"
 #include "host/temp_dir.h"
 #include "rlock/error.h"
 #include "scenario/scenario_set.h"
+#include "store/run_record.h"
 
 namespace rlock::scenario {
 namespace {

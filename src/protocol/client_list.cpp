@@ -1,0 +1,71 @@
+#include "protocol/client_list.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "lab/strategy.h"
+#include "protocol/client_spec.h"
+#include "rlock/error.h"
+
+namespace rlock::chaos {
+
+bool is_client_name(std::string_view name) {
+  return !name.empty() && name.size() <= 32 &&
+         name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
+             std::string::npos;
+}
+
+bool is_version_number(std::string_view text) {
+  return !text.empty() && text.size() <= 24 && text.find('.') != std::string_view::npos &&
+         text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+             std::string_view::npos;
+}
+
+bool is_client_row_name(std::string_view name) {
+  std::size_t at = name.find('@');
+  return is_client_name(name.substr(0, at)) && (at == std::string_view::npos || is_version_number(name.substr(at + 1)));
+}
+
+protocol::ClientSpec parse_client_spec(const std::string& text) {
+  std::size_t equals = text.find('=');
+  if (equals == std::string::npos) throw UsageError(fmt::format("--client '{}': expected NAME=COMMAND", text));
+  protocol::ClientSpec spec{text.substr(0, equals), text.substr(equals + 1), 1, false};
+  if (std::size_t at = spec.name.find('@'); at != std::string::npos) {
+    if (spec.name.substr(at) != "@3") {
+      throw UsageError(fmt::format("--client '{}': NAME@3 is the only server count there is", spec.name));
+    }
+    spec.servers = 3;
+    spec.name.erase(at);
+  }
+  if (!is_client_name(spec.name))
+    throw UsageError(fmt::format("--client '{}': NAME must be 1 to 32 letters, digits, _ or -",
+                                 protocol::blank_command_secrets(text)));
+  if (spec.command.find_first_not_of(" \t") == std::string::npos) {
+    throw UsageError(fmt::format("--client '{}': the command is empty", text));
+  }
+  return spec;
+}
+
+std::vector<protocol::ClientSpec> parse_client_list(const std::vector<std::string>& texts, const Catalogue& catalogue) {
+  std::vector<protocol::ClientSpec> clients;
+  for (const std::string& text : texts) {
+    bool bare = text.find('=') == std::string::npos;
+    protocol::ClientSpec client = bare ? shipped_client(catalogue, text).spec : parse_client_spec(text);
+    bool twice = std::any_of(clients.begin(), clients.end(),
+                             [&](const protocol::ClientSpec& c) { return c.name == client.name; });
+    if (twice) throw UsageError(fmt::format("--client {}: the name is given twice", client.name));
+    if (lab::strategy_from(client.name))
+      throw UsageError(fmt::format("--client {}: the name is a strategy's", client.name));
+    clients.push_back(client);
+  }
+  return clients;
+}
+
+std::vector<protocol::ClientSpec> parse_command_line_clients(const std::vector<std::string>& texts) {
+  bool bare =
+      std::any_of(texts.begin(), texts.end(), [](const std::string& t) { return t.find('=') == std::string::npos; });
+  return parse_client_list(texts, bare ? shipped_catalogue() : Catalogue{});
+}
+
+}  // namespace rlock::chaos
