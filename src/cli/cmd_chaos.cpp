@@ -74,7 +74,7 @@ std::string names_of(const std::vector<T>& values) {
 
 // The clients of --client (client_list.h), and those of --client-safe marked expected safe.
 std::vector<protocol::ClientSpec> clients_of(const ChaosOptions& options) {
-  std::vector<protocol::ClientSpec> clients = chaos::parse_command_line_clients(options.clients);
+  std::vector<protocol::ClientSpec> clients = protocol::parse_command_line_clients(options.clients);
   for (const std::string& name : options.safe_clients) {
     auto client =
         std::find_if(clients.begin(), clients.end(), [&](const protocol::ClientSpec& c) { return c.name == name; });

@@ -77,7 +77,7 @@ void run_scenarios(const ScenarioOptions& options, const GlobalOptions& global) 
   check_own_ports(options.campaign);
   scenario::ScenarioSet set = scenario::shipped_scenarios();
   std::vector<scenario::Scenario> asked = scenarios_asked(options, set);
-  chaos::Catalogue catalogue = chaos::shipped_catalogue();
+  protocol::Catalogue catalogue = protocol::shipped_catalogue();
   std::vector<scenario::ScenarioPlan> plans;
   for (const scenario::Scenario& s : asked)
     plans.push_back(scenario::plan_scenario(s, catalogue, {options.trials, options.versions}));

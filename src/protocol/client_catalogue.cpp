@@ -14,7 +14,7 @@
 #include "util/data_dir.h"
 #include "util/printable.h"
 
-namespace rlock::chaos {
+namespace rlock::protocol {
 namespace {
 
 namespace fs = std::filesystem;
@@ -265,4 +265,4 @@ const CatalogueEntry& shipped_client(const Catalogue& catalogue, const std::stri
   return *found;
 }
 
-}  // namespace rlock::chaos
+}  // namespace rlock::protocol

@@ -24,7 +24,7 @@
 
 #include "protocol/client_spec.h"
 
-namespace rlock::chaos {
+namespace rlock::protocol {
 
 struct CatalogueEntry {
   protocol::ClientSpec spec;           // the command with {dir} and {build} replaced, the manifest's safety
@@ -74,4 +74,4 @@ Catalogue shipped_catalogue();
 // it has no version V (listing those it has) or when it is not installed (naming its install command).
 const CatalogueEntry& shipped_client(const Catalogue& catalogue, const std::string& name);
 
-}  // namespace rlock::chaos
+}  // namespace rlock::protocol

@@ -7,7 +7,7 @@
 #include "host/temp_dir.h"
 #include "rlock/error.h"
 
-namespace rlock::chaos {
+namespace rlock::protocol {
 namespace {
 
 namespace fs = std::filesystem;
@@ -242,4 +242,4 @@ TEST(ReadCatalogue, AManifestWhoseVersionsCannotBeToldApartIsSkipped) {
 TEST(ReadCatalogue, NoFolderIsNoClient) { EXPECT_TRUE(read_catalogue("/nonexistent/rlock-clients").entries.empty()); }
 
 }  // namespace
-}  // namespace rlock::chaos
+}  // namespace rlock::protocol

@@ -8,7 +8,7 @@
 #include "protocol/client_spec.h"
 #include "rlock/error.h"
 
-namespace rlock::chaos {
+namespace rlock::protocol {
 
 bool is_client_name(std::string_view name) {
   return !name.empty() && name.size() <= 32 &&
@@ -68,4 +68,4 @@ std::vector<protocol::ClientSpec> parse_command_line_clients(const std::vector<s
   return parse_client_list(texts, bare ? shipped_catalogue() : Catalogue{});
 }
 
-}  // namespace rlock::chaos
+}  // namespace rlock::protocol

@@ -11,7 +11,7 @@
 #include "protocol/client_catalogue.h"
 #include "protocol/client_spec.h"
 
-namespace rlock::chaos {
+namespace rlock::protocol {
 
 // 1 to 32 letters, digits, _ or -: a client's name, also a part of its trials' directory names.
 bool is_client_name(std::string_view name);
@@ -35,4 +35,4 @@ std::vector<protocol::ClientSpec> parse_client_list(const std::vector<std::strin
 // `texts` is a bare name: no manifest ever stops a run of NAME=COMMAND clients. Reads files.
 std::vector<protocol::ClientSpec> parse_command_line_clients(const std::vector<std::string>& texts);
 
-}  // namespace rlock::chaos
+}  // namespace rlock::protocol

@@ -4,7 +4,7 @@
 
 #include "rlock/error.h"
 
-namespace rlock::chaos {
+namespace rlock::protocol {
 namespace {
 
 // The UsageError's text of parse_client_list(texts, catalogue), or "" when it accepts them.
@@ -128,4 +128,4 @@ TEST(ParseClientList, ANameTwoManifestsDefineIsRefusedNamingBoth) {
 }
 
 }  // namespace
-}  // namespace rlock::chaos
+}  // namespace rlock::protocol

@@ -18,7 +18,7 @@
 #include "strategy/incrementer.h"
 #include "strategy/step_hook.h"
 
-namespace rlock::chaos {
+namespace rlock::protocol {
 namespace {
 
 using namespace std::chrono_literals;
@@ -201,4 +201,4 @@ void run_strategy_client(lab::Strategy strategy, WaitMode wait, std::istream& in
   }
 }
 
-}  // namespace rlock::chaos
+}  // namespace rlock::protocol

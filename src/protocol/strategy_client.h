@@ -20,7 +20,7 @@
 #include "lab/strategy.h"
 #include "rlock/release_waiter.h"
 
-namespace rlock::chaos {
+namespace rlock::protocol {
 
 // Throws UsageError for the pg-* strategies: their lock is PostgreSQL's, taken around the account
 // that the harness serves, which the protocol cannot express.
@@ -35,4 +35,4 @@ void check_client_wait(lab::Strategy strategy, WaitMode wait);
 // Lock failures are the increment's `done` error.
 void run_strategy_client(lab::Strategy strategy, WaitMode wait, std::istream& in, std::ostream& out);
 
-}  // namespace rlock::chaos
+}  // namespace rlock::protocol

@@ -13,10 +13,8 @@
 #include "protocol/codec.h"
 #include "testing/test_env.h"
 
-namespace rlock::chaos {
+namespace rlock::protocol {
 namespace {
-
-using namespace protocol;
 
 // The client's messages when the harness sends `answers` after init and one increment of 7 on `key`.
 std::vector<ClientMessage> client_says(lab::Strategy strategy, const std::string& key,
@@ -66,4 +64,4 @@ TEST(StrategyClient, FencedReportsARejectedWriteInItsDone) {
 }
 
 }  // namespace
-}  // namespace rlock::chaos
+}  // namespace rlock::protocol

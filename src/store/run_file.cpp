@@ -84,7 +84,7 @@ std::vector<T> name_list(const json& j, const char* key, Parse&& parse, const ch
 protocol::ClientSpec client_from(const json& k, const std::vector<protocol::ClientSpec>& before) {
   protocol::ClientSpec c{k.at("name").get<std::string>(), k.at("command").get<std::string>(),
                          static_cast<int>(integer(k, "servers", 1, 3)), k.at("expected_safe").get<bool>()};
-  if (!is_client_row_name(c.name) || lab::strategy_from(c.name))
+  if (!protocol::is_client_row_name(c.name) || lab::strategy_from(c.name))
     throw Error(fmt::format("client name {} is not one", k.at("name").dump()));
   if (c.servers == 2) throw Error("a client's servers are 1 or 3, not 2");
   // Runs stored before clients had a kind of server were all Redis clients.
@@ -134,7 +134,7 @@ ChaosSetup setup_from(const json& j) {
 // A scenario's name is a client's name; a version holds a dot (scenario/scenario_file.h).
 ScenarioLabel scenario_label_from(const json& j) {
   ScenarioLabel label{j.at("name").get<std::string>(), j.at("version").get<std::string>()};
-  if (!is_client_name(label.name) || !is_version_number(label.version))
+  if (!protocol::is_client_name(label.name) || !protocol::is_version_number(label.version))
     throw Error(fmt::format("scenario {} is not a scenario's name and version", j.dump()));
   return label;
 }
