@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "protocol/client_list.h"
+#include "protocol/client_spec.h"
 #include "rlock/error.h"
 #include "util/data_dir.h"
 #include "util/printable.h"
