@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "card/card_page.h"
-#include "checker/report.h"
+#include "checker/tally.h"
 #include "runner/run_campaign.h"
 #include "store/run_record.h"
 

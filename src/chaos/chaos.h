@@ -1,5 +1,5 @@
 // Randomized trials of locking strategies under faults, the Jepsen way: a generator (a seeded
-// schedule per trial, schedule.h), clients (worker processes running a strategy, client.h), a
+// schedule per trial, schedule.h), clients (forked worker processes running a strategy, runner/worker_spawn.h), a
 // nemesis (the fault, faults/fault.h, and the trial loop, trial_loop.h), a history (events and exit statuses,
 // history.h), checkers (checkers.h), and the campaign that runs trials in jobs (campaign.h, job.h).
 //

@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "checker/judge.h"
-#include "checker/report.h"
+#include "checker/tally.h"
 #include "cli/commands.h"
 #include "rlock/error.h"
 #include "store/run_record.h"

@@ -17,7 +17,7 @@
 #include <fmt/format.h>
 
 #include "chaos/chaos.h"
-#include "checker/report.h"
+#include "checker/tally.h"
 #include "cli/campaign_options.h"
 #include "cli/commands.h"
 #include "cli/named_servers.h"

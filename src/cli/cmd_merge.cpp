@@ -14,7 +14,7 @@
 
 #include <fmt/format.h>
 
-#include "checker/report.h"
+#include "checker/tally.h"
 #include "cli/commands.h"
 #include "cli/run_report.h"
 #include "store/merge.h"

@@ -13,7 +13,7 @@
 #include <fstream>
 #include <optional>
 
-#include "checker/report.h"
+#include "checker/tally.h"
 #include "explore/explorer.h"
 #include "explore/stage.h"
 

@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "chaos/campaign.h"
-#include "chaos/harness.h"
 #include "chaos/job.h"
+#include "chaos/needed_servers.h"
 #include "chaos/netns_job.h"
 #include "checker/judge.h"
 #include "host/child.h"
@@ -215,7 +215,7 @@ class Jobs {
   const std::vector<TrialSpec>& specs_;
   const ChaosSetup& setup_;
   int jobs_;
-  HarnessProbe probe_;
+  ServerWatch probe_;
   std::vector<pid_t> pids_;
   std::size_t running_ = 0;
   std::map<std::size_t, TrialResult> reported_;

@@ -1,6 +1,6 @@
 // The campaign's jobs: processes forked side by side, each running every jobs-th trial one after
 // the other and reporting each result in a file of its own, which the campaign collects while it
-// watches the shared servers (harness.h); it stops the jobs when one of those is lost or the
+// watches the shared servers (chaos/needed_servers.h); it stops the jobs when one of those is lost or the
 // campaign is interrupted (interruption.h): each ends its trial, whose servers stop with it, and
 // those not done within a grace of 2 s are killed, with what they started (host/child.h).
 //

@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 
 #include "bank/account_store.h"
-#include "chaos/harness.h"
 #include "chaos/job.h"
+#include "chaos/needed_servers.h"
 #include "chaos/netns_job.h"
 #include "host/redis_server.h"
 #include "rlock/redis_connection.h"

@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "chaos/generator.h"
-#include "chaos/harness.h"
+#include "chaos/needed_servers.h"
 #include "chaos/trial_context.h"
 #include "checker/history.h"
 #include "lab/lab_dir.h"

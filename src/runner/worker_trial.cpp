@@ -11,7 +11,7 @@
 #include "chaos/netns_job.h"
 #include "chaos/trial_loop.h"
 #include "host/child.h"
-#include "runner/client.h"
+#include "runner/worker_spawn.h"
 
 namespace rlock::chaos {
 namespace {

@@ -1,4 +1,4 @@
-// One chaos trial of a built-in strategy: its workers forked (client.h), each on the trial's
+// One chaos trial of a built-in strategy: its workers forked (worker_spawn.h), each on the trial's
 // servers or its proxies, the target under faketime when its fault skews its clock, and driven by
 // the trial loop (trial_loop.h), which sees a worker's end by reaping it and the target's read by
 // its marker file.

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "checker/report.h"
+#include "checker/tally.h"
 #include "lab/run_log.h"
 #include "rlock/error.h"
 #include "runner/run_campaign.h"

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "chaos/campaign.h"
-#include "checker/report.h"
+#include "checker/tally.h"
 
 namespace rlock::chaos {
 

@@ -1,4 +1,4 @@
-#include "chaos/harness.h"
+#include "chaos/needed_servers.h"
 
 #include <cstdlib>
 
@@ -40,7 +40,7 @@ void check_client_server(const ClientServer& server, std::chrono::milliseconds t
   });
 }
 
-std::string HarnessProbe::operator()() {
+std::string ServerWatch::operator()() {
   try {
     needing("PostgreSQL", postgres_at(setup_), [&] { bank::AccountStore{setup_.conninfo}; });
     if (redis_) needing("Redis", setup_.redis.display(), [&] { RedisConnection(setup_.redis).checked({"PING"}); });

@@ -1,4 +1,4 @@
-#include "runner/client.h"
+#include "runner/worker_spawn.h"
 
 #include <fcntl.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "checker/report.h"
+#include "checker/tally.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-// A campaign's report: its trials tallied per cell (a strategy or a client under a fault), the table printed
+// A campaign's tally: its trials counted per cell (a strategy or a client under a fault), the table printed
 // on stdout, the same as JSON, and the judgement: a campaign fails when a cell that is expected to
 // be safe (expected_safe) showed an anomaly.
 //

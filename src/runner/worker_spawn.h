@@ -1,4 +1,4 @@
-// The client of a chaos trial: a worker process (strategy/worker.h) running the trial's strategy on
+// A worker of a chaos trial: a forked process (strategy/worker.h) running the trial's strategy on
 // one worker's schedule. The campaign's process forks it and reaps it (worker_trial.h); the worker's
 // exit code says how it ended, as rlock's: 0, 1 failed, 3 write rejected.
 //
@@ -21,7 +21,7 @@ namespace rlock::chaos {
 lab::WorkerPlan plan_for(lab::Strategy strategy, const WorkerSchedule& w, long account, const ChaosSetup& setup,
                          const std::vector<RedisAddress>& redlock);
 
-// The client: a worker process. Exit codes as rlock's: 0, 1 failed, 3 write rejected. With a
+// A worker process. Exit codes as rlock's: 0, 1 failed, 3 write rejected. With a
 // clock_rate other than 1 it is a fresh `rlock worker` under faketime (libfaketime is preloaded at
 // exec, so a fork cannot be skewed), its wall clock and its sleeps running clock_rate times as
 // fast as the host's (its monotonic clock is the host's), its output in worker-NAME.log of the

@@ -1,4 +1,4 @@
-#include "lab/messages.h"
+#include "lab/wording.h"
 
 #include <set>
 #include <string>

@@ -1,4 +1,4 @@
-#include "lab/messages.h"
+#include "lab/wording.h"
 
 #include <fmt/format.h>
 

@@ -1,9 +1,9 @@
 // What the campaign needs of the servers it does not own, the shared Redis and PostgreSQL and the
 // etcd or ZooKeeper its clients lock on: a step that needs one turns its failure into HarnessLost
-// naming the server (needing), the campaign's stop file tells its jobs to stop, and the probe
+// naming the server (needing), the campaign's stop file tells its jobs to stop, and the watch
 // watches those servers while jobs run.
 //
-// Functions on the calling process's connections and files; HarnessProbe is not thread-safe.
+// Functions on the calling process's connections and files; ServerWatch is not thread-safe.
 #pragma once
 
 #include <algorithm>
@@ -68,9 +68,9 @@ void check_client_server(const ClientServer& server, std::chrono::milliseconds t
 // The campaign's own watch on the shared servers and its clients' servers, once a second while
 // jobs run: a server that fails two probes in a row is lost (one failure may be a busy machine).
 // The shared Redis is not watched while trials crash it on purpose.
-class HarnessProbe {
+class ServerWatch {
  public:
-  HarnessProbe(const ChaosSetup& setup, bool redis, std::vector<ClientServer> clients)
+  ServerWatch(const ChaosSetup& setup, bool redis, std::vector<ClientServer> clients)
       : setup_(setup), redis_(redis), clients_(std::move(clients)) {}
 
   // The lost server, named, or "".

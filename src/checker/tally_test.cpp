@@ -1,4 +1,4 @@
-#include "checker/report.h"
+#include "checker/tally.h"
 
 #include <algorithm>
 
@@ -153,7 +153,7 @@ TEST(CheckHarness, ALostServerIsOneLineWithTheTrialsCheckedAndNotRun) {
 // chaos.json as the campaign writes it reads back cell by cell, the split failover's halves and an
 // n/a cell with what tells them apart.
 TEST(WriteJson, TheTableReadsBackCellByCell) {
-  host::TempDir tmp("chaos_report_test");
+  host::TempDir tmp("tally_test");
   TrialResult lagging = judged(Strategy::ttl, fault_named("failover"), 0, 30);
   lagging.lock_reached_replica = false;
   lagging.ms = 250;
