@@ -8,17 +8,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include "chaos/client_catalogue.h"
-#include "chaos/client_list.h"
+#include "protocol/client_catalogue.h"
+#include "protocol/client_list.h"
 #include "rlock/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
-    for (const rlock::chaos::CatalogueEntry& e : rlock::chaos::read_manifest(text, "/clients/fuzz")) {
-      if (!rlock::chaos::is_client_name(e.spec.name)) std::abort();
-      for (const rlock::chaos::CatalogueEntry& v : e.versions) {
-        if (!rlock::chaos::is_client_row_name(v.spec.name) || v.spec.name != e.spec.name + "@" + v.version_number)
+    for (const rlock::protocol::CatalogueEntry& e : rlock::protocol::read_manifest(text, "/clients/fuzz")) {
+      if (!rlock::protocol::is_client_name(e.spec.name)) std::abort();
+      for (const rlock::protocol::CatalogueEntry& v : e.versions) {
+        if (!rlock::protocol::is_client_row_name(v.spec.name) || v.spec.name != e.spec.name + "@" + v.version_number)
           std::abort();
       }
     }

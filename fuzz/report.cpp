@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "lab/messages.h"
+#include "lab/wording.h"
 #include "report/report.h"
 #include "rlock/error.h"
 

@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "chaos/run_file.h"
 #include "rlock/error.h"
+#include "store/run_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   nlohmann::json j = nlohmann::json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "chaos/client_list.h"
+#include "protocol/client_list.h"
 #include "rlock/error.h"
 #include "scenario/scenario_file.h"
 
@@ -14,11 +14,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
     rlock::scenario::Scenario s = rlock::scenario::read_scenario(text);
-    bool in_range = rlock::chaos::is_client_name(s.name) && rlock::chaos::is_client_name(s.client) &&
+    bool in_range = rlock::protocol::is_client_name(s.name) && rlock::protocol::is_client_name(s.client) &&
                     !s.versions.empty() && !s.loss.empty() && !s.sequence.empty() &&
                     s.workers >= rlock::scenario::kMinWorkers && s.workers <= rlock::scenario::kMaxWorkers &&
                     s.trials >= 1 && s.trials <= rlock::scenario::kMaxScenarioTrials;
-    for (const std::string& v : s.versions) in_range = in_range && rlock::chaos::is_version_number(v);
+    for (const std::string& v : s.versions) in_range = in_range && rlock::protocol::is_version_number(v);
     if (!in_range) std::abort();
   } catch (const rlock::Error&) {
   }

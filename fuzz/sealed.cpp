@@ -5,9 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "chaos/run_record.h"
 #include "rlock/error.h"
 #include "runfiles/file_format.h"
+#include "store/run_record.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   nlohmann::json j = nlohmann::json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);

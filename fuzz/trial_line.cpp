@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "chaos/trial_line.h"
 #include "rlock/error.h"
+#include "store/trial_line.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   nlohmann::json line = nlohmann::json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);

@@ -15,7 +15,7 @@ interval() { # the read-to-write seconds of worker A in the lab's events
 }
 for rate in 0.5 2; do
     "$rlock" reset --account 9700 --start-in 0 >/dev/null
-    # an rlock built with AddressSanitizer starts under faketime only with this (src/chaos/client.cpp)
+    # an rlock built with AddressSanitizer starts under faketime only with this (src/runner/worker_spawn.cpp)
     ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
         faketime -f "+0 x$rate" "$rlock" worker A 1 --account 9700 --ttl 30000 --pause 0.4 >/dev/null 2>"$work/err.txt"
     check "the worker at x$rate exits 0" test $? -eq 0

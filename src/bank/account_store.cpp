@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "bank/account_connection.h"
+#include "bank/account_store_impl.h"
 #include "bank/schema_sql.h"
 #include "rlock/error.h"
 

@@ -1,6 +1,6 @@
 // The fenced writes of the account store: the article's `fence < $token`, and the claim that
 // closes its gap (account_store.h says what each one does).
-#include "bank/account_connection.h"
+#include "bank/account_store_impl.h"
 
 namespace rlock::bank {
 namespace {

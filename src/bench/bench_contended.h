@@ -6,7 +6,8 @@
 // Functions of the calling process; measure_contended forks, so call it with no other threads.
 #pragma once
 
-#include "bench/bench_strategy.h"
+#include "bench/bench.h"
+#include "bench/strategy_row.h"
 #include "lab/worker_plan.h"
 
 namespace rlock::bench {

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "card/verdict.h"
-#include "lab/messages.h"
+#include "lab/wording.h"
 
 namespace rlock::card {
 

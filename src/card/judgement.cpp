@@ -3,8 +3,9 @@
 #include <fmt/format.h>
 
 #include "card/card_page.h"
-#include "chaos/report.h"
-#include "chaos/run_record.h"
+#include "checker/tally.h"
+#include "runner/run_campaign.h"
+#include "store/run_record.h"
 
 namespace rlock::card {
 

@@ -13,7 +13,7 @@
 #include "card/subject.h"
 #include "card/verdict.h"
 #include "chaos/campaign.h"
-#include "lab/messages.h"
+#include "lab/wording.h"
 
 namespace rlock::card {
 

@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "chaos/client_catalogue.h"
-#include "chaos/client_list.h"
+#include "protocol/client_catalogue.h"
+#include "protocol/client_list.h"
 #include "rlock/error.h"
 #include "scenario/scenario_set.h"
 
@@ -14,7 +14,7 @@ namespace {
 
 // The user's own client, its server kind as --client-server gives it.
 protocol::ClientSpec own_client(const std::string& text, const std::optional<std::string>& client_server) {
-  protocol::ClientSpec client = chaos::parse_command_line_clients({text}).front();
+  protocol::ClientSpec client = protocol::parse_command_line_clients({text}).front();
   if (!client_server) return client;
   std::string kind = *client_server;
   int servers = 1;
@@ -33,7 +33,7 @@ protocol::ClientSpec own_client(const std::string& text, const std::optional<std
 }
 
 // The scenarios written for the subject's client, planned at the version judged.
-void plan_scenarios(Subject& subject, const chaos::Catalogue& catalogue, int trials) {
+void plan_scenarios(Subject& subject, const protocol::Catalogue& catalogue, int trials) {
   if (subject.version.empty()) return;
   for (const scenario::Scenario& s :
        scenario::scenarios_for_client(scenario::shipped_scenarios(), subject.client.name)) {
@@ -54,10 +54,10 @@ Subject subject_of(const std::string& text, const std::optional<std::string>& cl
   if (client_server) {
     throw UsageError(fmt::format("--client-server is for one's own NAME=COMMAND: {}'s manifest says its server", text));
   }
-  chaos::Catalogue catalogue = chaos::shipped_catalogue();
-  const chaos::CatalogueEntry& entry = chaos::shipped_client(catalogue, text);
+  protocol::Catalogue catalogue = protocol::shipped_catalogue();
+  const protocol::CatalogueEntry& entry = protocol::shipped_client(catalogue, text);
   Subject subject{entry.spec, {}, entry.version, entry.ttl_step_ms, entry.version_number, {}, {}};
-  if (!entry.fenced.empty()) subject.fenced = chaos::shipped_client(catalogue, entry.fenced).spec;
+  if (!entry.fenced.empty()) subject.fenced = protocol::shipped_client(catalogue, entry.fenced).spec;
   plan_scenarios(subject, catalogue, scenario_trials);
   return subject;
 }

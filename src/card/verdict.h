@@ -15,6 +15,7 @@
 
 #include "card/subject.h"
 #include "chaos/chaos.h"
+#include "checker/judge.h"
 #include "lab/strategy.h"
 #include "rlock/error.h"
 #include "scenario/scenario_run.h"

@@ -16,10 +16,4 @@ bool on_three_servers(const TrialSpec& spec) {
   return spec.client ? spec.client->servers == 3 : spec.strategy == lab::Strategy::redlock;
 }
 
-bool TrialResult::anomaly() const {
-  if (not_run || !error.empty() || !client_error.empty()) return false;
-  return lost.validity != Validity::valid || overlaps.validity != Validity::valid ||
-         fences.validity != Validity::valid || balance.validity == Validity::invalid;
-}
-
 }  // namespace rlock::chaos

@@ -1,10 +1,10 @@
 // Randomized trials of locking strategies under faults, the Jepsen way: a generator (a seeded
-// schedule per trial, schedule.h), clients (worker processes running a strategy, client.h), a
+// schedule per trial, schedule.h), clients (forked worker processes running a strategy, runner/worker_spawn.h), a
 // nemesis (the fault, faults/fault.h, and the trial loop, trial_loop.h), a history (events and exit statuses,
 // history.h), checkers (checkers.h), and the campaign that runs trials in jobs (campaign.h, job.h).
 //
 // This header is their vocabulary: the faults (each one object, faults/fault.h; the strategies are
-// the lab's, strategy.h), and a trial's spec, setup and result.
+// the lab's, strategy.h), and a trial's spec and setup (its result is the checker's, judge.h).
 // Each trial has 2 to 4 workers adding random amounts to an account and lock of its own, so trials
 // run side by side on one Redis and one PostgreSQL. A trial is replayable from the seed, its strategy, its fault and
 // its number. Plain values and pure functions; thread-safe.
@@ -18,7 +18,6 @@
 #include <string_view>
 #include <vector>
 
-#include "chaos/checkers.h"
 #include "chaos/faults/fault.h"
 #include "lab/strategy.h"
 #include "protocol/client_spec.h"
@@ -80,35 +79,6 @@ struct ChaosSetup {
   bool keep_incomplete = false;
   // The scenario and the version of its library that a run replays, named in its run.json.
   std::optional<ScenarioLabel> scenario{};
-};
-
-struct TrialResult {
-  TrialSpec spec{};
-  CheckResult lost{};
-  CheckResult overlaps{};
-  CheckResult fences{};
-  int failed_ops = 0;  // increments that failed and said so (their amount not added)
-  long long failed_amount = 0;
-  int unknown_ops = 0;  // increments of unknown outcome (killed, or a write's answer lost), not stuck
-  int stuck_ops = 0;    // increments still running when the trial's time ran out
-  // A protocol client's: its served balance against the increments whose writes were applied
-  // (invalid: money created, its amount; unknown for a strategy), and the increments it reported
-  // done with no write applied and no error, never a success.
-  CheckResult balance{};
-  int unwritten_ops = 0;
-  bool struck = false;  // the fault struck (FaultModel::struck)
-  // failover of a single Redis: whether the lock had reached the replica when the primary died.
-  std::optional<bool> lock_reached_replica{};
-  double ms = 0;
-  std::string error{};  // the trial itself could not run (then not_run too)
-  // The protocol client broke the protocol, exited early or fell silent: the trial is not judged,
-  // never an anomaly. `not_run`: skipped, the client having failed its first trials this way.
-  std::string client_error{};
-  bool not_run = false;
-  // Not run because the campaign stopped: the harness lost a server (`error` names it).
-  bool harness_lost = false;
-
-  bool anomaly() const;  // never for a trial not run
 };
 
 // A server the harness itself needs (the shared Redis or PostgreSQL, a failover pair, a Redlock

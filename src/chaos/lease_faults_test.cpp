@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "chaos/faults/fault.h"
-#include "chaos/schedule.h"
+#include "chaos/generator.h"
 #include "lab/event.h"
 
 namespace rlock::chaos {

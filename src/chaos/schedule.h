@@ -1,15 +1,12 @@
-// The generator of a chaos trial: its schedule, drawn from the campaign's seed and the trial's
-// strategy, fault and number, so that a trial can be replayed alone. It says who starts when, adds
-// what and works how long, which worker the nemesis strikes, and how long a pause lasts.
+// A chaos trial's schedule, as the generator (generator.h) drew it: who starts when, adds what and
+// works how long, which worker the nemesis strikes, and how long a pause lasts.
 //
-// Plain values and a pure function; thread-safe.
+// Plain values; thread-safe.
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <vector>
-
-#include "chaos/chaos.h"
 
 namespace rlock::chaos {
 
@@ -31,7 +28,5 @@ struct Schedule {
   double replica_lag_s = 0;   // failover: how long the replica's link is cut from the trial's start
   double clock_rate = 1;      // clock-skew: how fast the target's clock runs, 0.5 to 2 (drawn last)
 };
-
-Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup);
 
 }  // namespace rlock::chaos

@@ -2,7 +2,7 @@
 // testdata/schedule-seed2026.txt, whatever the compiler or standard library. A change to the
 // generator that changes a schedule must rewrite the file on purpose:
 //   RLOCK_UPDATE_GOLDEN=1 build/src/chaos/schedule_test
-#include "chaos/schedule.h"
+#include "chaos/generator.h"
 
 #include <gtest/gtest.h>
 

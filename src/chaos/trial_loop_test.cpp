@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "chaos/schedule.h"
+#include "chaos/generator.h"
 
 namespace rlock::chaos {
 namespace {

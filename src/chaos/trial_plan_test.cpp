@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "chaos/campaign.h"
-#include "chaos/trial_line.h"
+#include "store/trial_line.h"
 
 namespace rlock::chaos {
 namespace {

@@ -10,11 +10,11 @@
 
 #include <fmt/format.h>
 
-#include "chaos/judge.h"
-#include "chaos/report.h"
-#include "chaos/run_record.h"
+#include "checker/judge.h"
+#include "checker/tally.h"
 #include "cli/commands.h"
 #include "rlock/error.h"
+#include "store/run_record.h"
 
 namespace rlock::cli {
 namespace {

@@ -18,7 +18,6 @@
 #include "bench/bench_strategy.h"
 #include "bench/peer_bench.h"
 #include "bench/peer_handoff.h"
-#include "chaos/client_list.h"
 #include "chaos/network.h"
 #include "cli/commands.h"
 #include "cli/named_servers.h"
@@ -26,6 +25,7 @@
 #include "host/process.h"
 #include "host/temp_dir.h"
 #include "lab/strategy_list.h"
+#include "protocol/client_list.h"
 #include "report/report.h"
 #include "rlock/error.h"
 #include "runfiles/bench_file.h"
@@ -184,7 +184,7 @@ std::size_t name_width(const std::vector<protocol::ClientSpec>& handoff_peers,
 std::vector<protocol::ClientSpec> handoff_clients(const std::vector<std::string>& texts) {
   std::vector<protocol::ClientSpec> clients;
   try {
-    clients = chaos::parse_command_line_clients(texts);
+    clients = protocol::parse_command_line_clients(texts);
   } catch (const UsageError& e) {
     std::string what = e.what();  // said of --client, the flag whose rules these are
     throw UsageError(what.rfind("--client", 0) == 0 ? "--handoff-client" + what.substr(8) : what);
@@ -254,7 +254,7 @@ std::unique_ptr<chaos::TrialNetwork> route_through_proxies(bench::BenchSetup& se
 void bench(const BenchOptions& options, const GlobalOptions& global) {
   std::vector<lab::Strategy> strategies =
       lab::parse_strategy_list(options.strategies, bench::default_bench_strategies());
-  std::vector<protocol::ClientSpec> peers = chaos::parse_command_line_clients(options.clients_specs);
+  std::vector<protocol::ClientSpec> peers = protocol::parse_command_line_clients(options.clients_specs);
   std::vector<protocol::ClientSpec> handoff_peers = handoff_clients(options.handoff_specs);
   host::TempDir scratch("rlock_bench");  // the clients' records, the startup runs' lab directory, redlock's servers
   bench::BenchSetup setup = setup_of(options, global, scratch.path());

@@ -16,11 +16,8 @@
 
 #include <fmt/format.h>
 
-#include "chaos/campaign.h"
 #include "chaos/chaos.h"
-#include "chaos/client_list.h"
-#include "chaos/report.h"
-#include "chaos/run_record.h"
+#include "checker/tally.h"
 #include "cli/campaign_options.h"
 #include "cli/commands.h"
 #include "cli/named_servers.h"
@@ -30,7 +27,10 @@
 #include "host/netns.h"
 #include "lab/run_log.h"
 #include "lab/strategy_list.h"
+#include "protocol/client_list.h"
 #include "rlock/error.h"
+#include "runner/run_campaign.h"
+#include "store/run_record.h"
 #include "strategy/worker.h"
 #include "util/option_checks.h"
 
@@ -74,7 +74,7 @@ std::string names_of(const std::vector<T>& values) {
 
 // The clients of --client (client_list.h), and those of --client-safe marked expected safe.
 std::vector<protocol::ClientSpec> clients_of(const ChaosOptions& options) {
-  std::vector<protocol::ClientSpec> clients = chaos::parse_command_line_clients(options.clients);
+  std::vector<protocol::ClientSpec> clients = protocol::parse_command_line_clients(options.clients);
   for (const std::string& name : options.safe_clients) {
     auto client =
         std::find_if(clients.begin(), clients.end(), [&](const protocol::ClientSpec& c) { return c.name == name; });

@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "chaos/strategy_client.h"
 #include "cli/commands.h"
 #include "lab/strategy.h"
+#include "protocol/strategy_client.h"
 #include "util/option_checks.h"
 
 namespace rlock::cli {
@@ -24,7 +24,7 @@ lab::Strategy strategy_named(const std::string& name) {
     }
     throw UsageError(fmt::format("unknown strategy '{}' (known: {})", name, known));
   }
-  chaos::check_client_strategy(*strategy);
+  protocol::check_client_strategy(*strategy);
   return *strategy;
 }
 
@@ -42,7 +42,7 @@ void register_client(CLI::App& app, const GlobalOptions&) {
       ->type_name(util::names_of(wait_modes_by_name()))
       ->default_str("poll");
   cmd->callback(
-      [strategy, wait] { chaos::run_strategy_client(strategy_named(*strategy), *wait, std::cin, std::cout); });
+      [strategy, wait] { protocol::run_strategy_client(strategy_named(*strategy), *wait, std::cin, std::cout); });
 }
 
 }  // namespace rlock::cli

@@ -11,18 +11,18 @@
 
 #include <fmt/format.h>
 
-#include "chaos/client_catalogue.h"
 #include "cli/commands.h"
+#include "protocol/client_catalogue.h"
 #include "rlock/error.h"
 
 namespace rlock::cli {
 namespace {
 
 // "  versions: 3.4.3, 3.5.21 (default), 3.6.4 (not installed)"; empty for an entry of one version.
-std::string versions_line(const chaos::CatalogueEntry& e) {
+std::string versions_line(const protocol::CatalogueEntry& e) {
   std::string line;
   if (e.versions.size() < 2) return line;
-  for (const chaos::CatalogueEntry& v : e.versions) {
+  for (const protocol::CatalogueEntry& v : e.versions) {
     line += fmt::format("{}{}{}", line.empty() ? "  versions: " : ", ", v.version_number,
                         v.version_number == e.version_number ? " (default)"
                         : v.installed()                      ? ""
@@ -46,7 +46,7 @@ std::string where_looked(const std::filesystem::path& dir) {
 }
 
 void list_clients() {
-  chaos::Catalogue catalogue = chaos::shipped_catalogue();
+  protocol::Catalogue catalogue = protocol::shipped_catalogue();
   if (catalogue.entries.empty()) {
     throw UsageError(
         fmt::format("no client catalogue in {}: set RLOCK_CLIENTS_DIR to a folder of clients, each "
@@ -58,7 +58,7 @@ void list_clients() {
   }
   std::vector<std::string> installed;
   size_t name_width = 4, installed_width = 9;
-  for (const chaos::CatalogueEntry& e : catalogue.entries) {
+  for (const protocol::CatalogueEntry& e : catalogue.entries) {
     installed.push_back(e.installed() ? "yes" : "no: " + e.install_command);
     name_width = std::max(name_width, e.spec.name.size());
     installed_width = std::max(installed_width, installed.back().size());
@@ -67,7 +67,7 @@ void list_clients() {
   fmt::print("{:<{}} {:<10} {:<5} {:<{}} {}\n", "name", name_width, "server", "safe", "installed", installed_width,
              "library: what it models");
   for (size_t i = 0; i < catalogue.entries.size(); ++i) {
-    const chaos::CatalogueEntry& e = catalogue.entries[i];
+    const protocol::CatalogueEntry& e = catalogue.entries[i];
     fmt::print("{:<{}} {:<10} {:<5} {:<{}} {}: {}\n", e.spec.name, name_width, server_of(e.spec),
                e.spec.expected_safe ? "yes" : "no", installed[i], installed_width, e.version, e.models);
     if (std::string versions = versions_line(e); !versions.empty()) fmt::print("{}\n", versions);

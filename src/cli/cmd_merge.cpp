@@ -14,10 +14,10 @@
 
 #include <fmt/format.h>
 
-#include "chaos/merge.h"
-#include "chaos/report.h"
+#include "checker/tally.h"
 #include "cli/commands.h"
 #include "cli/run_report.h"
+#include "store/merge.h"
 
 namespace rlock::cli {
 namespace {

@@ -14,11 +14,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "chaos/client_catalogue.h"
 #include "cli/campaign_options.h"
 #include "cli/commands.h"
 #include "cli/named_servers.h"
 #include "cli/run_report.h"
+#include "protocol/client_catalogue.h"
 #include "rlock/error.h"
 #include "scenario/scenario_run.h"
 #include "scenario/scenario_set.h"
@@ -77,7 +77,7 @@ void run_scenarios(const ScenarioOptions& options, const GlobalOptions& global) 
   check_own_ports(options.campaign);
   scenario::ScenarioSet set = scenario::shipped_scenarios();
   std::vector<scenario::Scenario> asked = scenarios_asked(options, set);
-  chaos::Catalogue catalogue = chaos::shipped_catalogue();
+  protocol::Catalogue catalogue = protocol::shipped_catalogue();
   std::vector<scenario::ScenarioPlan> plans;
   for (const scenario::Scenario& s : asked)
     plans.push_back(scenario::plan_scenario(s, catalogue, {options.trials, options.versions}));

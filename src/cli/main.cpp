@@ -7,7 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "card/verdict.h"
-#include "chaos/report.h"
+#include "checker/tally.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/global_options.h"

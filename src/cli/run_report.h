@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/global_options.h"
-#include "lab/messages.h"
+#include "lab/wording.h"
 #include "report/report.h"
 #include "rlock/error.h"
 

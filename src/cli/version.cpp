@@ -16,9 +16,9 @@
 #include <fmt/format.h>
 
 #include "bank/account_store.h"
-#include "chaos/client_catalogue.h"
 #include "cli/build_info.h"
 #include "cli/project_ports.h"
+#include "protocol/client_catalogue.h"
 #include "rlock/error.h"
 #include "rlock/redis_connection.h"
 
@@ -146,11 +146,11 @@ std::string zookeeper_line() {
 // why there are none.
 std::string adapters_line() {
   try {
-    chaos::Catalogue catalogue = chaos::read_catalogue(chaos::catalogue_dir());
+    protocol::Catalogue catalogue = protocol::read_catalogue(protocol::catalogue_dir());
     std::string installed;
-    for (const chaos::CatalogueEntry& e : catalogue.entries) {
+    for (const protocol::CatalogueEntry& e : catalogue.entries) {
       if (e.installed()) installed += (installed.empty() ? "" : ", ") + e.spec.name;
-      for (const chaos::CatalogueEntry& v : e.versions) {
+      for (const protocol::CatalogueEntry& v : e.versions) {
         if (v.version_number != e.version_number && v.installed())
           installed += (installed.empty() ? "" : ", ") + v.spec.name;
       }

@@ -8,7 +8,7 @@
 
 #include "bank/account_store.h"
 #include "chaos/faults/fault.h"
-#include "chaos/history.h"
+#include "checker/history.h"
 #include "explore/turns.h"
 #include "host/failover_pair.h"
 #include "lab/host_events.h"

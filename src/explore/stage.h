@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "chaos/faults/fault.h"
-#include "chaos/judge.h"
+#include "checker/judge.h"
 #include "explore/world.h"
 #include "lab/lab_dir.h"
 #include "rlock/redis_address.h"

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "chaos/checkers.h"
+#include "checker/checkers.h"
 
 namespace rlock::explore {
 namespace {

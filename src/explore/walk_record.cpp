@@ -6,13 +6,13 @@
 
 #include "chaos/campaign.h"
 #include "chaos/faults/fault.h"
-#include "chaos/history.h"
-#include "chaos/judge.h"
-#include "chaos/report.h"
-#include "chaos/run_record.h"
-#include "lab/messages.h"
+#include "checker/history.h"
+#include "checker/judge.h"
+#include "checker/tally.h"
 #include "lab/run_log.h"
+#include "lab/wording.h"
 #include "rlock/error.h"
+#include "store/run_record.h"
 #include "timeline/timeline_svg.h"
 
 namespace rlock::explore {

@@ -13,7 +13,7 @@
 #include <fstream>
 #include <optional>
 
-#include "chaos/report.h"
+#include "checker/tally.h"
 #include "explore/explorer.h"
 #include "explore/stage.h"
 

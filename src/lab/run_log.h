@@ -13,7 +13,7 @@
 #include "lab/append_file.h"
 #include "lab/event.h"
 #include "lab/lab_dir.h"
-#include "lab/messages.h"
+#include "lab/wording.h"
 
 namespace rlock::lab {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "lab/event.h"
-#include "lab/messages.h"
+#include "lab/wording.h"
 
 namespace rlock::lab {
 

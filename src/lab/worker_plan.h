@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "lab/lab_dir.h"
-#include "lab/messages.h"
 #include "lab/strategy.h"
+#include "lab/wording.h"
 #include "rlock/error.h"
 #include "rlock/redis_address.h"
 #include "rlock/redis_lock.h"

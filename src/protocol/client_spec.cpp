@@ -75,4 +75,21 @@ std::string_view address_variable(ServerKind kind) {
   return "";
 }
 
+bool is_client_name(std::string_view name) {
+  return !name.empty() && name.size() <= 32 &&
+         name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
+             std::string::npos;
+}
+
+bool is_version_number(std::string_view text) {
+  return !text.empty() && text.size() <= 24 && text.find('.') != std::string_view::npos &&
+         text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+             std::string_view::npos;
+}
+
+bool is_client_row_name(std::string_view name) {
+  std::size_t at = name.find('@');
+  return is_client_name(name.substr(0, at)) && (at == std::string_view::npos || is_version_number(name.substr(at + 1)));
+}
+
 }  // namespace rlock::protocol

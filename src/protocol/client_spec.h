@@ -37,4 +37,13 @@ struct ClientSpec {
   ServerKind server = ServerKind::redis;
 };
 
+// 1 to 32 letters, digits, _ or -: a client's name, also a part of its trials' directory names.
+bool is_client_name(std::string_view name);
+// 1 to 24 letters, digits, ., _ or -, a dot among them: a library's version as a catalogue names
+// it (3.4.3, v4.18.1).
+bool is_version_number(std::string_view text);
+
+// A client's name as a run or a table carries it: a client name, or one with a version (NAME@V).
+bool is_client_row_name(std::string_view name);
+
 }  // namespace rlock::protocol

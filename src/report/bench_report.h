@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "lab/messages.h"
+#include "lab/wording.h"
 #include "runfiles/bench_file.h"
 
 namespace rlock::report {

@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "lab/messages.h"
+#include "lab/wording.h"
 #include "runfiles/chaos_file.h"
 
 namespace rlock::report {

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "lab/lab_dir.h"
-#include "lab/messages.h"
+#include "lab/wording.h"
 
 namespace rlock::report {
 

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "lab/messages.h"
+#include "lab/wording.h"
 
 namespace rlock::report {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "lab/messages.h"
+#include "lab/wording.h"
 #include "report/chaos_report.h"
 
 namespace rlock::report {

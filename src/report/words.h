@@ -3,7 +3,7 @@
 // lab's tables. Constants; thread-safe.
 #pragma once
 
-#include "lab/messages.h"
+#include "lab/wording.h"
 
 namespace rlock::report::words {
 

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "chaos/campaign.h"
-#include "chaos/client_list.h"
+#include "protocol/client_list.h"
 #include "rlock/error.h"
 #include "util/printable.h"
 
@@ -93,7 +93,7 @@ Report report_from(const json& j) {
 std::vector<std::string> versions_from(const json& j) {
   std::vector<std::string> versions;
   for (const json& v : list(j, "versions", kMaxVersions)) {
-    if (!v.is_string() || !chaos::is_version_number(v.get<std::string>()))
+    if (!v.is_string() || !protocol::is_version_number(v.get<std::string>()))
       refuse("versions", fmt::format("holds {}, not a version (digits and letters with a dot: 3.4.3)", shown(v)));
     if (std::find(versions.begin(), versions.end(), v.get<std::string>()) != versions.end())
       refuse("versions", fmt::format("names {} twice", shown(v)));
@@ -156,11 +156,11 @@ Scenario read_scenario(std::string_view bytes) {
   integer(j, "format", kScenarioFileFormat, kScenarioFileFormat);
   Scenario s;
   s.name = text(j, "name");
-  if (!chaos::is_client_name(s.name))
+  if (!protocol::is_client_name(s.name))
     refuse("name", fmt::format("is {}, not 1 to 32 letters, digits, _ or -", shown(s.name)));
   s.report = report_from(j);
   s.client = text(j, "client");
-  if (!chaos::is_client_name(s.client))
+  if (!protocol::is_client_name(s.client))
     refuse("client", fmt::format("is {}, not a catalogue name (rlock clients)", shown(s.client)));
   s.versions = versions_from(j);
   std::string fault = text(j, "fault");

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "chaos/chaos.h"
+#include "checker/judge.h"
 
 namespace rlock::scenario {
 

@@ -6,11 +6,11 @@
 
 #include <fmt/format.h>
 
-#include "chaos/campaign.h"
-#include "chaos/report.h"
-#include "chaos/run_record.h"
+#include "checker/tally.h"
 #include "lab/run_log.h"
 #include "rlock/error.h"
+#include "runner/run_campaign.h"
+#include "store/run_record.h"
 #include "timeline/timeline_svg.h"
 #include "util/stats.h"
 
@@ -46,7 +46,7 @@ fs::path draw_first(const fs::path& run_dir, const std::string& name, const std:
 
 }  // namespace
 
-ScenarioPlan plan_scenario(const Scenario& scenario, const chaos::Catalogue& catalogue, const PlanOptions& options) {
+ScenarioPlan plan_scenario(const Scenario& scenario, const protocol::Catalogue& catalogue, const PlanOptions& options) {
   ScenarioPlan plan{scenario, {}, options.trials == 0 ? scenario.trials : options.trials};
   if (plan.trials < 1 || plan.trials > kMaxScenarioTrials)
     throw UsageError(fmt::format("--trials {}: from 1 to {}", plan.trials, kMaxScenarioTrials));
@@ -60,7 +60,7 @@ ScenarioPlan plan_scenario(const Scenario& scenario, const chaos::Catalogue& cat
     bool asked = options.versions.empty() ||
                  std::find(options.versions.begin(), options.versions.end(), v) != options.versions.end();
     if (asked)
-      plan.versions.push_back(VersionPlan{v, chaos::shipped_client(catalogue, scenario.client + "@" + v).spec});
+      plan.versions.push_back(VersionPlan{v, protocol::shipped_client(catalogue, scenario.client + "@" + v).spec});
   }
   if (std::string_view why = chaos::not_applicable_to_client(scenario.fault, plan.versions.front().client);
       !why.empty()) {

@@ -7,7 +7,7 @@
 //
 //   ScenarioSet set = shipped_scenarios();
 //   for (const Scenario& s : scenarios_for_client(set, "etcd-mutex")) {
-//     ScenarioPlan plan = plan_scenario(s, chaos::shipped_catalogue(), {});  // before any server
+//     ScenarioPlan plan = plan_scenario(s, protocol::shipped_catalogue(), {});  // before any server
 //     std::vector<VersionTally> tallies = run_scenario(plan, setup, jobs);
 //     fmt::print("{}: {}\n", s.name, verdict_line(tallies));
 //   }
@@ -23,7 +23,8 @@
 #include <utility>
 #include <vector>
 
-#include "chaos/client_catalogue.h"
+#include "checker/judge.h"
+#include "protocol/client_catalogue.h"
 #include "scenario/scenario_file.h"
 
 namespace rlock::scenario {
@@ -49,7 +50,7 @@ struct PlanOptions {
 // scenario does not name (listing those it does), a client or version the catalogue does not ship
 // or has not installed (naming `scripts/clients.sh install NAME@V`), trials out of 1 to
 // kMaxScenarioTrials.
-ScenarioPlan plan_scenario(const Scenario& scenario, const chaos::Catalogue& catalogue, const PlanOptions& options);
+ScenarioPlan plan_scenario(const Scenario& scenario, const protocol::Catalogue& catalogue, const PlanOptions& options);
 
 // What one version's campaign showed.
 struct VersionTally {

@@ -5,10 +5,10 @@
 #include <fstream>
 #include <functional>
 
-#include "chaos/run_record.h"
 #include "host/temp_dir.h"
 #include "rlock/error.h"
 #include "scenario/scenario_set.h"
+#include "store/run_record.h"
 
 namespace rlock::scenario {
 namespace {
@@ -96,13 +96,13 @@ TEST(ScenarioSet, AFolderOthersCanWriteIsRefused) {
 }
 
 // A catalogue of `lib`, an etcd client, whose default version is 1.0 and whose 2.0 is not installed.
-chaos::Catalogue catalogue_in(const fs::path& dir) {
+protocol::Catalogue catalogue_in(const fs::path& dir) {
   write(
       dir / "lib" / "client.json",
       R"j({"library": "lib v1.0 (Go)", "version": "1.0", "versions": {"2.0": {"library": "lib v2.0 (Go)"}}, "installed": "{build}/x", "clients": [
           {"name": "lib", "command": "{build}/x", "server": "etcd", "safe": false, "models": "m"}]})j");
   write(dir / "lib" / "x", "");
-  return chaos::read_catalogue(dir);
+  return protocol::read_catalogue(dir);
 }
 
 std::string usage_error(const std::function<void()>& f) {
@@ -116,7 +116,7 @@ std::string usage_error(const std::function<void()>& f) {
 
 TEST(PlanScenario, ResolvesEachVersionAndRefusesOneNotNamedOrNotInstalled) {
   host::TempDir dir("catalogue");
-  chaos::Catalogue catalogue = catalogue_in(dir.path());
+  protocol::Catalogue catalogue = catalogue_in(dir.path());
   Scenario s = read_scenario(scenario_text("lib-1"));
   ScenarioPlan plan = plan_scenario(s, catalogue, {3, {"1.0"}});
   ASSERT_EQ(plan.versions.size(), 1u);

@@ -1,4 +1,4 @@
-// Each strategy's maker, one file each; make_incrementer (incrementer.cpp) picks among them.
+// Each strategy's maker, one file each; make_incrementer (registry.cpp) picks among them.
 // Their contracts are incrementer.h's.
 #pragma once
 

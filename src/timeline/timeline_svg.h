@@ -12,7 +12,7 @@
 #include <string>
 
 #include "lab/lab_dir.h"
-#include "lab/messages.h"
+#include "lab/wording.h"
 #include "timeline/timeline.h"
 
 namespace rlock::timeline {

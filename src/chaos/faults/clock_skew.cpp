@@ -1,6 +1,6 @@
 // clock-skew: the target runs under Debian's faketime, its wall clock and its sleeps as fast or as
 // slow as a drawn rate, 0.5 to 2 (as often slow as fast), its work ending just inside its TTL by its
-// own clock: a slow clock stretches it past the TTL, a fast one ends it early (client.h
+// own clock: a slow clock stretches it past the TTL, a fast one ends it early (runner/worker_spawn.h
 // spawn_worker). Nothing strikes; it counts as struck once the target has read. Not for protocol
 // clients: faketime cannot skew a program of any language honestly (a runtime that waits on the
 // monotonic clock hangs or runs unskewed).

@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "chaos/faults/strikes.h"
-#include "chaos/harness.h"
+#include "chaos/needed_servers.h"
 #include "chaos/schedule.h"
 #include "chaos/trial_context.h"
 

@@ -87,7 +87,7 @@ class FaultModel {
   virtual bool runs_own_redis() const { return false; }
   // Sets up the trial's servers of its own before its workers start.
   virtual void set_up(TrialContext&) const {}
-  // The cell of a single Redis splits in two by whether the lock reached the replica (report.h).
+  // The cell of a single Redis splits in two by whether the lock reached the replica (checker/tally.h).
   virtual bool splits_by_replica() const { return false; }
 
   // Its strike on the trial's target worker (among `workers`), on Redis's host or on the network;

@@ -1,0 +1,55 @@
+#include "chaos/needed_servers.h"
+
+#include <cstdlib>
+
+#include "bank/account_store.h"
+#include "host/server_probe.h"
+#include "rlock/redis_connection.h"
+
+namespace rlock::chaos {
+
+void on_shared_redis(Job& job, const std::vector<std::string_view>& command) {
+  needing("Redis", job.setup.redis.display(), [&] {
+    try {
+      job.redis.checked(command);
+    } catch (const Error&) {
+      job.redis.checked(command);
+    }
+  });
+}
+
+std::vector<ClientServer> client_servers(const std::vector<TrialSpec>& specs) {
+  auto uses = [&](protocol::ServerKind kind) {
+    return std::any_of(specs.begin(), specs.end(),
+                       [&](const TrialSpec& s) { return s.client && s.client->server == kind; });
+  };
+  auto variable = [](protocol::ServerKind kind) { return std::string(protocol::address_variable(kind)); };
+  std::vector<ClientServer> servers;
+  if (uses(protocol::ServerKind::etcd)) servers.push_back({"etcd", variable(protocol::ServerKind::etcd), "", ""});
+  if (uses(protocol::ServerKind::zookeeper))
+    servers.push_back({"ZooKeeper", variable(protocol::ServerKind::zookeeper), "ruok", "imok"});
+  return servers;
+}
+
+void check_client_server(const ClientServer& server, std::chrono::milliseconds timeout) {
+  const char* address = std::getenv(server.variable.c_str());
+  bool given = address != nullptr && *address != '\0';
+  needing(server.what, given ? address : fmt::format("${} (not set)", server.variable), [&] {
+    if (!given) throw Error(fmt::format("{} is not set", server.variable));
+    host::probe_server(address, server.say, server.expect, timeout);
+  });
+}
+
+std::string ServerWatch::operator()() {
+  try {
+    needing("PostgreSQL", postgres_at(setup_), [&] { bank::AccountStore{setup_.conninfo}; });
+    if (redis_) needing("Redis", setup_.redis.display(), [&] { RedisConnection(setup_.redis).checked({"PING"}); });
+    for (const ClientServer& server : clients_) check_client_server(server, std::chrono::seconds(1));
+    failures_ = 0;
+  } catch (const HarnessLost& e) {
+    if (++failures_ >= 2) return e.what();
+  }
+  return "";
+}
+
+}  // namespace rlock::chaos

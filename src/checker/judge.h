@@ -1,0 +1,88 @@
+// A trial judged: what a trial leaves behind (TrialInput: its history, the account's final state,
+// how long it took, whether it could run) and the one function that turns that into its
+// TrialResult. The campaign calls it as each trial ends, and `rlock analyze` calls it again on the
+// inputs stored with the run (run_record.h), so both print the same table. Every field of
+// TrialResult is computed here, from fields of TrialInput that the run record stores.
+//
+// Plain values and a pure function; thread-safe.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "chaos/chaos.h"
+#include "checker/checkers.h"
+#include "checker/history.h"
+
+namespace rlock::chaos {
+
+// A trial judged: each checker's verdict, its operations counted, and whether it could run.
+struct TrialResult {
+  TrialSpec spec{};
+  CheckResult lost{};
+  CheckResult overlaps{};
+  CheckResult fences{};
+  int failed_ops = 0;  // increments that failed and said so (their amount not added)
+  long long failed_amount = 0;
+  int unknown_ops = 0;  // increments of unknown outcome (killed, or a write's answer lost), not stuck
+  int stuck_ops = 0;    // increments still running when the trial's time ran out
+  // A protocol client's: its served balance against the increments whose writes were applied
+  // (invalid: money created, its amount; unknown for a strategy), and the increments it reported
+  // done with no write applied and no error, never a success.
+  CheckResult balance{};
+  int unwritten_ops = 0;
+  bool struck = false;  // the fault struck (FaultModel::struck)
+  // failover of a single Redis: whether the lock had reached the replica when the primary died.
+  std::optional<bool> lock_reached_replica{};
+  double ms = 0;
+  std::string error{};  // the trial itself could not run (then not_run too)
+  // The protocol client broke the protocol, exited early or fell silent: the trial is not judged,
+  // never an anomaly. `not_run`: skipped, the client having failed its first trials this way.
+  std::string client_error{};
+  bool not_run = false;
+  // Not run because the campaign stopped: the harness lost a server (`error` names it).
+  bool harness_lost = false;
+
+  bool anomaly() const;  // never for a trial not run
+};
+
+// A protocol client's account, served by the harness: its exact count of stale writes, and its
+// balance against what the increments whose writes were applied add up to. A run stored before
+// the balance was kept has no balance: its trials are not checked for it.
+struct ServedTally {
+  int stale_writes = 0;
+  long long lost_money = 0;
+  std::optional<long long> balance{};           // the account at the end
+  std::optional<long long> expected_balance{};  // initial + each increment with an applied write, once
+  int repeated_writes = 0;                      // applied writes beyond the first of their increment
+  int unwritten = 0;                            // increments reported done with no write applied, no error
+};
+
+struct TrialInput {
+  explicit TrialInput(TrialSpec trial) : spec(std::move(trial)) {}
+
+  TrialSpec spec;
+  std::vector<Operation> history;
+  std::vector<bool> stuck;                   // per operation: still running when the trial's time ran out
+  bool struck = false;                       // the fault struck (FaultModel::struck)
+  std::optional<bool> lock_reached_replica;  // failover of a single Redis, measured at the failover
+  std::optional<long long> final_balance;    // a built-in strategy's account at the end
+  std::string balance_error;                 // why final_balance could not be read
+  std::optional<ServedTally> served;         // a protocol client's account
+  double ms = 0;
+  std::string error;         // the trial itself could not run
+  std::string client_error;  // the client broke the protocol: not judged
+  bool not_run = false;      // skipped: the client failed its first trials
+};
+
+TrialResult judge(const TrialInput& input);
+
+// A trial's input and its verdict, judged once.
+struct JudgedTrial {
+  TrialInput input;
+  TrialResult result;
+};
+
+}  // namespace rlock::chaos

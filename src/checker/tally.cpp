@@ -1,0 +1,217 @@
+#include "checker/tally.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "rlock/error.h"
+#include "runfiles/chaos_file.h"
+#include "util/stats.h"
+
+namespace rlock::chaos {
+
+double Cell::rate() const { return judged() ? static_cast<double>(anomalies) / static_cast<double>(judged()) : 0; }
+
+namespace {
+
+constexpr std::string_view kLagging = "lagging", kInSync = "in-sync";
+
+// The cell, or under failover of one Redis its two: the replica lagging, and in sync.
+void add_cells(std::vector<Cell>& cells, Cell cell, bool one_redis) {
+  if (!cell.fault->splits_by_replica() || !one_redis || !cell.not_applicable.empty()) {
+    cells.push_back(cell);
+    return;
+  }
+  for (std::string_view replica : {kLagging, kInSync}) {
+    cell.replica = replica;
+    cells.push_back(cell);
+  }
+}
+
+std::string_view replica_of(const TrialResult& r) {
+  return r.lock_reached_replica == std::optional<bool>(false) ? kLagging : kInSync;
+}
+
+}  // namespace
+
+std::string fault_label(const Cell& c) {
+  if (c.replica.empty()) return std::string(to_string(c.fault));
+  return fmt::format("{}/{}", to_string(c.fault), c.replica == kLagging ? "lag" : "sync");
+}
+
+std::vector<Cell> empty_table(const Campaign& campaign) {
+  std::vector<Cell> cells;
+  for (lab::Strategy s : campaign.strategies) {
+    for (Fault f : campaign.faults) {
+      add_cells(cells,
+                Cell{.row = std::string(to_string(s)),
+                     .fault = f,
+                     .expected_safe = expected_safe(s, f),
+                     .not_applicable = not_applicable(s, f)},
+                s != lab::Strategy::redlock);
+    }
+  }
+  for (const protocol::ClientSpec& client : campaign.clients) {
+    for (Fault f : campaign.faults) {
+      add_cells(cells,
+                Cell{.row = client.name,
+                     .fault = f,
+                     .expected_safe = client.expected_safe,
+                     .client = true,
+                     .not_applicable = not_applicable_to_client(f, client)},
+                client.servers == 1);
+    }
+  }
+  return cells;
+}
+
+void tally(std::vector<Cell>& cells, const TrialResult& r) {
+  Cell& c = *std::find_if(cells.begin(), cells.end(), [&](const Cell& x) {
+    return x.row == row_name(r.spec) && x.client == r.spec.client.has_value() && x.fault == r.spec.fault &&
+           (x.replica.empty() || x.replica == replica_of(r));
+  });
+  if (r.not_run) {
+    ++c.not_run;
+    return;
+  }
+  ++c.trials;
+  if (!r.client_error.empty()) ++c.client_errors;
+  c.ms.push_back(r.ms);
+  if (r.lost.validity == Validity::invalid && r.lost.amount > 0) ++c.lost, c.lost_amount += r.lost.amount;
+  if (r.overlaps.validity == Validity::invalid) ++c.overlaps;
+  if (r.failed_ops > 0) ++c.failed, c.failed_amount += r.failed_amount;
+  c.unknown += r.unknown_ops;
+  c.stuck += r.stuck_ops;
+  c.unwritten += r.unwritten_ops;
+  if (r.balance.validity == Validity::invalid) ++c.created, c.created_amount += r.balance.amount;
+  if (r.struck) ++c.struck;
+  if (r.anomaly()) ++c.anomalies, c.kept.push_back(std::to_string(r.spec.number));
+}
+
+std::vector<Cell> tabulate(const Campaign& campaign, const std::vector<TrialResult>& results) {
+  std::vector<Cell> cells = empty_table(campaign);
+  for (const TrialResult& r : results) tally(cells, r);
+  return cells;
+}
+
+void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup) {
+  bool clients = std::any_of(cells.begin(), cells.end(), [](const Cell& c) { return c.client; });
+  size_t row_width = 19;  // the built-in strategies' names; a client's may be longer
+  for (const Cell& c : cells) row_width = std::max(row_width, c.row.size() + 1);
+  fmt::print("\n{:<{}}{:<14}{:>5} {:>7}{:>7}{:>8}{:>6}{:>7}{:>9}{:>7}{:>8}{:>8}{:>6}{:>7}  {:<15}{:>9}{}\n", "strategy",
+             row_width, "fault", "safe", "trials", "struck", "not_run", "lost", "money", "overlaps", "failed",
+             "dropped", "unknown", "stuck", "rate", "95% CI", "median",
+             clients ? "  client_error unwritten created  extra" : "");
+  for (const Cell& c : cells) {
+    if (!c.not_applicable.empty()) {
+      fmt::print("{:<{}}{:<14}{:>5}   n/a: {}\n", c.row, row_width, fault_label(c), c.expected_safe ? "yes" : "no",
+                 c.not_applicable);
+      continue;
+    }
+    if (c.trials == 0 && c.not_run == 0) {  // a failover's half that no trial fell in: no rate to give
+      fmt::print("{:<{}}{:<14}{:>5} {:>7}   no trial fell in this cell\n", c.row, row_width, fault_label(c),
+                 c.expected_safe ? "yes" : "no", 0);
+      continue;
+    }
+    auto [low, high] = util::wilson_interval(c.anomalies, c.judged());
+    std::string errors =
+        clients ? fmt::format("  {:>12} {:>9} {:>7} {:>6}", c.client_errors, c.unwritten, c.created, c.created_amount)
+                : "";
+    fmt::print(
+        "{:<{}}{:<14}{:>5} {:>7}{:>7}{:>8}{:>6}{:>7}{:>9}{:>7}{:>8}{:>8}{:>6}{:>7.2f}  [{:.2f}, {:.2f}]  {:>6.0f} "
+        "ms{}\n",
+        c.row, row_width, fault_label(c), c.expected_safe ? "yes" : "no", c.trials, c.struck, c.not_run, c.lost,
+        c.lost_amount, c.overlaps, c.failed, c.failed_amount, c.unknown, c.stuck, c.rate(), low, high,
+        util::median(c.ms), errors);
+  }
+  fmt::print(
+      "\nsafe: expected to show no anomaly. struck: trials in which the fault struck. not_run: trials that\n"
+      "could not run, in no rate. lost: trials that lost acknowledged money (money: how much). overlaps: trials\n"
+      "where two accepted read-to-write sections overlapped. failed/dropped: trials where an increment failed\n"
+      "and said so, and the money it did not add. unknown: increments of unknown outcome (killed, or a write\n"
+      "whose answer was lost). stuck: increments still running when their trial's time ran out. n/a: the\n"
+      "fault cannot strike or cannot matter to the strategy (docs/chaos.md); not run. Anomalous trials are\n"
+      "kept in {}\n",
+      (setup.dir / "trials").string());
+  if (clients) {
+    fmt::print(
+        "client_error: trials a client left unjudged (it broke the protocol, exited or fell silent); they\n"
+        "are not in the rate, and are kept too. unwritten: increments a client reported done with no write\n"
+        "of theirs applied and no error (never a success, not in the rate). created: trials whose balance\n"
+        "ended above the initial one plus each increment with an applied write, once (extra: how much), an\n"
+        "anomaly.\n");
+  }
+}
+
+void write_json(const std::string& path, const std::vector<Cell>& cells, const Campaign& campaign,
+                const ChaosSetup& setup) {
+  runfiles::ChaosFile file{
+      setup.seed, static_cast<long>(setup.ttl.count()), campaign.trials, std::string(wait_mode_name(setup.wait)), {}};
+  for (const Cell& c : cells) {
+    auto [low, high] = util::wilson_interval(c.anomalies, c.judged());
+    file.cells.push_back(runfiles::ChaosFileCell{.strategy = c.row,
+                                                 .fault = std::string(to_string(c.fault)),
+                                                 .client = c.client,
+                                                 .client_error = c.client_errors,
+                                                 .not_run = c.not_run,
+                                                 .expected_safe = c.expected_safe,
+                                                 .trials = c.trials,
+                                                 .anomalies = c.anomalies,
+                                                 .lost_updates = c.lost,
+                                                 .lost_amount = c.lost_amount,
+                                                 .overlaps = c.overlaps,
+                                                 .failed = c.failed,
+                                                 .dropped_amount = c.failed_amount,
+                                                 .unknown = c.unknown,
+                                                 .stuck = c.stuck,
+                                                 .unwritten = c.unwritten,
+                                                 .created = c.created,
+                                                 .created_amount = c.created_amount,
+                                                 .struck = c.struck,
+                                                 .rate = c.rate(),
+                                                 .ci_low = low,
+                                                 .ci_high = high,
+                                                 .median_trial_ms = util::median(c.ms),
+                                                 .kept_trials = c.kept,
+                                                 .not_applicable = std::string(c.not_applicable),
+                                                 .replica = std::string(c.replica)});
+  }
+  runfiles::write_chaos_file(path, file);
+}
+
+const Cell* find_cell(const std::vector<Cell>& cells, const std::string& row, Fault fault) {
+  auto it = std::find_if(cells.begin(), cells.end(), [&](const Cell& c) { return c.row == row && c.fault == fault; });
+  return it == cells.end() ? nullptr : &*it;
+}
+
+void print_comparison(const Cell& a, const Cell& b) {
+  fmt::print("\n");
+  for (const Cell* c : {&a, &b}) {
+    auto [low, high] = util::wilson_interval(c->anomalies, c->judged());
+    fmt::print("{} under {}: {} of {} trials with an anomaly, rate {:.3f}, 95% CI [{:.3f}, {:.3f}]\n", c->row,
+               to_string(c->fault), c->anomalies, c->judged(), c->rate(), low, high);
+  }
+  double p = util::fisher_exact_p(a.anomalies, a.judged() - a.anomalies, b.anomalies, b.judged() - b.anomalies);
+  fmt::print("Fisher's exact test, two-sided: p = {:.3g}\n", p);
+}
+
+void check_expected_safe(const std::vector<Cell>& cells) {
+  std::string list;
+  for (const Cell& c : cells) {
+    if (!c.expected_safe || c.anomalies == 0) continue;
+    list += fmt::format("{}{} under {}", list.empty() ? "" : ", ", c.row, fault_label(c));
+  }
+  if (!list.empty()) throw UnexpectedAnomaly(fmt::format("anomalies where none were expected: {}", list));
+}
+
+void check_judged(const std::vector<Cell>& cells, const std::string& what) {
+  long judged = 0, trials = 0;
+  for (const Cell& c : cells) judged += c.judged(), trials += c.trials + c.not_run;
+  if (judged > 0) return;
+  throw Error(
+      fmt::format("{} judged no trial: all {} were not run or left unjudged by their client, which shows "
+                  "nothing",
+                  what, trials));
+}
+
+}  // namespace rlock::chaos

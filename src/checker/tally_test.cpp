@@ -1,0 +1,194 @@
+#include "checker/tally.h"
+
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+#include "host/temp_dir.h"
+#include "runfiles/chaos_file.h"
+#include "runner/run_campaign.h"
+
+namespace rlock::chaos {
+
+using lab::Strategy;
+
+namespace {
+
+Cell cell(Strategy strategy, Fault fault, long anomalies) {
+  Cell c{.row = std::string(to_string(strategy)), .fault = fault, .expected_safe = expected_safe(strategy, fault)};
+  c.trials = 10;
+  c.anomalies = anomalies;
+  return c;
+}
+
+TEST(CheckExpectedSafe, AnAnomalyOfAnExpectedSafeCellIsTheCampaignsVerdict) {
+  std::vector<Cell> cells{cell(Strategy::ttl, fault_named("pause"), 10),
+                          cell(Strategy::fenced_claim, fault_named("pause"), 1)};
+  try {
+    check_expected_safe(cells);
+    FAIL() << "no UnexpectedAnomaly";
+  } catch (const UnexpectedAnomaly& e) {
+    EXPECT_STREQ(e.what(), "anomalies where none were expected: fenced-claim under pause");
+  }
+}
+
+TEST(CheckExpectedSafe, AnomaliesWhereTheyAreExpectedPass) {
+  EXPECT_NO_THROW(check_expected_safe(
+      {cell(Strategy::ttl, fault_named("pause"), 10), cell(Strategy::pg_row_lock, fault_named("kill"), 0)}));
+}
+
+// A judged trial of `strategy` under `fault`: every checker valid unless `lost` money.
+TrialResult judged(Strategy strategy, Fault fault, int number, long long lost = 0) {
+  CheckResult valid{Validity::valid, "", 0, 0};
+  TrialResult r{.spec = {strategy, fault, number, std::nullopt}, .lost = valid, .overlaps = valid, .fences = valid};
+  if (lost > 0) r.lost = {Validity::invalid, "lost", lost, 0};
+  return r;
+}
+
+TrialResult not_run(Strategy strategy, Fault fault, int number, bool harness_lost) {
+  return TrialResult{.spec = {strategy, fault, number, std::nullopt},
+                     .error = "PostgreSQL at 127.0.0.1:5448/bank: connection refused",
+                     .not_run = true,
+                     .harness_lost = harness_lost};
+}
+
+TEST(Tabulate, EveryOutcomeIsCountedInItsColumn) {
+  TrialResult a = judged(Strategy::ttl, fault_named("kill"), 0);
+  a.unknown_ops = 1;
+  a.struck = true;
+  TrialResult b = judged(Strategy::ttl, fault_named("kill"), 1, 40);
+  b.stuck_ops = 2;
+  b.failed_ops = 1;
+  b.failed_amount = 7;
+  b.struck = true;
+  TrialResult c = judged(Strategy::ttl, fault_named("kill"), 2);
+  Campaign campaign{{Strategy::ttl}, {}, {fault_named("kill")}, 3, 1};
+  std::vector<Cell> cells = tabulate(campaign, {a, b, c});
+  ASSERT_EQ(cells.size(), 1U);
+  EXPECT_EQ(cells[0].trials, 3);
+  EXPECT_EQ(cells[0].struck, 2);
+  EXPECT_EQ(cells[0].unknown, 1);
+  EXPECT_EQ(cells[0].stuck, 2);
+  EXPECT_EQ(cells[0].failed, 1);
+  EXPECT_EQ(cells[0].failed_amount, 7);
+  EXPECT_EQ(cells[0].lost, 1);
+  EXPECT_EQ(cells[0].anomalies, 1);
+}
+
+// A trial that could not run (the harness lost PostgreSQL) is never an anomaly, and never in a
+// rate's denominator: 1 anomaly in 2 judged trials, whatever the trials not run.
+TEST(Tabulate, TrialsNotRunAreNeitherAnomaliesNorInTheRate) {
+  std::vector<TrialResult> results{judged(Strategy::fenced_claim, fault_named("pause"), 0, 10),
+                                   judged(Strategy::fenced_claim, fault_named("pause"), 1),
+                                   not_run(Strategy::fenced_claim, fault_named("pause"), 2, true),
+                                   not_run(Strategy::fenced_claim, fault_named("pause"), 3, false)};
+  EXPECT_FALSE(results[2].anomaly());
+  EXPECT_FALSE(results[3].anomaly());
+  std::vector<Cell> cells = tabulate(Campaign{{Strategy::fenced_claim}, {}, {fault_named("pause")}, 4, 1}, results);
+  EXPECT_EQ(cells[0].trials, 2);
+  EXPECT_EQ(cells[0].not_run, 2);
+  EXPECT_EQ(cells[0].anomalies, 1);
+  EXPECT_DOUBLE_EQ(cells[0].rate(), 0.5);
+}
+
+// A failover of one Redis is two cells, by what the harness found on the replica; redlock's is one.
+TEST(Tabulate, AFailoverSplitsLaggingFromInSyncTrials) {
+  TrialResult lagging = judged(Strategy::ttl, fault_named("failover"), 0, 30);
+  lagging.lock_reached_replica = false;
+  TrialResult in_sync = judged(Strategy::ttl, fault_named("failover"), 1);
+  in_sync.lock_reached_replica = true;
+  TrialResult redlock = judged(Strategy::redlock, fault_named("failover"), 0);
+  std::vector<Cell> cells = tabulate(Campaign{{Strategy::ttl, Strategy::redlock}, {}, {fault_named("failover")}, 2, 1},
+                                     {lagging, in_sync, redlock});
+  ASSERT_EQ(cells.size(), 3U);
+  EXPECT_EQ(fault_label(cells[0]), "failover/lag");
+  EXPECT_EQ(cells[0].trials, 1);
+  EXPECT_EQ(cells[0].anomalies, 1);
+  EXPECT_EQ(fault_label(cells[1]), "failover/sync");
+  EXPECT_EQ(cells[1].trials, 1);
+  EXPECT_EQ(cells[1].anomalies, 0);
+  EXPECT_EQ(fault_label(cells[2]), "failover");
+  EXPECT_EQ(cells[2].trials, 1);
+}
+
+// The PostgreSQL strategies never use Redis: its restart is n/a for them, and not run.
+TEST(Tabulate, ACellThatCannotFailIsNotApplicable) {
+  std::vector<Cell> cells =
+      tabulate(Campaign{{Strategy::pg_row_lock}, {}, {fault_named("redis-restart"), fault_named("pause")}, 2, 1}, {});
+  EXPECT_EQ(cells[0].not_applicable, "Redis unused");
+  EXPECT_TRUE(cells[1].not_applicable.empty());
+  EXPECT_EQ(not_applicable(Strategy::pg_atomic, fault_named("pause")), "no lock held");
+  EXPECT_TRUE(not_applicable(Strategy::ttl, fault_named("redis-restart")).empty());
+}
+
+// faketime cannot skew a client of any language honestly: its clock-skew cell is n/a, and not run.
+TEST(Tabulate, AClientUnderClockSkewIsNotApplicable) {
+  Campaign campaign{
+      {}, {protocol::ClientSpec{"py", "python3 client.py"}}, {fault_named("clock-skew"), fault_named("pause")}, 2, 1};
+  std::vector<Cell> cells = tabulate(campaign, {});
+  EXPECT_EQ(cells[0].not_applicable, "clock not skewed");
+  EXPECT_TRUE(cells[1].not_applicable.empty());
+  std::vector<TrialSpec> trials = all_trials(campaign);
+  EXPECT_EQ(trials.size(), 2u);
+  EXPECT_TRUE(
+      std::all_of(trials.begin(), trials.end(), [](const TrialSpec& t) { return t.fault == fault_named("pause"); }));
+}
+
+TEST(CheckHarness, ALostServerIsOneLineWithTheTrialsCheckedAndNotRun) {
+  std::vector<TrialResult> results{judged(Strategy::ttl, fault_named("none"), 0),
+                                   not_run(Strategy::ttl, fault_named("none"), 1, true),
+                                   not_run(Strategy::ttl, fault_named("none"), 2, true)};
+  try {
+    check_harness(results);
+    FAIL() << "no HarnessLost";
+  } catch (const HarnessLost& e) {
+    EXPECT_STREQ(e.what(),
+                 "the campaign stopped: the harness lost PostgreSQL at 127.0.0.1:5448/bank: connection refused "
+                 "(1 trials checked, 2 not run)");
+  }
+  EXPECT_NO_THROW(check_harness(
+      {judged(Strategy::ttl, fault_named("none"), 0), not_run(Strategy::ttl, fault_named("none"), 1, false)}));
+}
+
+// chaos.json as the campaign writes it reads back cell by cell, the split failover's halves and an
+// n/a cell with what tells them apart.
+TEST(WriteJson, TheTableReadsBackCellByCell) {
+  host::TempDir tmp("tally_test");
+  TrialResult lagging = judged(Strategy::ttl, fault_named("failover"), 0, 30);
+  lagging.lock_reached_replica = false;
+  lagging.ms = 250;
+  Campaign campaign{{Strategy::ttl, Strategy::pg_atomic}, {}, {fault_named("failover"), fault_named("pause")}, 1, 1};
+  std::vector<Cell> cells = tabulate(campaign, {lagging, judged(Strategy::ttl, fault_named("pause"), 0, 0)});
+  ChaosSetup setup;
+  setup.seed = 77;
+  setup.ttl = std::chrono::milliseconds(300);
+  setup.wait = WaitMode::notify;
+  write_json((tmp.path() / "chaos.json").string(), cells, campaign, setup);
+
+  runfiles::ChaosFile file = runfiles::read_chaos_file(tmp.path() / "chaos.json");
+  EXPECT_EQ(file.seed, 77u);
+  EXPECT_EQ(file.ttl_ms, 300);
+  EXPECT_EQ(file.trials_per_cell, 1);
+  EXPECT_EQ(file.wait, "notify");
+  ASSERT_EQ(file.cells.size(), cells.size());
+  const runfiles::ChaosFileCell& lag = file.cells[0];
+  EXPECT_EQ(lag.strategy, "ttl");
+  EXPECT_EQ(lag.fault, "failover");
+  EXPECT_EQ(lag.replica, "lagging");
+  EXPECT_EQ(lag.trials, 1);
+  EXPECT_EQ(lag.anomalies, 1);
+  EXPECT_EQ(lag.lost_updates, 1);
+  EXPECT_EQ(lag.lost_amount, 30);
+  EXPECT_DOUBLE_EQ(lag.rate, 1.0);
+  EXPECT_DOUBLE_EQ(lag.median_trial_ms, 250);
+  EXPECT_EQ(lag.kept_trials, std::vector<std::string>{"0"});
+  EXPECT_EQ(file.cells[1].replica, "in-sync");
+  auto pg_pause = std::find_if(file.cells.begin(), file.cells.end(), [](const runfiles::ChaosFileCell& c) {
+    return c.strategy == "pg-atomic" && c.fault == "pause";
+  });
+  ASSERT_NE(pg_pause, file.cells.end());
+  EXPECT_EQ(pg_pause->not_applicable, "no lock held");
+}
+
+}  // namespace
+}  // namespace rlock::chaos

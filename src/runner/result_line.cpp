@@ -1,0 +1,61 @@
+#include "runner/result_line.h"
+
+#include <optional>
+
+#include "runfiles/file_format.h"
+
+namespace rlock::chaos {
+namespace {
+
+nlohmann::json check_json(const CheckResult& c) {
+  return {{"validity", to_string(c.validity)}, {"detail", c.detail}, {"amount", c.amount}, {"count", c.count}};
+}
+
+CheckResult check_from(const nlohmann::json& j) {
+  return {validity_from(j.value("validity", "unknown")), j.value("detail", ""), runfiles::count_at(j, "amount", 0LL),
+          runfiles::count_at(j, "count", 0)};
+}
+
+}  // namespace
+
+nlohmann::json result_json(const TrialResult& r) {
+  return {{"lost", check_json(r.lost)},
+          {"overlaps", check_json(r.overlaps)},
+          {"fences", check_json(r.fences)},
+          {"failed_ops", r.failed_ops},
+          {"failed_amount", r.failed_amount},
+          {"unknown_ops", r.unknown_ops},
+          {"stuck_ops", r.stuck_ops},
+          {"balance", check_json(r.balance)},
+          {"unwritten_ops", r.unwritten_ops},
+          {"struck", r.struck},
+          {"lock_reached_replica", r.lock_reached_replica ? nlohmann::json(*r.lock_reached_replica) : nlohmann::json()},
+          {"ms", r.ms},
+          {"error", r.error},
+          {"client_error", r.client_error},
+          {"not_run", r.not_run}};
+}
+
+TrialResult result_from(const nlohmann::json& line, const TrialSpec& spec) {
+  return TrialResult{
+      .spec = spec,
+      .lost = check_from(line.value("lost", nlohmann::json::object())),
+      .overlaps = check_from(line.value("overlaps", nlohmann::json::object())),
+      .fences = check_from(line.value("fences", nlohmann::json::object())),
+      .failed_ops = runfiles::count_at(line, "failed_ops", 0),
+      .failed_amount = runfiles::count_at(line, "failed_amount", 0LL),
+      .unknown_ops = runfiles::count_at(line, "unknown_ops", 0),
+      .stuck_ops = runfiles::count_at(line, "stuck_ops", 0),
+      .balance = check_from(line.value("balance", nlohmann::json::object())),
+      .unwritten_ops = runfiles::count_at(line, "unwritten_ops", 0),
+      .struck = line.value("struck", false),
+      .lock_reached_replica = line.contains("lock_reached_replica") && line["lock_reached_replica"].is_boolean()
+                                  ? std::optional<bool>(line["lock_reached_replica"].get<bool>())
+                                  : std::nullopt,
+      .ms = line.value("ms", 0.0),
+      .error = line.value("error", ""),
+      .client_error = line.value("client_error", ""),
+      .not_run = line.value("not_run", false)};
+}
+
+}  // namespace rlock::chaos

@@ -1,0 +1,223 @@
+#include "store/run_file.h"
+
+#include <algorithm>
+#include <fstream>
+#include <limits>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "bank/account_store.h"
+#include "protocol/client_list.h"
+#include "rlock/error.h"
+#include "rlock/redis_address.h"
+#include "util/run_dir.h"
+#include "util/seeded_random.h"
+
+extern char** environ;
+
+namespace rlock::chaos {
+namespace {
+
+using nlohmann::json;
+
+json command_line() {
+  json args = json::array();
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  for (std::string arg; std::getline(in, arg, '\0');) args.push_back(protocol::blank_command_secrets(arg));
+  return args;
+}
+
+// The variables that can change a run: rlock's, the servers', libpq's and the locale.
+json environment() {
+  json env = json::object();
+  for (char** e = environ; *e != nullptr; ++e) {
+    std::string entry = *e;
+    std::string name = entry.substr(0, entry.find('=')), value = entry.substr(name.size() + 1);
+    bool kept = name.starts_with("RLOCK_") || name.starts_with("PG") || name == "REDIS_URL" || name == "DATABASE_URL" ||
+                name == "LANG" || name.starts_with("LC_") || name == "PATH";
+    if (kept) env[name] = name == "PGPASSWORD" ? "***" : blank_passwords(value);
+  }
+  return env;
+}
+
+json client_json(const protocol::ClientSpec& c) {
+  return {{"name", c.name},
+          {"command", protocol::blank_command_secrets(c.command)},
+          {"servers", c.servers},
+          {"expected_safe", c.expected_safe},
+          {"server", protocol::to_string(c.server)}};
+}
+
+template <typename T, typename Parse>
+T parse_name(const json& j, Parse&& parse, const char* what) {
+  if (!j.is_string()) throw Error(fmt::format("a {} is {}, not a name", what, j.dump()));
+  auto value = parse(j.get<std::string>());
+  if (!value) throw Error(fmt::format("unknown {} {}", what, j.dump()));
+  return *value;
+}
+
+// j[key], an integer from `low` to `high`.
+long long integer(const json& j, const char* key, long long low, long long high) {
+  const json& value = j.at(key);
+  bool fits = value.is_number_integer() &&
+              (value.is_number_unsigned() ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(high)
+                                          : value.get<long long>() >= low && value.get<long long>() <= high);
+  if (!fits) throw Error(fmt::format("{} is {}, not an integer from {} to {}", key, value.dump(), low, high));
+  return value.get<long long>();
+}
+
+// j[key]'s names, each parsed, none given twice.
+template <typename T, typename Parse>
+std::vector<T> name_list(const json& j, const char* key, Parse&& parse, const char* what) {
+  std::vector<T> values;
+  for (const json& name : j.at(key).get_ref<const json::array_t&>()) {
+    T value = parse_name<T>(name, parse, what);
+    if (std::find(values.begin(), values.end(), value) != values.end()) {
+      throw Error(fmt::format("{} names the {} {} twice", key, what, name.dump()));
+    }
+    values.push_back(value);
+  }
+  return values;
+}
+
+protocol::ClientSpec client_from(const json& k, const std::vector<protocol::ClientSpec>& before) {
+  protocol::ClientSpec c{k.at("name").get<std::string>(), k.at("command").get<std::string>(),
+                         static_cast<int>(integer(k, "servers", 1, 3)), k.at("expected_safe").get<bool>()};
+  if (!protocol::is_client_row_name(c.name) || lab::strategy_from(c.name))
+    throw Error(fmt::format("client name {} is not one", k.at("name").dump()));
+  if (c.servers == 2) throw Error("a client's servers are 1 or 3, not 2");
+  // Runs stored before clients had a kind of server were all Redis clients.
+  if (k.contains("server"))
+    c.server = parse_name<protocol::ServerKind>(k.at("server"), protocol::server_kind_from, "server kind");
+  bool twice =
+      std::any_of(before.begin(), before.end(), [&](const protocol::ClientSpec& b) { return b.name == c.name; });
+  if (twice) throw Error(fmt::format("the client {} is named twice", c.name));
+  return c;
+}
+
+Campaign campaign_from(const json& j) {
+  Campaign c;
+  c.strategies = name_list<lab::Strategy>(j, "strategies", lab::strategy_from, "strategy");
+  c.faults = name_list<Fault>(j, "faults", recorded_fault_from, "fault");
+  for (const json& k : j.at("clients").get_ref<const json::array_t&>()) c.clients.push_back(client_from(k, c.clients));
+  c.trials = static_cast<int>(integer(j, "trials", 1, kMaxTrialsACell));
+  c.jobs = static_cast<int>(integer(j, "jobs", 1, kMaxJobs));
+  if (most_trials(c) > kMaxTrialsARun) {
+    throw Error(fmt::format("the campaign has {} trials: at most {} a run", most_trials(c), kMaxTrialsARun));
+  }
+  return c;
+}
+
+ChaosSetup setup_from(const json& j) {
+  ChaosSetup s;
+  s.seed = j.at("seed").get<std::uint64_t>();
+  s.ttl = std::chrono::milliseconds(integer(j, "ttl_ms", kMinTtlMs, kMaxTtlMs));
+  s.wait = parse_name<WaitMode>(
+      j.at("wait"),
+      [](const std::string& name) -> std::optional<WaitMode> {
+        auto modes = wait_modes_by_name();
+        auto it = modes.find(name);
+        return it == modes.end() ? std::nullopt : std::optional(it->second);
+      },
+      "wait mode");
+  s.dir = j.at("dir").get<std::string>();
+  s.first_account = integer(j, "first_account", 0, std::numeric_limits<int>::max());
+  s.failover_port = static_cast<int>(integer(j, "failover_port", kMinOwnPort, kMaxOwnPort));
+  s.redlock_port = static_cast<int>(integer(j, "redlock_port", kMinOwnPort, kMaxOwnPort));
+  // Runs stored before it was recorded ran without --netns.
+  if (j.contains("netns")) s.netns = j.at("netns").get<bool>();
+  if (j.contains("workers")) s.workers = static_cast<int>(integer(j, "workers", 2, 4));
+  return s;
+}
+
+// A scenario's name is a client's name; a version holds a dot (scenario/scenario_file.h).
+ScenarioLabel scenario_label_from(const json& j) {
+  ScenarioLabel label{j.at("name").get<std::string>(), j.at("version").get<std::string>()};
+  if (!protocol::is_client_name(label.name) || !protocol::is_version_number(label.version))
+    throw Error(fmt::format("scenario {} is not a scenario's name and version", j.dump()));
+  return label;
+}
+
+json plan_json(const Campaign& campaign) {
+  json strategies = json::array(), faults = json::array(), clients = json::array();
+  for (lab::Strategy s : campaign.strategies) strategies.push_back(to_string(s));
+  for (Fault f : campaign.faults) faults.push_back(to_string(f));
+  for (const protocol::ClientSpec& c : campaign.clients) clients.push_back(client_json(c));
+  return json{{"strategies", strategies}, {"faults", faults}, {"clients", clients}, {"trials", campaign.trials}};
+}
+
+Shard shard_from(const json& j, const RunFile& run) {
+  Shard shard{static_cast<int>(integer(j, "index", 1, kMaxShards)),
+              static_cast<int>(integer(j, "count", 1, kMaxShards))};
+  if (shard.index > shard.count)
+    throw Error(fmt::format("shard {}/{}: its index is past its count", shard.index, shard.count));
+  std::string stated = j.at("fingerprint").get<std::string>(), computed = fingerprint(run);
+  if (stated != computed) {
+    throw Error(fmt::format("shard {}/{}: its fingerprint {} is not its campaign's, {}", shard.index, shard.count,
+                            json(stated).dump(), computed));
+  }
+  return shard;
+}
+
+}  // namespace
+
+std::string_view rlock_version() { return RLOCK_VERSION; }
+
+json plan_fields(const RunFile& run) {
+  json fields = plan_json(run.campaign);
+  fields["seed"] = run.setup.seed;
+  fields["ttl_ms"] = run.setup.ttl.count();
+  fields["wait"] = wait_mode_name(run.setup.wait);
+  fields["rlock_version"] = run.rlock_version;
+  fields["netns"] = run.setup.netns;
+  if (run.setup.workers != 0) fields["workers"] = run.setup.workers;
+  return fields;
+}
+
+std::string fingerprint(const RunFile& run) {
+  json fields = plan_fields(run);
+  // The plans of shards stored before netns was recorded were hashed without it, and ran without it.
+  if (!run.setup.netns) fields.erase("netns");
+  return fmt::format("{:016x}", util::fnv1a(fields.dump()));
+}
+
+json run_file_json(const Campaign& campaign, const ChaosSetup& setup) {
+  json campaign_json = plan_json(campaign);
+  campaign_json["jobs"] = campaign.jobs;
+  json file{{"format", kRunFileFormat},
+            {"started", util::utc_now("%Y-%m-%dT%H:%M:%SZ")},
+            {"rlock_version", rlock_version()},
+            {"command", command_line()},
+            {"environment", environment()},
+            {"campaign", campaign_json},
+            {"setup",
+             {{"seed", setup.seed},
+              {"ttl_ms", setup.ttl.count()},
+              {"wait", wait_mode_name(setup.wait)},
+              {"dir", setup.dir.string()},
+              {"first_account", setup.first_account},
+              {"failover_port", setup.failover_port},
+              {"redlock_port", setup.redlock_port},
+              {"netns", setup.netns},
+              {"redis", setup.redis.display()},
+              {"postgres", bank::describe_conninfo(setup.conninfo)}}}};
+  if (setup.workers != 0) file["setup"]["workers"] = setup.workers;
+  if (setup.scenario) file["scenario"] = {{"name", setup.scenario->name}, {"version", setup.scenario->version}};
+  const Shard& shard = campaign.shard;
+  if (!shard.whole()) {
+    file["shard"] = {{"index", shard.index},
+                     {"count", shard.count},
+                     {"fingerprint", fingerprint(RunFile{campaign, setup, std::string(rlock_version())})}};
+  }
+  return file;
+}
+
+RunFile run_file_from(const json& j) {
+  RunFile run{campaign_from(j.at("campaign")), setup_from(j.at("setup")), j.value("rlock_version", "")};
+  if (j.contains("scenario")) run.setup.scenario = scenario_label_from(j.at("scenario"));
+  if (j.contains("shard")) run.campaign.shard = shard_from(j.at("shard"), run);
+  return run;
+}
+
+}  // namespace rlock::chaos

@@ -1,0 +1,73 @@
+#include "store/trial_line.h"
+
+#include "runfiles/file_format.h"
+
+namespace rlock::chaos {
+
+using nlohmann::json;
+
+TrialKey trial_key(const TrialSpec& spec) {
+  return {row_name(spec), spec.client.has_value(), std::string(to_string(spec.fault)), spec.number};
+}
+
+json trial_line(const TrialInput& input) {
+  json history = json::array();
+  for (const Operation& op : input.history) history.push_back(operation_json(op));
+  json line{{"format", kTrialLineFormat},
+            {"row", row_name(input.spec)},
+            {"client", input.spec.client.has_value()},
+            {"fault", to_string(input.spec.fault)},
+            {"number", input.spec.number},
+            {"ms", input.ms},
+            {"error", input.error},
+            {"client_error", input.client_error},
+            {"not_run", input.not_run},
+            {"history", history},
+            {"stuck", input.stuck},
+            {"struck", input.struck}};
+  if (input.lock_reached_replica) line["lock_reached_replica"] = *input.lock_reached_replica;
+  if (input.final_balance) line["balance"] = *input.final_balance;
+  if (!input.balance_error.empty()) line["balance_error"] = input.balance_error;
+  if (input.served) {
+    const ServedTally& served = *input.served;
+    line["served"] = {{"stale_writes", served.stale_writes},
+                      {"lost_money", served.lost_money},
+                      {"repeated_writes", served.repeated_writes},
+                      {"unwritten", served.unwritten}};
+    if (served.balance) line["served"]["balance"] = *served.balance;
+    if (served.expected_balance) line["served"]["expected_balance"] = *served.expected_balance;
+  }
+  return line;
+}
+
+TrialKey trial_key_of(const json& line) {
+  return {line.at("row").get<std::string>(), line.at("client").get<bool>(), line.at("fault").get<std::string>(),
+          runfiles::integer_at<int>(line, "number")};
+}
+
+TrialInput trial_input_from(const json& line, const TrialSpec& spec) {
+  TrialInput input{spec};
+  input.ms = line.at("ms").get<double>();
+  input.error = line.at("error").get<std::string>();
+  input.client_error = line.at("client_error").get<std::string>();
+  input.not_run = line.at("not_run").get<bool>();
+  if (line.contains("balance")) input.final_balance = runfiles::integer_at<long long>(line, "balance");
+  input.balance_error = line.value("balance_error", "");
+  if (line.contains("served")) {
+    const json& served = line.at("served");
+    input.served = ServedTally{.stale_writes = runfiles::integer_at<int>(served, "stale_writes"),
+                               .lost_money = runfiles::integer_at<long long>(served, "lost_money"),
+                               .repeated_writes = runfiles::integer_at<int>(served, "repeated_writes", 0),
+                               .unwritten = runfiles::integer_at<int>(served, "unwritten", 0)};
+    if (served.contains("balance")) input.served->balance = runfiles::integer_at<long long>(served, "balance");
+    if (served.contains("expected_balance"))
+      input.served->expected_balance = runfiles::integer_at<long long>(served, "expected_balance");
+  }
+  for (const json& op : line.at("history")) input.history.push_back(operation_from(op));
+  for (const json& stuck : line.value("stuck", json::array())) input.stuck.push_back(stuck.get<bool>());
+  input.struck = line.value("struck", false);
+  if (line.contains("lock_reached_replica")) input.lock_reached_replica = line.at("lock_reached_replica").get<bool>();
+  return input;
+}
+
+}  // namespace rlock::chaos
