@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "chaos/chaos.h"
@@ -23,6 +24,8 @@ struct Shard {
   bool whole() const { return count == 1; }
   bool operator==(const Shard&) const = default;
 };
+// "K/N".
+std::string shard_name(const Shard& shard);
 inline constexpr int kMaxShards = 100'000;
 
 // What a campaign runs: every strategy and client under every fault, `trials` times each, in

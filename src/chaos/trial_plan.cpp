@@ -1,6 +1,10 @@
 #include "chaos/campaign.h"
 
+#include <fmt/format.h>
+
 namespace rlock::chaos {
+
+std::string shard_name(const Shard& shard) { return fmt::format("{}/{}", shard.index, shard.count); }
 
 std::vector<TrialSpec> planned_cells(const Campaign& campaign) {
   std::vector<TrialSpec> cells;
