@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "chaos/judge.h"
+#include "chaos/judged_run.h"
 #include "chaos/plain_files.h"
 #include "chaos/plan_tally.h"
 #include "chaos/run_file.h"
@@ -172,14 +173,6 @@ class RunUnderway {
   fs::path destination_, path_;
 };
 
-// Anomalies' numbers in the order of the plan, as the whole campaign tallies them.
-void sort_kept(std::vector<Cell>& cells) {
-  for (Cell& c : cells) {
-    std::sort(c.kept.begin(), c.kept.end(),
-              [](const std::string& a, const std::string& b) { return std::stoi(a) < std::stoi(b); });
-  }
-}
-
 // merge_shards, but that std::filesystem's errors go through as they are.
 MergedRun merge(const std::vector<fs::path>& shard_dirs, const fs::path& chaos_dir) {
   std::vector<ShardRun> shards = check_shards(read_shards(shard_dirs));
@@ -199,26 +192,18 @@ MergedRun merge(const std::vector<fs::path>& shard_dirs, const fs::path& chaos_d
   {
     std::ofstream out(run.path() / "trials.jsonl", std::ios::binary);
     for (const ShardRun& shard : shards) {
-      for_each_trial_line(shard.dir, [&](std::string_view text, const json& j, const std::string& where) {
-        TrialSpec spec = plan.meet(trial_key_of(j), shard.file.campaign, where);
-        TrialInput input = trial_input_from(j, spec);
-        TrialResult result = judge(input);
-        if (keeps_its_directory(input, result)) plan.keep(spec);
-        tally(merged.cells, result);
-        out << text << '\n';
-      });
+      judge_trial_lines(shard.dir, shard.file.campaign, plan, merged.cells,
+                        [&](std::string_view text, const TrialInput& input, const TrialResult& result) {
+                          if (keeps_its_directory(input, result)) plan.keep(input.spec);
+                          out << text << '\n';
+                        });
       copy_kept_trials(shard, plan, run.path() / "trials");
     }
     out.flush();
     if (!out) throw Error(fmt::format("cannot write {}", (run.path() / "trials.jsonl").string()));
   }
-  plan.for_each_unmet([&](const TrialSpec& spec) {
-    TrialInput missing(spec);
-    missing.error = kNoResult;  // as load_run reads a trial that left no line
-    tally(merged.cells, judge(missing));
-  });
+  close_table(plan, merged.cells);
   check_judged(merged.cells, fmt::format("the {} shards", shards.size()));
-  sort_kept(merged.cells);
   seal_run(run.path());
   run.store();
   return merged;

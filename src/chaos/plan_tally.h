@@ -1,6 +1,7 @@
-// A campaign's plan as a reader of its trial lines meets them (merge.h): the planned cells
-// (planned_cells), found by a line's row, client flag and fault, and which of their trials were
-// met and which kept their directory, one bit each a trial of the plan, never a trial itself.
+// A campaign's plan as a reader of its trial lines meets them (judged_run.h, merge.h): the planned
+// cells (planned_cells), found by a line's row, client flag and fault, and which of their trials
+// were met and which kept their directory, one bit each a trial of the plan, never a trial itself.
+// The campaign's shard is the trials for_each_unmet gives: all of them for a whole campaign.
 //
 // A value; not thread-safe.
 #pragma once
@@ -22,11 +23,10 @@
 
 namespace rlock::chaos {
 
-// The whole plan's cells (planned_cells), found by a trial line's row, client flag and fault, and
-// which of their trials were met: one bit a trial.
 class PlanTally {
  public:
-  explicit PlanTally(const Campaign& whole) : cells_(planned_cells(whole)), trials_(whole.trials) {
+  explicit PlanTally(const Campaign& campaign)
+      : cells_(planned_cells(campaign)), trials_(campaign.trials), campaign_(campaign) {
     for (std::size_t c = 0; c < cells_.size(); ++c) {
       index_.emplace(
           CellKey{row_name(cells_[c]), cells_[c].client.has_value(), std::string(to_string(cells_[c].fault))}, c);
@@ -43,7 +43,8 @@ class PlanTally {
     auto& [row, client, fault, number] = key;
     auto found = index_.find(CellKey{row, client, fault});
     if (found == index_.end() || number < 0 || number >= trials_ || !in_shard(shard, found->second, number)) {
-      throw Error(fmt::format("{} names no trial of shard {}", where, shard_name(shard.shard)));
+      throw Error(fmt::format("{} names no trial of {}", where,
+                              shard.shard.whole() ? "the campaign" : "shard " + shard_name(shard.shard)));
     }
     std::vector<bool>::reference met = met_[found->second][static_cast<std::size_t>(number)];
     if (met) throw Error(fmt::format("{} names {} {} {} again", where, row, fault, number));
@@ -76,12 +77,12 @@ class PlanTally {
     return trial_dir_name(spec) == name && kept_[found->second][static_cast<std::size_t>(number)];
   }
 
-  // Calls `trial` with the spec of each trial not met.
+  // Calls `trial` with the spec of each trial of the campaign's shard not met.
   template <typename F>
   void for_each_unmet(F&& trial) const {
     for (std::size_t c = 0; c < cells_.size(); ++c) {
       for (int n = 0; n < trials_; ++n) {
-        if (met_[c][static_cast<std::size_t>(n)]) continue;
+        if (met_[c][static_cast<std::size_t>(n)] || !in_shard(campaign_, c, n)) continue;
         TrialSpec spec = cells_[c];
         spec.number = n;
         trial(spec);
@@ -93,6 +94,7 @@ class PlanTally {
   using CellKey = std::tuple<std::string, bool, std::string>;
   std::vector<TrialSpec> cells_;
   int trials_;
+  Campaign campaign_;
   std::map<CellKey, std::size_t> index_;
   std::map<std::string, std::size_t> by_dir_prefix_;  // ROW-FAULT of each cell
   std::vector<std::vector<bool>> met_;

@@ -42,11 +42,6 @@ TrialPlan plan_trials(const Campaign& campaign) {
   return plan;
 }
 
-long long most_trials(const Campaign& campaign) {
-  auto rows = static_cast<long long>(campaign.strategies.size() + campaign.clients.size());
-  return rows * static_cast<long long>(campaign.faults.size()) * campaign.trials;
-}
-
 std::vector<TrialSpec> all_trials(const Campaign& campaign) {
   TrialPlan plan = plan_trials(campaign);
   plan.side_by_side.insert(plan.side_by_side.end(), plan.one_by_one.begin(), plan.one_by_one.end());

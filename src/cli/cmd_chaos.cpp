@@ -123,8 +123,8 @@ chaos::Campaign campaign_of(const ChaosOptions& options) {
                                                                     names_of(chaos::all_faults()));
   int trials = options.quick && options.trials == 200 ? 20 : options.trials;
   chaos::Campaign campaign{strategies, clients_of(options), faults, trials, options.campaign.jobs};
-  if (chaos::most_trials(campaign) > chaos::kMaxTrialsARun) {
-    throw UsageError(fmt::format("the campaign has {} trials: at most {} a run", chaos::most_trials(campaign),
+  if (chaos::planned_trials(campaign) > chaos::kMaxTrialsARun) {
+    throw UsageError(fmt::format("the campaign runs {} trials: at most {} a run", chaos::planned_trials(campaign),
                                  chaos::kMaxTrialsARun));
   }
   if (!options.shard.empty()) campaign.shard = shard_of(options.shard, chaos::planned_trials(campaign));
