@@ -56,7 +56,7 @@ Subject subject_of(const std::string& text, const std::optional<std::string>& cl
   }
   chaos::Catalogue catalogue = chaos::shipped_catalogue();
   const chaos::CatalogueEntry& entry = chaos::shipped_client(catalogue, text);
-  Subject subject{entry.spec, {}, entry.version, entry.ttl_step_ms, entry.version_number, {}, {}};
+  Subject subject{entry.spec, {}, entry.version, entry.spec.ttl_step_ms, entry.version_number, {}, {}};
   if (!entry.fenced.empty()) subject.fenced = chaos::shipped_client(catalogue, entry.fenced).spec;
   plan_scenarios(subject, catalogue, scenario_trials);
   return subject;
