@@ -137,7 +137,7 @@ long peak_kb_judging(const fs::path& run) {
   return usage.ru_maxrss;
 }
 
-// Read whole, 30,000 trials take about 60 MB more than 300 do; streamed, under 1 MB.
+// Read whole, 30,000 trials take about 50 MB more than 300 do; streamed, under 1 MB.
 TEST(JudgedRun, MemoryDoesNotGrowWithTheTrials) {
   host::TempDir dir("judged_run_test");
   fs::path few = write_synthetic_shards(small_campaign(30), setup_in(dir.path() / "few"), 1).front();
