@@ -46,7 +46,7 @@ check "a bad client's trials are client errors" test "$(chaos_cell bad none clie
 check "a bad client's trials are no anomaly" test "$(chaos_cell bad none anomalies)" -eq 0
 check "its first error is one line naming it" test "$(grep -c 'client error: client bad: .*hello' "$work/err.txt")" -eq 1
 
-chaos_refuses 'NAME@3 is the only server count there is' --client 'py@2=x'
+chaos_refuses 'after @ comes where its lock lives: redis, redis3' --client 'py@2=x'
 chaos_refuses 'the command is empty' --client 'empty= '
 chaos_refuses 'the name is given twice' --client a=true --client a=false
 chaos_refuses 'no --client of that name' --client a=true --client-safe b

@@ -56,7 +56,7 @@ Subject subject_of(const std::string& text, const std::optional<std::string>& cl
   }
   protocol::Catalogue catalogue = protocol::shipped_catalogue();
   const protocol::CatalogueEntry& entry = protocol::shipped_client(catalogue, text);
-  Subject subject{entry.spec, {}, entry.version, entry.ttl_step_ms, entry.version_number, {}, {}};
+  Subject subject{entry.spec, {}, entry.version, entry.spec.ttl_step_ms, entry.version_number, {}, {}};
   if (!entry.fenced.empty()) subject.fenced = protocol::shipped_client(catalogue, entry.fenced).spec;
   plan_scenarios(subject, catalogue, scenario_trials);
   return subject;

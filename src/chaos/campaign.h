@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "chaos/chaos.h"
@@ -22,6 +23,8 @@ struct Shard {
   bool whole() const { return count == 1; }
   bool operator==(const Shard&) const = default;
 };
+// "K/N".
+std::string shard_name(const Shard& shard);
 inline constexpr int kMaxShards = 100'000;
 
 // What a campaign runs: every strategy and client under every fault, `trials` times each, in
@@ -35,14 +38,13 @@ struct Campaign {
   Shard shard{};
 };
 
-// A campaign's bounds, as `rlock chaos` takes it and a stored run's reader checks it.
+// A campaign's bounds, as `rlock chaos` takes it and a stored run's reader checks it; a run's trials
+// are its planned ones (planned_trials: an n/a cell runs none).
 inline constexpr int kMaxTrialsACell = 100'000;
 inline constexpr long long kMaxTrialsARun = 1'000'000;
 inline constexpr int kMaxJobs = 64;
 inline constexpr long kMinTtlMs = 20, kMaxTtlMs = 60'000;
 inline constexpr int kMinOwnPort = 1024, kMaxOwnPort = 65'000;  // --failover-port, --redlock-port
-// The campaign's cells times its trials a cell: the most trials it can run (a cell n/a runs none).
-long long most_trials(const Campaign& campaign);
 
 // The cells that run trials (not n/a), in the plan's order, each as its trial number 0: the
 // strategies' rows, then the clients', each under every fault. Whatever the shard.

@@ -1,6 +1,10 @@
 #include "chaos/campaign.h"
 
+#include <fmt/format.h>
+
 namespace rlock::chaos {
+
+std::string shard_name(const Shard& shard) { return fmt::format("{}/{}", shard.index, shard.count); }
 
 std::vector<TrialSpec> planned_cells(const Campaign& campaign) {
   std::vector<TrialSpec> cells;
@@ -36,11 +40,6 @@ TrialPlan plan_trials(const Campaign& campaign) {
     }
   }
   return plan;
-}
-
-long long most_trials(const Campaign& campaign) {
-  auto rows = static_cast<long long>(campaign.strategies.size() + campaign.clients.size());
-  return rows * static_cast<long long>(campaign.faults.size()) * campaign.trials;
 }
 
 std::vector<TrialSpec> all_trials(const Campaign& campaign) {

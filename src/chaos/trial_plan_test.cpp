@@ -1,11 +1,12 @@
 // The trial plan cut into shards (campaign.h): the N shards of a campaign are its whole plan, each
-// trial in one shard only, about as many in each.
+// trial in one shard only, about as many in each; a run's cap counts the trials it plans.
 #include <algorithm>
 #include <map>
 
 #include <gtest/gtest.h>
 
 #include "chaos/campaign.h"
+#include "store/run_file.h"
 #include "store/trial_line.h"
 
 namespace rlock::chaos {
@@ -48,7 +49,18 @@ TEST(TrialPlan, AShardKeepsThePlansOrderAndTheRestartsLast) {
 TEST(TrialPlan, PlannedTrialsLeaveOutTheCellsThatCannotRun) {
   Campaign c = campaign_of(3);
   EXPECT_EQ(planned_trials(c), static_cast<long long>(all_trials(c).size()));
-  EXPECT_LT(planned_trials(c), most_trials(c));  // pg-row-lock under redis-restart is n/a
+  long long cells = static_cast<long long>((c.strategies.size() + c.clients.size()) * c.faults.size());
+  EXPECT_LT(planned_trials(c), cells * c.trials);  // pg-row-lock under redis-restart is n/a
+}
+
+// Every strategy under every fault at 8,928 trials a cell plans 999,936 trials, and its n/a cells
+// would make it 1,428,480: a run of it is read, one trial a cell more is not.
+TEST(TrialPlan, TheCapOfARunCountsTheTrialsItPlans) {
+  Campaign c{lab::all_strategies(), {}, all_faults(), 8'928, 4};
+  ASSERT_LE(planned_trials(c), kMaxTrialsARun);
+  EXPECT_NO_THROW(run_file_from(run_file_json(c, ChaosSetup{})));
+  c.trials = 1 + static_cast<int>(kMaxTrialsARun / static_cast<long long>(planned_cells(c).size()));
+  EXPECT_THROW(run_file_from(run_file_json(c, ChaosSetup{})), Error);
 }
 
 }  // namespace

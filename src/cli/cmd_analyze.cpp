@@ -1,17 +1,17 @@
 // rlock analyze RUN_DIR [--json FILE] [--compare ROW:FAULT ROW:FAULT]: the checkers run again on a
-// stored chaos run's histories (chaos/run_record.h), the same judgement as the campaign's
-// (chaos/judge.h), and the same table printed; --compare adds two cells' counts, Wilson intervals
-// and Fisher's exact p-value. Exits as rlock chaos does: 4 when a cell expected to be safe showed
-// an anomaly, and 1 for a run in which not one trial was judged. Writes nothing but --json's file,
-// and that only once the whole run has been read.
+// stored chaos run's histories (chaos/run_record.h), one trial at a time (chaos/judged_run.h), the
+// same judgement as the campaign's (chaos/judge.h), and the same table printed; --compare adds two cells' counts,
+// Wilson intervals and Fisher's exact p-value. Exits as rlock chaos does: 4 when a cell expected to be safe showed an
+// anomaly, and 1 for a run in which not one trial was judged. Writes nothing but --json's file, and that only once the
+// whole run has been read.
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
-#include "checker/judge.h"
 #include "checker/tally.h"
+#include "store/judged_run.h"
 #include "cli/commands.h"
 #include "rlock/error.h"
 #include "store/run_record.h"
@@ -37,10 +37,8 @@ const chaos::Cell& cell_named(const std::vector<chaos::Cell>& cells, const std::
 }
 
 void analyze(const AnalyzeOptions& options) {
-  chaos::StoredRun run = chaos::load_run(options.run_dir);
-  std::vector<chaos::TrialResult> results;
-  for (const chaos::TrialInput& input : run.trials) results.push_back(chaos::judge(input));
-  std::vector<chaos::Cell> cells = chaos::tabulate(run.campaign, results);
+  chaos::JudgedRun run = chaos::judge_stored_run(options.run_dir);
+  const std::vector<chaos::Cell>& cells = run.cells;
   chaos::check_judged(cells, options.run_dir);
   const chaos::Cell* a = options.compare.empty() ? nullptr : &cell_named(cells, options.compare[0]);
   const chaos::Cell* b = options.compare.empty() ? nullptr : &cell_named(cells, options.compare[1]);

@@ -123,8 +123,8 @@ chaos::Campaign campaign_of(const ChaosOptions& options) {
                                                                     names_of(chaos::all_faults()));
   int trials = options.quick && options.trials == 200 ? 20 : options.trials;
   chaos::Campaign campaign{strategies, clients_of(options), faults, trials, options.campaign.jobs};
-  if (chaos::most_trials(campaign) > chaos::kMaxTrialsARun) {
-    throw UsageError(fmt::format("the campaign has {} trials: at most {} a run", chaos::most_trials(campaign),
+  if (chaos::planned_trials(campaign) > chaos::kMaxTrialsARun) {
+    throw UsageError(fmt::format("the campaign runs {} trials: at most {} a run", chaos::planned_trials(campaign),
                                  chaos::kMaxTrialsARun));
   }
   if (!options.shard.empty()) campaign.shard = shard_of(options.shard, chaos::planned_trials(campaign));
@@ -155,11 +155,25 @@ void replay_order(const ChaosOptions& options, const GlobalOptions& global) {
   fmt::print("run: {} (rlock analyze DIR, rlock report DIR)\n", replayed.run_dir.string());
 }
 
+// A line on stderr for each client whose library rounds --ttl up: its locks outlive the TTL the
+// built-in rows are judged at.
+void warn_of_rounded_ttls(const chaos::Campaign& campaign, long ttl_ms) {
+  for (const protocol::ClientSpec& client : campaign.clients) {
+    long step = client.ttl_step_ms;
+    if (ttl_ms % step == 0) continue;
+    fmt::print(stderr,
+               "chaos: warning: {}'s library counts a TTL in steps of {} ms: its locks live {} ms, not the --ttl {} "
+               "ms asked (give --ttl {} to judge it at its own TTL)\n",
+               client.name, step, (ttl_ms / step + 1) * step, ttl_ms, (ttl_ms / step + 1) * step);
+  }
+}
+
 void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   if (options.replay_order) return replay_order(options, global);
   check_own_ports(options.campaign);
   // Every argument read before a server is asked.
   chaos::Campaign campaign = campaign_of(options);
+  warn_of_rounded_ttls(campaign, options.ttl_ms);
   if (options.netns) host::NetnsLab::cleanup_leftovers();  // says so, in one line, when not root
   lab::LabSetup lab = setup_to_change_data(global, "chaos", ServersChanged::redis_and_db);
   chaos::ChaosSetup setup = campaign_setup(options.campaign, lab);

@@ -89,7 +89,7 @@ CatalogueEntry entry_from(const json& j, const json& manifest, const Build& buil
     const json& step = j.at("ttl_step_ms");
     if (!step.is_number_unsigned() || step.get<std::uint64_t>() < 1 || step.get<std::uint64_t>() > 60'000)
       throw Error("\"ttl_step_ms\" is not a whole number of milliseconds from 1 to 60000");
-    e.ttl_step_ms = static_cast<long>(step.get<std::uint64_t>());
+    e.spec.ttl_step_ms = static_cast<long>(step.get<std::uint64_t>());
   }
   return e;
 }

@@ -37,8 +37,7 @@ struct CatalogueEntry {
   // Every version the manifest names, its default's among them, each an entry named NAME@V whose
   // install command is `scripts/clients.sh install NAME@V`; sorted by number; empty for those.
   std::vector<CatalogueEntry> versions;
-  std::string fenced;    // the catalogue name of its fenced variant; empty: none
-  long ttl_step_ms = 1;  // its library rounds a TTL up to a multiple of this
+  std::string fenced;  // the catalogue name of its fenced variant; empty: none
 
   bool installed() const;
 };

@@ -56,9 +56,9 @@ TEST(ReadManifest, AnEntryNamesItsFencedVariantAndTheStepItsLibraryCountsTheTtlI
       "/clients/lib");
   ASSERT_EQ(entries.size(), 2u);
   EXPECT_EQ(entries[0].fenced, "lib-fenced");
-  EXPECT_EQ(entries[0].ttl_step_ms, 1000);
+  EXPECT_EQ(entries[0].spec.ttl_step_ms, 1000);
   EXPECT_EQ(entries[1].fenced, "");
-  EXPECT_EQ(entries[1].ttl_step_ms, 1) << "a library that says nothing counts milliseconds";
+  EXPECT_EQ(entries[1].spec.ttl_step_ms, 1) << "a library that says nothing counts milliseconds";
   std::vector<CatalogueEntry> versioned = read_manifest(
       R"({"library": "lib 2.0", "version": "2.0", "versions": {"1.0": {"library": "lib 1.0"}}, "installed": "x",
           "clients": [{"name": "lib", "command": "{build}/c", "server": "redis", "safe": false, "models": "m",

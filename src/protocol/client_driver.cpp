@@ -89,6 +89,16 @@ void ClientDriver::check_silence(std::chrono::milliseconds limit) const {
   if (Clock::now() - heard_ > limit) fail(fmt::format("said nothing for {} ms", limit.count()));
 }
 
+bool ClientDriver::answers_once_stdin_ends(std::chrono::milliseconds limit) {
+  client_->end_stdin();
+  try {
+    client_->receive_within(limit);
+    return true;
+  } catch (const ClientError&) {
+    return false;
+  }
+}
+
 void ClientDriver::fail(std::string_view what) const {
   std::string tail = client_->stderr_tail();
   std::replace(tail.begin(), tail.end(), '\n', ' ');  // the error is one line

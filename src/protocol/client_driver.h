@@ -88,6 +88,9 @@ class ClientDriver {
   void reset_silence() { heard_ = Clock::now(); }
   // A client error when the client has said nothing for longer than `limit`.
   void check_silence(std::chrono::milliseconds limit) const;
+  // Ends the client's stdin, then whether it wrote a line within `limit`: a client silent until
+  // then held its lines in a buffer it never flushed.
+  bool answers_once_stdin_ends(std::chrono::milliseconds limit);
 
   const std::string& worker() const { return worker_; }
   // The client's process group, for the nemesis's signals.

@@ -1,6 +1,7 @@
 #include "protocol/client_list.h"
 
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -15,10 +16,16 @@ protocol::ClientSpec parse_client_spec(const std::string& text) {
   if (equals == std::string::npos) throw UsageError(fmt::format("--client '{}': expected NAME=COMMAND", text));
   protocol::ClientSpec spec{text.substr(0, equals), text.substr(equals + 1), 1, false};
   if (std::size_t at = spec.name.find('@'); at != std::string::npos) {
-    if (spec.name.substr(at) != "@3") {
-      throw UsageError(fmt::format("--client '{}': NAME@3 is the only server count there is", spec.name));
+    std::string kind = spec.name.substr(at + 1);
+    std::optional<protocol::ServerKind> server = protocol::server_kind_from(kind);
+    if (!server && kind != "3" && kind != "redis3") {
+      throw UsageError(fmt::format(
+          "--client '{}': after @ comes where its lock lives: redis, redis3 (or 3: three Redis servers), etcd or "
+          "zookeeper",
+          spec.name));
     }
-    spec.servers = 3;
+    spec.server = server.value_or(protocol::ServerKind::redis);
+    spec.servers = server ? 1 : 3;
     spec.name.erase(at);
   }
   if (!is_client_name(spec.name))

@@ -1,4 +1,4 @@
-// The protocol clients of the command line (`--client NAME=COMMAND`, `NAME@3=COMMAND`, or a shipped
+// The protocol clients of the command line (`--client NAME=COMMAND`, `NAME@KIND=COMMAND`, or a shipped
 // adapter's bare catalogue name, repeated), parsed into ClientSpec (chaos.h) by one rule set for
 // chaos and bench: each client is a row of its own, so a name is given once and is not a
 // strategy's. Pure functions but parse_command_line_clients; thread-safe.
@@ -13,7 +13,8 @@
 
 namespace rlock::protocol {
 
-// Parses NAME=COMMAND or NAME@3=COMMAND. Throws UsageError for anything else.
+// Parses NAME=COMMAND, or NAME@KIND=COMMAND where KIND is where its lock lives: redis, redis3 (or 3:
+// three independent Redis servers), etcd or zookeeper. Throws UsageError for anything else.
 protocol::ClientSpec parse_client_spec(const std::string& text);
 
 // Each of `texts` parsed, in order: a text without `=` is a name of `catalogue`, or NAME@V, whose

@@ -1,5 +1,6 @@
 #include "protocol/client_list.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "rlock/error.h"
@@ -31,14 +32,31 @@ TEST(ParseClientSpec, NameAtThreeIsThreeServers) {
   EXPECT_EQ(c.servers, 3);
 }
 
+TEST(ParseClientSpec, NameAtKindSaysWhereItsLockLives) {
+  protocol::ClientSpec etcd = parse_client_spec("mine@etcd=python3 mine.py");
+  EXPECT_EQ(etcd.name, "mine");
+  EXPECT_EQ(etcd.server, protocol::ServerKind::etcd);
+  EXPECT_EQ(etcd.servers, 1);
+  EXPECT_EQ(parse_client_spec("mine@zookeeper=x").server, protocol::ServerKind::zookeeper);
+  protocol::ClientSpec three = parse_client_spec("mine@redis3=x");
+  EXPECT_EQ(three.server, protocol::ServerKind::redis);
+  EXPECT_EQ(three.servers, 3);
+  EXPECT_EQ(parse_client_spec("mine@redis=x").servers, 1);
+  // So its Redis faults' cells are n/a, as a shipped etcd adapter's are.
+  EXPECT_NE(not_applicable_to_client(fault_named("redis-restart"), etcd), "");
+}
+
 TEST(ParseClientSpec, TheLongestNameIs32Characters) {
   EXPECT_EQ(parse_client_spec(std::string(32, 'a') + "=x").name, std::string(32, 'a'));
 }
 
 TEST(ParseClientSpec, BadFormsAreRefusedInOneLine) {
   EXPECT_THROW(parse_client_spec("redis-py"), UsageError);
-  EXPECT_EQ(refusal({"py@2=x"}), "--client 'py@2': NAME@3 is the only server count there is");
-  EXPECT_EQ(refusal({"py@=x"}), "--client 'py@': NAME@3 is the only server count there is");
+  const char* kinds =
+      "after @ comes where its lock lives: redis, redis3 (or 3: three Redis servers), etcd or zookeeper";
+  EXPECT_EQ(refusal({"py@2=x"}), fmt::format("--client 'py@2': {}", kinds));
+  EXPECT_EQ(refusal({"py@=x"}), fmt::format("--client 'py@': {}", kinds));
+  EXPECT_EQ(refusal({"py@3.4.3=x"}), fmt::format("--client 'py@3.4.3': {}", kinds));
   EXPECT_EQ(refusal({"=x"}), "--client '=x': NAME must be 1 to 32 letters, digits, _ or -");
   EXPECT_EQ(refusal({"@3=x"}), "--client '@3=x': NAME must be 1 to 32 letters, digits, _ or -");
   EXPECT_EQ(refusal({"a/b=x"}), "--client 'a/b=x': NAME must be 1 to 32 letters, digits, _ or -");

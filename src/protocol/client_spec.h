@@ -35,6 +35,7 @@ struct ClientSpec {
   int servers = 1;
   bool expected_safe = false;  // --client-safe NAME, or the catalogue's word
   ServerKind server = ServerKind::redis;
+  long ttl_step_ms = 1;  // its library rounds a TTL up to a multiple of this (the catalogue's word)
 };
 
 // 1 to 32 letters, digits, _ or -: a client's name, also a part of its trials' directory names.

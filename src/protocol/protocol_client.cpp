@@ -114,6 +114,8 @@ ProtocolClient::~ProtocolClient() {
   ::close(to_client_);
 }
 
+void ProtocolClient::end_stdin() { ::shutdown(to_client_, SHUT_WR); }
+
 void ProtocolClient::send(std::string_view message) {
   std::string line = std::string(message) + "\n";
   std::size_t sent = 0;

@@ -67,6 +67,8 @@ class ProtocolClient {
   // Waits up to `limit` for the next line; throws ClientError as receive() does, and when nothing
   // came in time.
   std::string receive_within(std::chrono::milliseconds limit);
+  // Ends the client's stdin, as the end of its trial does; what it writes then can still be read.
+  void end_stdin();
   // The client's process group, for the nemesis's signals.
   pid_t group() const { return pid_; }
   // The end of the client's stderr, for a client error's report (raw bytes: see printable.h).

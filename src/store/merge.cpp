@@ -5,19 +5,18 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <map>
 #include <string>
-#include <tuple>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "checker/judge.h"
+#include "store/judged_run.h"
+#include "store/plan_tally.h"
 #include "rlock/error.h"
 #include "store/plain_files.h"
 #include "store/run_file.h"
@@ -35,8 +34,6 @@ struct ShardRun {
   fs::path dir;
   RunFile file;
 };
-
-std::string shard_name(const Shard& shard) { return fmt::format("{}/{}", shard.index, shard.count); }
 
 // Each directory's run.json, the run sealed complete; a shard of an interrupted campaign is an
 // Error (exit 1), not Interrupted: the merge itself was not interrupted.
@@ -108,83 +105,6 @@ std::vector<ShardRun> check_shards(std::vector<ShardRun> shards) {
       fmt::format("the campaign's shard{} {} {} missing (not given)", one ? "" : "s", missing, one ? "is" : "are"));
 }
 
-// The whole plan's cells (planned_cells), found by a trial line's row, client flag and fault, and
-// which of their trials were met: one bit a trial.
-class PlanTally {
- public:
-  explicit PlanTally(const Campaign& whole) : cells_(planned_cells(whole)), trials_(whole.trials) {
-    for (std::size_t c = 0; c < cells_.size(); ++c) {
-      index_.emplace(
-          CellKey{row_name(cells_[c]), cells_[c].client.has_value(), std::string(to_string(cells_[c].fault))}, c);
-      met_.emplace_back(static_cast<std::size_t>(trials_), false);
-      kept_.emplace_back(static_cast<std::size_t>(trials_), false);
-      std::string name = trial_dir_name(cells_[c]);
-      by_dir_prefix_.emplace(name.substr(0, name.rfind('-')), c);
-    }
-  }
-
-  // The spec of the trial `key` names, marked as met; throws Error, naming `where`, when it names no
-  // trial of `shard`'s part of the plan or one met before.
-  TrialSpec meet(const TrialKey& key, const Campaign& shard, const std::string& where) {
-    auto& [row, client, fault, number] = key;
-    auto found = index_.find(CellKey{row, client, fault});
-    if (found == index_.end() || number < 0 || number >= trials_ || !in_shard(shard, found->second, number)) {
-      throw Error(fmt::format("{} names no trial of shard {}", where, shard_name(shard.shard)));
-    }
-    std::vector<bool>::reference met = met_[found->second][static_cast<std::size_t>(number)];
-    if (met) throw Error(fmt::format("{} names {} {} {} again", where, row, fault, number));
-    met = true;
-    TrialSpec spec = cells_[found->second];
-    spec.number = number;
-    return spec;
-  }
-
-  // Marks the trial `spec` (met) as one whose directory its shard may hold.
-  void keep(const TrialSpec& spec) {
-    auto found = index_.find(CellKey{row_name(spec), spec.client.has_value(), std::string(to_string(spec.fault))});
-    kept_[found->second][static_cast<std::size_t>(spec.number)] = true;
-  }
-
-  // Whether `name` is the directory (trial_dir_name) of a trial of `shard` marked kept.
-  bool kept(const std::string& name, const Campaign& shard) const {
-    std::size_t dash = name.rfind('-');
-    if (dash == std::string::npos) return false;
-    auto found = by_dir_prefix_.find(name.substr(0, dash));
-    int number = -1;
-    std::string_view digits = std::string_view(name).substr(dash + 1);
-    auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
-    if (found == by_dir_prefix_.end() || error != std::errc() || end != digits.data() + digits.size() || number < 0 ||
-        number >= trials_ || !in_shard(shard, found->second, number)) {
-      return false;
-    }
-    TrialSpec spec = cells_[found->second];
-    spec.number = number;
-    return trial_dir_name(spec) == name && kept_[found->second][static_cast<std::size_t>(number)];
-  }
-
-  // Calls `trial` with the spec of each trial not met.
-  template <typename F>
-  void for_each_unmet(F&& trial) const {
-    for (std::size_t c = 0; c < cells_.size(); ++c) {
-      for (int n = 0; n < trials_; ++n) {
-        if (met_[c][static_cast<std::size_t>(n)]) continue;
-        TrialSpec spec = cells_[c];
-        spec.number = n;
-        trial(spec);
-      }
-    }
-  }
-
- private:
-  using CellKey = std::tuple<std::string, bool, std::string>;
-  std::vector<TrialSpec> cells_;
-  int trials_;
-  std::map<CellKey, std::size_t> index_;
-  std::map<std::string, std::size_t> by_dir_prefix_;  // ROW-FAULT of each cell
-  std::vector<std::vector<bool>> met_;
-  std::vector<std::vector<bool>> kept_;  // met, and anomalous, a client's error or an error's
-};
-
 // A trial that keeps its directory in the campaign's trials/ (trial.cpp): an anomaly or a client's
 // error; one that ended in an error may leave it there too.
 bool keeps_its_directory(const TrialInput& input, const TrialResult& result) {
@@ -253,14 +173,6 @@ class RunUnderway {
   fs::path destination_, path_;
 };
 
-// Anomalies' numbers in the order of the plan, as the whole campaign tallies them.
-void sort_kept(std::vector<Cell>& cells) {
-  for (Cell& c : cells) {
-    std::sort(c.kept.begin(), c.kept.end(),
-              [](const std::string& a, const std::string& b) { return std::stoi(a) < std::stoi(b); });
-  }
-}
-
 // merge_shards, but that std::filesystem's errors go through as they are.
 MergedRun merge(const std::vector<fs::path>& shard_dirs, const fs::path& chaos_dir) {
   std::vector<ShardRun> shards = check_shards(read_shards(shard_dirs));
@@ -280,26 +192,18 @@ MergedRun merge(const std::vector<fs::path>& shard_dirs, const fs::path& chaos_d
   {
     std::ofstream out(run.path() / "trials.jsonl", std::ios::binary);
     for (const ShardRun& shard : shards) {
-      for_each_trial_line(shard.dir, [&](std::string_view text, const json& j, const std::string& where) {
-        TrialSpec spec = plan.meet(trial_key_of(j), shard.file.campaign, where);
-        TrialInput input = trial_input_from(j, spec);
-        TrialResult result = judge(input);
-        if (keeps_its_directory(input, result)) plan.keep(spec);
-        tally(merged.cells, result);
-        out << text << '\n';
-      });
+      judge_trial_lines(shard.dir, shard.file.campaign, plan, merged.cells,
+                        [&](std::string_view text, const TrialInput& input, const TrialResult& result) {
+                          if (keeps_its_directory(input, result)) plan.keep(input.spec);
+                          out << text << '\n';
+                        });
       copy_kept_trials(shard, plan, run.path() / "trials");
     }
     out.flush();
     if (!out) throw Error(fmt::format("cannot write {}", (run.path() / "trials.jsonl").string()));
   }
-  plan.for_each_unmet([&](const TrialSpec& spec) {
-    TrialInput missing(spec);
-    missing.error = kNoResult;  // as load_run reads a trial that left no line
-    tally(merged.cells, judge(missing));
-  });
+  close_table(plan, merged.cells);
   check_judged(merged.cells, fmt::format("the {} shards", shards.size()));
-  sort_kept(merged.cells);
   seal_run(run.path());
   run.store();
   return merged;

@@ -103,8 +103,8 @@ Campaign campaign_from(const json& j) {
   for (const json& k : j.at("clients").get_ref<const json::array_t&>()) c.clients.push_back(client_from(k, c.clients));
   c.trials = static_cast<int>(integer(j, "trials", 1, kMaxTrialsACell));
   c.jobs = static_cast<int>(integer(j, "jobs", 1, kMaxJobs));
-  if (most_trials(c) > kMaxTrialsARun) {
-    throw Error(fmt::format("the campaign has {} trials: at most {} a run", most_trials(c), kMaxTrialsARun));
+  if (planned_trials(c) > kMaxTrialsARun) {
+    throw Error(fmt::format("the campaign runs {} trials: at most {} a run", planned_trials(c), kMaxTrialsARun));
   }
   return c;
 }

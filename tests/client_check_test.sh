@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# rlock client --check: every shipped adapter installed whose lock lives on one Redis keeps the
+# protocol's rules; a Python client that never flushes its stdout breaks one, in a line that says
+# so and quotes docs/clients.md (exit 1); bad arguments are one line, exit 2, before any client runs;
+# rlock chaos warns of a shipped adapter whose library rounds --ttl up, before any server is asked.
+set -uo pipefail
+rlock=$1
+source "$(dirname "$0")/checks.sh"
+
+checked=0
+while read -r name server _ installed _; do
+    [[ $server == redis && $installed == yes ]] || continue
+    "$rlock" --redis "$REDIS_URL" client --check "$name" >"$work/out.txt" 2>&1
+    rc=$?
+    check "client --check $name exits 0 (got $rc)" test $rc -eq 0
+    check "client --check $name breaks no rule" bash -c "! grep -q '^broken' '$work/out.txt'"
+    [[ $rc -eq 0 ]] || cat "$work/out.txt"
+    checked=$((checked + 1))
+done < <("$rlock" clients 2>/dev/null | tail -n +3)
+echo "$checked shipped adapters checked"
+
+cat >"$work/unflushed.py" <<'PY'
+import json, sys
+for line in sys.stdin:
+    if json.loads(line)["type"] == "init":
+        sys.stdout.write(json.dumps({"type": "init_ok"}) + "\n")  # never flushed: a pipe is buffered
+PY
+"$rlock" --redis "$REDIS_URL" client --check "python3 $work/unflushed.py" --start-limit 2 >"$work/out.txt" 2>"$work/err.txt"
+rc=$?
+check "a client that never flushes: exit 1 (got $rc)" test $rc -eq 1
+check "a client that never flushes is told so in one line" \
+    test "$(grep -c 'does not flush its stdout.*"flushes its stdout after each line"' "$work/out.txt")" -eq 1
+
+"$rlock" client --check "python3 $work/unflushed.py" --strategy ttl >/dev/null 2>"$work/err.txt"
+check "--check and --strategy together: exit 2" test $? -eq 2
+"$rlock" client --check etcd-lock >/dev/null 2>"$work/err.txt"
+rc=$?
+check "--check of an etcd adapter: exit 2 (got $rc)" test $rc -eq 2
+check "--check of an etcd adapter says why" grep -q "its lock lives on etcd" "$work/err.txt"
+if "$rlock" clients 2>/dev/null | grep -Eq '^python-redis-lock +redis +no +yes'; then
+    env -u REDIS_URL -u DATABASE_URL "$rlock" --dir "$work" chaos --strategies none --faults none --trials 1 \
+        --client python-redis-lock --ttl 200 >/dev/null 2>"$work/err.txt"
+    check "chaos warns that python-redis-lock's library rounds a TTL of 200 ms up to 1000" \
+        grep -q "python-redis-lock's library counts a TTL in steps of 1000 ms: its locks live 1000 ms" "$work/err.txt"
+fi
+finish
