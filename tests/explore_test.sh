@@ -57,7 +57,9 @@ check "a walk of three jobs runs (exit $?)" grep -q "bound 0: [1-9][0-9]* orders
 check "its orders are one job's, in the same order" cmp -s "$work/one-job/orders.txt" "$work/three-jobs/orders.txt"
 trials() { gzip -dc "$1/trials.jsonl.gz" | perl -MJSON::PP -ne \
     'my $t = decode_json($_); print join(" ", $t->{number}, $t->{balance} // "-", scalar @{$t->{history}}), "\n"'; }
-check "and its trials' numbers and balances" cmp -s <(trials "$work/one-job") <(trials "$work/three-jobs")
+trials "$work/one-job" >"$work/one-job.trials"
+check "and its trials' numbers and balances" \
+    test -s "$work/one-job.trials" -a "$(trials "$work/three-jobs")" = "$(cat "$work/one-job.trials")"
 check "and its shortest loss, logged on the first account" \
     cmp -s "$(ls -d "$work"/one-job/trials/*)/run.log" "$(ls -d "$work"/three-jobs/trials/*)/run.log"
 
