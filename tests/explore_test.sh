@@ -3,7 +3,8 @@
 # read by analyze and report; ttl's shortest losing order with the expiry (lab 1's shape) and none
 # for fenced-claim; the walk kept under its events' operation, its shortest loss replayed through
 # `rlock chaos --replay-order` losing the same way; orders of a walk replayed twice, each giving the
-# same words; a spin trail's
+# same words; each walk's floor; a walk of three jobs giving one job's orders and trials; three
+# workers; a spin trail's
 # STEP lines replayed; the failover on a pair of its own (a walk of one worker; ttl's loss, and
 # fenced-claim holding, in the same order); an order with expire and failover kept as a trial under
 # expire+failover; a walk and a campaign that restart and fail over leave
@@ -25,6 +26,11 @@ check "report reads the walk's run" test -s "$work/tiny/report.html"
 
 ex --strategy ttl,fenced-claim --events expiry --bound 0 --json "$work/walk.json" >"$work/walk.txt" 2>"$work/walk.err"
 check "ttl and fenced-claim explore (exit $?)" test $? -eq 0
+check "each walk says its floor, measured in the same run" \
+    test "$(grep -c '^floor: [0-9]* orders/s, their round trips back to back; the walk took [0-9.]*x' "$work/walk.txt")" -eq 2
+check "and --json gives it" perl -MJSON::PP -0777 -ne \
+    'exit !(2 == grep { $_->{floor_orders_per_second} > 0 && $_->{floor_ratio} > 0 } @{decode_json($_)->{explored}})' \
+    "$work/walk.json"
 shortest=$(perl -MJSON::PP -0777 -ne 'print join(" ", @{decode_json($_)->{explored}[0]{shortest}})' "$work/walk.json")
 check "ttl's shortest loss is the expiry between A's read and write: $shortest" \
     test "$shortest" = "A:acquire A:read expire B:acquire B:read A:write A:release B:write B:release"
@@ -43,6 +49,24 @@ check "the shortest loss replays through chaos (exit $?)" grep -qx "order (9 mov
 ex --strategy ttl --events expiry --bound 0 --replay "$shortest" >"$work/as-order.txt" 2>&1
 check "and loses the same way" test "$(grep '^verdict: LOSES' "$work/as-trial.txt")" = "$(grep '^verdict: ' "$work/as-order.txt")"
 check "the order its log recorded is the order" grep -qx "recorded: $shortest" "$work/as-trial.txt"
+
+# One job or three: the same orders in the same order, the same trials, the same shortest loss.
+ex --strategy ttl --events expiry --bound 0 --jobs 1 --run-dir "$work/one-job" >"$work/one-job.txt" 2>&1
+ex --strategy ttl --events expiry --bound 0 --jobs 3 --run-dir "$work/three-jobs" >"$work/three-jobs.txt" 2>&1
+check "a walk of three jobs runs (exit $?)" grep -q "bound 0: [1-9][0-9]* orders" "$work/three-jobs.txt"
+check "its orders are one job's, in the same order" cmp -s "$work/one-job/orders.txt" "$work/three-jobs/orders.txt"
+trials() { gzip -dc "$1/trials.jsonl.gz" | perl -MJSON::PP -ne \
+    'my $t = decode_json($_); print join(" ", $t->{number}, $t->{balance} // "-", scalar @{$t->{history}}), "\n"'; }
+trials "$work/one-job" >"$work/one-job.trials"
+check "and its trials' numbers and balances" \
+    test -s "$work/one-job.trials" -a "$(trials "$work/three-jobs")" = "$(cat "$work/one-job.trials")"
+check "and its shortest loss, logged on the first account" \
+    cmp -s "$(ls -d "$work"/one-job/trials/*)/run.log" "$(ls -d "$work"/three-jobs/trials/*)/run.log"
+
+# Three workers: fenced-claim holds in every order.
+ex --strategy fenced-claim --workers 3 --events pause --bound 0 >"$work/three.txt" 2>&1
+check "a world of three workers walks (exit $?)" \
+    grep -q "fenced-claim: 3 workers, events pause, bound 0: 156 orders, 0 losing" "$work/three.txt"
 
 run=$(ls -d "$work"/explore/runs/* | head -n 1)
 for n in 1 7 40 90; do
@@ -122,6 +146,7 @@ refuses() {
 refuses "unknown strategy" --strategy nosuch
 refuses "--strategy: 'pg-atomic' is not one of ttl,watchdog,fenced,fenced-retry,fenced-claim" --strategy pg-atomic
 refuses "unknown event 'nap'" --strategy ttl --events expiry,nap
+refuses "--jobs" --strategy ttl --jobs 0
 refuses "more than the 100000 a walk runs" --strategy fenced-claim --workers 3 --bound 6
 refuses "'A:nap' is not a step" --strategy ttl --replay "A:acquire A:nap"
 refuses "B:read, is not enabled there" --strategy ttl --replay "B:read"

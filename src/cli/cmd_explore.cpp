@@ -1,4 +1,4 @@
-// rlock explore --strategy S[,S...] [--workers N] [--events LIST] [--bound K] [--failover-port P]
+// rlock explore --strategy S[,S...] [--workers N] [--events LIST] [--bound K] [--jobs J] [--failover-port P]
 // [--replay ORDER] [--replay-trail FILE] [--json FILE] [--run-dir DIR] | --order-of DIR: every order of a small
 // world's steps and events on the real servers (docs/explore.md), judged by chaos's checkers; the
 // number of orders, of losing ones, and the shortest losing order with its timeline; the walk kept
@@ -45,10 +45,12 @@ struct ExploreOptions {
   std::string run_dir;
   std::optional<std::string> order_of;  // a run's directory
   long account = 250'000;               // apart from the labs' (1) and chaos's (from 100000)
+  int jobs = 2;
   int failover_port = explore::Servers{}.failover_port;
 };
 
 constexpr int kProbes = 16;  // random orders for the estimate
+constexpr int kMaxJobs = 8;
 constexpr std::uint64_t kProbeSeed = 2026;
 
 std::vector<explore::World> worlds_of(const ExploreOptions& options) {
@@ -83,9 +85,19 @@ std::vector<explore::World> worlds_of(const ExploreOptions& options) {
   return worlds;
 }
 
-explore::Stage stage_for(const explore::World& world, const lab::LabSetup& lab, long account, int failover_port) {
-  return explore::Stage(world, explore::Servers{lab.redis, lab.conninfo, failover_port},
-                        lab::LabDir(lab.dir.root() / "explore" / "stage"), account);
+// Job 0's stage is explore/stage, on the account given; job J's explore/stage-J, on the J-th next.
+std::unique_ptr<explore::Stage> stage_for(const explore::World& world, const lab::LabSetup& lab, long account,
+                                          int failover_port, int job = 0) {
+  std::string name = job == 0 ? "stage" : fmt::format("stage-{}", job);
+  return std::make_unique<explore::Stage>(world, explore::Servers{lab.redis, lab.conninfo, failover_port},
+                                          lab::LabDir(lab.dir.root() / "explore" / name), account + job);
+}
+
+// The stages a walk runs on at once: one for a world that restarts or fails over its Redis, which
+// every stage shares.
+int jobs_for(const ExploreOptions& options, const explore::World& world) {
+  bool redis_stops = world.has(explore::WorldEvent::restart) || world.has(explore::WorldEvent::failover);
+  return redis_stops ? 1 : options.jobs;
 }
 
 // The order --replay or --replay-trail gives, read before any server is asked.
@@ -96,17 +108,18 @@ explore::Order order_to_replay(const ExploreOptions& options, const explore::Wor
 
 void replay(const ExploreOptions& options, const explore::World& world, const explore::Order& order,
             const lab::LabSetup& lab) {
-  explore::Stage stage = stage_for(world, lab, options.account, options.failover_port);
+  std::unique_ptr<explore::Stage> stage = stage_for(world, lab, options.account, options.failover_port);
   std::size_t added = 0;
-  explore::OrderRun run = explore::replay(stage, order, 0, added);
-  explore::steps_as_seconds(stage.dir(), run);
+  explore::OrderRun run = explore::replay(*stage, order, 0, added);
+  lab::write_events(stage->dir(), run.events, lab::Lang::en);
+  explore::steps_as_seconds(stage->dir(), run);
   if (added > 0) fmt::print("the order left steps undone: completed with its last {} moves\n", added);
-  explore::print_order_run(run, stage.dir().root());
+  explore::print_order_run(run, stage->dir().root());
 }
 
 explore::Explored walk(const ExploreOptions& options, const explore::World& world, const lab::LabSetup& lab) {
-  explore::Stage stage = stage_for(world, lab, options.account, options.failover_port);
-  explore::Estimate estimate = explore::estimate_orders(stage, kProbes, kProbeSeed);
+  std::unique_ptr<explore::Stage> stage = stage_for(world, lab, options.account, options.failover_port);
+  explore::Estimate estimate = explore::estimate_orders(*stage, kProbes, kProbeSeed);
   if (estimate.orders > chaos::kMaxTrialsACell) {
     throw UsageError(fmt::format(
         "{} with events {} and bound {} has about {:.0f} orders (estimated from {} random ones), more than the {} a "
@@ -119,8 +132,14 @@ explore::Explored walk(const ExploreOptions& options, const explore::World& worl
   std::filesystem::path explore_dir = lab.dir.root() / "explore";
   explore::WalkRecord record(world, explore::Servers{lab.redis, lab.conninfo, options.failover_port}, explore_dir,
                              kProbeSeed, options.run_dir);
-  explore::Exploration walked =
-      explore::explore_all(stage, [&](const explore::OrderRun& run) { record.add(run, stage.dir()); });
+  std::vector<std::unique_ptr<explore::Stage>> stages;
+  stages.push_back(std::move(stage));
+  for (int job = 1; job < jobs_for(options, world); ++job) {
+    stages.push_back(stage_for(world, lab, options.account, options.failover_port, job));
+  }
+  std::vector<explore::Stage*> walking;
+  for (auto& s : stages) walking.push_back(s.get());
+  explore::Exploration walked = explore::explore_all(walking, [&](const explore::OrderRun& run) { record.add(run); });
   std::filesystem::path shortest = record.finish(walked);
   return explore::Explored{world, estimate, std::move(walked), record.run_dir(), shortest};
 }
@@ -171,8 +190,14 @@ void register_explore(CLI::App& app, const GlobalOptions& global) {
       ->check(util::in_range(0, explore::kMaxBound))
       ->capture_default_str();
   cmd->add_option("--account", options->account,
-                  "the account and lock the orders use; two walks at once need two accounts")
+                  "the account and lock the orders use (and the next ones, a job each); two walks at once need "
+                  "accounts apart")
       ->check(util::in_range(1L, 2'000'000'000L))
+      ->capture_default_str();
+  cmd->add_option("--jobs", options->jobs,
+                  "orders run at once, each job on connections and an account of its own (--account and the next "
+                  "ones); 1 with the restart or failover event")
+      ->check(util::in_range(1, kMaxJobs))
       ->capture_default_str();
   cmd->add_option("--failover-port", options->failover_port,
                   "with the failover event, the orders run on a primary and a replica of their own on 127.0.0.1, "

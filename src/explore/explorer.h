@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <vector>
 
 #include "explore/stage.h"
 #include "explore/world.h"
@@ -30,12 +31,23 @@ struct Exploration {
   long long orders = 0;
   long long losing = 0;
   std::optional<OrderRun> shortest;  // the shortest losing order, the first walked of equal length
-  double seconds = 0;                // the whole walk
-  double stage_seconds = 0;          // of which in the orders' runs (clean-up, moves, judging)
+  double seconds = 0;                // the whole walk, the floor's orders not counted
+  double stage_seconds = 0;          // of which in the orders' runs (clean-up, moves, judging), per stage
+  int floor_orders = 0;              // Stage::floor_seconds, measured among the walk's orders
+  double floor_seconds = 0;
+
+  // How many times the floor's time an order of the walk took; 0 without a floor.
+  double floor_ratio() const;
 };
-// Walks every order, calling `each` with each run as it ends. Throws Error when an order does not
-// repeat its prefix (the servers answered differently), or the stage throws.
-Exploration explore_all(Stage& stage, const std::function<void(const OrderRun&)>& each);
+// Walks every order on the stages at once (each on an account of its own), calling `each` with each
+// run in the walk's order, numbered in it, as if one stage had walked them all (the shortest is
+// run again on the first stage, so its log names the first's account). After every
+// `floor_every`-th order of a stage, that stage runs one floor order (at least kMinFloorOrders in
+// all). Throws Error when an order does not repeat its prefix (the servers answered differently),
+// or a stage throws, once every stage stopped.
+inline constexpr int kMinFloorOrders = 20;
+Exploration explore_all(const std::vector<Stage*>& stages, const std::function<void(const OrderRun&)>& each,
+                        int floor_every = 10);
 
 // Replays `order`: UsageError naming the first move that is not enabled where the order puts it.
 // An order that ends while workers have steps left is completed with their steps (and the paused

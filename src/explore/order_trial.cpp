@@ -98,13 +98,14 @@ ReplayedOrder run_order_as_trial(const OrderToReplay& replay, const Servers& ser
   Exploration walk;
   walk.orders = 1;
   OrderRun run = explore::replay(stage, replay.order, 0, added);
-  record.add(run, stage.dir());
+  record.add(run);
   if (run.losing()) {
     walk.losing = 1;
     walk.shortest = run;
   }
   std::filesystem::path kept = record.finish(walk);
   if (walk.shortest) return ReplayedOrder{*walk.shortest, record.run_dir(), kept};
+  lab::write_events(stage.dir(), run.events, lab::Lang::en);
   steps_as_seconds(stage.dir(), run);
   return ReplayedOrder{run, record.run_dir(), stage.dir().root()};
 }

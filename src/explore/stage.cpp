@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <optional>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -33,31 +32,6 @@ struct Progress {
   std::vector<int> extends;
 };
 
-// The workers' threads of one order, joined however the order ends.
-class Threads {
- public:
-  explicit Threads(Turns& turns) : turns_(turns) {}
-  ~Threads() {
-    if (!joined_) turns_.stop();
-    join();
-  }
-  template <typename Work>
-  void start(Work&& work) {
-    threads_.emplace_back(std::forward<Work>(work));
-  }
-  void join() {
-    for (std::thread& t : threads_) {
-      if (t.joinable()) t.join();
-    }
-    joined_ = true;
-  }
-
- private:
-  Turns& turns_;
-  std::vector<std::thread> threads_;
-  bool joined_ = false;
-};
-
 std::vector<std::string> names_of(int workers) {
   std::vector<std::string> names;
   for (int i = 0; i < workers; ++i) names.push_back(worker_name(static_cast<std::size_t>(i)));
@@ -81,20 +55,27 @@ struct Stage::Impl {
         account(a),
         key(LockKey::for_account(a)),
         pair(make_pair()),
-        turns(names_of(world.workers), world.bound),
         redis(redis_address()),
-        store(servers.conninfo) {
+        store(servers.conninfo),
+        turns(names_of(world.workers), world.bound,
+              [this](std::size_t i) { exits[i].code = workers[i]->increment(*order_log) ? 0 : 1; }) {
+    std::filesystem::create_directories(dir.root());  // where a replayed order's log is written
     store.reset(account);
     for (int i = 0; i < world.workers; ++i) {
-      lab::WorkerPlan plan;
-      plan.name = worker_name(static_cast<std::size_t>(i));
-      plan.amount = kAmounts[i];
-      plan.account = account;
-      plan.ttl = kTtl;
-      plan.strategy = world.strategy;
       workers.push_back(std::make_unique<strategy::GatedWorker>(
-          plan, lab::LabSetup{redis_address(), servers.conninfo, dir, lab::Lang::en}, turns));
+          plan_of(static_cast<std::size_t>(i)), lab::LabSetup{redis_address(), servers.conninfo, dir, lab::Lang::en},
+          turns));
     }
+  }
+
+  lab::WorkerPlan plan_of(std::size_t worker) const {
+    lab::WorkerPlan plan;
+    plan.name = worker_name(worker);
+    plan.amount = kAmounts[worker];
+    plan.account = account;
+    plan.ttl = kTtl;
+    plan.strategy = world.strategy;
+    return plan;
   }
 
   std::unique_ptr<host::FailoverPair> make_pair() const {
@@ -111,6 +92,7 @@ struct Stage::Impl {
       pair.reset();
       pair = make_pair();
       pair_failed_over = false;
+      ungated.clear();
       redis.reconnect();
       for (auto& worker : workers) worker->reconnect();
     }
@@ -150,8 +132,17 @@ struct Stage::Impl {
     for (auto& worker : workers) worker->reconnect();
   }
 
-  // The worker whose token the lock key holds now, if any.
+  // The worker whose token the lock key holds now, if any. Asked of Redis only after a move that
+  // may have changed the key (changes_key): nothing else writes it within an order.
   std::optional<std::size_t> key_holder() {
+    if (!holder_changed) return last_holder;
+    last_holder = ask_key_holder();
+    holder_changed = false;
+    return last_holder;
+  }
+
+  std::optional<std::size_t> ask_key_holder() {
+    ++holder_reads;
     Reply value = redis.checked({"GET", key.lock});
     if (value.is_nil()) return std::nullopt;
     std::string text = value.text();
@@ -195,27 +186,27 @@ struct Stage::Impl {
   }
 
   // Takes the move, and notes it and its start in `run`; an expiry of a watchdog's lock whose holder
-  // runs (Walk::one_per_class) is paused around.
-  void apply(const Move& move, Progress& p, const lab::RunLog& log, OrderRun& run) {
+  // runs (Walk::one_per_class) is paused around. Returns the worker to let go for a worker's step.
+  std::optional<std::size_t> apply(const Move& move, Progress& p, const lab::RunLog& log, OrderRun& run) {
     bool paused_around =
         move.kind == Move::Kind::expire && world.strategy == lab::Strategy::watchdog && p.paused != move.worker;
     if (paused_around) take(Move{Move::Kind::pause, move.worker}, p, log, run);
-    take(Move{move.kind, move.kind == Move::Kind::expire ? 0 : move.worker, move.step}, p, log, run);
+    std::optional<std::size_t> going =
+        take(Move{move.kind, move.kind == Move::Kind::expire ? 0 : move.worker, move.step}, p, log, run);
     if (paused_around) take(Move{Move::Kind::resume, move.worker}, p, log, run);
+    return going;
   }
 
-  void take(const Move& move, Progress& p, const lab::RunLog& log, OrderRun& run) {
+  std::optional<std::size_t> take(const Move& move, Progress& p, const lab::RunLog& log, OrderRun& run) {
     run.started.push_back(log.elapsed());
     run.order.push_back(move);
+    if (changes_key(move)) holder_changed = true;
     std::optional<nemesis::Operation> op = operation_of(move);
     if (!op) {
-      if (move.step == lab::Step::extend) {
-        ++p.extends[move.worker];
-        turns.extend(move.worker);
-      } else {
-        turns.go(move.worker);
-      }
-      return;
+      if (move.step != lab::Step::extend) return move.worker;
+      ++p.extends[move.worker];
+      turns.extend(move.worker);
+      return std::nullopt;
     }
     switch (move.kind) {
       case Move::Kind::expire: p.expired = true; break;
@@ -225,13 +216,24 @@ struct Stage::Impl {
         break;
       case Move::Kind::resume: p.paused.reset(); break;
       case Move::Kind::restart: p.restarted = true; break;
-      case Move::Kind::failover: p.failed_over = true; return fail_over(*op, log);
+      case Move::Kind::failover:
+        p.failed_over = true;
+        fail_over(*op, log);
+        return std::nullopt;
       case Move::Kind::step: break;
     }
     nemesis::apply(*op, targets(log));
     // The scripts' Redis restarted through the stage's own connection, which it reconnected; the
     // pair's did not.
     if (move.kind == Move::Kind::restart && pair) redis.reconnect();
+    return std::nullopt;
+  }
+
+  // Whether the move may change what the lock key holds: an acquisition, an extension or a
+  // release, the key's expiry, the Redis restarted or failed over.
+  static bool changes_key(const Move& move) {
+    if (move.kind != Move::Kind::step) return move.kind != Move::Kind::pause && move.kind != Move::Kind::resume;
+    return move.step == lab::Step::acquire || move.step == lab::Step::extend || move.step == lab::Step::release;
   }
 
   World world;
@@ -241,10 +243,17 @@ struct Stage::Impl {
   LockKey key;
   std::unique_ptr<host::FailoverPair> pair;  // the world's Redis when it has the failover event
   bool pair_failed_over = false;
-  Turns turns;
   RedisConnection redis;
   bank::AccountStore store;
   std::vector<std::unique_ptr<strategy::GatedWorker>> workers;
+  std::vector<std::unique_ptr<strategy::RepeatedWorker>> ungated;  // the floor's
+  long long orders_run = 0;
+  std::optional<lab::RunLog> order_log;
+  std::optional<std::size_t> last_holder;  // key_holder()'s last answer
+  bool holder_changed = true;
+  long long holder_reads = 0;
+  std::vector<chaos::WorkerExit> exits;
+  Turns turns;  // last: its threads run the workers, so they end first
 };
 
 Stage::Stage(World world, Servers servers, lab::LabDir dir, long account)
@@ -259,44 +268,60 @@ OrderRun Stage::run(const Chooser& choose, int number, Walk walk) {
   Impl& s = *impl_;
   auto began = std::chrono::steady_clock::now();
   s.clean();
-  s.dir.start_new_run(lab::wall_seconds());
-  lab::RunLog log(s.dir, lab::Lang::en);
-  s.turns.reset();
-
-  std::vector<chaos::WorkerExit> exits;
+  s.holder_changed = true;
+  s.order_log.emplace(lab::wall_seconds());
+  s.exits.clear();
   for (std::size_t i = 0; i < s.workers.size(); ++i) {
-    exits.push_back(chaos::WorkerExit{worker_name(i), kAmounts[i], true, 0});
+    s.exits.push_back(chaos::WorkerExit{worker_name(i), kAmounts[i], true, 0});
   }
-  Threads threads(s.turns);
-  for (std::size_t i = 0; i < s.workers.size(); ++i) {
-    threads.start([&s, &exits, i] {
-      exits[i].code = s.workers[i]->increment() ? 0 : 1;
-      s.turns.finished(i);
-    });
-  }
-  s.turns.settle();
 
   OrderRun run{
-      {}, {}, {}, {}, {chaos::TrialInput(chaos::TrialSpec{s.world.strategy, walk_fault(s.world), number, {}}), {}}};
+      {}, {}, {}, {}, {chaos::TrialInput(chaos::TrialSpec{s.world.strategy, walk_fault(s.world), number, {}}), {}}, {}};
   Progress progress{{}, false, false, false, false, std::vector<int>(s.workers.size(), 0)};
-  for (std::vector<Move> enabled = s.enabled(progress, walk); !enabled.empty(); enabled = s.enabled(progress, walk)) {
-    std::size_t pick = choose(enabled, run.picks.size());
-    if (pick >= enabled.size()) throw Error("the explorer chose a move that is not enabled");
-    run.widths.push_back(enabled.size());
-    run.picks.push_back(pick);
-    s.apply(enabled[pick], progress, log, run);
-  }
-  threads.join();
+  s.turns.run_order([&]() -> std::optional<std::size_t> {
+    for (std::vector<Move> enabled = s.enabled(progress, walk); !enabled.empty(); enabled = s.enabled(progress, walk)) {
+      std::size_t pick = choose(enabled, run.picks.size());
+      if (pick >= enabled.size()) throw Error("the explorer chose a move that is not enabled");
+      run.widths.push_back(enabled.size());
+      run.picks.push_back(pick);
+      if (std::optional<std::size_t> going = s.apply(enabled[pick], progress, *s.order_log, run)) return going;
+    }
+    return std::nullopt;
+  });
 
+  ++s.orders_run;
+  run.events = s.order_log->kept();
   chaos::TrialInput& input = run.judged.input;
-  input.history = chaos::history_from(lab::read_events(s.dir), exits);
-  input.stuck.assign(exits.size(), false);
+  input.history = chaos::history_from(run.events, s.exits);
+  input.stuck.assign(s.exits.size(), false);
   input.struck = progress.paused_once || progress.expired || progress.restarted || progress.failed_over;
   input.final_balance = s.store.read_balance(s.account);
   if (progress.failed_over) input.lock_reached_replica = s.pair->lock_reached_replica();
   input.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count();
   run.judged.result = chaos::judge(input);
   return run;
+}
+
+double Stage::floor_seconds(int orders) {
+  Impl& s = *impl_;
+  long long reads = s.orders_run > 0 ? (s.holder_reads + s.orders_run / 2) / s.orders_run : 0;
+  std::chrono::steady_clock::duration connecting{};
+  auto began = std::chrono::steady_clock::now();
+  for (int n = 0; n < orders; ++n) {
+    s.clean();
+    if (s.ungated.empty()) {  // the first floor order, or a failed-over pair replaced: not an order's round trips
+      auto connect = std::chrono::steady_clock::now();
+      for (int i = 0; i < s.world.workers; ++i) {
+        s.ungated.push_back(std::make_unique<strategy::RepeatedWorker>(s.plan_of(static_cast<std::size_t>(i)),
+                                                                       s.redis_address(), s.servers.conninfo));
+      }
+      connecting += std::chrono::steady_clock::now() - connect;
+    }
+    for (auto& worker : s.ungated) worker->increment();
+    for (long long i = 0; i < reads; ++i) s.redis.checked({"GET", s.key.lock});
+    s.store.read_balance(s.account);
+  }
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - began - connecting).count();
 }
 
 }  // namespace rlock::explore

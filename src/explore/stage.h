@@ -8,9 +8,9 @@
 // instead of the given Redis: each order cuts the replica's replication once the keys are clean, so
 // the lock never reaches it, and the failover copies the lock's other keys (the fence counter) to it
 // before the primary dies; an order that failed over leaves the next a new pair. Every order starts
-// from a clean account and clean keys. The stage keeps the workers' connections
-// from one order to the next; each order is a new run in the stage's lab directory (run.log,
-// events.jsonl), overwritten by the next. Not thread-safe: one explorer drives it.
+// from a clean account and clean keys. The stage keeps the workers' threads and connections from
+// one order to the next; each order's log is kept in memory (OrderRun::events), written to no file.
+// Not thread-safe: one explorer drives it.
 #pragma once
 
 #include <cstddef>
@@ -23,6 +23,7 @@
 #include "chaos/faults/fault.h"
 #include "checker/judge.h"
 #include "explore/world.h"
+#include "lab/event.h"
 #include "lab/lab_dir.h"
 #include "rlock/redis_address.h"
 
@@ -40,13 +41,14 @@ chaos::Fault walk_fault(const World& world);
 
 // An order run: its moves, at each point how many moves were enabled and which was taken (a choice
 // may take several moves: Walk), when each move started (seconds since the run's start), and its
-// judged trial.
+// judged trial, and its log's events.
 struct OrderRun {
   Order order;
   std::vector<std::size_t> widths;
   std::vector<std::size_t> picks;
   std::vector<double> started;
   chaos::JudgedTrial judged;
+  std::vector<lab::Event> events;
 
   // Money lost or two holders' sections overlapping: what the explorer counts.
   bool losing() const;
@@ -73,6 +75,13 @@ class Stage {
   // Runs one order, asking `choose` at each point, until every worker finished; the trial is
   // numbered `number`. Throws Error when a server fails the stage itself, or `choose` does.
   OrderRun run(const Chooser& choose, int number, Walk walk = Walk::every_order);
+
+  // The floor an order's time is measured against: `orders` orders' round trips done back to back
+  // on the stage's connections, with no gate, thread, log or judging, in seconds. Each cleans the
+  // keys and the account as run() does, makes each worker's increment ungated
+  // (strategy::RepeatedWorker: the same commands, the lock granted at once), reads the lock key as
+  // often as run()'s orders did on average (before offering an expiry), and reads the balance.
+  double floor_seconds(int orders);
 
   const lab::LabDir& dir() const;
   const World& world() const;

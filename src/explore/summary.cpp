@@ -27,6 +27,14 @@ std::string verdict_line(const OrderRun& run) {
   return text;
 }
 
+double orders_per_second(const Exploration& walk) {
+  return walk.seconds > 0 ? static_cast<double>(walk.orders) / walk.seconds : 0;
+}
+
+double floor_per_second(const Exploration& walk) {
+  return walk.floor_seconds > 0 ? walk.floor_orders / walk.floor_seconds : 0;
+}
+
 }  // namespace
 
 std::string events_text(const World& world) {
@@ -47,8 +55,10 @@ void print_walk(const Explored& e) {
       "{}: {} worker{}, events {}, bound {}: {} orders, {} losing (money lost or overlap); {:.1f} s, {:.0f} "
       "orders/s (estimated {:.0f})\n",
       lab::to_string(e.world.strategy), e.world.workers, e.world.workers == 1 ? "" : "s", events_text(e.world),
-      e.world.bound, w.orders, w.losing, w.seconds, w.seconds > 0 ? static_cast<double>(w.orders) / w.seconds : 0,
-      e.estimate.orders);
+      e.world.bound, w.orders, w.losing, w.seconds, orders_per_second(w), e.estimate.orders);
+  fmt::print(
+      "floor: {:.0f} orders/s, their round trips back to back; the walk took {:.1f}x the floor's time an order\n",
+      floor_per_second(w), w.floor_ratio());
   if (w.shortest) {
     fmt::print("shortest losing order, a step a second:\n");
     print_order_run(*w.shortest, e.shortest_dir);
@@ -77,9 +87,11 @@ nlohmann::json explore_json(const std::vector<Explored>& walks) {
                         {"losing", w.losing},
                         {"shortest", shortest},
                         {"seconds", w.seconds},
-                        {"orders_per_second", w.seconds > 0 ? static_cast<double>(w.orders) / w.seconds : 0},
+                        {"orders_per_second", orders_per_second(w)},
                         {"stage_seconds", w.stage_seconds},
-                        {"run_dir", e.run_dir.string()}});
+                        {"run_dir", e.run_dir.string()},
+                        {"floor_orders_per_second", floor_per_second(w)},
+                        {"floor_ratio", w.floor_ratio()}});
   }
   return {{"format", kExploreFileFormat}, {"explored", explored}};
 }

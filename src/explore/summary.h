@@ -17,7 +17,8 @@
 namespace rlock::explore {
 
 // 1: {format, explored: [{strategy, workers, events, bound, estimated_orders, orders, losing,
-// shortest (its tokens, or null), seconds, orders_per_second, stage_seconds, run_dir}]}.
+// shortest (its tokens, or null), seconds, orders_per_second, stage_seconds, run_dir,
+// floor_orders_per_second, floor_ratio}]}; the floor's two fields came later, in the same format.
 inline constexpr int kExploreFileFormat = 1;
 
 // The events as --events names them, comma-separated; "none" for none.

@@ -59,7 +59,7 @@ fs::path WalkRecord::shortest_dir(const OrderRun& run) const {
                      run.judged.input.spec.number);
 }
 
-void WalkRecord::add(const OrderRun& run, const lab::LabDir& stage_dir) {
+void WalkRecord::add(const OrderRun& run) {
   chaos::record_trial(run_dir_, run.judged.input);
   chaos::tally(cells_, run.judged.result);
   orders_ << order_text(run.order) << '\n';
@@ -68,7 +68,6 @@ void WalkRecord::add(const OrderRun& run, const lab::LabDir& stage_dir) {
   kept_ = shortest_dir(run);
   kept_size_ = run.order.size();
   fs::create_directories(*kept_);
-  fs::copy_file(stage_dir.events(), lab::LabDir(*kept_).events());
 }
 
 fs::path WalkRecord::finish(Exploration& walk) {
@@ -79,6 +78,7 @@ fs::path WalkRecord::finish(Exploration& walk) {
   chaos::write_json((run_dir_ / "chaos.json").string(), cells_, campaign, setup);
   if (kept_ && walk.shortest) {
     lab::LabDir kept(*kept_);
+    lab::write_events(kept, walk.shortest->events, lab::Lang::en);
     steps_as_seconds(kept, *walk.shortest);
     timeline::write_timeline(kept, kept.timeline(),
                              timeline::SvgOptions{fmt::format("rlock explore: {}, the shortest losing order",
@@ -98,15 +98,11 @@ void steps_as_seconds(const lab::LabDir& dir, OrderRun& order) {
   }
   order.judged.result = chaos::judge(order.judged.input);
   std::vector<lab::Event> events = lab::read_events(dir);
-  std::string json_lines, log_lines;
   for (lab::Event& event : events) {
     event.t = step_of(started, event.t);
     if (event.sent_at()) event.fields["sent_at"] = step_of(started, *event.sent_at());
-    json_lines += event.to_json_line() + '\n';
-    log_lines += lab::format_line(event, lab::Lang::en) + '\n';
   }
-  dir.write_file(dir.events(), json_lines);
-  dir.write_file(dir.run_log(), log_lines);
+  lab::write_events(dir, events, lab::Lang::en);
 }
 
 }  // namespace rlock::explore

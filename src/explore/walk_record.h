@@ -26,10 +26,11 @@ class WalkRecord {
   WalkRecord(const World& world, const Servers& servers, const std::filesystem::path& explore_dir, std::uint64_t seed,
              const std::filesystem::path& run_dir = {});
 
-  // Appends the order's trial line and order line; keeps the stage's run when the order is the
-  // shortest losing one so far.
-  void add(const OrderRun& run, const lab::LabDir& stage_dir);
-  // Writes run.json, chaos.json and the shortest's files, then seals the run. Returns the shortest's
+  // Appends the order's trial line and order line; names the kept trial's directory after it when
+  // the order is the shortest losing one so far.
+  void add(const OrderRun& run);
+  // Writes run.json, chaos.json and the shortest's files (walk.shortest's log), then seals the run.
+  // Returns the shortest's
   // directory (empty when none lost). Throws Error when a file cannot be written.
   // The shortest's history and verdict are put in step numbers (steps_as_seconds).
   std::filesystem::path finish(Exploration& walk);

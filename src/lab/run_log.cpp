@@ -35,7 +35,9 @@ void sleep_until_wall(double epoch_seconds) {
 }
 
 RunLog::RunLog(const LabDir& dir, Lang lang)
-    : start_(dir.start()), lang_(lang), events_(dir.events()), lines_(dir.run_log()) {}
+    : start_(dir.start()), lang_(lang), events_(std::in_place, dir.events()), lines_(std::in_place, dir.run_log()) {}
+
+RunLog::RunLog(double start_epoch_seconds) : start_(start_epoch_seconds) {}
 
 Event RunLog::record(std::string_view who, EventKind kind, nlohmann::json fields) const {
   return record_at(wall_seconds(), who, kind, std::move(fields));
@@ -45,9 +47,29 @@ double RunLog::elapsed() const { return wall_seconds() - start_; }
 
 Event RunLog::record_at(double when, std::string_view who, EventKind kind, nlohmann::json fields) const {
   Event event{when - start_, std::string(who), kind, std::move(fields)};
-  events_.append_line(event.to_json_line());
-  lines_.append_line(format_line(event, lang_));
+  if (!events_) {
+    std::lock_guard lock(kept_mutex_);
+    kept_.push_back(event);
+    return event;
+  }
+  events_->append_line(event.to_json_line());
+  lines_->append_line(format_line(event, lang_));
   return event;
+}
+
+std::vector<Event> RunLog::kept() const {
+  std::lock_guard lock(kept_mutex_);
+  return kept_;
+}
+
+void write_events(const LabDir& dir, const std::vector<Event>& events, Lang lang) {
+  std::string json_lines, log_lines;
+  for (const Event& event : events) {
+    json_lines += event.to_json_line() + '\n';
+    log_lines += format_line(event, lang) + '\n';
+  }
+  dir.write_file(dir.events(), json_lines);
+  dir.write_file(dir.run_log(), log_lines);
 }
 
 void signal_and_record(const RunLog& log, pid_t pid, int number, std::string_view target, EventKind kind,

@@ -1,12 +1,15 @@
 // A run's log: records events to the lab directory, and reads them back.
 //
 // record() stamps an event with the seconds since the run's start, appends its JSON record to
-// events.jsonl and its rendered line to run.log (each one write(2), see AppendFile). Thread-safe:
+// events.jsonl and its rendered line to run.log (each one write(2), see AppendFile); a log kept in
+// memory (the explorer's, an order a log) keeps the events instead and writes nothing. Thread-safe:
 // a worker's main thread and its watchdog record through one RunLog.
 #pragma once
 
 #include <sys/types.h>
 
+#include <mutex>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -28,6 +31,8 @@ class RunLog {
  public:
   // Throws rlock::Error when no run was started in `dir` or its files cannot be opened.
   RunLog(const LabDir& dir, Lang lang);
+  // A log kept in memory, its run started at `start_epoch_seconds` (wall_seconds()).
+  explicit RunLog(double start_epoch_seconds);
 
   Event record(std::string_view who, EventKind kind, nlohmann::json fields = nlohmann::json::object()) const;
   // The same, for an event that happened at `when` (wall_seconds()) and is recorded only now.
@@ -35,13 +40,20 @@ class RunLog {
   double start() const { return start_; }
   // Seconds since the run's start, as record() would stamp an event now.
   double elapsed() const;
+  // What a log kept in memory recorded, in the order recorded; empty for a log in files.
+  std::vector<Event> kept() const;
 
  private:
   double start_;
-  Lang lang_;
-  AppendFile events_;
-  AppendFile lines_;
+  Lang lang_ = Lang::en;
+  std::optional<AppendFile> events_;
+  std::optional<AppendFile> lines_;
+  mutable std::mutex kept_mutex_;
+  mutable std::vector<Event> kept_;
 };
+
+// Writes `events` as a run's events.jsonl and run.log in `dir`, replacing what was there.
+void write_events(const LabDir& dir, const std::vector<Event>& events, Lang lang);
 
 // Sends signal `number` to `pid` and records `kind` with `fields`, as the host, stamped just before
 // the signal left: a continued process may log before this one does. Throws rlock::Error naming

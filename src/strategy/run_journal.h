@@ -1,7 +1,8 @@
 // A strategy's journal kept in a lab directory: each step an event of the run's log (run_log.h),
 // and, unless the explorer's gate stands in for it, the read marker a host's fault waits for.
-// Opened at construction, or later (open()) for the run started last. Its record() is called from
-// the strategy's thread and its watchdog's, as RunLog allows.
+// Opened later: open() for the run started last, or use() for a log of the caller's (the explorer's,
+// kept in memory). Its record() is called from the strategy's thread and its watchdog's, as RunLog
+// allows.
 #pragma once
 
 #include <optional>
@@ -20,7 +21,9 @@ class RunJournal final : public Journal {
       : name_(std::move(worker)), dir_(dir), lang_(lang), markers_(markers) {}
 
   // Logs to the run started last in the lab directory from now on.
-  void open() { log_.emplace(dir_, lang_); }
+  void open() { log_ = &own_.emplace(dir_, lang_); }
+  // Logs to `log` from now on; it must outlive the steps recorded.
+  void use(const lab::RunLog& log) { log_ = &log; }
   const lab::RunLog& log() const { return *log_; }  // once open
 
   void record(lab::EventKind kind, nlohmann::json fields) const override {
@@ -36,7 +39,8 @@ class RunJournal final : public Journal {
   const lab::LabDir& dir_;
   lab::Lang lang_;
   Markers markers_;
-  std::optional<lab::RunLog> log_;
+  std::optional<lab::RunLog> own_;
+  const lab::RunLog* log_ = nullptr;
 };
 
 }  // namespace rlock::strategy

@@ -105,10 +105,10 @@ GatedWorker::GatedWorker(lab::WorkerPlan plan, lab::LabSetup setup, lab::StepGat
 
 GatedWorker::~GatedWorker() = default;
 
-// One gated increment as its own run, logged to the run started last; false when it failed (the
-// error event says why, as run_worker's does).
-bool GatedWorker::increment() {
-  impl_->journal.open();
+// One gated increment, logged to `log`; false when it failed (the error event says why, as
+// run_worker's does).
+bool GatedWorker::increment(const lab::RunLog& log) {
+  impl_->journal.use(log);
   impl_->steps.start();
   try {
     impl_->strategy->increment(impl_->plan.amount);

@@ -8,6 +8,7 @@
 
 #include <memory>
 
+#include "lab/run_log.h"
 #include "lab/step_gate.h"
 #include "lab/strategy.h"
 #include "lab/worker_plan.h"
@@ -44,7 +45,7 @@ bool gated(lab::Strategy strategy);
 
 // `rlock explore`'s worker: run_worker's increment with each step waiting for `gate` first
 // (gated_steps.h), on connections kept from one increment to the next. Each increment logs to the
-// run started last in setup.dir (LabDir::start_new_run). The constructor throws UsageError for a
+// log it is given (the explorer's order's, kept in memory). The constructor throws UsageError for a
 // strategy that is not gated(), Error when a server does not answer. Not thread-safe: one thread
 // calls increment(), the gate's calls aside.
 class GatedWorker {
@@ -55,7 +56,7 @@ class GatedWorker {
   GatedWorker& operator=(const GatedWorker&) = delete;
 
   // True when the increment ended well; false when it failed, recorded as run_worker records it.
-  bool increment();
+  bool increment(const lab::RunLog& log);
 
   // Its connections to Redis connect again, answered, to whatever server the address now reaches
   // (the explorer's failover moved the primary under them). Only while the worker waits at its
