@@ -2,21 +2,25 @@
 # Runs a private Redis, PostgreSQL, etcd and ZooKeeper for the rlock lab, without Docker. Needs Debian
 # (or a derivative) with apt: installs, as root or through sudo, those of redis-server, postgresql,
 # etcd-server, etcd-client, zookeeper and iproute2 that are missing.
-#   scripts/services.sh up [SERVICE...]   starts them (SERVICE: redis, postgres, etcd, zookeeper; all by default)
+#   scripts/services.sh up [SERVICE...]   starts them (SERVICE: redis, postgres, etcd, zookeeper, hazelcast;
+#                                         all but hazelcast by default)
 #   scripts/services.sh down              stops them
 #   scripts/services.sh status            which run (exit 3 unless all of them)
 #   eval "$(scripts/services.sh env)"     exports REDIS_URL, DATABASE_URL, PGPASSFILE, ETCD_ENDPOINT, ZOOKEEPER_CONNECT
+#                                         (and HAZELCAST_MEMBERS while they run)
 # Progress goes to stderr and the exports to stdout, so `eval "$(... up)"` works too.
 # Ports, all on 127.0.0.1: RLOCK_REDIS_PORT (6391), RLOCK_PG_PORT (5441), RLOCK_ETCD_PORT (2391, and
-# the next one for its peers), RLOCK_ZOOKEEPER_PORT (2481). Their data, logs and PostgreSQL's password
+# the next one for its peers), RLOCK_ZOOKEEPER_PORT (2481), RLOCK_HAZELCAST_PORT (5741, and the next two
+# for the other members). Their data, logs and PostgreSQL's password
 # (in the pgpass file that PGPASSFILE names) stay in RLOCK_STATE_DIR (/tmp/rlock-services), a directory
 # of this user's that no other user can write or list: one owned by another user, writable by others,
 # or holding a symbolic link is refused (exit 2).
 # A server is used or stopped only when it is the one this script started, proven through the server
 # itself; whatever else answers on a port is left alone, and `up` then fails (exit 1) naming the port.
 # If REDIS_URL and DATABASE_URL are both set already, those servers are used as is; so is etcd when
-# ETCD_ENDPOINT (HOST:PORT) is set, and ZooKeeper when ZOOKEEPER_CONNECT (HOST:PORT) is. etcd and
-# ZooKeeper serve only the lock clients that use them (clients/etcd-*, clients/curator-mutex).
+# ETCD_ENDPOINT (HOST:PORT) is set, ZooKeeper when ZOOKEEPER_CONNECT (HOST:PORT) is, and Hazelcast when
+# HAZELCAST_MEMBERS (HOST:PORT,...) is. etcd, ZooKeeper and Hazelcast serve only the lock clients that use
+# them (clients/etcd-*, clients/curator-mutex, clients/hazelcast-lock, whose jar runs the members).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -35,6 +39,10 @@ ETCD_DIR=$STATE/etcd
 ETCD_ID_KEY=rlock/services-id
 ZK_PORT=${RLOCK_ZOOKEEPER_PORT:-2481}
 ZK_DIR=$STATE/zookeeper
+HZ_PORT=${RLOCK_HAZELCAST_PORT:-5741}
+HZ_PORTS=("$HZ_PORT" $((HZ_PORT + 1)) $((HZ_PORT + 2)))
+HZ_DIR=$STATE/hazelcast
+HZ_JAR=$ROOT/clients/hazelcast-lock/target/client.jar
 
 # Hide the password of a URL: scheme://user:***@host/...
 mask() { sed -E 's#(://[^:/@]*:)[^/]*@#\1***@#; s#(password=)[^&]*#\1***#' <<<"$1"; }
@@ -98,6 +106,14 @@ zk_serves_ours() {
 # Ours: the ZooKeeper this script started listens on the port, and says its data are ours.
 zk_ours() { listens "$ZK_PORT" "$(recorded_pid "$ZK_DIR/zookeeper.pid")" && zk_serves_ours; }
 
+# Ours: each member this script started listens on its port, and once its CP subsystem was up wrote
+# our id to its ready file (rlock.HazelcastMember).
+hz_member_ours() {
+    listens "$1" "$(recorded_pid "$HZ_DIR/member-$1.pid")" && [[ -f $HZ_DIR/rlock-id ]] &&
+        [[ "$(cat "$HZ_DIR/rlock-id.ready.$1" 2>/dev/null)" == "$(cat "$HZ_DIR/rlock-id")" ]]
+}
+hz_ours() { local p; for p in "${HZ_PORTS[@]}"; do hz_member_ours "$p" || return 1; done; }
+
 print_redis_env() { echo "export REDIS_URL=redis://127.0.0.1:$REDIS_PORT/0"; }
 print_pg_env() {
     echo "export DATABASE_URL=postgresql://postgres@127.0.0.1:$PG_PORT/bank"
@@ -105,6 +121,7 @@ print_pg_env() {
 }
 print_etcd_env() { echo "export ETCD_ENDPOINT=127.0.0.1:$ETCD_PORT"; }
 print_zk_env() { echo "export ZOOKEEPER_CONNECT=127.0.0.1:$ZK_PORT"; }
+print_hz_env() { echo "export HAZELCAST_MEMBERS=$(printf '127.0.0.1:%s\n' "${HZ_PORTS[@]}" | paste -sd ,)"; }
 
 start_redis() {
     if redis_ours; then say "redis already running on 127.0.0.1:$REDIS_PORT"; return; fi
@@ -302,6 +319,39 @@ start_zk() {
 
 stop_zk() { stop_recorded zookeeper "$ZK_DIR/zookeeper.pid" "$ZK_PORT"; }
 
+# Hazelcast 5.4 (the hazelcast-lock adapter's jar), three members on loopback whose CP subsystem
+# serves FencedLock, each in a session of its own like etcd. They start together and are ready only
+# once all three have formed the CP subsystem: 15 to 20 s on two busy cores.
+start_hz() {
+    if hz_ours; then say "hazelcast already running on 127.0.0.1:${HZ_PORTS[*]}"; return; fi
+    [[ -f $HZ_JAR ]] || die "hazelcast runs from the hazelcast-lock adapter's jar: scripts/clients.sh install hazelcast-lock"
+    local p members pid
+    for p in "${HZ_PORTS[@]}"; do port_free hazelcast "$p" RLOCK_HAZELCAST_PORT; done
+    private_dir "$HZ_DIR"
+    new_id | write_file "$HZ_DIR/rlock-id"
+    rm -f -- "$HZ_DIR"/rlock-id.ready.*
+    members=$(print_hz_env | cut -d= -f2)
+    for p in "${HZ_PORTS[@]}"; do
+        (close_inherited_fds
+         exec setsid java -Xmx256m -XX:+UseSerialGC -cp "$HZ_JAR" rlock.HazelcastMember --id "$HZ_DIR/rlock-id" "$p" "$members") \
+            </dev/null >"$HZ_DIR/member-$p.log" 2>&1 &
+        pid=$!
+        record_process "$HZ_DIR/member-$p.pid" "$pid"
+    done
+    for _ in $(seq 600); do
+        if hz_ours; then say "hazelcast started on 127.0.0.1:${HZ_PORTS[*]}"; return; fi
+        sleep 0.2
+    done
+    tail_log "$HZ_DIR/member-$HZ_PORT.log"
+    die "hazelcast's CP subsystem did not form on 127.0.0.1:${HZ_PORTS[*]} within 120 s"
+}
+
+stop_hz() {
+    local p
+    [[ -d $HZ_DIR ]] || return 0  # never started here
+    for p in "${HZ_PORTS[@]}"; do stop_recorded "hazelcast member" "$HZ_DIR/member-$p.pid" "$p"; done
+}
+
 status_line() { printf '%-10s %-8s %s\n' "$1" "$2" "$3"; }
 
 # service_cmd NAME PORT FN GIVEN up|down|status|env: the part of the command for one service, either
@@ -333,8 +383,9 @@ redis_cmd() { service_cmd redis "$REDIS_PORT" redis "${given_servers:+REDIS_URL=
 pg_cmd() { service_cmd postgres "$PG_PORT" pg "${given_servers:+DATABASE_URL=$(mask "${DATABASE_URL:-}")}" "$1"; }
 etcd_cmd() { service_cmd etcd "$ETCD_PORT" etcd "${ETCD_ENDPOINT:+ETCD_ENDPOINT=$ETCD_ENDPOINT}" "$1"; }
 zk_cmd() { service_cmd zookeeper "$ZK_PORT" zk "${ZOOKEEPER_CONNECT:+ZOOKEEPER_CONNECT=$ZOOKEEPER_CONNECT}" "$1"; }
+hz_cmd() { service_cmd hazelcast "$HZ_PORT" hz "${HAZELCAST_MEMBERS:+HAZELCAST_MEMBERS=$HAZELCAST_MEMBERS}" "$1"; }
 
-usage="usage: services.sh up [redis|postgres|etcd|zookeeper...]|down|status|env|--help"
+usage="usage: services.sh up [redis|postgres|etcd|zookeeper|hazelcast...]|down|status|env|--help"
 cmd=${1:-}
 services=(redis pg etcd zk)
 case $cmd in
@@ -347,6 +398,7 @@ up)
             redis | etcd) services+=("$s") ;;
             postgres) services+=(pg) ;;
             zookeeper) services+=(zk) ;;
+            hazelcast) services+=(hz) ;;
             *) usage_error "unknown service '$s' ($usage)" ;;
             esac
         done
@@ -365,7 +417,9 @@ down | status) [[ ! -e $STATE && ! -L $STATE ]] || state_dir ;;
 esac
 
 rc=0 packages=()
-if [[ $cmd == down ]]; then services=(zk etcd pg redis); fi
+# Hazelcast is started only when named; once started, `status` and `env` name it too.
+if [[ $cmd == down ]]; then services=(hz zk etcd pg redis); fi
+if [[ ($cmd == status || $cmd == env) && -d $HZ_DIR && ! -L $HZ_DIR ]] && hz_ours; then services+=(hz); fi
 if [[ $cmd == up ]]; then
     for s in "${services[@]}"; do
         case $s in
@@ -373,6 +427,7 @@ if [[ $cmd == up ]]; then
         pg) [[ -n $given_servers ]] || packages+=(postgresql) ;;
         etcd) [[ -n ${ETCD_ENDPOINT:-} ]] || packages+=(etcd-server etcd-client) ;;
         zk) [[ -n ${ZOOKEEPER_CONNECT:-} ]] || packages+=(zookeeper) ;;
+        hz) [[ -n ${HAZELCAST_MEMBERS:-} ]] || packages+=(default-jre-headless) ;;
         esac
     done
     if ((${#packages[@]})); then APT_LOG=$STATE/apt.log need_packages iproute2 "${packages[@]}"; fi

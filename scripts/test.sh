@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test, from a fresh Debian 12 machine: installs the Debian packages that are missing,
-# installs the lock clients (scripts/clients.sh), builds, starts Redis, PostgreSQL, etcd and ZooKeeper
-# (unless REDIS_URL, DATABASE_URL, ETCD_ENDPOINT and ZOOKEEPER_CONNECT are set), runs CTest and stops
-# the services it started.   scripts/test.sh [default|asan]   (a CMake preset)
+# installs the lock clients (scripts/clients.sh), builds, starts Redis, PostgreSQL, etcd, ZooKeeper and
+# Hazelcast (unless REDIS_URL, DATABASE_URL, ETCD_ENDPOINT, ZOOKEEPER_CONNECT and HAZELCAST_MEMBERS are
+# set), runs CTest and stops the services it started.   scripts/test.sh [default|asan]   (a CMake preset)
 # The default run (CI's) also builds the asan preset (clang: rlock, the unit tests and the fuzz
 # targets, what its steps run), while the tests run and at idle priority, and then runs the unit
 # tests and labs 1 and 3 under the sanitizers (all the labs would take CI past its 15 minutes) and
@@ -47,16 +47,18 @@ cmake --build --preset "$preset" -j "$(nproc)"
 asan_build="" stop_services=false given=()
 on_exit() {
     [[ -z $asan_build ]] || kill -- "-$asan_build" 2>/dev/null || true
-    ! $stop_services || env "${given[@]}" -u ETCD_ENDPOINT -u ZOOKEEPER_CONNECT scripts/services.sh down
+    ! $stop_services || env "${given[@]}" -u ETCD_ENDPOINT -u ZOOKEEPER_CONNECT -u HAZELCAST_MEMBERS scripts/services.sh down
 }
 trap on_exit EXIT
-if [[ -z ${REDIS_URL:-} || -z ${DATABASE_URL:-} || -z ${ETCD_ENDPOINT:-} || -z ${ZOOKEEPER_CONNECT:-} ]]; then
-    if ! scripts/services.sh status >/dev/null 2>&1; then
+if [[ -z ${REDIS_URL:-} || -z ${DATABASE_URL:-} || -z ${ETCD_ENDPOINT:-} || -z ${ZOOKEEPER_CONNECT:-} ||
+    -z ${HAZELCAST_MEMBERS:-} ]]; then
+    # status names hazelcast only while it runs.
+    if ! status=$(scripts/services.sh status 2>/dev/null) || ! grep -q '^hazelcast  *running' <<<"$status"; then
         # The exports below would make services.sh take them for external servers; given ones stay.
         [[ -n ${REDIS_URL:-} && -n ${DATABASE_URL:-} ]] || given+=(-u REDIS_URL -u DATABASE_URL)
         stop_services=true
     fi
-    exports=$(scripts/services.sh up)
+    exports=$(scripts/services.sh up redis postgres etcd zookeeper hazelcast)
     eval "$exports"
 fi
 

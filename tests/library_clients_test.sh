@@ -2,14 +2,15 @@
 # The lock libraries services run, judged by their catalogue names (clients/*/client.json, installed
 # by scripts/clients.sh): redsync (one server and three, asking ValidContext() or extending before
 # the write), bsm/redislock, python-redis-lock, pottery
-# and Redisson (its RLock and RFencedLock) on Redis; etcd's Go concurrency.Mutex and Curator's InterProcessMutex, plain and fenced, and
-# kazoo's Lock, plain and fenced, and go-zookeeper's Lock on the etcd and ZooKeeper of scripts/services.sh;
-# rslock (Rust) on one Redis and on three. Real libraries, real servers, 3 trials a cell (2
+# Redisson (its RLock and RFencedLock) and Spring Integration's RedisLockRegistry on Redis; etcd's Go concurrency.Mutex and
+# Curator's InterProcessMutex, plain and fenced, kazoo's Lock, plain and fenced, go-zookeeper's Lock, and Hazelcast's FencedLock,
+# plain and fenced, on the etcd, ZooKeeper and Hazelcast of scripts/services.sh; rslock (Rust) on one Redis and on three.
+# Real libraries, real servers, 3 trials a cell (2
 # for the JVMs) at a TTL of 1000 ms (etcd's leases and python-redis-lock's expiry are whole seconds). Under no
 # fault none loses anything and none errs; under a pause redsync, which never renews, loses money,
-# and the fenced ones lose nothing (etcd's, Curator's and kazoo's, expected safe by their manifests, would
-# fail their campaign with exit 4). Faults of Redis are n/a for the etcd and ZooKeeper clients, with their
-# reason; a ZooKeeper that does not answer stops the campaign as a server the harness lost (exit 5).
+# and the fenced ones lose nothing (etcd's, Curator's, kazoo's and Hazelcast's, expected safe by their manifests,
+# would fail their campaign with exit 4). Faults of Redis are n/a for the etcd, ZooKeeper and Hazelcast clients,
+# with their reason; a ZooKeeper that does not answer stops the campaign as a server the harness lost (exit 5).
 # `rlock clients` lists them all; a name not shipped, or not installed, is one line and exit 2.
 # etcd-mutex@3.4.3 (the client etcd#11456 was reported against, on v3.4's import path, which
 # scripts/test.sh installs beside the default) runs as a row of its own, alike; so does
@@ -21,13 +22,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 source "$(dirname "$0")/checks.sh"
 : "${ETCD_ENDPOINT:?ETCD_ENDPOINT is not set: run the tests through scripts/test.sh}"
 : "${ZOOKEEPER_CONNECT:?ZOOKEEPER_CONNECT is not set: run the tests through scripts/test.sh}"
+: "${HAZELCAST_MEMBERS:?HAZELCAST_MEMBERS is not set: run the tests through scripts/test.sh}"
 cd "$root" || exit 1
 go_python=(redsync redsync3 redsync-valid redsync3-extend bsm-redislock python-redis-lock pottery-redlock etcd-mutex
     etcd-mutex-fenced etcd-mutex@3.4.3 kazoo-lock kazoo-lock-fenced go-zookeeper rslock rslock3)
 node=(redis-semaphore redis-semaphore@5.3.0 node-redlock@1.4.0)
 # Each JVM takes 1 to 4 s of the 2 cores to start: two jobs at a time, not four, lest 16 of them
 # starting at once outlast the protocol's silence limit (10 TTLs plus 5 s), and 2 trials a cell.
-java=(redisson-lock redisson-fenced curator-mutex curator-mutex-fenced)
+java=(redisson-lock redisson-fenced curator-mutex curator-mutex-fenced hazelcast-lock hazelcast-lock-fenced spring-redis-lock)
 
 # chaos NAME JOBS TRIALS FAULTS CLIENT...: one campaign of CLIENTs alone, TRIALS a cell; must exit 0.
 # Its table: $work/table.json.
@@ -70,13 +72,13 @@ done
 
 chaos Java 2 2 none,pause "${java[@]}"
 judged "${java[@]}"
-for client in redisson-fenced curator-mutex-fenced; do
+for client in redisson-fenced curator-mutex-fenced hazelcast-lock-fenced; do
     check "$client under pause shows no anomaly" test "$(chaos_cell $client pause anomalies)" -eq 0
 done
 
-# Faults of Redis cannot touch a lock on etcd or ZooKeeper: their cells are n/a, no trial runs.
-chaos "etcd and ZooKeeper" 1 1 redis-restart,net-delay etcd-mutex curator-mutex-fenced kazoo-lock go-zookeeper
-for client in etcd-mutex curator-mutex-fenced kazoo-lock go-zookeeper; do
+# Faults of Redis cannot touch a lock on etcd, ZooKeeper or Hazelcast: their cells are n/a, no trial runs.
+chaos "etcd, ZooKeeper and Hazelcast" 1 1 redis-restart,net-delay etcd-mutex curator-mutex-fenced kazoo-lock go-zookeeper hazelcast-lock
+for client in etcd-mutex curator-mutex-fenced kazoo-lock go-zookeeper hazelcast-lock; do
     for fault in redis-restart net-delay; do
         check "$client under $fault is n/a: Redis unused" test "$(chaos_cell $client $fault not_applicable)" = "Redis unused"
     done

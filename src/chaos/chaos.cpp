@@ -5,7 +5,11 @@ namespace rlock::chaos {
 bool expected_safe(lab::Strategy strategy, Fault fault) { return fault->expected_safe(strategy); }
 std::string_view not_applicable(lab::Strategy strategy, Fault fault) { return fault->not_applicable(strategy); }
 std::string_view not_applicable_to_client(Fault fault, const protocol::ClientSpec& client) {
-  return fault->not_applicable_to_client(client.server);
+  std::string_view reason = fault->not_applicable_to_client(client.server);
+  // A fault proxy stands between a worker and one address; a Hazelcast client reaches every member.
+  if (reason.empty() && client.server == protocol::ServerKind::hazelcast && fault->through_proxies())
+    return "no proxy to its members";
+  return reason;
 }
 
 std::string row_name(const TrialSpec& spec) {

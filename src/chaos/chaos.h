@@ -32,7 +32,8 @@ bool expected_safe(lab::Strategy strategy, Fault fault);
 // Why the fault cannot strike or cannot matter to the strategy, by construction; empty when it
 // can. Such a cell is not run and prints n/a (docs/chaos.md).
 std::string_view not_applicable(lab::Strategy strategy, Fault fault);
-// The same for a protocol client (ClientSpec), by the kind of server its lock lives on.
+// The same for a protocol client (ClientSpec), by the kind of server its lock lives on; a fault
+// through proxies cannot reach a Hazelcast client, whose members are three.
 std::string_view not_applicable_to_client(Fault fault, const protocol::ClientSpec& client);
 
 struct TrialSpec {

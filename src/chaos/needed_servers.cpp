@@ -1,5 +1,6 @@
 #include "chaos/needed_servers.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "bank/account_store.h"
@@ -28,6 +29,8 @@ std::vector<ClientServer> client_servers(const std::vector<TrialSpec>& specs) {
   if (uses(protocol::ServerKind::etcd)) servers.push_back({"etcd", variable(protocol::ServerKind::etcd), "", ""});
   if (uses(protocol::ServerKind::zookeeper))
     servers.push_back({"ZooKeeper", variable(protocol::ServerKind::zookeeper), "ruok", "imok"});
+  if (uses(protocol::ServerKind::hazelcast))
+    servers.push_back({"Hazelcast", variable(protocol::ServerKind::hazelcast), "", ""});
   return servers;
 }
 
@@ -36,7 +39,12 @@ void check_client_server(const ClientServer& server, std::chrono::milliseconds t
   bool given = address != nullptr && *address != '\0';
   needing(server.what, given ? address : fmt::format("${} (not set)", server.variable), [&] {
     if (!given) throw Error(fmt::format("{} is not set", server.variable));
-    host::probe_server(address, server.say, server.expect, timeout);
+    std::string_view members(address);  // Hazelcast's are a list: HOST:PORT,HOST:PORT,...
+    for (std::size_t from = 0; from <= members.size();) {
+      std::size_t comma = std::min(members.find(',', from), members.size());
+      host::probe_server(std::string(members.substr(from, comma - from)), server.say, server.expect, timeout);
+      from = comma + 1;
+    }
   });
 }
 

@@ -121,6 +121,20 @@ TEST(Tabulate, ACellThatCannotFailIsNotApplicable) {
   EXPECT_TRUE(not_applicable(Strategy::ttl, fault_named("redis-restart")).empty());
 }
 
+// Hazelcast's members are not Redis, and the proxies reach one address, not its three members.
+TEST(Tabulate, OnlyTheFaultsOfItsOwnProcessReachAHazelcastClient) {
+  protocol::ClientSpec client{"hz", "java -jar client.jar"};
+  client.server = protocol::ServerKind::hazelcast;
+  EXPECT_EQ(not_applicable_to_client(fault_named("redis-restart"), client), "Redis unused");
+  EXPECT_EQ(not_applicable_to_client(fault_named("failover"), client), "Redis unused");
+  EXPECT_EQ(not_applicable_to_client(fault_named("conn-drop"), client), "no proxy to its members");
+  EXPECT_EQ(not_applicable_to_client(fault_named("session-expiry"), client), "no proxy to its members");
+  EXPECT_EQ(not_applicable_to_client(fault_named("pause"), client), "");
+  EXPECT_EQ(not_applicable_to_client(fault_named("pause-waiter"), client), "");
+  client.server = protocol::ServerKind::zookeeper;
+  EXPECT_EQ(not_applicable_to_client(fault_named("conn-drop"), client), "");
+}
+
 // faketime cannot skew a client of any language honestly: its clock-skew cell is n/a, and not run.
 TEST(Tabulate, AClientUnderClockSkewIsNotApplicable) {
   Campaign campaign{

@@ -70,7 +70,7 @@ CatalogueEntry entry_from(const json& j, const json& manifest, const Build& buil
     server = "redis";
   }
   auto kind = protocol::server_kind_from(server);
-  if (!kind) throw Error(fmt::format("server \"{}\" is not redis, redis@3, etcd or zookeeper", server));
+  if (!kind) throw Error(fmt::format("server \"{}\" is not redis, redis@3, etcd, zookeeper or hazelcast", server));
   e.spec.server = *kind;
   if (!j.contains("safe") || !j.at("safe").is_boolean()) throw Error("\"safe\" is missing or not true or false");
   e.spec.expected_safe = j.at("safe").get<bool>();

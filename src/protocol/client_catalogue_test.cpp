@@ -28,11 +28,12 @@ TEST(ReadCatalogue, EachManifestEntryIsAClientWithItsFolderInItsCommand) {
   write(dir.path() / "lib" / "client.json",
         R"({"library": "lib 1.0", "installed": "bin/x", "clients": [
              {"name": "lib3", "command": "{dir}/bin/x --three", "server": "redis@3", "safe": false, "models": "m3"},
-             {"name": "libzk", "command": "{dir}/bin/x", "server": "zookeeper", "safe": true, "models": "mz"}]})");
+             {"name": "libzk", "command": "{dir}/bin/x", "server": "zookeeper", "safe": true, "models": "mz"},
+             {"name": "libhz", "command": "{dir}/bin/x", "server": "hazelcast", "safe": false, "models": "mh"}]})");
   write(dir.path() / "notes" / "README", "no manifest here");
   Catalogue catalogue = read_catalogue(dir.path());
   EXPECT_TRUE(catalogue.skipped.empty());
-  ASSERT_EQ(catalogue.entries.size(), 2u);
+  ASSERT_EQ(catalogue.entries.size(), 3u);
   const CatalogueEntry& three = catalogue.entries[0];
   EXPECT_EQ(three.spec.name, "lib3");
   EXPECT_EQ(three.spec.command, "'" + (dir.path() / "lib").string() + "'/bin/x --three");
@@ -41,8 +42,9 @@ TEST(ReadCatalogue, EachManifestEntryIsAClientWithItsFolderInItsCommand) {
   EXPECT_EQ(three.manifest, dir.path() / "lib" / "client.json");
   EXPECT_FALSE(three.installed());
   EXPECT_EQ(three.install_command, "scripts/clients.sh install lib3");
-  EXPECT_EQ(catalogue.entries[1].spec.server, protocol::ServerKind::zookeeper);
-  EXPECT_TRUE(catalogue.entries[1].spec.expected_safe);
+  EXPECT_EQ(catalogue.entries[1].spec.server, protocol::ServerKind::hazelcast);  // by name: libhz, then libzk
+  EXPECT_EQ(catalogue.entries[2].spec.server, protocol::ServerKind::zookeeper);
+  EXPECT_TRUE(catalogue.entries[2].spec.expected_safe);
   write(dir.path() / "lib" / "bin" / "x", "");
   EXPECT_TRUE(read_catalogue(dir.path()).entries[0].installed());
 }
