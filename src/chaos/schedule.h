@@ -1,9 +1,11 @@
 // A chaos trial's schedule, as the generator (generator.h) drew it: who starts when, adds what and
-// works how long, which worker the nemesis strikes, and how long a pause lasts.
+// works how long, which worker the nemesis strikes, how long a pause lasts, and what the fault drew
+// for itself.
 //
 // Plain values; thread-safe.
 #pragma once
 
+#include <any>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -22,11 +24,18 @@ struct WorkerSchedule {
 // The generator: who starts when, adds what, works how long, and the fault's victim and length.
 struct Schedule {
   std::vector<WorkerSchedule> workers;
-  std::size_t target = 0;     // the worker the nemesis picks: the first to start, likely the first holder
-  double pause_s = 0;         // how long a pause, a partition, a held write or a stall lasts
-  double strike_after_s = 0;  // kill and failover: how long after the target's read the nemesis strikes
-  double replica_lag_s = 0;   // failover: how long the replica's link is cut from the trial's start
-  double clock_rate = 1;      // clock-skew: how fast the target's clock runs, 0.5 to 2 (drawn last)
+  std::size_t target = 0;  // the worker the nemesis picks: the first to start, likely the first holder
+  double pause_s = 0;      // how long a pause, a partition, a held write or a stall lasts
+  // What the trial's fault drew for itself, a value of a type of its own file's (faults/fault.h:
+  // ScheduleDraw::keep), read back by that file alone (drawn_by_fault).
+  std::any fault_draws{};
 };
+
+// What the fault of `schedule` kept of type Drawn; Drawn{} when it kept none (a schedule made by hand).
+template <typename Drawn>
+Drawn drawn_by_fault(const Schedule& schedule) {
+  const Drawn* drawn = std::any_cast<Drawn>(&schedule.fault_draws);
+  return drawn ? *drawn : Drawn{};
+}
 
 }  // namespace rlock::chaos

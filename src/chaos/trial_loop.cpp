@@ -54,13 +54,13 @@ TrialClock::duration seconds_of(double s) {
   return std::chrono::duration_cast<TrialClock::duration>(std::chrono::duration<double>(s));
 }
 
-TrialClock::duration trial_limit(const Schedule& schedule, std::chrono::milliseconds ttl) {
+TrialClock::duration trial_limit(const FaultModel& fault, const Schedule& schedule, std::chrono::milliseconds ttl) {
   double ttl_s = std::chrono::duration<double>(ttl).count();
-  double last_start = 0, work = 0, latency = 0;
+  double last_start = 0, work = 0, latency = 0, clock_rate = fault.target_clock_rate(schedule);
   for (std::size_t i = 0; i < schedule.workers.size(); ++i) {
     const WorkerSchedule& w = schedule.workers[i];
     last_start = std::max(last_start, w.delay_s);
-    work += (w.work_s + w.hold_s) / (i == schedule.target ? std::min(schedule.clock_rate, 1.0) : 1.0);
+    work += (w.work_s + w.hold_s) / (i == schedule.target ? std::min(clock_rate, 1.0) : 1.0);
     latency += 20 * w.latency_ms / 1000;
   }
   double waits = static_cast<double>(schedule.workers.size() + 2) * ttl_s;
@@ -70,7 +70,7 @@ TrialClock::duration trial_limit(const Schedule& schedule, std::chrono::millisec
 
 void run_trial_loop(TrialContext& trial, Participants& workers, const std::function<bool()>& stopped) {
   Nemesis nemesis(trial, workers);
-  auto deadline = TrialClock::now() + trial_limit(trial.schedule, trial.setup().ttl);
+  auto deadline = TrialClock::now() + trial_limit(*trial.spec.fault, trial.schedule, trial.setup().ttl);
   try {
     for (;;) {
       auto now = TrialClock::now();

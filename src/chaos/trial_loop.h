@@ -38,7 +38,7 @@ TrialClock::duration seconds_of(double s);
 // is the last start, every worker's work and hold one after the other (the target's stretched by a
 // slow clock), the pause, 20 round trips of each worker's drawn latency, and a TTL for each worker
 // and two more of lock waits (a lock left behind by a killed or paused holder expires at its TTL).
-TrialClock::duration trial_limit(const Schedule& schedule, std::chrono::milliseconds ttl);
+TrialClock::duration trial_limit(const FaultModel& fault, const Schedule& schedule, std::chrono::milliseconds ttl);
 
 // The workers of one trial, as the loop drives them. Worker i is the schedule's i-th.
 class Participants {

@@ -16,7 +16,7 @@ TEST(TrialLimit, ShortTtlsKeepTheFloor) {
   setup.seed = 7;
   for (int number = 0; number < 50; ++number) {
     Schedule schedule = schedule_for(TrialSpec{lab::Strategy::ttl, fault_named("pause"), number, std::nullopt}, setup);
-    EXPECT_EQ(trial_limit(schedule, setup.ttl), TrialClock::duration(kTrialFloor));
+    EXPECT_EQ(trial_limit(*fault_named("pause"), schedule, setup.ttl), TrialClock::duration(kTrialFloor));
   }
 }
 
@@ -31,7 +31,7 @@ TEST(TrialLimit, CoversTheLongestPauseAndTheLockWaitsAtLongTtls) {
             schedule_for(TrialSpec{lab::Strategy::ttl, fault_named(fault), number, std::nullopt}, setup);
         double needed = schedule.pause_s + 2 * std::chrono::duration<double>(ttl).count();
         for (const WorkerSchedule& w : schedule.workers) needed += w.work_s;
-        EXPECT_GT(trial_limit(schedule, ttl), seconds_of(needed)) << fault << " " << number;
+        EXPECT_GT(trial_limit(*fault_named(fault), schedule, ttl), seconds_of(needed)) << fault << " " << number;
       }
     }
   }

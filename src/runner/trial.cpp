@@ -86,8 +86,7 @@ ClientTrialOutcome run_clients(TrialContext& trial) {
                          trial.setup().ttl,
                          bank::AccountStore::kInitialBalance};
   auto start_clock = [&] {
-    // Clients start before the clock, a JVM's for seconds: the failover's replica lag counts from here.
-    if (trial.pair) trial.pair->hold_replication(std::chrono::duration<double>(trial.schedule.replica_lag_s));
+    trial.spec.fault->clock_started(trial);
     trial.dir.start_new_run(lab::wall_seconds());
     trial.log.emplace(trial.dir, lab::Lang::en);
   };

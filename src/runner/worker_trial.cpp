@@ -85,7 +85,7 @@ pid_t spawn(const TrialContext& trial, std::size_t i) {
   lab::WorkerPlan plan = plan_for(trial.spec.strategy, trial.schedule.workers[i], trial.account, setup,
                                   trial.redlock.empty() ? trial.redlock : servers);
   JobLab* netns = trial.job.lab;
-  return spawn_worker(plan, lab, i == trial.schedule.target ? trial.schedule.clock_rate : 1,
+  return spawn_worker(plan, lab, i == trial.schedule.target ? trial.spec.fault->target_clock_rate(trial.schedule) : 1,
                       netns ? std::function<void()>([netns, i] { netns->enter_worker(i); }) : std::function<void()>());
 }
 
@@ -99,7 +99,8 @@ std::vector<WorkerExit> run_workers(TrialContext& trial, const std::function<boo
     }
   } heal_all{trial.job.lab};
   // The workers' clocks start once all are forked, or a skewed one exec'd.
-  trial.dir.start_new_run(lab::wall_seconds() + (trial.schedule.clock_rate != 1 ? kExecLead : 0.05));
+  trial.dir.start_new_run(lab::wall_seconds() +
+                          (trial.spec.fault->target_clock_rate(trial.schedule) != 1 ? kExecLead : 0.05));
   trial.log.emplace(trial.dir, lab::Lang::en);
   std::vector<pid_t> pids;
   for (std::size_t i = 0; i < trial.schedule.workers.size(); ++i) pids.push_back(spawn(trial, i));

@@ -12,13 +12,24 @@
 namespace rlock::chaos::faults {
 namespace {
 
+// How fast the target's clock runs, 0.5 to 2 (drawn last).
+struct ClockSkewDraws {
+  double clock_rate = 1;
+};
+
 class ClockSkew : public FaultModel {
  public:
   std::string_view name() const override { return "clock-skew"; }
   std::string_view not_applicable(lab::Strategy strategy) const override { return no_lock_held(strategy); }
   std::string_view not_applicable_to_client(protocol::ServerKind) const override { return "clock not skewed"; }
   void draw_work(ScheduleDraw& draw) const override { draw.target().work_s = draw.ttl_s * draw.uniform(0.7, 0.95); }
-  void draw_rest(ScheduleDraw& draw) const override { draw.schedule.clock_rate = std::exp2(draw.uniform(-1, 1)); }
+  void draw_rest(ScheduleDraw& draw) const override { draw.keep(ClockSkewDraws{std::exp2(draw.uniform(-1, 1))}); }
+  std::vector<std::pair<std::string_view, double>> own_draws(const Schedule& schedule) const override {
+    return {{"clock_rate", target_clock_rate(schedule)}};
+  }
+  double target_clock_rate(const Schedule& schedule) const override {
+    return drawn_by_fault<ClockSkewDraws>(schedule).clock_rate;
+  }
   bool struck(const Schedule& schedule, const std::vector<lab::Event>& events) const override {
     return FaultModel::struck(schedule, events) || target_read(schedule, events);
   }

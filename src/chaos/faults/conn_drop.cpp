@@ -15,13 +15,19 @@
 namespace rlock::chaos::faults {
 namespace {
 
+// How long after the target's read its connections are dropped.
+struct ConnDropDraws {
+  double strike_after_s = 0;
+};
+
 class ConnDrop : public FaultModel {
  public:
   std::string_view name() const override { return "conn-drop"; }
   std::string_view not_applicable(lab::Strategy strategy) const override { return redis_unused(strategy); }
   void draw_work(ScheduleDraw& draw) const override { draw.target().work_s = draw.ttl_s * draw.uniform(1.5, 3.0); }
-  void draw_rest(ScheduleDraw& draw) const override {
-    draw.schedule.strike_after_s = draw.ttl_s * draw.uniform(0.1, 0.5);
+  void draw_rest(ScheduleDraw& draw) const override { draw.keep(ConnDropDraws{draw.ttl_s * draw.uniform(0.1, 0.5)}); }
+  std::vector<std::pair<std::string_view, double>> own_draws(const Schedule& schedule) const override {
+    return {{"strike_after_s", strike_after_s(schedule)}};
   }
   bool through_proxies() const override { return true; }
 
@@ -39,7 +45,9 @@ class ConnDrop : public FaultModel {
       return {};
     };
   }
-  double strike_after_s(const Schedule& schedule) const override { return schedule.strike_after_s; }
+  double strike_after_s(const Schedule& schedule) const override {
+    return drawn_by_fault<ConnDropDraws>(schedule).strike_after_s;
+  }
   ClientStrike client_strike() const override { return ClientStrike::after_read; }
 };
 

@@ -18,6 +18,13 @@
 namespace rlock::chaos::faults {
 namespace {
 
+// How long after the target's read the primary fails over, and how long the replica's link is cut
+// from the trial's start.
+struct FailoverDraws {
+  double strike_after_s = 0;
+  double replica_lag_s = 0;
+};
+
 class Failover : public FaultModel {
  public:
   std::string_view name() const override { return "failover"; }
@@ -26,8 +33,12 @@ class Failover : public FaultModel {
 
   void draw_work(ScheduleDraw& draw) const override { draw.target().work_s = draw.ttl_s * draw.uniform(0.5, 0.8); }
   void draw_rest(ScheduleDraw& draw) const override {
-    draw.schedule.replica_lag_s = draw.ttl_s * draw.uniform(0, 2.0);
-    draw.schedule.strike_after_s = draw.uniform(0, draw.target().work_s);
+    double replica_lag_s = draw.ttl_s * draw.uniform(0, 2.0);
+    draw.keep(FailoverDraws{draw.uniform(0, draw.target().work_s), replica_lag_s});
+  }
+  std::vector<std::pair<std::string_view, double>> own_draws(const Schedule& schedule) const override {
+    FailoverDraws drawn = drawn_by_fault<FailoverDraws>(schedule);
+    return {{"strike_after_s", drawn.strike_after_s}, {"replica_lag_s", drawn.replica_lag_s}};
   }
 
   bool strikes_server() const override { return true; }
@@ -40,8 +51,12 @@ class Failover : public FaultModel {
     int port = failover_port_of(trial.setup(), trial.job.number);
     needing("the failover pair", fmt::format("127.0.0.1:{}", port), [&] {
       trial.pair.emplace(port, trial.dir.root());
-      trial.pair->hold_replication(std::chrono::duration<double>(trial.schedule.replica_lag_s));
+      hold_replication(trial);
     });
+  }
+  // Clients start before the clock, a JVM's for seconds: the replica's lag counts from here.
+  void clock_started(TrialContext& trial) const override {
+    if (trial.pair) hold_replication(trial);
   }
 
   // Three servers: the first restarts, empty, as a failover to a lagging replica would leave it.
@@ -49,7 +64,15 @@ class Failover : public FaultModel {
     bool three = on_three_servers(trial.spec);
     return strike_with(nemesis_targets(trial, workers), {three ? nemesis::OpKind::restart : nemesis::OpKind::failover});
   }
-  double strike_after_s(const Schedule& schedule) const override { return schedule.strike_after_s; }
+  double strike_after_s(const Schedule& schedule) const override {
+    return drawn_by_fault<FailoverDraws>(schedule).strike_after_s;
+  }
+
+ private:
+  static void hold_replication(TrialContext& trial) {
+    double lag_s = drawn_by_fault<FailoverDraws>(trial.schedule).replica_lag_s;
+    trial.pair->hold_replication(std::chrono::duration<double>(lag_s));
+  }
 };
 
 }  // namespace

@@ -12,6 +12,8 @@ double ScheduleDraw::uniform(double low, double high) { return rng.real(low, hig
 
 WorkerSchedule& ScheduleDraw::target() { return schedule.workers[schedule.target]; }
 
+void ScheduleDraw::keep(std::any drawn) { schedule.fault_draws = std::move(drawn); }
+
 // fenced-claim and the PostgreSQL strategies promise no anomaly under every fault here: the
 // database decides. fenced-claim's fences only pass a read that claims a fence no one claimed
 // before and a write whose claim is still the newest, so even a failover that sends the fence

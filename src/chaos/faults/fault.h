@@ -10,10 +10,12 @@
 // one, a plain value. Both are thread-safe; a strike runs on its trial's thread.
 #pragma once
 
+#include <any>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "lab/strategy.h"
@@ -47,6 +49,9 @@ struct ScheduleDraw {
 
   double uniform(double low, double high);
   WorkerSchedule& target();
+  // Keeps what the fault drew for itself, a value of a type its own file defines, in the schedule
+  // (Schedule::fault_draws); the file reads it back with drawn_by_fault (schedule.h).
+  void keep(std::any drawn);
 };
 
 // When a fault that strikes the target's process strikes a protocol client, whose read the harness
@@ -74,6 +79,10 @@ class FaultModel {
   // then the rest.
   virtual void draw_work(ScheduleDraw&) const {}
   virtual void draw_rest(ScheduleDraw&) const {}
+  // What it drew for itself (ScheduleDraw::keep), by name: the schedule's golden file prints them.
+  virtual std::vector<std::pair<std::string_view, double>> own_draws(const Schedule&) const { return {}; }
+  // How fast the target's clock runs: 1, the host's, unless the fault skews it.
+  virtual double target_clock_rate(const Schedule&) const { return 1; }
 
   // A FaultProxy between each worker and each server (network.h).
   virtual bool through_proxies() const { return false; }
@@ -87,6 +96,8 @@ class FaultModel {
   virtual bool runs_own_redis() const { return false; }
   // Sets up the trial's servers of its own before its workers start.
   virtual void set_up(TrialContext&) const {}
+  // A protocol client's trial: what it does when the trial's clock starts, once the clients started.
+  virtual void clock_started(TrialContext&) const {}
   // The cell of a single Redis splits in two by whether the lock reached the replica (checker/tally.h).
   virtual bool splits_by_replica() const { return false; }
 

@@ -9,6 +9,11 @@
 namespace rlock::chaos::faults {
 namespace {
 
+// How long after the target's read it is killed.
+struct KillDraws {
+  double strike_after_s = 0;
+};
+
 class Kill : public FaultModel {
  public:
   std::string_view name() const override { return "kill"; }
@@ -16,13 +21,18 @@ class Kill : public FaultModel {
   void draw_rest(ScheduleDraw& draw) const override {
     WorkerSchedule& target = draw.target();
     target.hold_s = draw.uniform(0.005, 0.03);
-    draw.schedule.strike_after_s = draw.uniform(0, target.work_s + target.hold_s);
+    draw.keep(KillDraws{draw.uniform(0, target.work_s + target.hold_s)});
+  }
+  std::vector<std::pair<std::string_view, double>> own_draws(const Schedule& schedule) const override {
+    return {{"strike_after_s", strike_after_s(schedule)}};
   }
 
   Strike strike(TrialContext& trial, Participants& workers) const override {
     return strike_with(nemesis_targets(trial, workers), {nemesis::OpKind::kill, target_name(trial)});
   }
-  double strike_after_s(const Schedule& schedule) const override { return schedule.strike_after_s; }
+  double strike_after_s(const Schedule& schedule) const override {
+    return drawn_by_fault<KillDraws>(schedule).strike_after_s;
+  }
   ClientStrike client_strike() const override { return ClientStrike::after_answer; }
 };
 

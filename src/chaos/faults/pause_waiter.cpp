@@ -36,6 +36,11 @@ std::vector<std::size_t> waiters_of(const Schedule& schedule) {
 // The second worker to start.
 std::size_t waiter_of(const Schedule& schedule) { return waiters_of(schedule).front(); }
 
+// How long after the target's read the waiter is paused.
+struct PauseWaiterDraws {
+  double strike_after_s = 0;
+};
+
 class PauseWaiter : public FaultModel {
  public:
   std::string_view name() const override { return "pause-waiter"; }
@@ -53,9 +58,13 @@ class PauseWaiter : public FaultModel {
     }
     const WorkerSchedule& waiter = schedule.workers[waiter_of(schedule)];
     WorkerSchedule& holder = draw.target();
-    schedule.strike_after_s = waiter.delay_s - holder.delay_s + draw.ttl_s * draw.uniform(0.1, 0.2);
-    holder.work_s = schedule.strike_after_s + draw.ttl_s * draw.uniform(0.1, 0.3);
+    double strike_after_s = waiter.delay_s - holder.delay_s + draw.ttl_s * draw.uniform(0.1, 0.2);
+    holder.work_s = strike_after_s + draw.ttl_s * draw.uniform(0.1, 0.3);
     schedule.pause_s = draw.ttl_s * draw.uniform(1.25, 2.25);
+    draw.keep(PauseWaiterDraws{strike_after_s});
+  }
+  std::vector<std::pair<std::string_view, double>> own_draws(const Schedule& schedule) const override {
+    return {{"strike_after_s", strike_after_s(schedule)}};
   }
 
   // The waiter, or when it is done already (it took the lock before the target did), the next to
@@ -69,7 +78,9 @@ class PauseWaiter : public FaultModel {
                          nemesis::Operation{nemesis::OpKind::resume, waiter})();
     };
   }
-  double strike_after_s(const Schedule& schedule) const override { return schedule.strike_after_s; }
+  double strike_after_s(const Schedule& schedule) const override {
+    return drawn_by_fault<PauseWaiterDraws>(schedule).strike_after_s;
+  }
   ClientStrike client_strike() const override { return ClientStrike::after_read; }
 };
 
