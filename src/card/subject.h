@@ -2,7 +2,7 @@
 // name (NAME or NAME@V) or the user's own NAME=COMMAND, with the fenced variant the catalogue pairs
 // it with, the scenarios written for it (scenario/scenario_run.h) at the version judged, the TTL its
 // library honours and the faults that apply to the kind of server its lock lives on. Reads the
-// catalogue (chaos/client_catalogue.h) and the scenarios when given a name; otherwise plain values
+// catalogue (protocol/client_catalogue.h) and the scenarios when given a name; otherwise plain values
 // and functions; thread-safe.
 #pragma once
 

@@ -1,4 +1,4 @@
-// rlock clients: the shipped adapters of clients/ (chaos/client_catalogue.h), one line each: its
+// rlock clients: the shipped adapters of clients/ (protocol/client_catalogue.h), one line each: its
 // catalogue name, the kind of server its lock lives on, whether it is expected safe, whether it is
 // installed (and the command that installs it where it is not), the library it pins and what it
 // models; below an entry whose manifest names other versions, a line of them all, each marked when it is the

@@ -1,7 +1,7 @@
 // A lock client of any language, given on the command line and driven over rlock's line protocol
 // (docs/clients.md): `--client NAME=COMMAND`, or `NAME@3=COMMAND` for a client given three
 // independent Redis servers (the job's Redlock servers), or a shipped adapter's catalogue name
-// (chaos/client_catalogue.h), which also says which kind of server its lock lives on. It is a row
+// (protocol/client_catalogue.h), which also says which kind of server its lock lives on. It is a row
 // of its own, like a strategy. Its command holds what the user typed, passwords too: what is shown
 // or stored of it goes through blank_command_secrets. A plain value; the functions are pure and
 // thread-safe.

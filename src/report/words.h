@@ -1,5 +1,5 @@
 // The report page's own words, in English and in Korean: one table, filled with fill_wording
-// (lab/messages.h). The words of the runs themselves (log lines, verdicts, timelines) come from the
+// (lab/wording.h). The words of the runs themselves (log lines, verdicts, timelines) come from the
 // lab's tables. Constants; thread-safe.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Where the scenarios are and which there are: every `NAME.json` of the scenarios folder read
-// (scenario_file.h), found as the client catalogue is (chaos/client_catalogue.h): $RLOCK_SCENARIOS_DIR,
+// (scenario_file.h), found as the client catalogue is (protocol/client_catalogue.h): $RLOCK_SCENARIOS_DIR,
 // else for an installed binary its prefix's share/rlock/scenarios, else the checkout's scenarios/.
 // A folder another user owns or others can write is refused (a scenario names the client whose
 // command rlock runs); a file that cannot be read, or whose name is not its scenario's, is skipped
