@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "host/temp_dir.h"
+#include "protocol/client_list.h"
 #include "runfiles/chaos_file.h"
 #include "runner/run_campaign.h"
 
@@ -122,6 +123,13 @@ TEST(Tabulate, ACellThatCannotFailIsNotApplicable) {
 }
 
 // Hazelcast's members are not Redis, and the proxies reach one address, not its three members.
+// A client of one's own declared on etcd (--client NAME@etcd=COMMAND) is out of the Redis faults'
+// reach, as a shipped etcd adapter is.
+TEST(Tabulate, AClientDeclaredOnEtcdIsOutOfTheRedisFaultsReach) {
+  EXPECT_EQ(not_applicable_to_client(fault_named("redis-restart"), protocol::parse_client_spec("mine@etcd=x")),
+            "Redis unused");
+}
+
 TEST(Tabulate, OnlyTheFaultsOfItsOwnProcessReachAHazelcastClient) {
   protocol::ClientSpec client{"hz", "java -jar client.jar"};
   client.server = protocol::ServerKind::hazelcast;

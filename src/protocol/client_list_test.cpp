@@ -42,8 +42,6 @@ TEST(ParseClientSpec, NameAtKindSaysWhereItsLockLives) {
   EXPECT_EQ(three.server, protocol::ServerKind::redis);
   EXPECT_EQ(three.servers, 3);
   EXPECT_EQ(parse_client_spec("mine@redis=x").servers, 1);
-  // So its Redis faults' cells are n/a, as a shipped etcd adapter's are.
-  EXPECT_NE(not_applicable_to_client(fault_named("redis-restart"), etcd), "");
 }
 
 TEST(ParseClientSpec, TheLongestNameIs32Characters) {
