@@ -5,7 +5,7 @@
 #   scripts/services.sh up [SERVICE...]   starts them (SERVICE: redis, postgres, etcd, zookeeper; all by default)
 #   scripts/services.sh down              stops them
 #   scripts/services.sh status            which run (exit 3 unless all of them)
-#   eval "$(scripts/services.sh env)"     exports REDIS_URL, DATABASE_URL, PGPASSFILE, ETCD_ENDPOINT, ZOOKEEPER_CONNECT
+#   eval "$(scripts/services.sh env)"     exports REDIS_URL, DATABASE_URL, PG_ENDPOINT, PGPASSFILE, ETCD_ENDPOINT, ZOOKEEPER_CONNECT
 # Progress goes to stderr and the exports to stdout, so `eval "$(... up)"` works too.
 # Ports, all on 127.0.0.1: RLOCK_REDIS_PORT (6391), RLOCK_PG_PORT (5441), RLOCK_ETCD_PORT (2391, and
 # the next one for its peers), RLOCK_ZOOKEEPER_PORT (2481). Their data, logs and PostgreSQL's password
@@ -101,6 +101,7 @@ zk_ours() { listens "$ZK_PORT" "$(recorded_pid "$ZK_DIR/zookeeper.pid")" && zk_s
 print_redis_env() { echo "export REDIS_URL=redis://127.0.0.1:$REDIS_PORT/0"; }
 print_pg_env() {
     echo "export DATABASE_URL=postgresql://postgres@127.0.0.1:$PG_PORT/bank"
+    echo "export PG_ENDPOINT=127.0.0.1:$PG_PORT"
     printf 'export PGPASSFILE=%q\n' "$PG_PASS"
 }
 print_etcd_env() { echo "export ETCD_ENDPOINT=127.0.0.1:$ETCD_PORT"; }

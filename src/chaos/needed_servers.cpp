@@ -28,6 +28,8 @@ std::vector<ClientServer> client_servers(const std::vector<TrialSpec>& specs) {
   if (uses(protocol::ServerKind::etcd)) servers.push_back({"etcd", variable(protocol::ServerKind::etcd), "", ""});
   if (uses(protocol::ServerKind::zookeeper))
     servers.push_back({"ZooKeeper", variable(protocol::ServerKind::zookeeper), "ruok", "imok"});
+  if (uses(protocol::ServerKind::postgres))
+    servers.push_back({"PostgreSQL", variable(protocol::ServerKind::postgres), "", ""});
   return servers;
 }
 

@@ -9,10 +9,10 @@ namespace rlock::protocol {
 namespace {
 
 // Where programs and their libraries are found, whose they are, their language and clock, and
-// what the adapters in clients/ read: ETCD_ENDPOINT and ZOOKEEPER_CONNECT (the etcd and ZooKeeper
-// adapters' default servers), JAVA_HOME, and the sanitizers' options for `rlock client` built with
-// them.
-constexpr std::array<std::string_view, 21> kAllowed{"PATH",
+// what the adapters in clients/ read: ETCD_ENDPOINT, ZOOKEEPER_CONNECT and PG_ENDPOINT (the etcd,
+// ZooKeeper and PostgreSQL adapters' default servers), PGPASSFILE (the path of PostgreSQL's password
+// file, never a password), JAVA_HOME, and the sanitizers' options for `rlock client` built with them.
+constexpr std::array<std::string_view, 23> kAllowed{"PATH",
                                                     "HOME",
                                                     "USER",
                                                     "LOGNAME",
@@ -29,6 +29,8 @@ constexpr std::array<std::string_view, 21> kAllowed{"PATH",
                                                     "NODE_PATH",
                                                     "ETCD_ENDPOINT",
                                                     "ZOOKEEPER_CONNECT",
+                                                    "PG_ENDPOINT",
+                                                    "PGPASSFILE",
                                                     "JAVA_HOME",
                                                     "ASAN_OPTIONS",
                                                     "UBSAN_OPTIONS",

@@ -55,12 +55,13 @@ std::string_view to_string(ServerKind kind) {
     case ServerKind::redis: return "redis";
     case ServerKind::etcd: return "etcd";
     case ServerKind::zookeeper: return "zookeeper";
+    case ServerKind::postgres: return "postgres";
   }
   return "redis";
 }
 
 std::optional<ServerKind> server_kind_from(std::string_view name) {
-  for (ServerKind kind : {ServerKind::redis, ServerKind::etcd, ServerKind::zookeeper}) {
+  for (ServerKind kind : {ServerKind::redis, ServerKind::etcd, ServerKind::zookeeper, ServerKind::postgres}) {
     if (to_string(kind) == name) return kind;
   }
   return std::nullopt;
@@ -71,6 +72,7 @@ std::string_view address_variable(ServerKind kind) {
     case ServerKind::redis: return "";
     case ServerKind::etcd: return "ETCD_ENDPOINT";
     case ServerKind::zookeeper: return "ZOOKEEPER_CONNECT";
+    case ServerKind::postgres: return "PG_ENDPOINT";
   }
   return "";
 }
