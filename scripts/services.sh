@@ -6,8 +6,8 @@
 #                                         all but hazelcast by default)
 #   scripts/services.sh down              stops them
 #   scripts/services.sh status            which run (exit 3 unless all of them)
-#   eval "$(scripts/services.sh env)"     exports REDIS_URL, DATABASE_URL, PGPASSFILE, ETCD_ENDPOINT, ZOOKEEPER_CONNECT
-#                                         (and HAZELCAST_MEMBERS while they run)
+#   eval "$(scripts/services.sh env)"     exports REDIS_URL, DATABASE_URL, PG_ENDPOINT, PGPASSFILE, ETCD_ENDPOINT,
+#                                         ZOOKEEPER_CONNECT (and HAZELCAST_MEMBERS while they run)
 # Progress goes to stderr and the exports to stdout, so `eval "$(... up)"` works too.
 # Ports, all on 127.0.0.1: RLOCK_REDIS_PORT (6391), RLOCK_PG_PORT (5441), RLOCK_ETCD_PORT (2391, and
 # the next one for its peers), RLOCK_ZOOKEEPER_PORT (2481), RLOCK_HAZELCAST_PORT (5741, and the next two
@@ -117,6 +117,7 @@ hz_ours() { local p; for p in "${HZ_PORTS[@]}"; do hz_member_ours "$p" || return
 print_redis_env() { echo "export REDIS_URL=redis://127.0.0.1:$REDIS_PORT/0"; }
 print_pg_env() {
     echo "export DATABASE_URL=postgresql://postgres@127.0.0.1:$PG_PORT/bank"
+    echo "export PG_ENDPOINT=127.0.0.1:$PG_PORT"
     printf 'export PGPASSFILE=%q\n' "$PG_PASS"
 }
 print_etcd_env() { echo "export ETCD_ENDPOINT=127.0.0.1:$ETCD_PORT"; }

@@ -20,7 +20,7 @@ esac
 # (python3 reads their pictures: tests/ink_rows.py); tidy validates the HTML of rlock report.
 need_packages "${BUILD_PACKAGES[@]}" perl docker-compose libxml2-utils librsvg2-bin chromium fonts-nanum python3 tidy \
     etcd-server etcd-client
-need_packages faketime  # chaos_clock_test's skewed worker (rlock chaos --faults clock-skew)
+need_packages faketime libfaketime  # clock-skew: chaos_clock_test's skewed worker, a protocol client's preloaded clock
 need_packages iproute2 nftables  # netns_test's namespaces, bridge and partitions (src/host/netns.h)
 need_packages python3-jsonschema  # schemas_test validates the run files against docs/schemas/
 need_packages python3-yaml  # scale_manifests reads docs/scale/*.yaml offline

@@ -4,7 +4,8 @@
 # the write), bsm/redislock, python-redis-lock, pottery
 # Redisson (its RLock and RFencedLock) and Spring Integration's RedisLockRegistry on Redis; etcd's Go concurrency.Mutex and
 # Curator's InterProcessMutex, plain and fenced, kazoo's Lock, plain and fenced, go-zookeeper's Lock, and Hazelcast's FencedLock,
-# plain and fenced, on the etcd, ZooKeeper and Hazelcast of scripts/services.sh; rslock (Rust) on one Redis and on three.
+# plain and fenced, on the etcd, ZooKeeper and Hazelcast of scripts/services.sh; ShedLock's JDBC provider (with and without
+# usingDbTime) on its PostgreSQL, and its Redis provider; rslock (Rust) on one Redis and on three.
 # Real libraries, real servers, 3 trials a cell (2
 # for the JVMs) at a TTL of 1000 ms (etcd's leases and python-redis-lock's expiry are whole seconds). Under no
 # fault none loses anything and none errs; under a pause redsync, which never renews, loses money,
@@ -23,13 +24,15 @@ source "$(dirname "$0")/checks.sh"
 : "${ETCD_ENDPOINT:?ETCD_ENDPOINT is not set: run the tests through scripts/test.sh}"
 : "${ZOOKEEPER_CONNECT:?ZOOKEEPER_CONNECT is not set: run the tests through scripts/test.sh}"
 : "${HAZELCAST_MEMBERS:?HAZELCAST_MEMBERS is not set: run the tests through scripts/test.sh}"
+: "${PG_ENDPOINT:?PG_ENDPOINT is not set: run the tests through scripts/test.sh}"
 cd "$root" || exit 1
 go_python=(redsync redsync3 redsync-valid redsync3-extend bsm-redislock python-redis-lock pottery-redlock etcd-mutex
     etcd-mutex-fenced etcd-mutex@3.4.3 kazoo-lock kazoo-lock-fenced go-zookeeper rslock rslock3)
 node=(redis-semaphore redis-semaphore@5.3.0 node-redlock@1.4.0)
 # Each JVM takes 1 to 4 s of the 2 cores to start: two jobs at a time, not four, lest 16 of them
 # starting at once outlast the protocol's silence limit (10 TTLs plus 5 s), and 2 trials a cell.
-java=(redisson-lock redisson-fenced curator-mutex curator-mutex-fenced hazelcast-lock hazelcast-lock-fenced spring-redis-lock)
+java=(redisson-lock redisson-fenced curator-mutex curator-mutex-fenced hazelcast-lock hazelcast-lock-fenced spring-redis-lock
+    shedlock-jdbc shedlock-jdbc-db-time shedlock-redis)
 
 # chaos NAME JOBS TRIALS FAULTS CLIENT...: one campaign of CLIENTs alone, TRIALS a cell; must exit 0.
 # Its table: $work/table.json.
@@ -76,9 +79,10 @@ for client in redisson-fenced curator-mutex-fenced hazelcast-lock-fenced; do
     check "$client under pause shows no anomaly" test "$(chaos_cell $client pause anomalies)" -eq 0
 done
 
-# Faults of Redis cannot touch a lock on etcd, ZooKeeper or Hazelcast: their cells are n/a, no trial runs.
-chaos "etcd, ZooKeeper and Hazelcast" 1 1 redis-restart,net-delay etcd-mutex curator-mutex-fenced kazoo-lock go-zookeeper hazelcast-lock
-for client in etcd-mutex curator-mutex-fenced kazoo-lock go-zookeeper hazelcast-lock; do
+# Faults of Redis cannot touch a lock on etcd, ZooKeeper, Hazelcast or PostgreSQL: their cells are n/a, no trial runs.
+chaos "etcd, ZooKeeper, Hazelcast and PostgreSQL" 1 1 redis-restart,net-delay etcd-mutex curator-mutex-fenced kazoo-lock \
+    go-zookeeper hazelcast-lock shedlock-jdbc
+for client in etcd-mutex curator-mutex-fenced kazoo-lock go-zookeeper hazelcast-lock shedlock-jdbc; do
     for fault in redis-restart net-delay; do
         check "$client under $fault is n/a: Redis unused" test "$(chaos_cell $client $fault not_applicable)" = "Redis unused"
     done

@@ -31,6 +31,8 @@ std::vector<ClientServer> client_servers(const std::vector<TrialSpec>& specs) {
     servers.push_back({"ZooKeeper", variable(protocol::ServerKind::zookeeper), "ruok", "imok"});
   if (uses(protocol::ServerKind::hazelcast))
     servers.push_back({"Hazelcast", variable(protocol::ServerKind::hazelcast), "", ""});
+  if (uses(protocol::ServerKind::postgres))
+    servers.push_back({"PostgreSQL", variable(protocol::ServerKind::postgres), "", ""});
   return servers;
 }
 

@@ -51,10 +51,10 @@ inline std::string postgres_at(const ChaosSetup& setup) { return bank::describe_
 // restart trial leaves the job's connection closed (the second reconnects).
 void on_shared_redis(Job& job, const std::vector<std::string_view>& command);
 
-// A server that clients lock on and the harness does not speak: etcd (ETCD_ENDPOINT, which must
-// take a connection), ZooKeeper (ZOOKEEPER_CONNECT, which must answer `ruok` with `imok`) or
-// Hazelcast's members (HAZELCAST_MEMBERS, each of which must take a connection), at the address
-// the clients read from the same variable.
+// A server that clients lock on and the harness does not speak: etcd (ETCD_ENDPOINT) or PostgreSQL
+// (PG_ENDPOINT), which must take a connection, ZooKeeper (ZOOKEEPER_CONNECT, which must answer
+// `ruok` with `imok`) or Hazelcast's members (HAZELCAST_MEMBERS, each of which must take a
+// connection), at the address the clients read from the same variable.
 struct ClientServer {
   std::string_view what;
   std::string variable;  // where the adapters find its address: protocol::address_variable

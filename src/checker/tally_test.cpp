@@ -2,8 +2,11 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "chaos/faults/fault.h"
+#include "chaos/generator.h"
 #include "host/temp_dir.h"
 #include "protocol/client_list.h"
 #include "runfiles/chaos_file.h"
@@ -143,17 +146,36 @@ TEST(Tabulate, OnlyTheFaultsOfItsOwnProcessReachAHazelcastClient) {
   EXPECT_EQ(not_applicable_to_client(fault_named("conn-drop"), client), "");
 }
 
-// faketime cannot skew a client of any language honestly: its clock-skew cell is n/a, and not run.
-TEST(Tabulate, AClientUnderClockSkewIsNotApplicable) {
+// libfaketime skews a client's clock: its clock-skew cell runs, the target's process preloading it
+// at the drawn rate.
+TEST(Tabulate, AClientUnderClockSkewRuns) {
   Campaign campaign{
       {}, {protocol::ClientSpec{"py", "python3 client.py"}}, {fault_named("clock-skew"), fault_named("pause")}, 2, 1};
   std::vector<Cell> cells = tabulate(campaign, {});
-  EXPECT_EQ(cells[0].not_applicable, "clock not skewed");
-  EXPECT_TRUE(cells[1].not_applicable.empty());
-  std::vector<TrialSpec> trials = all_trials(campaign);
-  EXPECT_EQ(trials.size(), 2u);
-  EXPECT_TRUE(
-      std::all_of(trials.begin(), trials.end(), [](const TrialSpec& t) { return t.fault == fault_named("pause"); }));
+  EXPECT_TRUE(cells[0].not_applicable.empty());
+  EXPECT_EQ(all_trials(campaign).size(), 4u);
+  ChaosSetup setup;
+  setup.seed = 2026;
+  Fault skew = fault_named("clock-skew");
+  Schedule schedule = schedule_for(TrialSpec{lab::Strategy::ttl, skew, 0, std::nullopt}, setup);
+  std::vector<std::string> environment = skew->target_client_environment(schedule);
+  ASSERT_EQ(environment.size(), 3u);
+  EXPECT_TRUE(environment[0].starts_with("LD_PRELOAD=") && environment[0].ends_with("/libfaketime.so.1"));
+  EXPECT_EQ(environment[1], fmt::format("FAKETIME=+0 x{:.6f}", skew->target_clock_rate(schedule)));
+  EXPECT_NE(skew->target_clock_rate(schedule), 1);
+  EXPECT_TRUE(fault_named("pause")->target_client_environment(schedule).empty());
+}
+
+// A lock in PostgreSQL (ShedLock's JDBC provider) feels no fault of Redis's and has no session.
+TEST(Tabulate, APostgresClientUnderRedisFaultsIsNotApplicable) {
+  protocol::ClientSpec client{"shed", "java -jar client.jar --jdbc"};
+  client.server = protocol::ServerKind::postgres;
+  Campaign campaign{
+      {}, {client}, {fault_named("redis-restart"), fault_named("session-expiry"), fault_named("conn-drop")}, 2, 1};
+  std::vector<Cell> cells = tabulate(campaign, {});
+  EXPECT_EQ(cells[0].not_applicable, "Redis unused");
+  EXPECT_EQ(cells[1].not_applicable, "no session");
+  EXPECT_TRUE(cells[2].not_applicable.empty());
 }
 
 TEST(CheckHarness, ALostServerIsOneLineWithTheTrialsCheckedAndNotRun) {

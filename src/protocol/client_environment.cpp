@@ -9,10 +9,11 @@ namespace rlock::protocol {
 namespace {
 
 // Where programs and their libraries are found, whose they are, their language and clock, and
-// what the adapters in clients/ read: ETCD_ENDPOINT, ZOOKEEPER_CONNECT and HAZELCAST_MEMBERS (the
-// etcd, ZooKeeper and Hazelcast adapters' default servers), JAVA_HOME, and the sanitizers' options for `rlock client`
-// built with them.
-constexpr std::array<std::string_view, 22> kAllowed{"PATH",
+// what the adapters in clients/ read: ETCD_ENDPOINT, ZOOKEEPER_CONNECT, HAZELCAST_MEMBERS and
+// PG_ENDPOINT (the etcd, ZooKeeper, Hazelcast and PostgreSQL adapters' default servers), PGPASSFILE
+// (the path of PostgreSQL's password file, never a password), JAVA_HOME, and the sanitizers' options
+// for `rlock client` built with them.
+constexpr std::array<std::string_view, 24> kAllowed{"PATH",
                                                     "HOME",
                                                     "USER",
                                                     "LOGNAME",
@@ -30,6 +31,8 @@ constexpr std::array<std::string_view, 22> kAllowed{"PATH",
                                                     "ETCD_ENDPOINT",
                                                     "ZOOKEEPER_CONNECT",
                                                     "HAZELCAST_MEMBERS",
+                                                    "PG_ENDPOINT",
+                                                    "PGPASSFILE",
                                                     "JAVA_HOME",
                                                     "ASAN_OPTIONS",
                                                     "UBSAN_OPTIONS",

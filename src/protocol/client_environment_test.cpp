@@ -14,7 +14,7 @@ TEST(ClientEnvironment, ServersAndTheirPasswordsStayWithRlock) {
 
 TEST(ClientEnvironment, WhatTheAdaptersNeedIsPassed) {
   for (const char* name : {"PATH", "HOME", "LANG", "LC_CTYPE", "TMPDIR", "PYTHONPATH", "NODE_PATH", "ETCD_ENDPOINT",
-                           "ZOOKEEPER_CONNECT", "HAZELCAST_MEMBERS"}) {
+                           "ZOOKEEPER_CONNECT", "HAZELCAST_MEMBERS", "PG_ENDPOINT", "PGPASSFILE"}) {
     EXPECT_TRUE(passed_to_clients(name)) << name;
   }
   for (const char* name : {"DATABASE_URL", "REDIS_URL", "PGPASSWORD", "LD_PRELOAD", "PATHX", "XLC_ALL"}) {

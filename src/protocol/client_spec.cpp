@@ -56,12 +56,14 @@ std::string_view to_string(ServerKind kind) {
     case ServerKind::etcd: return "etcd";
     case ServerKind::zookeeper: return "zookeeper";
     case ServerKind::hazelcast: return "hazelcast";
+    case ServerKind::postgres: return "postgres";
   }
   return "redis";
 }
 
 std::optional<ServerKind> server_kind_from(std::string_view name) {
-  for (ServerKind kind : {ServerKind::redis, ServerKind::etcd, ServerKind::zookeeper, ServerKind::hazelcast}) {
+  for (ServerKind kind :
+       {ServerKind::redis, ServerKind::etcd, ServerKind::zookeeper, ServerKind::hazelcast, ServerKind::postgres}) {
     if (to_string(kind) == name) return kind;
   }
   return std::nullopt;
@@ -73,6 +75,7 @@ std::string_view address_variable(ServerKind kind) {
     case ServerKind::etcd: return "ETCD_ENDPOINT";
     case ServerKind::zookeeper: return "ZOOKEEPER_CONNECT";
     case ServerKind::hazelcast: return "HAZELCAST_MEMBERS";
+    case ServerKind::postgres: return "PG_ENDPOINT";
   }
   return "";
 }

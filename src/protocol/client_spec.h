@@ -14,14 +14,14 @@
 namespace rlock::protocol {
 
 // Where the client's lock lives. Only a Redis lock can feel a fault that strikes Redis; the others
-// reach their server (etcd, ZooKeeper, Hazelcast's CP members) by an endpoint of their own, not
-// through the harness.
-enum class ServerKind { redis, etcd, zookeeper, hazelcast };
+// reach their server (etcd, ZooKeeper, Hazelcast's CP members, PostgreSQL) by an endpoint of their
+// own, not through the harness.
+enum class ServerKind { redis, etcd, zookeeper, hazelcast, postgres };
 
 std::string_view to_string(ServerKind kind);
 std::optional<ServerKind> server_kind_from(std::string_view name);
-// The variable the adapters read their etcd or ZooKeeper's HOST:PORT from (Hazelcast's members:
-// HOST:PORT,HOST:PORT,...); "" for Redis, whose servers come in the init message.
+// The variable the adapters read their etcd, ZooKeeper or PostgreSQL's HOST:PORT from (Hazelcast's
+// members: HOST:PORT,HOST:PORT,...); "" for Redis, whose servers come in the init message.
 std::string_view address_variable(ServerKind kind);
 
 // `command` (a shell command, or any text holding one) as rlock shows and stores it: every password

@@ -38,14 +38,19 @@ std::string client_server_address(const TrialSpec& spec) {
   return address ? address : "";
 }
 
-// The variable naming each worker's etcd or ZooKeeper proxy, when the trial has one.
-std::vector<std::vector<std::string>> client_server_overrides(const TrialContext& trial) {
-  std::vector<std::vector<std::string>> overrides;
-  if (!trial.network || !trial.spec.client) return overrides;
-  for (std::size_t i = 0; i < trial.schedule.workers.size(); ++i) {
-    std::string proxy = trial.network->client_server_of(i);
-    if (proxy.empty()) return {};
-    overrides.push_back({fmt::format("{}={}", protocol::address_variable(trial.spec.client->server), proxy)});
+// Each worker's variables beside its own: the one naming its etcd, ZooKeeper or PostgreSQL proxy,
+// when the trial has one, and the fault's for the target (a skewed clock).
+std::vector<std::vector<std::string>> client_overrides(const TrialContext& trial) {
+  std::vector<std::vector<std::string>> overrides(trial.schedule.workers.size());
+  if (trial.network) {
+    for (std::size_t i = 0; i < overrides.size(); ++i) {
+      std::string proxy = trial.network->client_server_of(i);
+      if (proxy.empty()) break;
+      overrides[i].push_back(fmt::format("{}={}", protocol::address_variable(trial.spec.client->server), proxy));
+    }
+  }
+  for (std::string& variable : trial.spec.fault->target_client_environment(trial.schedule)) {
+    overrides[trial.schedule.target].push_back(std::move(variable));
   }
   return overrides;
 }
@@ -81,7 +86,7 @@ ClientTrialOutcome run_clients(TrialContext& trial) {
   ClientTrialSetup setup{client,
                          urls,
                          trial.pair ? std::optional(trial.pair->replica_address().url()) : std::nullopt,
-                         client_server_overrides(trial),
+                         client_overrides(trial),
                          trial.key.lock,
                          trial.setup().ttl,
                          bank::AccountStore::kInitialBalance};

@@ -116,6 +116,9 @@ class FaultModel {
   virtual double heal_after_s(const Schedule& schedule) const;
   // What it does every kTick (trial_loop.h) all along the trial; empty: nothing.
   virtual std::function<void()> tick(TrialContext&) const { return {}; }
+  // A protocol client's trial: the NAME=VALUE variables the target's client process starts with,
+  // beside its own; none by default.
+  virtual std::vector<std::string> target_client_environment(const Schedule&) const { return {}; }
   // A protocol client's trial: how long the harness, which is the client's database, holds the
   // target's first write before it applies it; nullopt: it does not.
   virtual std::optional<double> held_write_s(const Schedule&) const { return std::nullopt; }

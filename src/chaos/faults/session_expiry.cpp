@@ -26,7 +26,7 @@ class SessionExpiry : public FaultModel {
   std::string_view name() const override { return "session-expiry"; }
   std::string_view not_applicable(lab::Strategy) const override { return kNoSession; }
   std::string_view not_applicable_to_client(protocol::ServerKind kind) const override {
-    return kind == protocol::ServerKind::redis ? kNoSession : "";
+    return kind == protocol::ServerKind::redis || kind == protocol::ServerKind::postgres ? kNoSession : "";
   }
   void draw_rest(ScheduleDraw& draw) const override {
     draw.schedule.pause_s = std::ceil(draw.ttl_s) + draw.ttl_s * draw.uniform(0.75, 1.5);
