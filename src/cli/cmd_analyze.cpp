@@ -11,9 +11,9 @@
 #include <fmt/format.h>
 
 #include "checker/tally.h"
-#include "store/judged_run.h"
 #include "cli/commands.h"
 #include "rlock/error.h"
+#include "store/judged_run.h"
 #include "store/run_record.h"
 
 namespace rlock::cli {

@@ -145,7 +145,8 @@ Conformance check_conformance(const ConformanceSetup& setup) {
     }
   } catch (const ClientError& e) {
     std::string_view what = e.what();
-    bool write = what.find("plus its amount") != std::string_view::npos || what.find("without reading") != std::string_view::npos;
+    bool write = what.find("plus its amount") != std::string_view::npos ||
+                 what.find("without reading") != std::string_view::npos;
     result.broken.push_back(line("increments", what, write ? kWriteRule : rule_of(e)));
   }
   return result;

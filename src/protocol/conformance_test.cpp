@@ -28,7 +28,8 @@ std::string python_client(const std::string& body) {
 }
 
 // A plain client of any lock: reads, writes its read plus the amount, says done; `write` the balance.
-std::string plain_client(const std::string& settings = "", const std::string& write = "r[\"balance\"] + m[\"amount\"]") {
+std::string plain_client(const std::string& settings = "",
+                         const std::string& write = "r[\"balance\"] + m[\"amount\"]") {
   return python_client(settings +
                        "for line in sys.stdin:\n"
                        "    m = json.loads(line)\n"
@@ -53,7 +54,8 @@ std::string careless_fencing_client() {
       "    send({\"type\": \"read\", \"id\": m[\"id\"], \"token\": 7 + m[\"id\"], \"claim\": True})\n"
       "    r = json.loads(sys.stdin.readline())\n"
       "    if r.get(\"claimed\"):\n"
-      "        send({\"type\": \"write\", \"id\": m[\"id\"], \"balance\": r[\"balance\"] + m[\"amount\"], \"token\": 7 + "
+      "        send({\"type\": \"write\", \"id\": m[\"id\"], \"balance\": r[\"balance\"] + m[\"amount\"], \"token\": 7 "
+      "+ "
       "m[\"id\"]})\n"
       "        sys.stdin.readline()\n"
       "    send({\"type\": \"done\", \"id\": m[\"id\"]})\n");

@@ -15,8 +15,8 @@
 
 #include "chaos/campaign.h"
 #include "checker/judge.h"
-#include "store/plan_tally.h"
 #include "checker/tally.h"
+#include "store/plan_tally.h"
 
 namespace rlock::chaos {
 

@@ -16,10 +16,10 @@
 
 #include <gtest/gtest.h>
 
+#include "host/temp_dir.h"
 #include "store/gzip_file.h"
 #include "store/run_record.h"
 #include "store/synthetic_run.h"
-#include "host/temp_dir.h"
 
 namespace rlock::chaos {
 namespace {

@@ -15,10 +15,10 @@
 #include <nlohmann/json.hpp>
 
 #include "checker/judge.h"
-#include "store/judged_run.h"
-#include "store/plan_tally.h"
 #include "rlock/error.h"
+#include "store/judged_run.h"
 #include "store/plain_files.h"
+#include "store/plan_tally.h"
 #include "store/run_file.h"
 #include "store/run_record.h"
 #include "store/trial_line.h"

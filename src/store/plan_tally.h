@@ -17,9 +17,9 @@
 #include <fmt/format.h>
 
 #include "chaos/campaign.h"
+#include "rlock/error.h"
 #include "store/run_record.h"
 #include "store/trial_line.h"
-#include "rlock/error.h"
 
 namespace rlock::chaos {
 
