@@ -15,6 +15,7 @@
 import collections
 import os
 import re
+import subprocess
 import sys
 
 INCLUDE = re.compile(r'\s*#\s*include\s+"([^"]+)\.h"')
@@ -134,24 +135,30 @@ def check_links(links_file, target, forbidden):
 
 # The table's rows: a folder, its files of code (tests are the *_test.cpp among them).
 SOURCE = ('.h', '.cpp', '.cc')
-OTHER = {'models/': ('.pml',), 'clients/': ('.py', '.go', '.java', '.js', '.mjs')}
+OTHER = {'models/': ('.pml',), 'clients/': ('.py', '.go', '.java', '.js', '.mjs', '.rs')}
 ROW = re.compile(r'^\| `([^`]+)` \| ([^|]*) \| ([0-9,]*) ?\| ?([0-9,]*) ?\| ?([^|]*?) ?\| (.*)$')
+
+
+def files_of(root, folder):
+    """The files of `folder` the checkout tracks, so that what an install built there (node_modules,
+    a .venv, cargo's target) is never counted; every file under it outside a git checkout."""
+    listed = subprocess.run(['git', '-C', root, 'ls-files', '-z', '--', folder], capture_output=True)
+    if listed.returncode == 0:
+        return [os.path.join(root, name) for name in listed.stdout.decode().split('\0') if name]
+    return [os.path.join(path, name) for path, _, names in os.walk(os.path.join(root, folder)) for name in names]
 
 
 def lines_of(root, folder):
     code = tests = 0
     extensions = OTHER.get(folder, SOURCE)
-    for path, _, files in os.walk(os.path.join(root, folder)):
-        if '/node_modules' in path or '/target' in path:
-            continue
-        for name in files:
-            if name.endswith(extensions):
-                with open(os.path.join(path, name), errors='replace') as f:
-                    n = sum(1 for line in f if line.strip())
-                if name.endswith('_test.cpp'):
-                    tests += n
-                else:
-                    code += n
+    for path in files_of(root, folder):
+        if path.endswith(extensions):
+            with open(path, errors='replace') as f:
+                n = sum(1 for line in f if line.strip())
+            if path.endswith('_test.cpp'):
+                tests += n
+            else:
+                code += n
     return code, tests
 
 
