@@ -6,7 +6,7 @@
 # Curator's InterProcessMutex, plain and fenced, kazoo's Lock, plain and fenced, go-zookeeper's Lock, and Hazelcast's FencedLock,
 # plain and fenced, on the etcd, ZooKeeper and Hazelcast of scripts/services.sh; ShedLock's JDBC provider (with and without
 # usingDbTime) on its PostgreSQL, and its Redis provider; rslock (Rust) on one Redis and on three.
-# Real libraries, real servers, 3 trials a cell (2
+# Real libraries, real servers, 3 trials a cell (1
 # for the JVMs) at a TTL of 1000 ms (etcd's leases and python-redis-lock's expiry are whole seconds). Under no
 # fault none loses anything and none errs; under a pause redsync, which never renews, loses money,
 # and the fenced ones lose nothing (etcd's, Curator's, kazoo's and Hazelcast's, expected safe by their manifests,
@@ -30,7 +30,8 @@ go_python=(redsync redsync3 redsync-valid redsync3-extend bsm-redislock python-r
     etcd-mutex-fenced etcd-mutex@3.4.3 kazoo-lock kazoo-lock-fenced go-zookeeper rslock rslock3)
 node=(redis-semaphore redis-semaphore@5.3.0 node-redlock@1.4.0)
 # Each JVM takes 1 to 4 s of the 2 cores to start: two jobs at a time, not four, lest 16 of them
-# starting at once outlast the protocol's silence limit (10 TTLs plus 5 s), and 2 trials a cell.
+# starting at once outlast the protocol's silence limit (10 TTLs plus 5 s), and 1 trial a cell (ten
+# adapters, a JVM a worker).
 java=(redisson-lock redisson-fenced curator-mutex curator-mutex-fenced hazelcast-lock hazelcast-lock-fenced spring-redis-lock
     shedlock-jdbc shedlock-jdbc-db-time shedlock-redis)
 
@@ -73,7 +74,7 @@ for client in etcd-mutex-fenced kazoo-lock-fenced; do
     check "$client under pause shows no anomaly" test "$(chaos_cell $client pause anomalies)" -eq 0
 done
 
-chaos Java 2 2 none,pause "${java[@]}"
+chaos Java 2 1 none,pause "${java[@]}"
 judged "${java[@]}"
 for client in redisson-fenced curator-mutex-fenced hazelcast-lock-fenced; do
     check "$client under pause shows no anomaly" test "$(chaos_cell $client pause anomalies)" -eq 0
