@@ -9,6 +9,7 @@ std::string_view not_applicable_to_client(Fault fault, const protocol::ClientSpe
   // A fault proxy stands between a worker and one address; a Hazelcast client reaches every member.
   if (reason.empty() && client.server == protocol::ServerKind::hazelcast && fault->through_proxies())
     return "no proxy to its members";
+  if (reason.empty() && fault->skews_client_clock() && !client.skewable_clock) return "clock not skewed";
   return reason;
 }
 

@@ -65,5 +65,18 @@ TEST(TrialPlan, TheCapOfARunCountsTheTrialsItPlans) {
   EXPECT_THROW(run_file_from(run_file_json(c, ChaosSetup{})), Error);
 }
 
+// A client's clock-skew cell runs only where libfaketime reaches its clock: the run keeps that word,
+// so that reading the run back plans the same trials.
+TEST(TrialPlan, ARunReadBackPlansAClientsClockSkewTrialsAsTheCampaignDid) {
+  Campaign c{{}, {protocol::ClientSpec{"jvm", "java -jar client.jar"}}, {fault_named("clock-skew")}, 2, 1};
+  c.clients[0].skewable_clock = true;
+  Campaign back = run_file_from(run_file_json(c, ChaosSetup{})).campaign;
+  EXPECT_TRUE(back.clients.at(0).skewable_clock);
+  EXPECT_EQ(planned_trials(back), planned_trials(c));
+  EXPECT_EQ(planned_trials(c), 2);
+  c.clients[0].skewable_clock = false;
+  EXPECT_EQ(planned_trials(run_file_from(run_file_json(c, ChaosSetup{})).campaign), 0);
+}
+
 }  // namespace
 }  // namespace rlock::chaos

@@ -149,10 +149,15 @@ TEST(Tabulate, OnlyTheFaultsOfItsOwnProcessReachAHazelcastClient) {
 // libfaketime skews a client's clock: its clock-skew cell runs, the target's process preloading it
 // at the drawn rate.
 TEST(Tabulate, AClientUnderClockSkewRuns) {
-  Campaign campaign{
-      {}, {protocol::ClientSpec{"py", "python3 client.py"}}, {fault_named("clock-skew"), fault_named("pause")}, 2, 1};
+  protocol::ClientSpec jvm{"jvm", "java -jar client.jar"};
+  jvm.skewable_clock = true;
+  Campaign campaign{{}, {jvm}, {fault_named("clock-skew"), fault_named("pause")}, 2, 1};
   std::vector<Cell> cells = tabulate(campaign, {});
   EXPECT_TRUE(cells[0].not_applicable.empty());
+  // A client whose runtime libfaketime does not reach (or one's own, unless its catalogue says so).
+  campaign.clients = {protocol::ClientSpec{"py", "python3 client.py"}};
+  EXPECT_EQ(tabulate(campaign, {})[0].not_applicable, "clock not skewed");
+  campaign.clients = {jvm};
   EXPECT_EQ(all_trials(campaign).size(), 4u);
   ChaosSetup setup;
   setup.seed = 2026;

@@ -91,6 +91,10 @@ CatalogueEntry entry_from(const json& j, const json& manifest, const Build& buil
       throw Error("\"ttl_step_ms\" is not a whole number of milliseconds from 1 to 60000");
     e.spec.ttl_step_ms = static_cast<long>(step.get<std::uint64_t>());
   }
+  if (j.contains("clock_skew")) {
+    if (!j.at("clock_skew").is_boolean()) throw Error("\"clock_skew\" is not true or false");
+    e.spec.skewable_clock = j.at("clock_skew").get<bool>();
+  }
   return e;
 }
 

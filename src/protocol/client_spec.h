@@ -37,6 +37,9 @@ struct ClientSpec {
   bool expected_safe = false;  // --client-safe NAME, or the catalogue's word
   ServerKind server = ServerKind::redis;
   long ttl_step_ms = 1;  // its library rounds a TTL up to a multiple of this (the catalogue's word)
+  // libfaketime reaches its runtime's clock (the catalogue's word: the JVM and Node adapters; not a
+  // static Go binary, which runs true, nor CPython, whose waits hang under it).
+  bool skewable_clock = false;
 };
 
 // 1 to 32 letters, digits, _ or -: a client's name, also a part of its trials' directory names.

@@ -42,11 +42,13 @@ json environment() {
 }
 
 json client_json(const protocol::ClientSpec& c) {
-  return {{"name", c.name},
-          {"command", protocol::blank_command_secrets(c.command)},
-          {"servers", c.servers},
-          {"expected_safe", c.expected_safe},
-          {"server", protocol::to_string(c.server)}};
+  json j{{"name", c.name},
+         {"command", protocol::blank_command_secrets(c.command)},
+         {"servers", c.servers},
+         {"expected_safe", c.expected_safe},
+         {"server", protocol::to_string(c.server)}};
+  if (c.skewable_clock) j["skewable_clock"] = true;  // which cells are n/a depends on it
+  return j;
 }
 
 template <typename T, typename Parse>
@@ -90,6 +92,10 @@ protocol::ClientSpec client_from(const json& k, const std::vector<protocol::Clie
   // Runs stored before clients had a kind of server were all Redis clients.
   if (k.contains("server"))
     c.server = parse_name<protocol::ServerKind>(k.at("server"), protocol::server_kind_from, "server kind");
+  if (k.contains("skewable_clock")) {
+    if (!k.at("skewable_clock").is_boolean()) throw Error("a client's skewable_clock is not true or false");
+    c.skewable_clock = k.at("skewable_clock").get<bool>();
+  }
   bool twice =
       std::any_of(before.begin(), before.end(), [&](const protocol::ClientSpec& b) { return b.name == c.name; });
   if (twice) throw Error(fmt::format("the client {} is named twice", c.name));

@@ -53,6 +53,7 @@ class ClockSkew : public FaultModel {
     return {"LD_PRELOAD=" + libfaketime(), fmt::format("FAKETIME=+0 x{:.6f}", target_clock_rate(schedule)),
             "FAKETIME_FORCE_MONOTONIC_FIX=1"};
   }
+  bool skews_client_clock() const override { return true; }
   bool struck(const Schedule& schedule, const std::vector<lab::Event>& events) const override {
     return FaultModel::struck(schedule, events) || target_read(schedule, events);
   }

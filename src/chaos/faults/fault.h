@@ -119,6 +119,9 @@ class FaultModel {
   // A protocol client's trial: the NAME=VALUE variables the target's client process starts with,
   // beside its own; none by default.
   virtual std::vector<std::string> target_client_environment(const Schedule&) const { return {}; }
+  // Whether it acts through the target client's own clock, which only a client whose runtime
+  // libfaketime reaches has (protocol::ClientSpec::skewable_clock).
+  virtual bool skews_client_clock() const { return false; }
   // A protocol client's trial: how long the harness, which is the client's database, holds the
   // target's first write before it applies it; nullopt: it does not.
   virtual std::optional<double> held_write_s(const Schedule&) const { return std::nullopt; }
