@@ -337,6 +337,9 @@ start_hz() {
          exec setsid java -Xmx256m -XX:+UseSerialGC -cp "$HZ_JAR" rlock.HazelcastMember --id "$HZ_DIR/rlock-id" "$p" "$members") \
             </dev/null >"$HZ_DIR/member-$p.log" 2>&1 &
         pid=$!
+        # Recorded once it is java: recorded before its exec, it would be the subshell's command line,
+        # and never ours again.
+        for _ in $(seq 100); do [[ $(process_command "$pid") != java\ * ]] || break; sleep 0.05; done
         record_process "$HZ_DIR/member-$p.pid" "$pid"
     done
     for _ in $(seq 600); do
