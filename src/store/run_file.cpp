@@ -11,6 +11,7 @@
 #include "protocol/client_list.h"
 #include "rlock/error.h"
 #include "rlock/redis_address.h"
+#include "runfiles/file_format.h"
 #include "util/run_dir.h"
 #include "util/seeded_random.h"
 
@@ -117,7 +118,7 @@ Campaign campaign_from(const json& j) {
 
 ChaosSetup setup_from(const json& j) {
   ChaosSetup s;
-  s.seed = j.at("seed").get<std::uint64_t>();
+  s.seed = runfiles::integer_at<std::uint64_t>(j, "seed");
   s.ttl = std::chrono::milliseconds(integer(j, "ttl_ms", kMinTtlMs, kMaxTtlMs));
   s.wait = parse_name<WaitMode>(
       j.at("wait"),
