@@ -16,16 +16,9 @@ protocol::ClientSpec parse_client_spec(const std::string& text) {
   if (equals == std::string::npos) throw UsageError(fmt::format("--client '{}': expected NAME=COMMAND", text));
   protocol::ClientSpec spec{text.substr(0, equals), text.substr(equals + 1), 1, false};
   if (std::size_t at = spec.name.find('@'); at != std::string::npos) {
-    std::string kind = spec.name.substr(at + 1);
-    std::optional<protocol::ServerKind> server = protocol::server_kind_from(kind);
-    if (!server && kind != "3" && kind != "redis3") {
-      throw UsageError(fmt::format(
-          "--client '{}': after @ comes where its lock lives: redis, redis3 (or 3: three Redis servers), etcd or "
-          "zookeeper",
-          spec.name));
+    if (!set_server_from(std::string_view(spec.name).substr(at + 1), spec)) {
+      throw UsageError(fmt::format("--client '{}': after @ comes where its lock lives: {}", spec.name, kServerKinds));
     }
-    spec.server = server.value_or(protocol::ServerKind::redis);
-    spec.servers = server ? 1 : 3;
     spec.name.erase(at);
   }
   if (!is_client_name(spec.name))

@@ -51,7 +51,8 @@ TEST(ParseClientSpec, TheLongestNameIs32Characters) {
 TEST(ParseClientSpec, BadFormsAreRefusedInOneLine) {
   EXPECT_THROW(parse_client_spec("redis-py"), UsageError);
   const char* kinds =
-      "after @ comes where its lock lives: redis, redis3 (or 3: three Redis servers), etcd or zookeeper";
+      "after @ comes where its lock lives: redis, redis3 (or 3: three Redis servers), etcd, zookeeper, hazelcast or "
+      "postgres";
   EXPECT_EQ(refusal({"py@2=x"}), fmt::format("--client 'py@2': {}", kinds));
   EXPECT_EQ(refusal({"py@=x"}), fmt::format("--client 'py@': {}", kinds));
   EXPECT_EQ(refusal({"py@3.4.3=x"}), fmt::format("--client 'py@3.4.3': {}", kinds));

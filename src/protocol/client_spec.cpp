@@ -69,6 +69,14 @@ std::optional<ServerKind> server_kind_from(std::string_view name) {
   return std::nullopt;
 }
 
+bool set_server_from(std::string_view kind, ClientSpec& spec) {
+  std::optional<ServerKind> server = server_kind_from(kind);
+  if (!server && kind != "3" && kind != "redis3") return false;
+  spec.server = server.value_or(ServerKind::redis);
+  spec.servers = server ? 1 : 3;
+  return true;
+}
+
 std::string_view address_variable(ServerKind kind) {
   switch (kind) {
     case ServerKind::redis: return "";

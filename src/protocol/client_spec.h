@@ -42,6 +42,13 @@ struct ClientSpec {
   bool skewable_clock = false;
 };
 
+// Where a client's lock lives, as the KIND of `--client NAME@KIND=COMMAND` names it: a ServerKind,
+// or `redis3` (or `3`) for three Redis servers; sets `spec`'s server and servers, false for an
+// unknown KIND. kServerKinds lists them for an error.
+bool set_server_from(std::string_view kind, ClientSpec& spec);
+inline constexpr std::string_view kServerKinds =
+    "redis, redis3 (or 3: three Redis servers), etcd, zookeeper, hazelcast or postgres";
+
 // 1 to 32 letters, digits, _ or -: a client's name, also a part of its trials' directory names.
 bool is_client_name(std::string_view name);
 // 1 to 24 letters, digits, ., _ or -, a dot among them: a library's version as a catalogue names

@@ -1,6 +1,7 @@
 // A protocol client checked before a campaign (`rlock client --check COMMAND`, docs/clients.md):
-// one client process driven through the protocol alone, given the one Redis it uses, each rule it
-// breaks reported in one line that quotes the rule from docs/clients.md. The steps: init, answered
+// one client process driven through the protocol alone, given the Redis it uses (an etcd, ZooKeeper,
+// Hazelcast or PostgreSQL named in its environment, as in a trial), each rule it breaks reported in
+// one line that quotes the rule from docs/clients.md. The steps: init, answered
 // in time (a client silent until its stdin closes does not flush its stdout); three increments, each
 // read served, each write its read plus its amount, each step answered, each done without an error
 // while nothing else holds the lock, none done with no write; for a client that fences, a fourth
@@ -20,8 +21,8 @@
 namespace rlock::protocol {
 
 struct ConformanceSetup {
-  std::string command;    // the client, run by /bin/sh as a trial's are
-  std::string redis_url;  // given in init
+  std::string command;             // the client, run by /bin/sh as a trial's are
+  std::vector<std::string> redis;  // the URLs init gives: one, or Redlock's three
   std::chrono::milliseconds ttl{1000};
   std::chrono::milliseconds start_limit{60'000};  // for init_ok
   std::filesystem::path stderr_file;              // the client's stderr

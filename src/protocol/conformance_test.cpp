@@ -64,7 +64,7 @@ std::string careless_fencing_client() {
 class Conformance_ : public ::testing::Test {
  protected:
   Conformance check(const std::string& command) {
-    return check_conformance(ConformanceSetup{command, "redis://127.0.0.1:1/0", 200ms, 3s, dir_.path() / "stderr"});
+    return check_conformance(ConformanceSetup{command, {"redis://127.0.0.1:1/0"}, 200ms, 3s, dir_.path() / "stderr"});
   }
   host::TempDir dir_{"conformance_test"};
 };
