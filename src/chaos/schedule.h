@@ -17,8 +17,7 @@ struct WorkerSchedule {
   long long amount = 0;
   double delay_s = 0;
   double work_s = 0;
-  double hold_s = 0;      // after its write, before its release (the target under `kill`)
-  double latency_ms = 0;  // net-delay: the mean latency of each of its connections
+  double hold_s = 0;  // after its write, before its release (the target under `kill`)
 };
 
 // The generator: who starts when, adds what, works how long, and the fault's victim and length.

@@ -6,9 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -32,9 +34,15 @@ std::string describe(const TrialSpec& spec, const Schedule& s) {
   std::string line = fmt::format("{} {} {}: target {} pause {:.6f} strike {:.6f} lag {:.6f}", to_string(spec.strategy),
                                  to_string(spec.fault), spec.number, s.target, s.pause_s,
                                  own_draw(spec, s, "strike_after_s"), own_draw(spec, s, "replica_lag_s"));
-  for (const WorkerSchedule& w : s.workers) {
+  std::vector<double> latency;  // net-delay's, a value a worker
+  for (auto [drawn, value] : spec.fault->own_draws(s)) {
+    if (drawn == "latency_ms") latency.push_back(value);
+  }
+  latency.resize(s.workers.size());
+  for (std::size_t i = 0; i < s.workers.size(); ++i) {
+    const WorkerSchedule& w = s.workers[i];
     line += fmt::format(" | {} +{} at {:.6f} for {:.6f} hold {:.6f} latency {:.3f}", w.name, w.amount, w.delay_s,
-                        w.work_s, w.hold_s, w.latency_ms);
+                        w.work_s, w.hold_s, latency[i]);
   }
   return line + "\n";
 }

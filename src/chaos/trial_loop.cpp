@@ -56,16 +56,15 @@ TrialClock::duration seconds_of(double s) {
 
 TrialClock::duration trial_limit(const FaultModel& fault, const Schedule& schedule, std::chrono::milliseconds ttl) {
   double ttl_s = std::chrono::duration<double>(ttl).count();
-  double last_start = 0, work = 0, latency = 0, clock_rate = fault.target_clock_rate(schedule);
+  double last_start = 0, work = 0, clock_rate = fault.target_clock_rate(schedule);
   for (std::size_t i = 0; i < schedule.workers.size(); ++i) {
     const WorkerSchedule& w = schedule.workers[i];
     last_start = std::max(last_start, w.delay_s);
     work += (w.work_s + w.hold_s) / (i == schedule.target ? std::min(clock_rate, 1.0) : 1.0);
-    latency += 20 * w.latency_ms / 1000;
   }
   double waits = static_cast<double>(schedule.workers.size() + 2) * ttl_s;
-  return std::max<TrialClock::duration>(kTrialFloor,
-                                        seconds_of(last_start + work + schedule.pause_s + latency + waits));
+  return std::max<TrialClock::duration>(
+      kTrialFloor, seconds_of(last_start + work + schedule.pause_s + fault.added_seconds(schedule) + waits));
 }
 
 void run_trial_loop(TrialContext& trial, Participants& workers, const std::function<bool()>& stopped) {

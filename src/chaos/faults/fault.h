@@ -79,10 +79,13 @@ class FaultModel {
   // then the rest.
   virtual void draw_work(ScheduleDraw&) const {}
   virtual void draw_rest(ScheduleDraw&) const {}
-  // What it drew for itself (ScheduleDraw::keep), by name: the schedule's golden file prints them.
+  // What it drew for itself (ScheduleDraw::keep), by name (a value a worker: the name once a worker,
+  // in their order): the schedule's golden file prints them.
   virtual std::vector<std::pair<std::string_view, double>> own_draws(const Schedule&) const { return {}; }
   // How fast the target's clock runs: 1, the host's, unless the fault skews it.
   virtual double target_clock_rate(const Schedule&) const { return 1; }
+  // How much longer, at most, it makes the workers' steps take in all (the trial's time limit).
+  virtual double added_seconds(const Schedule&) const { return 0; }
 
   // A FaultProxy between each worker and each server (network.h).
   virtual bool through_proxies() const { return false; }
