@@ -14,13 +14,7 @@
 #include "host/child.h"
 #include "host/process.h"
 #include "lab/worker_flags.h"
-
-// gcc says __SANITIZE_ADDRESS__ under AddressSanitizer, clang __has_feature(address_sanitizer).
-#if defined(__has_feature)
-#define RLOCK_HAS_FEATURE(x) __has_feature(x)
-#else
-#define RLOCK_HAS_FEATURE(x) 0
-#endif
+#include "util/sanitizers.h"
 
 namespace rlock::chaos {
 namespace {
@@ -84,7 +78,7 @@ pid_t spawn_worker(const lab::WorkerPlan& plan, const lab::LabSetup& setup, doub
       // pthread_cond_clockwait, so a steady_clock wait (the watchdog's tick) would never return;
       // the monotonic clock stays the host's, the wall clock and every sleep run at the rate.
       ::setenv("FAKETIME_DONT_FAKE_MONOTONIC", "1", 1);
-#if defined(__SANITIZE_ADDRESS__) || RLOCK_HAS_FEATURE(address_sanitizer)
+#if RLOCK_ADDRESS_SANITIZER
       // This rlock is built with AddressSanitizer (the asan preset), whose runtime refuses to start
       // when a preloaded library comes before it, and faketime preloads libfaketime. Only the
       // order is wrong: libfaketime's clock calls reach libc through the runtime's interceptors.

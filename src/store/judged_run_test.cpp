@@ -20,13 +20,7 @@
 #include "store/gzip_file.h"
 #include "store/run_record.h"
 #include "store/synthetic_run.h"
-
-// gcc says __SANITIZE_ADDRESS__ under AddressSanitizer, clang __has_feature(address_sanitizer).
-#if defined(__has_feature)
-#define RLOCK_ADDRESS_SANITIZER __has_feature(address_sanitizer)
-#else
-#define RLOCK_ADDRESS_SANITIZER 0
-#endif
+#include "util/sanitizers.h"
 
 namespace rlock::chaos {
 namespace {
@@ -146,7 +140,7 @@ long peak_kb_judging(const fs::path& run) {
 
 // Read whole, 30,000 trials take about 50 MB more than 300 do; streamed, under 1 MB.
 TEST(JudgedRun, MemoryDoesNotGrowWithTheTrials) {
-#if defined(__SANITIZE_ADDRESS__) || RLOCK_ADDRESS_SANITIZER
+#if RLOCK_ADDRESS_SANITIZER
   // Its quarantine keeps every freed block resident (256 MB by default), streamed or not: the plain
   // build measures this.
   GTEST_SKIP() << "AddressSanitizer keeps freed memory resident";
