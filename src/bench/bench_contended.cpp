@@ -62,7 +62,7 @@ lab::WorkerPlan bench_plan(const BenchSetup& setup, lab::Strategy strategy, long
   plan.account = account;
   plan.strategy = strategy;
   plan.wait = setup.wait;
-  if (strategy == lab::Strategy::redlock) plan.redlock = setup.redlock;
+  if (lab::lock_servers(strategy) == 3) plan.redlock = setup.redlock;
   return plan;
 }
 

@@ -31,10 +31,9 @@ double time_us(Work&& work) {
 class Floor {
  public:
   Floor(const BenchSetup& setup, Strategy strategy, bank::AccountStore& store) : strategy_(strategy), store_(store) {
-    if (lab::in_postgres(strategy)) return;
-    if (strategy == Strategy::redlock) {
+    if (lab::lock_servers(strategy) == 3) {
       for (const RedisAddress& server : setup.redlock) servers_.push_back(std::make_unique<RedisConnection>(server));
-    } else {
+    } else if (lab::lock_servers(strategy) == 1) {
       servers_.push_back(std::make_unique<RedisConnection>(setup.redis));
     }
   }
@@ -42,21 +41,12 @@ class Floor {
   void operator()() {
     ping_servers();
     store_.ping();
-    if (strategy_ == Strategy::check_before_write) servers_.front()->checked({"PING"});  // the check
-    for (int i = 1; i < statements(); ++i) store_.ping();
+    if (lab::checks_before_write(strategy_)) servers_.front()->checked({"PING"});  // the check
+    for (int i = 1; i < lab::account_statements(strategy_); ++i) store_.ping();
     ping_servers();
   }
 
  private:
-  int statements() const {
-    switch (strategy_) {
-      case Strategy::pg_atomic: return 1;
-      case Strategy::pg_row_lock: return 4;  // BEGIN, SELECT ... FOR UPDATE, UPDATE, COMMIT
-      case Strategy::pg_advisory: return 5;  // BEGIN, pg_advisory_xact_lock, SELECT, UPDATE, COMMIT
-      default: return 2;                     // the read (or the claiming read) and the write
-    }
-  }
-
   void ping_servers() {
     for (auto& server : servers_) server->checked({"PING"});
   }

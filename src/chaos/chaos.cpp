@@ -18,7 +18,7 @@ std::string row_name(const TrialSpec& spec) {
 }
 
 bool on_three_servers(const TrialSpec& spec) {
-  return spec.client ? spec.client->servers == 3 : spec.strategy == lab::Strategy::redlock;
+  return spec.client ? spec.client->servers == 3 : lab::lock_servers(spec.strategy) == 3;
 }
 
 }  // namespace rlock::chaos

@@ -81,8 +81,8 @@ void check_netns(const Campaign& campaign, const ChaosSetup& setup) {
           fmt::format("--netns runs the faults {}; {} runs without it", fmt::join(in_netns, " and "), to_string(f)));
     }
   }
-  if (std::find(campaign.strategies.begin(), campaign.strategies.end(), lab::Strategy::redlock) !=
-      campaign.strategies.end()) {
+  if (std::any_of(campaign.strategies.begin(), campaign.strategies.end(),
+                  [](lab::Strategy s) { return lab::lock_servers(s) == 3; })) {
     throw UsageError("--netns runs the single-Redis strategies; redlock (three servers) runs without it");
   }
   if (!campaign.clients.empty()) throw UsageError("--netns runs the built-in strategies; --client runs without it");

@@ -48,7 +48,7 @@ std::vector<Cell> empty_table(const Campaign& campaign) {
                      .fault = f,
                      .expected_safe = expected_safe(s, f),
                      .not_applicable = not_applicable(s, f)},
-                s != lab::Strategy::redlock);
+                lab::lock_servers(s) != 3);
     }
   }
   for (const protocol::ClientSpec& client : campaign.clients) {

@@ -169,7 +169,7 @@ struct Stage::Impl {
     bool pausing = world.has(WorldEvent::pause) && !p.paused_once;
     if (world.has(WorldEvent::expiry) && !p.expired) {
       std::optional<std::size_t> holder = key_holder();
-      bool watched = world.strategy == lab::Strategy::watchdog;
+      bool watched = lab::renews_lease(world.strategy);
       if (holder && (!watched || p.paused == holder || (walk == Walk::one_per_class && pausing))) {
         moves.push_back(Move{Move::Kind::expire, *holder});
       }
@@ -189,7 +189,7 @@ struct Stage::Impl {
   // runs (Walk::one_per_class) is paused around. Returns the worker to let go for a worker's step.
   std::optional<std::size_t> apply(const Move& move, Progress& p, const lab::RunLog& log, OrderRun& run) {
     bool paused_around =
-        move.kind == Move::Kind::expire && world.strategy == lab::Strategy::watchdog && p.paused != move.worker;
+        move.kind == Move::Kind::expire && lab::renews_lease(world.strategy) && p.paused != move.worker;
     if (paused_around) take(Move{Move::Kind::pause, move.worker}, p, log, run);
     std::optional<std::size_t> going =
         take(Move{move.kind, move.kind == Move::Kind::expire ? 0 : move.worker, move.step}, p, log, run);

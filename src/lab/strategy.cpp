@@ -40,4 +40,26 @@ bool in_postgres(Strategy strategy) {
   return strategy == Strategy::pg_atomic || strategy == Strategy::pg_row_lock || strategy == Strategy::pg_advisory;
 }
 
+int lock_servers(Strategy strategy) {
+  if (in_postgres(strategy)) return 0;
+  return strategy == Strategy::redlock ? 3 : 1;
+}
+
+bool renews_lease(Strategy strategy) { return strategy == Strategy::watchdog; }
+
+bool checks_before_write(Strategy strategy) { return strategy == Strategy::check_before_write; }
+
+bool holds_lock(Strategy strategy) { return strategy != Strategy::pg_atomic; }
+
+bool decided_at_resource(Strategy strategy) { return strategy == Strategy::fenced_claim || in_postgres(strategy); }
+
+int account_statements(Strategy strategy) {
+  switch (strategy) {
+    case Strategy::pg_atomic: return 1;
+    case Strategy::pg_row_lock: return 4;
+    case Strategy::pg_advisory: return 5;
+    default: return 2;
+  }
+}
+
 }  // namespace rlock::lab

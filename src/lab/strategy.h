@@ -2,7 +2,8 @@
 // watchdog, Redlock over three servers, or none: PostgreSQL alone) and how it writes (unchecked,
 // after checking the lock, or fenced: `fence < $token`, retried, or with the fence claimed at the
 // read). The lab's worker runs one; chaos runs each under faults. Names are the command line's
-// and the chaos table's ("fenced-retry", "pg-row-lock").
+// and the chaos table's ("fenced-retry", "pg-row-lock"). Its properties below are the one place
+// that names strategies one by one; elsewhere code asks a property, not a name.
 //
 // Pure functions over a plain enum; thread-safe.
 #pragma once
@@ -36,5 +37,20 @@ bool takes_fence(Strategy strategy);
 bool retries_rejected_write(Strategy strategy);
 // pg-atomic, pg-row-lock, pg-advisory: no Redis; the amount is added inside PostgreSQL.
 bool in_postgres(Strategy strategy);
+// The Redis servers its lock lives on: none (the PostgreSQL ones), three (redlock's quorum) or one.
+int lock_servers(Strategy strategy);
+// watchdog: the lease is extended while the holder runs.
+bool renews_lease(Strategy strategy);
+// check-before-write: the lock is checked again just before the write.
+bool checks_before_write(Strategy strategy);
+// All but pg-atomic (one UPDATE): an increment holds a lock, Redis's or the database's.
+bool holds_lock(Strategy strategy);
+// fenced-claim and the PostgreSQL ones: the database refuses or orders every write, so no fault of
+// the lock loses money (chaos/faults/fault.h: expected_safe).
+bool decided_at_resource(Strategy strategy);
+// The statements an uncontended increment sends to PostgreSQL: the read and the write (2), or
+// pg-atomic's one UPDATE, pg-row-lock's BEGIN, SELECT ... FOR UPDATE, UPDATE and COMMIT, pg-advisory's
+// BEGIN, pg_advisory_xact_lock, SELECT, UPDATE and COMMIT.
+int account_statements(Strategy strategy);
 
 }  // namespace rlock::lab

@@ -136,7 +136,7 @@ class StrategyClient {
     setting_.policy = AcquirePolicy{.retry = kBusyRetry, .wait = wait, .deadline = 10 * setting_.ttl};
     for (const std::string& url : init.redis) setting_.redlock.push_back(RedisAddress::parse(url));
     if (setting_.redlock.empty()) throw UsageError("init named no Redis server");
-    if (strategy == lab::Strategy::redlock && setting_.redlock.size() < 3) {
+    if (setting_.redlock.size() < static_cast<std::size_t>(lab::lock_servers(strategy))) {
       throw UsageError("redlock needs three Redis servers in init: declare the client as NAME@3=COMMAND");
     }
     setting_.redis = setting_.redlock.front();
@@ -179,7 +179,7 @@ void check_client_strategy(lab::Strategy strategy) {
 }
 
 void check_client_wait(lab::Strategy strategy, WaitMode wait) {
-  if (strategy == lab::Strategy::redlock && wait != WaitMode::poll) {
+  if (lab::lock_servers(strategy) == 3 && wait != WaitMode::poll) {
     throw UsageError(
         fmt::format("--wait {}: redlock's quorum has no queue and no announcement; it polls", wait_mode_name(wait)));
   }

@@ -55,8 +55,8 @@ ChaosSetup check_servers(const Campaign& campaign, const ChaosSetup& setup) {
 }
 
 void check_own_servers_of(const Campaign& campaign, const ChaosSetup& setup) {
-  bool three_servers = std::find(campaign.strategies.begin(), campaign.strategies.end(), lab::Strategy::redlock) !=
-                           campaign.strategies.end() ||
+  bool three_servers = std::any_of(campaign.strategies.begin(), campaign.strategies.end(),
+                                   [](lab::Strategy s) { return lab::lock_servers(s) == 3; }) ||
                        std::any_of(campaign.clients.begin(), campaign.clients.end(),
                                    [](const protocol::ClientSpec& c) { return c.servers == 3; });
   check_own_servers(

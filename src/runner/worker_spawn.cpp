@@ -44,7 +44,7 @@ std::vector<std::string> skewed_command(const lab::WorkerPlan& plan, const lab::
                                 "--retry-every",
                                 std::to_string(plan.busy_retry.count())};
   for (std::string& flag : lab::strategy_args(plan.strategy, plan.redlock)) args.push_back(std::move(flag));
-  if (!lab::in_postgres(plan.strategy) && plan.strategy != lab::Strategy::redlock) {
+  if (lab::lock_servers(plan.strategy) == 1) {
     args.insert(args.end(), {"--wait", std::string(wait_mode_name(plan.wait))});
   }
   return args;
@@ -64,8 +64,8 @@ lab::WorkerPlan plan_for(lab::Strategy strategy, const WorkerSchedule& w, long a
   plan.hold_seconds = w.hold_s;
   plan.busy_retry = kBusyRetry;
   plan.strategy = strategy;
-  if (strategy == lab::Strategy::redlock) plan.redlock = redlock;
-  if (!lab::in_postgres(strategy) && strategy != lab::Strategy::redlock) plan.wait = setup.wait;
+  if (lab::lock_servers(strategy) == 3) plan.redlock = redlock;
+  if (lab::lock_servers(strategy) == 1) plan.wait = setup.wait;
   return plan;
 }
 

@@ -26,15 +26,7 @@ void ScheduleDraw::keep(std::any drawn) { schedule.fault_draws = std::move(drawn
 // write that lands between a newer holder's read and its write passes `fence < $token`, and the
 // newer write then overwrites it. For redlock, redis-restart and failover strike one of its three
 // servers, which starts again empty (a failover to a replica that lagged loses the same keys).
-bool FaultModel::expected_safe(lab::Strategy strategy) const {
-  switch (strategy) {
-    case lab::Strategy::fenced_claim:
-    case lab::Strategy::pg_atomic:
-    case lab::Strategy::pg_row_lock:
-    case lab::Strategy::pg_advisory: return true;
-    default: return false;
-  }
-}
+bool FaultModel::expected_safe(lab::Strategy strategy) const { return lab::decided_at_resource(strategy); }
 
 double FaultModel::heal_after_s(const Schedule& schedule) const { return schedule.pause_s; }
 

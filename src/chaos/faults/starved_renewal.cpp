@@ -20,7 +20,7 @@ class StarvedRenewal : public FaultModel {
   std::string_view name() const override { return "starved-renewal"; }
   std::string_view not_applicable(lab::Strategy strategy) const override {
     if (lab::in_postgres(strategy)) return redis_unused(strategy);
-    return strategy == lab::Strategy::watchdog ? "" : "no renewal";
+    return lab::renews_lease(strategy) ? "" : "no renewal";
   }
   std::string_view not_applicable_to_client(protocol::ServerKind kind) const override { return redis_unused(kind); }
   void draw_rest(ScheduleDraw& draw) const override {

@@ -17,9 +17,7 @@ std::string_view redis_unused(protocol::ServerKind kind) {
   return kind == protocol::ServerKind::redis ? "" : "Redis unused";
 }
 
-std::string_view no_lock_held(lab::Strategy strategy) {
-  return strategy == lab::Strategy::pg_atomic ? "no lock held" : "";
-}
+std::string_view no_lock_held(lab::Strategy strategy) { return lab::holds_lock(strategy) ? "" : "no lock held"; }
 
 nemesis::Targets nemesis_targets(TrialContext& trial, Participants& workers) {
   nemesis::Targets targets{&trial.run_log(), trial.key};
