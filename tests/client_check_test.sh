@@ -43,6 +43,8 @@ env -u ETCD_ENDPOINT "$rlock" client --check etcd-lock >/dev/null 2>"$work/err.t
 rc=$?
 check "--check of an etcd adapter without ETCD_ENDPOINT: exit 2 (got $rc)" test $rc -eq 2
 check "it says which variable is missing" grep -q "its lock lives on etcd, which ETCD_ENDPOINT names" "$work/err.txt"
+env -u ETCD_ENDPOINT "$rlock" client --check "python3 x.py --password=hunter2" --server etcd >/dev/null 2>"$work/err.txt"
+check "a command's password is not shown in that error" bash -c "grep -q 'password=\*\*\*' '$work/err.txt' && ! grep -q hunter2 '$work/err.txt'"
 "$rlock" client --check "python3 x.py" --server nope >/dev/null 2>"$work/err.txt"
 check "--server nope: exit 2, the kinds listed" grep -q "^.*--server 'nope': where the lock lives: redis, redis3" "$work/err.txt"
 "$rlock" client --check etcd-lock --server redis >/dev/null 2>"$work/err.txt"

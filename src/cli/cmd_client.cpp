@@ -67,10 +67,10 @@ protocol::ClientSpec checked_client(const CheckOptions& options, bool server_giv
   }
   std::string variable(protocol::address_variable(client.server));
   if (const char* value = std::getenv(variable.c_str()); !variable.empty() && (!value || !*value)) {
-    throw UsageError(
-        fmt::format("--check {}: its lock lives on {}, which {} names, and {} is not set "
-                    "(scripts/services.sh env exports it)",
-                    options.command, protocol::to_string(client.server), variable, variable));
+    throw UsageError(fmt::format(
+        "--check {}: its lock lives on {}, which {} names, and {} is not set "
+        "(scripts/services.sh env exports it)",
+        protocol::blank_command_secrets(options.command), protocol::to_string(client.server), variable, variable));
   }
   return client;
 }
