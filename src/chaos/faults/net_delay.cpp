@@ -45,9 +45,9 @@ class NetDelay : public FaultModel {
 
   std::function<void()> tick(TrialContext& trial) const override {
     if (!trial.network) return {};
-    return [network = trial.network.get(), latency = drawn_by_fault<NetDelayDraws>(trial.schedule).latency_ms] {
-      network->jitter(latency);
-    };
+    std::vector<double> latency = drawn_by_fault<NetDelayDraws>(trial.schedule).latency_ms;
+    latency.resize(trial.schedule.workers.size());  // a schedule made by hand drew none: no delay
+    return [network = trial.network.get(), latency] { network->jitter(latency); };
   }
   bool struck(const Schedule&, const std::vector<lab::Event>& events) const override { return !events.empty(); }
 };
