@@ -2,8 +2,8 @@
 // watchdog, Redlock over three servers, or none: PostgreSQL alone) and how it writes (unchecked,
 // after checking the lock, or fenced: `fence < $token`, retried, or with the fence claimed at the
 // read). The lab's worker runs one; chaos runs each under faults. Names are the command line's
-// and the chaos table's ("fenced-retry", "pg-row-lock"). Its properties below are the one place
-// that names strategies one by one; elsewhere code asks a property, not a name.
+// and the chaos table's ("fenced-retry", "pg-row-lock"). What a strategy is (its properties below)
+// is said here once; code elsewhere asks a property rather than comparing names.
 //
 // Pure functions over a plain enum; thread-safe.
 #pragma once
