@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # rlock client --check: every shipped adapter installed keeps the protocol's rules, on one Redis, on
 # three of rlock's own (redis@3), or on the etcd, ZooKeeper, Hazelcast or PostgreSQL its variable
-# names; so does a command given --server redis3; a Python client that never flushes its stdout breaks one, in a line that says
-# so and quotes docs/clients.md (exit 1); bad arguments are one line, exit 2, before any client runs;
+# names; so does a command given --server redis3; a Python client that never flushes its stdout
+# breaks one, in a line that says so and quotes docs/clients.md (exit 1); bad arguments are one
+# line, exit 2, before any client runs;
 # rlock chaos warns of a shipped adapter whose library rounds --ttl up, before any server is asked.
 set -uo pipefail
 rlock=$1

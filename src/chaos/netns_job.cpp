@@ -10,6 +10,7 @@
 #include "bank/account_store.h"
 #include "host/child.h"
 #include "host/redis_server.h"
+#include "lab/strategy_list.h"
 #include "rlock/error.h"
 #include "rlock/redis_connection.h"
 
@@ -81,8 +82,7 @@ void check_netns(const Campaign& campaign, const ChaosSetup& setup) {
           fmt::format("--netns runs the faults {}; {} runs without it", fmt::join(in_netns, " and "), to_string(f)));
     }
   }
-  if (std::any_of(campaign.strategies.begin(), campaign.strategies.end(),
-                  [](lab::Strategy s) { return lab::lock_servers(s) == 3; })) {
+  if (lab::any_on_three_servers(campaign.strategies)) {
     throw UsageError("--netns runs the single-Redis strategies; redlock (three servers) runs without it");
   }
   if (!campaign.clients.empty()) throw UsageError("--netns runs the built-in strategies; --client runs without it");

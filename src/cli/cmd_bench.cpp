@@ -162,7 +162,7 @@ std::vector<std::unique_ptr<host::LocalRedis>> redlock_servers(const std::vector
                                                                const std::filesystem::path& dir) {
   std::vector<std::unique_ptr<host::LocalRedis>> servers;
   bool three =
-      std::any_of(strategies.begin(), strategies.end(), [](lab::Strategy s) { return lab::lock_servers(s) == 3; }) ||
+      lab::any_on_three_servers(strategies) ||
       std::any_of(peers.begin(), peers.end(), [](const protocol::ClientSpec& peer) { return peer.servers == 3; });
   if (!three) return servers;
   for (int i = 0; i < 3; ++i) servers.push_back(std::make_unique<host::LocalRedis>(port + i, dir));

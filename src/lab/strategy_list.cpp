@@ -38,4 +38,8 @@ std::vector<Strategy> parse_strategy_list(const std::vector<std::string>& names,
   return strategies;
 }
 
+bool any_on_three_servers(const std::vector<Strategy>& strategies) {
+  return std::any_of(strategies.begin(), strategies.end(), [](Strategy s) { return lock_servers(s) == 3; });
+}
+
 }  // namespace rlock::lab

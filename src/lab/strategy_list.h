@@ -24,4 +24,7 @@ std::vector<Strategy> parse_strategy_list(const std::vector<std::string>& names,
                                           const std::vector<Strategy>& by_default, std::string_view flag,
                                           const std::vector<Strategy>& runs);
 
+// Whether one of `strategies` locks on three Redis servers (redlock), which a run must then give it.
+bool any_on_three_servers(const std::vector<Strategy>& strategies);
+
 }  // namespace rlock::lab

@@ -12,6 +12,7 @@
 #include "chaos/needed_servers.h"
 #include "chaos/netns_job.h"
 #include "host/redis_server.h"
+#include "lab/strategy_list.h"
 #include "rlock/redis_connection.h"
 #include "runner/campaign_lock.h"
 #include "runner/interruption.h"
@@ -55,8 +56,7 @@ ChaosSetup check_servers(const Campaign& campaign, const ChaosSetup& setup) {
 }
 
 void check_own_servers_of(const Campaign& campaign, const ChaosSetup& setup) {
-  bool three_servers = std::any_of(campaign.strategies.begin(), campaign.strategies.end(),
-                                   [](lab::Strategy s) { return lab::lock_servers(s) == 3; }) ||
+  bool three_servers = lab::any_on_three_servers(campaign.strategies) ||
                        std::any_of(campaign.clients.begin(), campaign.clients.end(),
                                    [](const protocol::ClientSpec& c) { return c.servers == 3; });
   check_own_servers(
