@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # A small chaos campaign stored under chaos/runs/, then rlock analyze on it: the same JSON as the
 # campaign's own --json, the same table, a comparison with Fisher's p-value, rlock report on the
-# run directory; runs of formats 1 and 2 still read; and bad input: a missing or foreign directory,
+# run directory; runs of formats 1 and 2 still read, and a run stored by rlock 5150d3f
+# (tests/data/run-5150d3f-seed11: ttl, fenced-claim and redis-py under none, pause and kill)
+# analyzes to the JSON it was stored with, byte for byte; and bad input: a missing or foreign directory,
 # a history cut short (anywhere in its gzip stream, or in a line), an unsealed run, a newer format,
 # a run.json with a field of the wrong type or out of range or too large, a line removed after the
 # seal, a run.json that is a link or a FIFO (under a timeout), a run with no judged trial, each one
@@ -87,6 +89,10 @@ bad "$work/no-seal" "not sealed: it has no sealed.json"
 copy format-2 && sed -i 's/"format": 3/"format": 2/' "$work/format-2/run.json"
 check "a run of format 2 is read" "$rlock" analyze "$work/format-2" --json "$work/format-2.json"
 check "a run of format 2 gives the same JSON" cmp "$work/format-2.json" "$work/analyze.json"
+# A run stored by an earlier rlock, kept in the checkout: judged again, the table it was stored with.
+cp -r "$(dirname "$0")/data/run-5150d3f-seed11" "$work/stored"
+check "a run stored by rlock 5150d3f is read" "$rlock" analyze "$work/stored" --json "$work/stored.json"
+check "it analyzes to the JSON it was stored with, byte for byte" cmp "$work/stored.json" "$work/stored/chaos.json"
 copy legacy && sed -i 's/"format": 3/"format": 1/' "$work/legacy/run.json" && rm "$work/legacy/sealed.json"
 check "a run of format 1 with no sealed.json is read" "$rlock" analyze "$work/legacy" --json "$work/legacy.json"
 check "a run of format 1 gives the same JSON" cmp "$work/legacy.json" "$work/analyze.json"
