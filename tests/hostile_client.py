@@ -2,6 +2,10 @@
 """A protocol client that misbehaves one way (tests/hostile_clients_test.sh), chosen by its argument.
 It holds redis-py's Lock around each increment, so that nothing but its misbehaviour shows.
 
+plain         adds its increment, as redis-py's Lock with a TTL and nothing else would
+late-exit     the same, but when its read's answer came later than the TTL, it writes, then exits
+              without answering `done` (as a Go adapter's log.Fatal on a failed unlock does)
+refuse        takes and releases its lock, then answers `done` with an error, every increment
 no-write      reads, then answers `done` without writing
 double-write  reads and writes its increment twice, both writes correct for their reads
 long-line     answers an increment with 100 MB and no newline, then waits
@@ -68,6 +72,7 @@ while True:
     increment = receive()
     lock = server.lock(increment["key"], timeout=ttl_s, sleep=0.01, blocking_timeout=10 * ttl_s)
     lock.acquire()
+    acquired = time.monotonic()
     if mode == "long-line":
         sys.stdout.write("x" * (100 << 20))
         sys.stdout.flush()
@@ -81,7 +86,22 @@ while True:
     elif mode == "double-write":
         add_once(increment)
         add_once(increment)
+    elif mode == "refuse":
+        lock.release()
+        send({"type": "done", "id": increment["id"], "error": "refused, every time"})
+        continue
+    elif mode == "late-exit":
+        send({"type": "read", "id": increment["id"]})
+        balance = receive()["balance"]
+        late = time.monotonic() - acquired > ttl_s
+        send({"type": "write", "id": increment["id"], "balance": balance + increment["amount"]})
+        receive()
+        if late:
+            sys.exit(1)
     else:
         add_once(increment)
-    lock.release()
+    try:
+        lock.release()
+    except redis.exceptions.LockError:
+        pass
     send({"type": "done", "id": increment["id"]})

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# rlock chaos against clients that lie, flood or linger (tests/hostile_client.py): each one's
+# rlock chaos against clients that lie, flood, linger or exit (tests/hostile_client.py): each one's
 # misbehaviour is judged from what the harness served, or ends its trial as a client error within
-# bounded time and memory, and nothing it started outlives its trial.
+# bounded time and memory, and nothing it started outlives its trial; a loss served before a
+# client's exit is judged as the same loss without it.
 set -uo pipefail
 rlock=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,8 +39,19 @@ chaos no-write "$hostile no-write" --trials 2
 floor_mib=$peak_mib
 check "a campaign's peak memory is measured (got $floor_mib MiB)" test "$floor_mib" -gt 0
 check "a client's done with no write is counted" test "$(chaos_cell h none unwritten)" -ge 2
-check "and is no anomaly" test "$(chaos_cell h none anomalies)" = 0
+check "and is an anomaly: money the service was told was added" test "$(chaos_cell h none anomalies)" = 2
 check "the table shows it" grep -q 'unwritten' "$work/out.txt"
+
+# A TTL client that exits after the write its late read made stale: the loss the harness served is
+# judged, the trial counted among the client errors too; without the exit, the same loss.
+for mode in late-exit plain; do
+    "$rlock" --dir "$work/$mode" chaos --seed 1 --strategies none --faults pause --trials 3 --jobs 2 --ttl 500 \
+        --json "$work/table.json" --client "h=$hostile $mode" >"$work/out.txt" 2>"$work/err.txt"
+    check "chaos $mode exits 0 (got $?)" test $? -eq 0
+    check "$mode: its pause trials lost money" test "$(chaos_cell h pause lost_updates)" -ge 1
+    check "$mode: each judged" test "$(python3 -c 'import json,sys; c=[c for c in json.load(open(sys.argv[1]))["cells"] if c["fault"]=="pause"][0]; print(c.get("unjudged", c["client_error"]))' "$work/table.json")" = 0
+    [[ $mode == plain ]] || check "$mode: counted among the client errors" test "$(chaos_cell h pause client_error)" -ge 1
+done
 
 chaos double-write "$hostile double-write" --trials 2
 check "an increment written twice is an anomaly" test "$(chaos_cell h none anomalies)" = 2

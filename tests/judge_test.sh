@@ -3,7 +3,9 @@
 # fault that applies, --quick, loses money and exits 3, its verdict a line a fault and consistent
 # with its status, its run kept and analysed again, its card valid, self-contained and drawn by
 # Chromium with the shortest loss's timeline; one's own client that writes twice (created money,
-# certain) exits 3; one's own fenced-claim client never exits 3; etcd-lock's fenced variant beside
+# certain) exits 3; one's own fenced-claim client, its refused claims errors, exits 0 under the
+# faults that leave its counter in place; one that never succeeds exits 4; one that exits after a
+# stale write loses money (3) as it does without the exit; etcd-lock's fenced variant beside
 # it, its TTL rounded up to whole seconds with a warning; etcd-mutex's scenario run at the version
 # judged; bad input one line and exit 2 before any server is asked. Usage: judge_test.sh RLOCK_BINARY. Chromium and tidy come from scripts/test.sh.
 set -uo pipefail
@@ -27,7 +29,7 @@ judge() {
 # The status the verdict line of $work/NAME.out calls for: 3 money, 4 liveness alone, 0 nothing.
 status_of_verdict() {
     if grep -q '^verdict: .* loses money under ' "$work/$1.out"; then echo 3
-    elif grep -q '^verdict: .* lost no money; increments stuck or failed under ' "$work/$1.out"; then echo 4
+    elif grep -q '^verdict: .* lost no money; increments stuck or none succeeding under ' "$work/$1.out"; then echo 4
     elif grep -q '^verdict: .* lost nothing in ' "$work/$1.out"; then echo 0
     else echo "no verdict"; fi
 }
@@ -101,10 +103,27 @@ check "its verdict says created money" grep -qE '^none +money 2/2 \(95% 34-100%\
 check "its card is where --html says" grep -q '<p class="v-lost">verdict: mine loses money under none' \
     "$work/double.html"
 
-# One's own client of fenced-claim, safe under every fault: never exit 3.
-judge fenced "mine=$rlock client --strategy fenced-claim" --faults none,pause,kill --trials 2
-check "a fenced-claim client exits 0 or 4, never 3 (got $rc)" test $rc -eq 0 -o $rc -eq 4
+# One's own client of fenced-claim, which reports a refused claim as its increment's error: the
+# fence working, exit 0, under every fault that leaves its token counter in place.
+judge fenced "mine=$rlock client --strategy fenced-claim" --quick \
+    --faults none,pause,slow,kill,partition,delayed-write,conn-drop,pause-late
+check "a fenced-claim client exits 0 (got $rc)" test $rc -eq 0
 check "its status is its verdict's ($(status_of_verdict fenced))" test "$(status_of_verdict fenced)" = "$rc"
+check "every line of it is nothing lost" test "$(grep -cE '^[a-z-]+ +nothing lost 0/1 ' "$work/fenced.out")" = 8
+# A client whose every increment is refused makes no progress: liveness, exit 4.
+judge refuse "mine=/usr/bin/python3 $here/hostile_client.py refuse" --faults none --trials 1
+check "a client that never succeeds exits 4 (got $rc)" test $rc -eq 4
+check "its line says no progress" grep -qE '^none +liveness 1/1 \(95% [0-9]+-100%\): no progress 1' "$work/refuse.out"
+
+# What the harness served is judged whatever the client did next: a TTL client that exits after
+# the write its late read made stale loses money, as the same client without the exit does.
+for mode in late-exit plain; do
+    judge "$mode" "mine=/usr/bin/python3 $here/hostile_client.py $mode" --faults none,pause --trials 3
+    check "the $mode client exits 3 (got $rc)" test $rc -eq 3
+    check "its pause line is money" grep -qE '^pause +money [1-3]/3 ' "$work/$mode.out"
+done
+check "the late-exit client's errors are counted beside" grep -qE '^pause +money .*; client errors [1-3]$' \
+    "$work/late-exit.out"
 
 # etcd-lock beside its fenced variant; a TTL of 1500 ms judged as 2000 ms, in one warning line.
 judge etcd etcd-lock --faults none,pause --trials 1 --ttl 1500

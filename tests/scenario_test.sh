@@ -4,7 +4,8 @@
 # when scenarios/ has it, else the engine's own tests/scenarios/redsync-pause.json. The verdict line and a line a version;
 # each version's run kept, its run.json naming the scenario and the version (and valid), `rlock
 # analyze` reading one, `rlock scenarios` showing the verdict just printed; the first trial that
-# showed the loss drawn; --json valid. The verdict agrees with each version's count. Bad input (an
+# showed the loss drawn; --json valid. The verdict agrees with each version's count. A client that
+# exits after a stale write reproduces a lost update all the same. Bad input (an
 # unknown scenario or version, an adapter not installed) one line and exit 2 before any server is asked.
 # Usage: scenario_test.sh RLOCK_BINARY CHECKOUT. On chaos's accounts: it runs alone.
 set -uo pipefail
@@ -55,6 +56,23 @@ check "--json validates" /usr/bin/python3 "$here/validate_json.py" "$root/docs/s
 "$rlock" --dir "$work/lab" scenarios >"$work/list.txt" 2>&1
 check "rlock scenarios shows the verdict just printed" grep -qF "${verdict#"$name: "}" "$work/list.txt" ||
     cat "$work/list.txt"
+
+# A scenario of a TTL client that exits after the write its late read made stale: what the harness
+# served is judged, so it reproduces (tests/hostile_client.py late-exit, as a catalogue entry).
+mkdir -p -m 700 "$work/hostile/late-exit"
+cat >"$work/hostile/late-exit/client.json" <<JSON
+{"library": "hostile 1.0 (tests/hostile_client.py)", "version": "1.0", "installed": "{dir}/client.json", "clients": [
+  {"name": "late-exit", "command": "/usr/bin/python3 $here/hostile_client.py late-exit", "server": "redis",
+   "safe": false, "models": "redis-py's Lock with a TTL, exiting after a late write"}]}
+JSON
+sed -e 's/"name": "[^"]*"/"name": "late-exit-1"/' -e 's/"client": "[^"]*"/"client": "late-exit"/' \
+    -e 's/"versions": \[[^]]*\]/"versions": ["1.0"]/' -e 's/"fault": "[^"]*"/"fault": "pause"/' \
+    -e 's/"loss": \[[^]]*\]/"loss": ["lost-update"]/' "$work/scenarios/$name.json" >"$work/scenarios/late-exit-1.json"
+RLOCK_CLIENTS_DIR=$work/hostile "$rlock" --dir "$work/lab" scenario late-exit-1 --trials 3 --jobs 2 --seed 7 \
+    >"$work/late.txt" 2>"$work/late-err.txt"
+check "the late-exit scenario runs (exit $?)" grep -q '^late-exit-1 at 1.0: ' "$work/late.txt" || cat "$work/late-err.txt"
+check "and reproduces: the loss served before the exit counts" grep -q '^late-exit-1: reproduces in 1.0' "$work/late.txt"
+rm "$work/scenarios/late-exit-1.json"
 
 # Bad input: one line, exit 2, no server asked (the Redis named is one that does not answer).
 refuses() { # refuses MESSAGE ARGS...

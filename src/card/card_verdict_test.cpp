@@ -15,6 +15,8 @@ chaos::TrialResult trial(const std::string& row, std::string_view fault, double 
   r.spec.fault = chaos::fault_named(fault);
   r.spec.client = client(row);
   for (chaos::CheckResult* check : {&r.lost, &r.overlaps, &r.fences, &r.balance}) check->validity = Validity::valid;
+  r.ok_ops = 2;
+  r.judged = true;
   r.ms = ms;
   return r;
 }
@@ -24,33 +26,40 @@ Subject subject_with_fenced() {
   return s;
 }
 
-TEST(Verdict, ATrialLosesMoneyByAnyCheckOrAnUnwrittenIncrementAndLivenessByAStuckOrFailedOne) {
-  chaos::TrialResult none = trial("lib", "pause");
-  EXPECT_EQ(loss_of(none), Loss::none);
-  chaos::TrialResult lost = none, created = none, overlap = none, unwritten = none, stuck = none, failed = none;
-  lost.lost.validity = Validity::invalid;
-  created.balance.validity = Validity::invalid;
-  overlap.overlaps.validity = Validity::invalid;
-  unwritten.unwritten_ops = 1;
+TEST(Verdict, ATallyCountsEachTrialAsTheClassificationSaysAndAJudgedClientErrorAmongTheClientErrors) {
+  chaos::TrialResult lost = trial("lib", "pause"), refused = trial("lib", "pause"), stuck = trial("lib", "pause");
+  lost.lost = {Validity::invalid, "", 50, 1};
+  lost.client_error = "it exited";  // after its stale write: judged all the same
+  refused.failed_ops = 1;
+  refused.ok_ops = 1;
   stuck.stuck_ops = 1;
-  failed.failed_ops = 2;
-  for (const chaos::TrialResult* r : {&lost, &created, &overlap, &unwritten}) EXPECT_EQ(loss_of(*r), Loss::money);
-  EXPECT_EQ(loss_of(stuck), Loss::liveness);
-  EXPECT_EQ(loss_of(failed), Loss::liveness);
-  chaos::TrialResult unjudged = lost;
-  unjudged.client_error = "it exited";
-  EXPECT_EQ(loss_of(unjudged), Loss::none) << "a trial the client's error left unjudged shows nothing";
+  chaos::TrialResult unjudged = trial("lib", "pause");
+  unjudged.judged = false;
+  unjudged.client_error = "it exited before writing";
+  Tally t;
+  for (const chaos::TrialResult* r : {&lost, &refused, &stuck, &unjudged}) t.add(*r);
+  EXPECT_EQ(t.judged, 3);
+  EXPECT_EQ(t.unjudged, 1);
+  EXPECT_EQ(t.money, 1);
+  EXPECT_EQ(t.lost, 1);
+  EXPECT_EQ(t.client_errors, 1);
+  EXPECT_EQ(t.liveness, 1);
+  EXPECT_EQ(t.stuck, 1);
+  EXPECT_EQ(t.failed_safely, 1);
+  EXPECT_EQ(tally_text(t), "money 1/3 (95% 6-80%): lost updates 1; stuck 1; 1 not judged; client errors 1");
 }
 
 TEST(Verdict, EachFaultTalliesTheClientAndItsFencedVariantApartAndTheShortestMoneyLossIsKept) {
   std::vector<chaos::Fault> faults{chaos::fault_named("none"), chaos::fault_named("pause")};
   chaos::TrialResult slow_loss = trial("lib", "pause", 3000), quick_loss = trial("lib", "pause", 2000);
-  slow_loss.lost.validity = Validity::invalid;
+  slow_loss.lost = {Validity::invalid, "", 30, 1};
   quick_loss.overlaps.validity = Validity::invalid;
   chaos::TrialResult failed = trial("lib-fenced", "pause", 500);
-  failed.failed_ops = 1;
+  failed.failed_ops = 2;
+  failed.ok_ops = 0;
   chaos::TrialResult unjudged = trial("lib", "none");
   unjudged.client_error = "it exited";
+  unjudged.judged = false;
   Verdict v = verdict_of(subject_with_fenced(), faults,
                          {trial("lib", "none"), unjudged, slow_loss, quick_loss, failed, trial("lib-fenced", "none")});
   ASSERT_EQ(v.faults.size(), 2u);
@@ -69,7 +78,7 @@ TEST(Verdict, EachFaultTalliesTheClientAndItsFencedVariantApartAndTheShortestMon
   EXPECT_EQ(verdict_line(v), "verdict: lib loses money under pause");
   EXPECT_EQ(tally_text(v.faults[1].client), "money 2/2 (95% 34-100%): lost updates 1, two holders 1");
   EXPECT_EQ(tally_text(v.faults[0].client), "nothing lost 0/1 (95% 0-80%); 1 not judged");
-  EXPECT_EQ(tally_text(*v.faults[1].fenced), "liveness 1/1 (95% 20-100%): failed 1");
+  EXPECT_EQ(tally_text(*v.faults[1].fenced), "liveness 1/1 (95% 20-100%): no progress 1");
   EXPECT_NE(instead_text(v).find("lib-fenced lost no money under them (1 trial, 95% 0-80%)"), std::string::npos)
       << instead_text(v);
   EXPECT_THROW(check_verdict(v), MoneyLost);
@@ -89,14 +98,21 @@ TEST(Verdict, TheStrategiesOfferedInsteadKeepTheMoneyUnderEveryFaultTheClientLos
 TEST(Verdict, LivenessAloneAndNothingLostAreTheirOwnVerdicts) {
   std::vector<chaos::Fault> faults{chaos::fault_named("pause")};
   chaos::TrialResult failed = trial("lib", "pause");
-  failed.failed_ops = 1;
+  failed.failed_ops = 2;
+  failed.ok_ops = 0;
   Subject s{client("lib"), std::nullopt, "", 1, "", {}, {}};
   Verdict liveness = verdict_of(s, faults, {failed});
-  EXPECT_EQ(verdict_line(liveness), "verdict: lib lost no money; increments stuck or failed under pause");
+  EXPECT_EQ(verdict_line(liveness), "verdict: lib lost no money; increments stuck or none succeeding under pause");
   EXPECT_THROW(check_verdict(liveness), LivenessLost);
   Verdict safe = verdict_of(s, faults, {trial("lib", "pause")});
   EXPECT_EQ(verdict_line(safe), "verdict: lib lost nothing in 1 trial under 1 faults");
   EXPECT_NO_THROW(check_verdict(safe));
+  chaos::TrialResult fenced = trial("lib", "pause");  // the stale holder refused, the other's increment done
+  fenced.failed_ops = 1;
+  fenced.ok_ops = 1;
+  Verdict fence_working = verdict_of(s, faults, {fenced});
+  EXPECT_EQ(tally_text(fence_working.faults[0].client), "nothing lost 0/1 (95% 0-80%); failed safely 1");
+  EXPECT_NO_THROW(check_verdict(fence_working)) << "a fence that refuses a stale holder is no loss";
 }
 
 TEST(Ttl, ALibraryOfWholeSecondsHasItsTtlRoundedUpAndSaysSo) {

@@ -5,12 +5,11 @@
 
 #include <fmt/format.h>
 
+#include "checker/classification.h"
 #include "util/stats.h"
 
 namespace rlock::card {
 namespace {
-
-bool was_judged(const chaos::TrialResult& r) { return !r.not_run && r.error.empty() && r.client_error.empty(); }
 
 // "95% 21-94%": the Wilson interval of `count` of `of`, in whole percents.
 std::string interval(long count, long of) {
@@ -43,32 +42,26 @@ long judged_trials(const Verdict& v) {
 
 std::string trials_text(long count) { return fmt::format("{} trial{}", count, count == 1 ? "" : "s"); }
 
-Loss loss_of(const chaos::TrialResult& r) {
-  if (!was_judged(r)) return Loss::none;
-  if (r.anomaly() || r.unwritten_ops > 0) return Loss::money;
-  if (r.stuck_ops > 0 || r.failed_ops > 0) return Loss::liveness;
-  return Loss::none;
-}
-
 void Tally::add(const chaos::TrialResult& r) {
-  using chaos::Validity;
-  if (!was_judged(r)) {
+  chaos::Classification k = chaos::classify(r);
+  if (!k.judged) {
     ++unjudged;
     return;
   }
   ++judged;
-  Loss loss = loss_of(r);
-  money += loss == Loss::money;
-  liveness += loss == Loss::liveness;
-  lost += r.lost.validity == Validity::invalid;
-  created += r.balance.validity == Validity::invalid;
-  overlaps += r.overlaps.validity == Validity::invalid;
-  fences += r.fences.validity == Validity::invalid;
-  unwritten += r.unwritten_ops > 0;
-  unknown += r.anomaly() && r.lost.validity != Validity::invalid && r.balance.validity != Validity::invalid &&
-             r.overlaps.validity != Validity::invalid && r.fences.validity != Validity::invalid;
-  stuck += r.stuck_ops > 0;
-  failed += r.failed_ops > 0;
+  chaos::Harm harm = k.harm();
+  money += harm == chaos::Harm::money;
+  liveness += harm == chaos::Harm::liveness;
+  lost += k.lost_update;
+  created += k.created;
+  overlaps += k.overlap;
+  fences += k.stale_fence;
+  unwritten += k.unwritten;
+  unknown += k.undecided;
+  stuck += k.stuck;
+  no_progress += k.no_progress;
+  failed_safely += k.failed_safely();
+  client_errors += k.client_error;
 }
 
 bool Verdict::money_lost() const {
@@ -102,7 +95,7 @@ Verdict verdict_of(const Subject& subject, const std::vector<chaos::Fault>& faul
     if (r.spec.client->name == v.client) {
       f->client.add(r);
       bool shorter = !v.shortest_loss || r.ms < v.shortest_loss->ms;
-      if (loss_of(r) == Loss::money && shorter) v.shortest_loss = r;
+      if (chaos::anomaly(r) && shorter) v.shortest_loss = r;
     } else if (f->fenced && r.spec.client->name == v.fenced) {
       f->fenced->add(r);
     }
@@ -124,9 +117,11 @@ std::vector<lab::Strategy> safe_instead(const Verdict& verdict) {
 
 std::string tally_text(const Tally& t) {
   std::string unjudged = t.unjudged > 0 ? fmt::format("; {} not judged", t.unjudged) : "";
+  if (t.client_errors > 0) unjudged += fmt::format("; client errors {}", t.client_errors);
   if (t.judged == 0)
     return fmt::format("not judged ({} not run or left by the client's error)", trials_text(t.unjudged));
-  std::string liveness = kinds({{"stuck", t.stuck}, {"failed", t.failed}});
+  std::string liveness = kinds({{"stuck", t.stuck}, {"no progress", t.no_progress}});
+  std::string safely = t.failed_safely > 0 ? fmt::format("; failed safely {}", t.failed_safely) : "";
   if (t.money > 0) {
     std::string money = kinds({{"lost updates", t.lost},
                                {"created money", t.created},
@@ -138,10 +133,10 @@ std::string tally_text(const Tally& t) {
                        liveness.empty() ? "" : "; " + liveness, unjudged);
   }
   if (t.liveness > 0) {
-    return fmt::format("liveness {}/{} ({}): {}{}", t.liveness, t.judged, interval(t.liveness, t.judged), liveness,
-                       unjudged);
+    return fmt::format("liveness {}/{} ({}): {}{}{}", t.liveness, t.judged, interval(t.liveness, t.judged), liveness,
+                       safely, unjudged);
   }
-  return fmt::format("nothing lost 0/{} ({}){}", t.judged, interval(0, t.judged), unjudged);
+  return fmt::format("nothing lost 0/{} ({}){}{}", t.judged, interval(0, t.judged), safely, unjudged);
 }
 
 std::string instead_text(const Verdict& v) {
@@ -171,7 +166,8 @@ std::string verdict_line(const Verdict& v) {
     if (f.client.liveness > 0) liveness.emplace_back(to_string(f.fault));
   }
   if (!liveness.empty()) {
-    return fmt::format("verdict: {} lost no money; increments stuck or failed under {}", v.client, join(liveness));
+    return fmt::format("verdict: {} lost no money; increments stuck or none succeeding under {}", v.client,
+                       join(liveness));
   }
   return fmt::format("verdict: {} lost nothing in {} under {} faults", v.client, trials_text(judged_trials(v)),
                      v.faults.size());

@@ -1,7 +1,8 @@
 // The verdict of `rlock judge` on one lock client: per fault, how many of its judged trials lost
 // money (lost updates, money created, two holders at once, a stale fence, an increment reported
 // done that was never written) or, losing none, liveness (increments stuck past the trial's end,
-// or failed), with the 95% Wilson interval, the same for its fenced variant beside it, the
+// or none succeeding; a stale holder's increment refused while another succeeded is the fence
+// working: failed safely, nothing lost), with the 95% Wilson interval, the same for its fenced variant beside it, the
 // built-in strategies that keep the money under every fault where it lost some, its shortest
 // losing trial, and the verdicts of the scenarios written for it (reported failures replayed at
 // the version judged; they are shown, the exit status is the faults'). Printed as one screen (print_verdict) and drawn
@@ -22,21 +23,19 @@
 
 namespace rlock::card {
 
-// One row's trials under one fault. Every count but `judged` and `unjudged` counts trials.
+// One row's trials under one fault, counted as checker/classification.h classifies them. Every
+// count but `judged` and `unjudged` counts judged trials.
 struct Tally {
-  long judged = 0;    // trials run and judged
-  long unjudged = 0;  // trials not run, or left unjudged by the client's error
+  long judged = 0;    // trials run and judged (a client's error after a served write among them)
+  long unjudged = 0;  // trials not run, or in which nothing could be judged
   long money = 0;     // trials that lost money, any way
-  long liveness = 0;  // trials that lost none but had an increment stuck or failed
-  long lost = 0, created = 0, overlaps = 0, fences = 0, unwritten = 0, unknown = 0, stuck = 0, failed = 0;
+  long liveness = 0;  // trials that lost none but had an increment stuck, or none succeeding
+  long lost = 0, created = 0, overlaps = 0, fences = 0, unwritten = 0, unknown = 0, stuck = 0, no_progress = 0;
+  long failed_safely = 0;  // trials that lost nothing and made progress, with increments that failed and said so
+  long client_errors = 0;  // judged trials that ended in the client's error
 
   void add(const chaos::TrialResult& result);
 };
-
-// A trial's loss, as the verdict names it: "money" (lost updates, created money, two holders, a
-// stale fence, an unwritten increment), "liveness" (stuck or failed), or none.
-enum class Loss { none, liveness, money };
-Loss loss_of(const chaos::TrialResult& result);
 
 struct FaultVerdict {
   chaos::Fault fault;
@@ -77,7 +76,8 @@ Verdict verdict_of(const Subject& subject, const std::vector<chaos::Fault>& faul
 std::vector<lab::Strategy> safe_instead(const Verdict& verdict);
 
 // A row's tally as the verdict says it: "money 2/3 (95% 21-94%): lost updates 2, two holders 1",
-// "liveness 1/3 (95% 6-79%): failed 1", "none 0/3 (95% 0-56%)", "not judged (3 client errors)".
+// "liveness 1/3 (95% 6-79%): stuck 1", "nothing lost 0/3 (95% 0-56%); failed safely 2",
+// "not judged (3 trials not run or left by the client's error)".
 std::string tally_text(const Tally& tally);
 // What to do instead, one sentence: the fenced variant's result where the client lost money, and
 // the built-in strategies that keep it.
@@ -107,7 +107,7 @@ class MoneyLost : public Error {
  public:
   using Error::Error;
 };
-// The client lost no money but lost liveness (increments stuck or failed): exits 4.
+// The client lost no money but lost liveness (increments stuck, or none succeeding): exits 4.
 class LivenessLost : public Error {
  public:
   using Error::Error;

@@ -1,5 +1,7 @@
 #include "checker/judge.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "bank/account_store.h"
@@ -32,12 +34,6 @@ CheckResult balance_check(const ServedTally& account) {
 
 }  // namespace
 
-bool TrialResult::anomaly() const {
-  if (not_run || !error.empty() || !client_error.empty()) return false;
-  return lost.validity != Validity::valid || overlaps.validity != Validity::valid ||
-         fences.validity != Validity::valid || balance.validity == Validity::invalid;
-}
-
 TrialResult judge(const TrialInput& input) {
   TrialResult result{.spec = input.spec,
                      .struck = input.struck,
@@ -48,7 +44,12 @@ TrialResult judge(const TrialInput& input) {
                      .not_run = input.not_run || !input.error.empty()};
   if (result.not_run) return result;
   const std::vector<Operation>& history = input.history;
-  if (input.client_error.empty()) {
+  // A client's error ends its trial, but what the harness served until then stands: a write it
+  // applied or refused is judged whatever the client did next.
+  bool served_a_write =
+      std::any_of(history.begin(), history.end(), [](const Operation& op) { return !op.sections.empty(); });
+  result.judged = input.client_error.empty() || served_a_write;
+  if (result.judged) {
     if (input.served) result.balance = balance_check(*input.served);
     result.lost = input.served ? stale_writes_check(*input.served) : guarded([&] {
       if (!input.final_balance) throw Error(input.balance_error);
@@ -66,6 +67,8 @@ TrialResult judge(const TrialInput& input) {
     } else if (history[i].outcome == Outcome::fail) {
       ++result.failed_ops;
       result.failed_amount += history[i].amount;
+    } else {
+      ++result.ok_ops;
     }
   }
   return result;

@@ -24,6 +24,7 @@ struct TrialResult {
   CheckResult lost{};
   CheckResult overlaps{};
   CheckResult fences{};
+  int ok_ops = 0;      // increments that succeeded (their amount added)
   int failed_ops = 0;  // increments that failed and said so (their amount not added)
   long long failed_amount = 0;
   int unknown_ops = 0;  // increments of unknown outcome (killed, or a write's answer lost), not stuck
@@ -38,14 +39,16 @@ struct TrialResult {
   std::optional<bool> lock_reached_replica{};
   double ms = 0;
   std::string error{};  // the trial itself could not run (then not_run too)
-  // The protocol client broke the protocol, exited early or fell silent: the trial is not judged,
-  // never an anomaly. `not_run`: skipped, the client having failed its first trials this way.
+  // The protocol client broke the protocol, exited early or fell silent. What the harness served
+  // before is judged all the same (`judged`); a trial with no write served judges nothing.
+  // `not_run`: skipped, the client having failed its first trials this way.
   std::string client_error{};
   bool not_run = false;
+  // Run, and something the harness saw can be judged: the checkers' verdicts above hold.
+  // classification.h says what the trial showed.
+  bool judged = false;
   // Not run because the campaign stopped: the harness lost a server (`error` names it).
   bool harness_lost = false;
-
-  bool anomaly() const;  // never for a trial not run
 };
 
 // A protocol client's account, served by the harness: its exact count of stale writes, and its
@@ -73,7 +76,7 @@ struct TrialInput {
   std::optional<ServedTally> served;         // a protocol client's account
   double ms = 0;
   std::string error;         // the trial itself could not run
-  std::string client_error;  // the client broke the protocol: not judged
+  std::string client_error;  // the client broke the protocol: judged up to there (TrialResult::judged)
   bool not_run = false;      // skipped: the client failed its first trials
 };
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "bank/account_store.h"
+#include "checker/classification.h"
 
 namespace rlock::chaos {
 namespace {
@@ -30,7 +31,7 @@ TEST(Judge, ACleanTrialIsValidEverywhere) {
   EXPECT_EQ(r.lost.validity, Validity::valid);
   EXPECT_EQ(r.overlaps.validity, Validity::valid);
   EXPECT_EQ(r.fences.validity, Validity::valid);
-  EXPECT_FALSE(r.anomaly());
+  EXPECT_FALSE(anomaly(r));
   EXPECT_FALSE(r.not_run);
   EXPECT_EQ(r.failed_ops + r.unknown_ops + r.stuck_ops, 0);
   EXPECT_EQ(r.spec.number, 7);
@@ -43,7 +44,7 @@ TEST(Judge, MissingMoneyIsALostUpdate) {
   TrialResult r = judge(input);
   EXPECT_EQ(r.lost.validity, Validity::invalid);
   EXPECT_EQ(r.lost.amount, 50);
-  EXPECT_TRUE(r.anomaly());
+  EXPECT_TRUE(anomaly(r));
 }
 
 TEST(Judge, MoreMoneyThanEveryIncrementOnceIsInvalidToo) {
@@ -52,7 +53,7 @@ TEST(Judge, MoreMoneyThanEveryIncrementOnceIsInvalidToo) {
   TrialResult r = judge(input);
   EXPECT_EQ(r.lost.validity, Validity::invalid);
   EXPECT_EQ(r.lost.amount, -30);
-  EXPECT_TRUE(r.anomaly());
+  EXPECT_TRUE(anomaly(r));
 }
 
 TEST(Judge, TwoAcceptedOverlappingSectionsAreAnOverlap) {
@@ -62,7 +63,7 @@ TEST(Judge, TwoAcceptedOverlappingSectionsAreAnOverlap) {
   EXPECT_EQ(r.lost.validity, Validity::valid);
   EXPECT_EQ(r.overlaps.validity, Validity::invalid);
   EXPECT_EQ(r.overlaps.count, 1);
-  EXPECT_TRUE(r.anomaly());
+  EXPECT_TRUE(anomaly(r));
 }
 
 TEST(Judge, ASmallerTokenAcceptedLaterIsAFenceViolation) {
@@ -71,7 +72,7 @@ TEST(Judge, ASmallerTokenAcceptedLaterIsAFenceViolation) {
   TrialResult r = judge(input);
   EXPECT_EQ(r.fences.validity, Validity::invalid);
   EXPECT_EQ(r.fences.count, 1);
-  EXPECT_TRUE(r.anomaly());
+  EXPECT_TRUE(anomaly(r));
 }
 
 TEST(Judge, FailedUnknownAndStuckIncrementsAreCountedApart) {
@@ -86,7 +87,7 @@ TEST(Judge, FailedUnknownAndStuckIncrementsAreCountedApart) {
   EXPECT_EQ(r.unknown_ops, 1);
   EXPECT_EQ(r.stuck_ops, 1);
   EXPECT_EQ(r.lost.validity, Validity::valid);  // within [110, 180]
-  EXPECT_FALSE(r.anomaly());
+  EXPECT_FALSE(anomaly(r));
 }
 
 TEST(Judge, AnUnreadBalanceIsUnknownNeverValid) {
@@ -96,7 +97,7 @@ TEST(Judge, AnUnreadBalanceIsUnknownNeverValid) {
   TrialResult r = judge(input);
   EXPECT_EQ(r.lost.validity, Validity::unknown);
   EXPECT_NE(r.lost.detail.find("PostgreSQL went away"), std::string::npos);
-  EXPECT_TRUE(r.anomaly());  // not valid: the checker could not say
+  EXPECT_TRUE(anomaly(r));  // not valid: the checker could not say
 }
 
 TEST(Judge, ATrialNotRunIsNotJudged) {
@@ -106,7 +107,7 @@ TEST(Judge, ATrialNotRunIsNotJudged) {
   EXPECT_TRUE(r.not_run);
   EXPECT_EQ(r.lost.validity, Validity::unknown);
   EXPECT_EQ(r.failed_ops + r.unknown_ops + r.stuck_ops, 0);
-  EXPECT_FALSE(r.anomaly());
+  EXPECT_FALSE(anomaly(r));
 }
 
 TEST(Judge, ATrialThatCouldNotRunIsNotRunAndSaysWhy) {
@@ -115,21 +116,39 @@ TEST(Judge, ATrialThatCouldNotRunIsNotRunAndSaysWhy) {
   TrialResult r = judge(input);
   EXPECT_TRUE(r.not_run);
   EXPECT_EQ(r.error, "redis-server did not start");
-  EXPECT_FALSE(r.anomaly());
+  EXPECT_FALSE(anomaly(r));
 }
 
-TEST(Judge, AClientErrorLeavesTheCheckersUnjudgedButCountsTheIncrements) {
+TEST(Judge, AClientErrorAfterAServedWriteIsJudgedAllTheSame) {
   TrialInput input(
       TrialSpec{lab::Strategy::ttl, fault_named("pause"), 2, protocol::ClientSpec{"py", "python3 client.py"}});
-  input.history = {op("A", 30, Outcome::ok, 0.0, 0.1), op("B", 50, Outcome::info, 0.2, 0.3)};
+  input.history = {op("A", 30, Outcome::ok, 0.0, 0.5), op("B", 50, Outcome::ok, 0.2, 0.3)};
+  input.served = ServedTally{.stale_writes = 1, .lost_money = 50};
+  input.client_error = "A: exited before it said done";
+  TrialResult r = judge(input);
+  EXPECT_FALSE(r.not_run);
+  EXPECT_TRUE(r.judged);
+  EXPECT_EQ(r.client_error, "A: exited before it said done");
+  EXPECT_EQ(r.lost.validity, Validity::invalid) << "the stale write was applied, whatever the client did next";
+  EXPECT_EQ(r.lost.amount, 50);
+  EXPECT_EQ(r.overlaps.validity, Validity::invalid);
+  EXPECT_EQ(r.ok_ops, 2);
+  EXPECT_TRUE(anomaly(r));
+}
+
+TEST(Judge, AClientErrorBeforeAnyWriteJudgesNothingButCountsTheIncrements) {
+  TrialInput input(
+      TrialSpec{lab::Strategy::ttl, fault_named("pause"), 2, protocol::ClientSpec{"py", "python3 client.py"}});
+  input.history = {Operation{"A", 30, Outcome::info, {}}, Operation{"B", 50, Outcome::info, {}}};
+  input.served = ServedTally{};
   input.client_error = "B: not a JSON line";
   TrialResult r = judge(input);
   EXPECT_FALSE(r.not_run);
-  EXPECT_EQ(r.client_error, "B: not a JSON line");
+  EXPECT_FALSE(r.judged);
   EXPECT_EQ(r.lost.validity, Validity::unknown);
   EXPECT_EQ(r.overlaps.validity, Validity::unknown);
-  EXPECT_EQ(r.unknown_ops, 1);
-  EXPECT_FALSE(r.anomaly());
+  EXPECT_EQ(r.unknown_ops, 2);
+  EXPECT_FALSE(anomaly(r));
 }
 
 TEST(Judge, AServedAccountIsJudgedByItsTallyNotItsBalance) {
@@ -139,14 +158,14 @@ TEST(Judge, AServedAccountIsJudgedByItsTallyNotItsBalance) {
   input.served = ServedTally{.stale_writes = 0, .lost_money = 0};
   TrialResult clean = judge(input);
   EXPECT_EQ(clean.lost.validity, Validity::valid);
-  EXPECT_FALSE(clean.anomaly());
+  EXPECT_FALSE(anomaly(clean));
 
   input.served = ServedTally{.stale_writes = 2, .lost_money = 80};
   TrialResult lossy = judge(input);
   EXPECT_EQ(lossy.lost.validity, Validity::invalid);
   EXPECT_EQ(lossy.lost.amount, 80);
   EXPECT_EQ(lossy.lost.count, 2);
-  EXPECT_TRUE(lossy.anomaly());
+  EXPECT_TRUE(anomaly(lossy));
 }
 
 // A client trial where A adds 30 and B adds 50, as the harness served them.
@@ -162,7 +181,7 @@ TrialInput client_trial(ServedTally served) {
 TEST(Judge, AServedBalanceOfEachAppliedIncrementOnceIsValid) {
   TrialResult r = judge(client_trial(ServedTally{.balance = kStart + 80, .expected_balance = kStart + 80}));
   EXPECT_EQ(r.balance.validity, Validity::valid);
-  EXPECT_FALSE(r.anomaly());
+  EXPECT_FALSE(anomaly(r));
 }
 
 TEST(Judge, AnIncrementWrittenTwiceCreatesMoneyAnAnomalyWithItsAmount) {
@@ -172,7 +191,7 @@ TEST(Judge, AnIncrementWrittenTwiceCreatesMoneyAnAnomalyWithItsAmount) {
   EXPECT_EQ(r.balance.amount, 30);
   EXPECT_EQ(r.balance.count, 1);
   EXPECT_EQ(r.lost.validity, Validity::valid);
-  EXPECT_TRUE(r.anomaly());
+  EXPECT_TRUE(anomaly(r));
 }
 
 TEST(Judge, MoneyLostToStaleWritesIsNotCreatedMoneyToo) {
@@ -182,18 +201,18 @@ TEST(Judge, MoneyLostToStaleWritesIsNotCreatedMoneyToo) {
   EXPECT_EQ(r.balance.validity, Validity::valid);
 }
 
-TEST(Judge, DoneWithNoWriteIsCountedApartNeverAnAnomaly) {
+TEST(Judge, DoneWithNoWriteIsCountedAndIsAnAnomaly) {
   TrialResult r = judge(client_trial(ServedTally{.balance = kStart, .expected_balance = kStart, .unwritten = 2}));
   EXPECT_EQ(r.unwritten_ops, 2);
   EXPECT_EQ(r.balance.validity, Validity::valid);
   EXPECT_EQ(r.failed_ops, 0);
-  EXPECT_FALSE(r.anomaly());
+  EXPECT_TRUE(anomaly(r)) << "an increment reported done that is not in the account is money the service lost";
 }
 
 TEST(Judge, AStoredClientTrialWithoutItsBalanceIsNotCheckedForIt) {
   TrialResult r = judge(client_trial(ServedTally{.stale_writes = 0, .lost_money = 0}));
   EXPECT_EQ(r.balance.validity, Validity::unknown);
-  EXPECT_FALSE(r.anomaly());
+  EXPECT_FALSE(anomaly(r));
 }
 
 TEST(Judge, WhatTheTrialMeasuredIsCarriedThrough) {

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "checker/classification.h"
 #include "rlock/error.h"
 #include "runfiles/chaos_file.h"
 #include "util/stats.h"
@@ -75,17 +76,19 @@ void tally(std::vector<Cell>& cells, const TrialResult& r) {
     return;
   }
   ++c.trials;
-  if (!r.client_error.empty()) ++c.client_errors;
+  Classification k = classify(r);
+  if (k.client_error) ++c.client_errors;
+  if (!k.judged) ++c.unjudged;
   c.ms.push_back(r.ms);
-  if (r.lost.validity == Validity::invalid && r.lost.amount > 0) ++c.lost, c.lost_amount += r.lost.amount;
-  if (r.overlaps.validity == Validity::invalid) ++c.overlaps;
+  if (k.lost_update) ++c.lost, c.lost_amount += r.lost.amount;
+  if (k.overlap) ++c.overlaps;
   if (r.failed_ops > 0) ++c.failed, c.failed_amount += r.failed_amount;
   c.unknown += r.unknown_ops;
   c.stuck += r.stuck_ops;
   c.unwritten += r.unwritten_ops;
   if (r.balance.validity == Validity::invalid) ++c.created, c.created_amount += r.balance.amount;
   if (r.struck) ++c.struck;
-  if (r.anomaly()) ++c.anomalies, c.kept.push_back(std::to_string(r.spec.number));
+  if (k.harm() == Harm::money) ++c.anomalies, c.kept.push_back(std::to_string(r.spec.number));
 }
 
 std::vector<Cell> tabulate(const Campaign& campaign, const std::vector<TrialResult>& results) {
@@ -135,11 +138,11 @@ void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup) {
       (setup.dir / "trials").string());
   if (clients) {
     fmt::print(
-        "client_error: trials a client left unjudged (it broke the protocol, exited or fell silent); they\n"
-        "are not in the rate, and are kept too. unwritten: increments a client reported done with no write\n"
-        "of theirs applied and no error (never a success, not in the rate). created: trials whose balance\n"
-        "ended above the initial one plus each increment with an applied write, once (extra: how much), an\n"
-        "anomaly.\n");
+        "client_error: trials that ended in a client's error (it broke the protocol, exited or fell\n"
+        "silent), kept too; what the harness served before is judged, in the rate, and a trial with no\n"
+        "write served is not. unwritten: increments a client reported done with no write of theirs\n"
+        "applied and no error, an anomaly. created: trials whose balance ended above the initial one plus\n"
+        "each increment with an applied write, once (extra: how much), an anomaly.\n");
   }
 }
 
@@ -153,6 +156,7 @@ void write_json(const std::string& path, const std::vector<Cell>& cells, const C
                                                  .fault = std::string(to_string(c.fault)),
                                                  .client = c.client,
                                                  .client_error = c.client_errors,
+                                                 .unjudged = c.unjudged,
                                                  .not_run = c.not_run,
                                                  .expected_safe = c.expected_safe,
                                                  .trials = c.trials,

@@ -28,7 +28,8 @@ struct Cell {
   long unknown = 0;        // increments of unknown outcome: killed, or a write whose answer was lost
   long stuck = 0;          // increments still running when their trial's time ran out
   long struck = 0;         // trials in which the fault struck
-  long client_errors = 0;  // trials run that the client's error left unjudged
+  long client_errors = 0;  // trials run that ended in the client's error, judged or not
+  long unjudged = 0;       // trials run in which nothing could be judged (a client's error before any write)
   long unwritten = 0;      // a client's increments reported done with no write applied and no error
   long created = 0;        // a client's trials whose balance holds money no increment added
   long long created_amount = 0;
@@ -38,7 +39,7 @@ struct Cell {
   std::vector<double> ms{};
   std::vector<std::string> kept{};  // trial numbers of the anomalies
 
-  long judged() const { return trials - client_errors; }
+  long judged() const { return trials - unjudged; }
   double rate() const;  // of judged trials with an anomaly
 };
 

@@ -7,6 +7,7 @@
 
 #include "chaos/faults/fault.h"
 #include "chaos/generator.h"
+#include "checker/classification.h"
 #include "host/temp_dir.h"
 #include "protocol/client_list.h"
 #include "runfiles/chaos_file.h"
@@ -44,7 +45,12 @@ TEST(CheckExpectedSafe, AnomaliesWhereTheyAreExpectedPass) {
 // A judged trial of `strategy` under `fault`: every checker valid unless `lost` money.
 TrialResult judged(Strategy strategy, Fault fault, int number, long long lost = 0) {
   CheckResult valid{Validity::valid, "", 0, 0};
-  TrialResult r{.spec = {strategy, fault, number, std::nullopt}, .lost = valid, .overlaps = valid, .fences = valid};
+  TrialResult r{.spec = {strategy, fault, number, std::nullopt},
+                .lost = valid,
+                .overlaps = valid,
+                .fences = valid,
+                .ok_ops = 2,
+                .judged = true};
   if (lost > 0) r.lost = {Validity::invalid, "lost", lost, 0};
   return r;
 }
@@ -86,8 +92,8 @@ TEST(Tabulate, TrialsNotRunAreNeitherAnomaliesNorInTheRate) {
                                    judged(Strategy::fenced_claim, fault_named("pause"), 1),
                                    not_run(Strategy::fenced_claim, fault_named("pause"), 2, true),
                                    not_run(Strategy::fenced_claim, fault_named("pause"), 3, false)};
-  EXPECT_FALSE(results[2].anomaly());
-  EXPECT_FALSE(results[3].anomaly());
+  EXPECT_FALSE(anomaly(results[2]));
+  EXPECT_FALSE(anomaly(results[3]));
   std::vector<Cell> cells = tabulate(Campaign{{Strategy::fenced_claim}, {}, {fault_named("pause")}, 4, 1}, results);
   EXPECT_EQ(cells[0].trials, 2);
   EXPECT_EQ(cells[0].not_run, 2);

@@ -84,7 +84,8 @@ void register_judge(CLI::App& app, const GlobalOptions& global) {
   add_campaign_options(*cmd, options->campaign);
   cmd->footer(
       "Exit status: 0 nothing lost; 3 money lost (lost updates, created money, two holders, a stale fence, an "
-      "increment reported done and never written); 4 liveness lost only (increments stuck or failed); 2 a bad "
+      "increment reported done and never written); 4 liveness lost only (increments stuck, or none succeeding); 2 a "
+      "bad "
       "argument; 1 the run could not be done.");
   cmd->callback([options, &global] { judge(*options, global); });
 }

@@ -10,7 +10,7 @@ enum ExitCode : int {
   kWriteRejected = 3,  // worker --fenced without --retry: the write was rejected, the amount not added
   kMoneyLost = 3,      // judge: the client lost money, or two held its lock at once
   kAnomaly = 4,        // chaos: an anomaly where none was expected
-  kLivenessLost = 4,   // judge: the client lost no money, but increments stuck or failed
+  kLivenessLost = 4,   // judge: the client lost no money, but increments stuck, or none succeeding
   kHarnessLost = 5,    // chaos: the harness lost a server it needs; the campaign stopped
   kInterrupted = 6,    // chaos: stopped cleanly by SIGINT or SIGTERM; analyze: such a run
   kInternal = 255,     // a bug in rlock
@@ -24,7 +24,7 @@ inline constexpr const char* kExitCodeTable =
     "  3    worker --fenced without --retry: the write was rejected, the amount not added;\n"
     "       judge: the client lost money (or two held its lock at once)\n"
     "  4    chaos: an anomaly where none was expected (analyze, merge: in the stored run);\n"
-    "       judge: the client lost liveness alone (increments stuck or failed)\n"
+    "       judge: the client lost liveness alone (increments stuck, or none succeeding)\n"
     "  5    chaos: the harness lost a server it needs (one line says which); the campaign stopped\n"
     "  6    chaos, judge: interrupted (SIGINT, SIGTERM), stopped cleanly, the run sealed as interrupted\n"
     "       (analyze: an interrupted run); a second signal kills at once (130 SIGINT, 143 SIGTERM)\n"

@@ -30,6 +30,7 @@ nlohmann::json cell_json(const ChaosFileCell& c) {
                    {"ci_high", c.ci_high},
                    {"median_trial_ms", c.median_trial_ms},
                    {"kept_trials", c.kept_trials}};
+  if (c.unjudged != c.client_error) j["unjudged"] = c.unjudged;  // as in the files written before it
   if (!c.not_applicable.empty()) j["not_applicable"] = c.not_applicable;
   if (!c.replica.empty()) j["replica"] = c.replica;
   return j;
@@ -40,6 +41,7 @@ ChaosFileCell cell_from(const nlohmann::json& j) {
                        .fault = j.at("fault").get<std::string>(),
                        .client = j.value("client", false),
                        .client_error = count_at(j, "client_error", 0L),
+                       .unjudged = count_at(j, "unjudged", count_at(j, "client_error", 0L)),
                        .not_run = count_at(j, "not_run", 0L),
                        .expected_safe = j.at("expected_safe").get<bool>(),
                        .trials = count_at<long>(j, "trials"),

@@ -23,10 +23,13 @@ struct ChaosFileCell {
   std::string strategy;  // the row: a strategy's name, or a client's
   std::string fault;
   bool client = false;    // the row is a protocol client's
-  long client_error = 0;  // trials a client left unjudged
-  long not_run = 0;       // trials not run
+  long client_error = 0;  // trials that ended in a client's error
+  // Trials run in which nothing could be judged; written only where it differs from client_error
+  // (each client error unjudged, as in the files written before a client error could be judged).
+  long unjudged = 0;
+  long not_run = 0;  // trials not run
   bool expected_safe = false;
-  long trials = 0;  // trials run (client errors among them)
+  long trials = 0;  // trials run (client errors among them); trials - unjudged were judged
   long anomalies = 0;
   long lost_updates = 0;
   long long lost_amount = 0;
@@ -59,7 +62,8 @@ struct ChaosFile {
 nlohmann::json to_json(const ChaosFile& file);
 // Throws nlohmann::json::exception for a field missing or of the wrong type. The fields added after
 // the first files (client, client_error, not_run, unknown, stuck, unwritten, created,
-// created_amount, struck, not_applicable, replica) may be missing: they read as empty.
+// created_amount, struck, not_applicable, replica) may be missing: they read as empty; a missing
+// unjudged reads as client_error.
 ChaosFile chaos_file_from(const nlohmann::json& j);
 
 // Throws Error when the file cannot be written.

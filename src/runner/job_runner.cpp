@@ -14,6 +14,7 @@
 #include "chaos/job.h"
 #include "chaos/needed_servers.h"
 #include "chaos/netns_job.h"
+#include "checker/classification.h"
 #include "checker/judge.h"
 #include "host/child.h"
 #include "lab/append_file.h"
@@ -163,7 +164,7 @@ class Jobs {
       if (!stopped_) {
         progress(reported_.size(),
                  static_cast<std::size_t>(std::count_if(reported_.begin(), reported_.end(),
-                                                        [](const auto& r) { return r.second.anomaly(); })));
+                                                        [](const auto& r) { return anomaly(r.second); })));
       }
     }
     collect();

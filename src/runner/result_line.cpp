@@ -22,6 +22,7 @@ nlohmann::json result_json(const TrialResult& r) {
   return {{"lost", check_json(r.lost)},
           {"overlaps", check_json(r.overlaps)},
           {"fences", check_json(r.fences)},
+          {"ok_ops", r.ok_ops},
           {"failed_ops", r.failed_ops},
           {"failed_amount", r.failed_amount},
           {"unknown_ops", r.unknown_ops},
@@ -33,7 +34,8 @@ nlohmann::json result_json(const TrialResult& r) {
           {"ms", r.ms},
           {"error", r.error},
           {"client_error", r.client_error},
-          {"not_run", r.not_run}};
+          {"not_run", r.not_run},
+          {"judged", r.judged}};
 }
 
 TrialResult result_from(const nlohmann::json& line, const TrialSpec& spec) {
@@ -42,6 +44,7 @@ TrialResult result_from(const nlohmann::json& line, const TrialSpec& spec) {
       .lost = check_from(line.value("lost", nlohmann::json::object())),
       .overlaps = check_from(line.value("overlaps", nlohmann::json::object())),
       .fences = check_from(line.value("fences", nlohmann::json::object())),
+      .ok_ops = runfiles::count_at(line, "ok_ops", 0),
       .failed_ops = runfiles::count_at(line, "failed_ops", 0),
       .failed_amount = runfiles::count_at(line, "failed_amount", 0LL),
       .unknown_ops = runfiles::count_at(line, "unknown_ops", 0),
@@ -55,7 +58,8 @@ TrialResult result_from(const nlohmann::json& line, const TrialSpec& spec) {
       .ms = line.value("ms", 0.0),
       .error = line.value("error", ""),
       .client_error = line.value("client_error", ""),
-      .not_run = line.value("not_run", false)};
+      .not_run = line.value("not_run", false),
+      .judged = line.value("judged", false)};
 }
 
 }  // namespace rlock::chaos

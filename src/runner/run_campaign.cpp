@@ -11,6 +11,7 @@
 #include "chaos/job.h"
 #include "chaos/needed_servers.h"
 #include "chaos/netns_job.h"
+#include "checker/classification.h"
 #include "host/redis_server.h"
 #include "lab/strategy_list.h"
 #include "rlock/redis_connection.h"
@@ -95,7 +96,7 @@ std::vector<TrialResult> run_plan(const TrialPlan& plan, const Campaign& campaig
   if (setup.netns) host::NetnsLab::cleanup_leftovers();  // those of a job killed
   done_before = results.size();
   anomalies_before = static_cast<std::size_t>(
-      std::count_if(results.begin(), results.end(), [](const TrialResult& r) { return r.anomaly(); }));
+      std::count_if(results.begin(), results.end(), [](const TrialResult& r) { return anomaly(r); }));
   auto lost = std::find_if(results.begin(), results.end(), [](const TrialResult& r) { return r.harness_lost; });
   if (interruption() != 0) {
     for (const TrialSpec& spec : plan.one_by_one) {

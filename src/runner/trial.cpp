@@ -13,6 +13,7 @@
 #include "chaos/generator.h"
 #include "chaos/needed_servers.h"
 #include "chaos/trial_context.h"
+#include "checker/classification.h"
 #include "checker/history.h"
 #include "lab/lab_dir.h"
 #include "lab/run_log.h"
@@ -133,7 +134,7 @@ void keep_or_remove(const lab::LabDir& dir, const std::vector<lab::Event>& event
                     bool keep_incomplete) {
   const TrialResult& r = trial.result;
   bool incomplete = !r.not_run && (r.failed_ops > 0 || r.stuck_ops > 0 || r.unwritten_ops > 0);
-  if (r.anomaly() || !trial.input.client_error.empty() || (keep_incomplete && incomplete)) {
+  if (anomaly(r) || !trial.input.client_error.empty() || (keep_incomplete && incomplete)) {
     write_history(dir.root() / "history.jsonl", trial.input.history);
     if (!events.empty())
       timeline::write_timeline(dir, dir.timeline(), timeline::SvgOptions{dir.root().filename().string()});

@@ -1,13 +1,13 @@
 #include "scenario/scenario_file.h"
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "chaos/campaign.h"
+#include "checker/classification.h"
 #include "protocol/client_list.h"
 #include "rlock/error.h"
 #include "util/printable.h"
@@ -17,13 +17,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::pair<Loss, std::string_view>, 7> kLossNames{{{Loss::lost_update, "lost-update"},
-                                                                       {Loss::overlap, "overlap"},
-                                                                       {Loss::created, "created"},
-                                                                       {Loss::unwritten, "unwritten"},
-                                                                       {Loss::stuck, "stuck"},
-                                                                       {Loss::failed, "failed"},
-                                                                       {Loss::client_error, "client-error"}}};
 constexpr std::size_t kMaxTextBytes = 1000;
 constexpr std::size_t kMaxSequenceSteps = 20;
 
@@ -102,13 +95,13 @@ std::vector<std::string> versions_from(const json& j) {
   return versions;
 }
 
-std::vector<Loss> losses_from(const json& j) {
-  std::vector<Loss> losses;
-  for (const json& name : list(j, "loss", kLossNames.size())) {
-    std::optional<Loss> loss = name.is_string() ? loss_from(name.get<std::string>()) : std::nullopt;
+std::vector<chaos::Loss> losses_from(const json& j) {
+  std::vector<chaos::Loss> losses;
+  for (const json& name : list(j, "loss", chaos::all_losses().size())) {
+    std::optional<chaos::Loss> loss = name.is_string() ? chaos::loss_from(name.get<std::string>()) : std::nullopt;
     if (!loss) {
       std::string known;
-      for (const auto& [l, n] : kLossNames) known += (known.empty() ? "" : ", ") + std::string(n);
+      for (chaos::Loss l : chaos::all_losses()) known += (known.empty() ? "" : ", ") + std::string(to_string(l));
       refuse("loss", fmt::format("holds {}, not one of {}", shown(name), known));
     }
     if (std::find(losses.begin(), losses.end(), *loss) != losses.end())
@@ -119,27 +112,6 @@ std::vector<Loss> losses_from(const json& j) {
 }
 
 }  // namespace
-
-std::string_view to_string(Loss loss) {
-  for (const auto& [l, name] : kLossNames)
-    if (l == loss) return name;
-  return "?";
-}
-
-std::optional<Loss> loss_from(std::string_view name) {
-  for (const auto& [loss, n] : kLossNames)
-    if (n == name) return loss;
-  return std::nullopt;
-}
-
-const std::vector<Loss>& all_losses() {
-  static const std::vector<Loss> all = [] {
-    std::vector<Loss> losses;
-    for (const auto& [loss, name] : kLossNames) losses.push_back(loss);
-    return losses;
-  }();
-  return all;
-}
 
 Scenario read_scenario(std::string_view bytes) {
   if (bytes.size() > kMaxScenarioFileBytes) throw Error(fmt::format("over {} bytes", kMaxScenarioFileBytes));
@@ -179,22 +151,9 @@ Scenario read_scenario(std::string_view bytes) {
   return s;
 }
 
-bool showed_loss(const chaos::TrialResult& trial, const std::vector<Loss>& losses) {
-  if (trial.not_run) return false;
-  bool judged = trial.client_error.empty();
-  auto showed = [&](Loss loss) {
-    switch (loss) {
-      case Loss::lost_update: return judged && trial.lost.validity == chaos::Validity::invalid;
-      case Loss::overlap: return judged && trial.overlaps.validity == chaos::Validity::invalid;
-      case Loss::created: return judged && trial.balance.validity == chaos::Validity::invalid;
-      case Loss::unwritten: return trial.unwritten_ops > 0;
-      case Loss::stuck: return trial.stuck_ops > 0;
-      case Loss::failed: return trial.failed_ops > 0;
-      case Loss::client_error: return !judged;
-    }
-    return false;
-  };
-  return std::any_of(losses.begin(), losses.end(), showed);
+bool showed_loss(const chaos::TrialResult& trial, const std::vector<chaos::Loss>& losses) {
+  chaos::Classification shown = chaos::classify(trial);
+  return std::any_of(losses.begin(), losses.end(), [&](chaos::Loss loss) { return shown.shows(loss); });
 }
 
 }  // namespace rlock::scenario

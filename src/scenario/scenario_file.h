@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "chaos/chaos.h"
+#include "checker/classification.h"
 #include "checker/judge.h"
 
 namespace rlock::scenario {
@@ -24,12 +25,6 @@ inline constexpr std::size_t kMaxScenarioFileBytes = 64 << 10;
 inline constexpr int kMaxVersions = 16;
 inline constexpr int kMinWorkers = 2, kMaxWorkers = 4;  // as many as a chaos trial draws
 inline constexpr int kMaxScenarioTrials = 1000;
-
-// What counts as the failure: a trial's result that shows one of these (showed_loss).
-enum class Loss { lost_update, overlap, created, unwritten, stuck, failed, client_error };
-std::string_view to_string(Loss loss);
-std::optional<Loss> loss_from(std::string_view name);
-const std::vector<Loss>& all_losses();
 
 struct Report {
   std::string url;     // https://...
@@ -45,8 +40,8 @@ struct Scenario {
   chaos::Fault fault;
   long ttl_ms = 0;
   int workers = 0;
-  int trials = 0;  // the default of --trials, a version
-  std::vector<Loss> loss;
+  int trials = 0;                 // the default of --trials, a version
+  std::vector<chaos::Loss> loss;  // what counts as the failure: a trial that shows one (showed_loss)
   std::vector<std::string> sequence;
 };
 
@@ -56,7 +51,8 @@ struct Scenario {
 // range, an unknown fault or loss, a name given twice, or a field the format does not define.
 Scenario read_scenario(std::string_view text);
 
-// Whether the trial showed one of `losses` (a trial not run shows none).
-bool showed_loss(const chaos::TrialResult& trial, const std::vector<Loss>& losses);
+// Whether the trial showed one of `losses`, as checker/classification.h classifies it (a trial
+// not judged shows none but a client's error).
+bool showed_loss(const chaos::TrialResult& trial, const std::vector<chaos::Loss>& losses);
 
 }  // namespace rlock::scenario

@@ -71,12 +71,13 @@ ScenarioPlan plan_scenario(const Scenario& scenario, const protocol::Catalogue& 
 }
 
 VersionTally tally(const std::string& version, const std::vector<chaos::TrialResult>& trials,
-                   const std::vector<Loss>& losses) {
+                   const std::vector<chaos::Loss>& losses) {
   VersionTally t;
   t.version = version;
-  bool errors_count = std::find(losses.begin(), losses.end(), Loss::client_error) != losses.end();
+  bool errors_count = std::find(losses.begin(), losses.end(), chaos::Loss::client_error) != losses.end();
   for (const chaos::TrialResult& r : trials) {
-    if (r.not_run || (!r.client_error.empty() && !errors_count)) {
+    chaos::Classification shown = chaos::classify(r);
+    if (!shown.judged && !(shown.client_error && errors_count && !r.not_run)) {
       ++t.not_run;
       continue;
     }

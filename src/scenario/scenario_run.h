@@ -55,7 +55,7 @@ ScenarioPlan plan_scenario(const Scenario& scenario, const protocol::Catalogue& 
 // What one version's campaign showed.
 struct VersionTally {
   std::string version;
-  long trials = 0;                       // judged (a client's error counts only when client-error is a loss)
+  long trials = 0;                       // judged, and when client-error is a loss, the unjudged ones it ended
   long showed = 0;                       // of them, the trials that showed one of the scenario's losses
   long not_run = 0;                      // planned but not run or not judged
   std::pair<double, double> interval{};  // the 95% Wilson interval of showed / trials
@@ -68,7 +68,7 @@ struct VersionTally {
 
 // The tally of one version's trials.
 VersionTally tally(const std::string& version, const std::vector<chaos::TrialResult>& trials,
-                   const std::vector<Loss>& losses);
+                   const std::vector<chaos::Loss>& losses);
 
 // "reproduces in 3.4.3 (7/20, 95% 18-57%), not in 3.5.21 (0/20, 0-16%)", or "does not reproduce in
 // any version judged: 3.5.21 (0/20, 0-16%)"; "no trial judged" when no version judged one.

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "checker/classification.h"
 #include "checker/judge.h"
 #include "rlock/error.h"
 #include "store/judged_run.h"
@@ -108,7 +109,7 @@ std::vector<ShardRun> check_shards(std::vector<ShardRun> shards) {
 // A trial that keeps its directory in the campaign's trials/ (trial.cpp): an anomaly or a client's
 // error; one that ended in an error may leave it there too.
 bool keeps_its_directory(const TrialInput& input, const TrialResult& result) {
-  return result.anomaly() || !result.client_error.empty() || !input.error.empty();
+  return anomaly(result) || !result.client_error.empty() || !input.error.empty();
 }
 
 // The kept trials of `shard` copied into `to`: only the directories of trials its own lines keep,

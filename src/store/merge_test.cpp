@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "checker/classification.h"
 #include "host/temp_dir.h"
 #include "store/gzip_file.h"
 #include "store/run_record.h"
@@ -70,7 +71,7 @@ std::set<std::string> plant_kept_trials(const Campaign& campaign, const ChaosSet
     Campaign part = campaign;
     part.shard = Shard{static_cast<int>(k) + 1, static_cast<int>(shards.size())};
     for (const TrialSpec& spec : all_trials(part)) {
-      if (!judge(synthetic_trial(spec, setup)).anomaly()) continue;
+      if (!anomaly(judge(synthetic_trial(spec, setup)))) continue;
       fs::path kept = shards[k] / "trials" / trial_dir_name(spec);
       fs::create_directories(kept / "sub");
       std::ofstream(kept / "history.jsonl") << "{}\n";
