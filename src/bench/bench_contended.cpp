@@ -1,6 +1,8 @@
 #include "bench/bench_contended.h"
 
 #include <fstream>
+#include <iterator>
+#include <string>
 #include <thread>
 
 #include <fmt/format.h>
@@ -9,6 +11,7 @@
 #include "rlock/error.h"
 #include "strategy/worker.h"
 #include "util/stats.h"
+#include "util/whole_file.h"
 
 namespace rlock::bench {
 namespace {
@@ -27,15 +30,14 @@ std::filesystem::path records_of(const BenchSetup& setup, lab::Strategy strategy
 void run_client(const BenchSetup& setup, const lab::WorkerPlan& plan, const std::filesystem::path& records,
                 Clock::time_point start, Clock::time_point end) {
   strategy::RepeatedWorker worker(plan, setup.redis, setup.conninfo);
-  std::ofstream out(records);
+  std::string lines;  // written once the case ends, off the timed loop
   std::this_thread::sleep_until(start);
   while (Clock::now() < end) {
     auto began = Clock::now();
     worker.increment();
-    out << nanoseconds(began) << ' ' << nanoseconds(Clock::now()) << '\n';
+    fmt::format_to(std::back_inserter(lines), "{} {}\n", nanoseconds(began), nanoseconds(Clock::now()));
   }
-  out.flush();
-  if (!out) throw Error(fmt::format("{}: cannot write {}", plan.name, records.string()));
+  util::write_whole_file(records, lines);
 }
 
 // No destructors run in the client (fork_child): the parent's connections were inherited.

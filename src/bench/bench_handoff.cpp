@@ -8,8 +8,10 @@
 
 #include <atomic>
 #include <fstream>
+#include <iterator>
 #include <new>
 #include <random>
+#include <string>
 #include <thread>
 
 #include <fmt/format.h>
@@ -20,6 +22,7 @@
 #include "rlock/acquire.h"
 #include "rlock/error.h"
 #include "rlock/redis_lock.h"
+#include "util/whole_file.h"
 
 namespace rlock::bench {
 namespace {
@@ -80,8 +83,8 @@ void run_client(const BenchSetup& setup, WaitMode mode, int client, Clock::time_
   }
   std::mt19937_64 rng(std::random_device{}());
   std::uniform_int_distribution<long> work_us(0, std::chrono::microseconds(kMaxWork).count());
-  std::ofstream out(records_of(setup, mode, client));
-  std::string own;  // the token this client released last: its announcement wakes nobody here
+  std::string lines;  // written once the case ends, off the timed loop
+  std::string own;    // the token this client released last: its announcement wakes nobody here
   std::this_thread::sleep_until(start);
   while (!end.reached()) {
     if (waiter) waiter->ready();  // subscribed before an attempt that may queue it, as the Acquirer does
@@ -100,14 +103,13 @@ void run_client(const BenchSetup& setup, WaitMode mode, int client, Clock::time_
     if (lock.release(acquisition->token) != ReleaseResult::released) {
       throw Error(fmt::format("client {}: the release failed: {}", client, lock.last_release_error()));
     }
-    out << nanoseconds(acquired) << ' ' << nanoseconds(releasing) << '\n';
+    fmt::format_to(std::back_inserter(lines), "{} {}\n", nanoseconds(acquired), nanoseconds(releasing));
     sections.add();
     own = acquisition->token.hex;
     // The back of the queue: the others go first. A queue waiter asks at once, and is queued last.
     if (mode == WaitMode::poll || mode == WaitMode::notify) waiter->wait(own);
   }
-  out.flush();
-  if (!out) throw Error(fmt::format("client {}: cannot write {}", client, records_of(setup, mode, client).string()));
+  util::write_whole_file(records_of(setup, mode, client), lines);
 }
 
 // No destructors run in the client (fork_child): the parent's connections were inherited.

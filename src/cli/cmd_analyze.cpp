@@ -15,6 +15,7 @@
 #include "rlock/error.h"
 #include "store/judged_run.h"
 #include "store/run_record.h"
+#include "util/own_dir.h"
 
 namespace rlock::cli {
 namespace {
@@ -37,6 +38,7 @@ const chaos::Cell& cell_named(const std::vector<chaos::Cell>& cells, const std::
 }
 
 void analyze(const AnalyzeOptions& options) {
+  util::check_own_dir(options.run_dir, "analyze: the run directory");
   chaos::JudgedRun run = chaos::judge_stored_run(options.run_dir);
   const std::vector<chaos::Cell>& cells = run.cells;
   chaos::check_judged(cells, options.run_dir);

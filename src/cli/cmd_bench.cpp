@@ -226,8 +226,8 @@ std::vector<bench::StrategyRow> strategy_rows(const std::vector<lab::Strategy>& 
 // The run kept in DIR/bench/runs/<UTC time>/: its bench.json and its report, whose path is printed.
 void keep_run(const GlobalOptions& global, const std::vector<bench::BenchCase>& cases,
               const std::vector<bench::StrategyRow>& rows, const nlohmann::json& env) {
-  std::filesystem::path run =
-      util::unused_path(std::filesystem::path(global.lab_dir()) / "bench" / "runs" / util::utc_now("%Y%m%dT%H%M%SZ"));
+  std::filesystem::path run = util::unused_path(std::filesystem::path(global.own_lab_dir()) / "bench" / "runs" /
+                                                util::utc_now("%Y%m%dT%H%M%SZ"));
   std::filesystem::create_directories(run);
   runfiles::write_bench_file(run / "bench.json", bench_file(cases, rows, env));
   report::write_report({run}, run / "report.html", lab::parse_lang(global.lang));

@@ -18,6 +18,7 @@
 #include "cli/commands.h"
 #include "cli/run_report.h"
 #include "store/merge.h"
+#include "util/own_dir.h"
 
 namespace rlock::cli {
 namespace {
@@ -29,6 +30,7 @@ struct MergeOptions {
 
 void merge(const MergeOptions& options, const GlobalOptions& global) {
   std::vector<std::filesystem::path> dirs(options.shards.begin(), options.shards.end());
+  for (const std::filesystem::path& dir : dirs) util::check_own_dir(dir, "merge: the shard");
   chaos::MergedRun run = chaos::merge_shards(dirs, global.setup().dir.root() / "chaos");
   fmt::print("rlock merge: {} shards of plan {}, seed {}, {} trials a cell, TTL {}ms\n", run.shards, run.fingerprint,
              run.setup.seed, run.campaign.trials, run.setup.ttl.count());

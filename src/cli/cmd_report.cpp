@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "report/report.h"
 #include "rlock/error.h"
+#include "util/own_dir.h"
 
 namespace rlock::cli {
 namespace {
@@ -21,9 +22,13 @@ struct ReportOptions {
 
 void report(const ReportOptions& options, const GlobalOptions& global) {
   std::vector<std::filesystem::path> dirs(options.dirs.begin(), options.dirs.end());
-  if (dirs.empty()) dirs.emplace_back(global.lab_dir());
+  if (dirs.empty()) dirs.emplace_back(global.own_lab_dir());
   if (options.out.empty() && dirs.size() > 1) throw UsageError("report: give --out for a page of several runs");
+  for (const std::filesystem::path& dir : dirs) {
+    if (std::filesystem::is_directory(dir)) util::check_own_dir(dir, "report: the run directory");
+  }
   std::filesystem::path out = options.out.empty() ? dirs.front() / "report.html" : std::filesystem::path(options.out);
+  util::check_own_dir(out.parent_path().empty() ? "." : out.parent_path(), "report: the directory of --out");
   report::write_report(
       dirs, out, lab::parse_lang(global.lang),
       options.shortest_loss ? report::Timelines::shortest_loss_of_each_row : report::Timelines::first_of_each_cell);

@@ -6,7 +6,6 @@
 // scenario's verdict line on stdout, progress on stderr. Every argument and every version's adapter
 // is checked before a server is asked. Exits 0 when it ran, whatever the verdict; 2 for bad input;
 // 5 when the harness lost a server.
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,6 +19,7 @@
 #include "cli/run_report.h"
 #include "protocol/client_catalogue.h"
 #include "rlock/error.h"
+#include "runfiles/file_format.h"
 #include "scenario/scenario_run.h"
 #include "scenario/scenario_set.h"
 #include "util/option_checks.h"
@@ -102,9 +102,7 @@ void run_scenarios(const ScenarioOptions& options, const GlobalOptions& global) 
     results.push_back({{"name", s.name}, {"client", s.client}, {"verdict", verdict}, {"versions", versions}});
   }
   if (!options.json.empty()) {
-    std::ofstream out(options.json);
-    out << nlohmann::json{{"format", 1}, {"seed", base.seed}, {"scenarios", results}}.dump(2) << "\n";
-    if (!out) throw Error(fmt::format("--json {}: cannot be written", options.json));
+    runfiles::write_json_file(options.json, {{"format", 1}, {"seed", base.seed}, {"scenarios", results}});
   }
 }
 

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "util/own_dir.h"
+
 namespace rlock::cli {
 
 std::string default_lab_dir() {
@@ -17,8 +19,14 @@ std::string default_lab_dir() {
 
 std::string GlobalOptions::lab_dir() const { return dir.empty() ? default_lab_dir() : dir; }
 
+std::string GlobalOptions::own_lab_dir() const {
+  std::string lab = lab_dir();
+  util::check_own_dir(lab, "the lab directory");
+  return lab;
+}
+
 lab::LabSetup GlobalOptions::setup() const {
-  lab::LabSetup setup{RedisAddress::parse(redis_url), db, lab::LabDir(lab_dir()), lab::parse_lang(lang)};
+  lab::LabSetup setup{RedisAddress::parse(redis_url), db, lab::LabDir(own_lab_dir()), lab::parse_lang(lang)};
   if (!sentinel.empty()) setup.redis.use_sentinel(sentinel, master);
   return setup;
 }

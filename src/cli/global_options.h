@@ -22,10 +22,14 @@ struct GlobalOptions {
   std::string sentinel;  // empty: connect to --redis itself
   std::string master = "mymaster";
 
-  // The parsed options. Throws rlock::UsageError for a malformed Redis URL or Sentinel address.
+  // The parsed options. Throws rlock::UsageError for a malformed Redis URL or Sentinel address,
+  // and as own_lab_dir does.
   lab::LabSetup setup() const;
   // --dir, or default_lab_dir() without it.
   std::string lab_dir() const;
+  // lab_dir(), where rlock writes: throws rlock::UsageError, in one line, when it is not this
+  // user's own (util/own_dir.h: another user owns it or can write it or a directory above it).
+  std::string own_lab_dir() const;
 
   // Whether the Redis (--redis, or --sentinel) and the PostgreSQL were named, by flag or environment,
   // rather than left at their defaults.

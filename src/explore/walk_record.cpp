@@ -49,8 +49,7 @@ WalkRecord::WalkRecord(const World& world, const Servers& servers, const fs::pat
       run_dir_(run_dir.empty() ? chaos::new_run_dir(explore_dir, seed) : run_dir),
       cells_(chaos::empty_table(campaign_of(world, 1))) {
   fs::create_directories(run_dir_);
-  orders_.open(run_dir_ / "orders.txt");
-  if (!orders_) throw Error(fmt::format("cannot write {}", (run_dir_ / "orders.txt").string()));
+  orders_.emplace(run_dir_ / "orders.txt");
 }
 
 fs::path WalkRecord::shortest_dir(const OrderRun& run) const {
@@ -62,7 +61,7 @@ fs::path WalkRecord::shortest_dir(const OrderRun& run) const {
 void WalkRecord::add(const OrderRun& run) {
   chaos::record_trial(run_dir_, run.judged.input);
   chaos::tally(cells_, run.judged.result);
-  orders_ << order_text(run.order) << '\n';
+  orders_->append_line(order_text(run.order));
   if (!run.losing() || (kept_ && run.order.size() >= kept_size_)) return;
   if (kept_) fs::remove_all(*kept_);
   kept_ = shortest_dir(run);
@@ -71,7 +70,7 @@ void WalkRecord::add(const OrderRun& run) {
 }
 
 fs::path WalkRecord::finish(Exploration& walk) {
-  orders_.close();
+  orders_.reset();
   chaos::Campaign campaign = campaign_of(world_, walk.orders);
   chaos::ChaosSetup setup = setup_of(servers_, explore_dir_, seed_, run_dir_);
   chaos::write_run_record(campaign, setup);

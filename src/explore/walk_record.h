@@ -10,12 +10,12 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 
 #include "checker/tally.h"
 #include "explore/explorer.h"
 #include "explore/stage.h"
+#include "lab/append_file.h"
 
 namespace rlock::explore {
 
@@ -45,8 +45,8 @@ class WalkRecord {
   std::filesystem::path explore_dir_;
   std::uint64_t seed_;
   std::filesystem::path run_dir_;
-  std::vector<chaos::Cell> cells_;  // the table, tallied as the orders come
-  std::ofstream orders_;
+  std::vector<chaos::Cell> cells_;             // the table, tallied as the orders come
+  std::optional<lab::AppendFile> orders_;      // orders.txt, a line an order
   std::optional<std::filesystem::path> kept_;  // the shortest losing order's directory so far
   std::size_t kept_size_ = 0;
 };

@@ -67,7 +67,7 @@ pid_t fork_and_exec(std::vector<char*>& argv, char** environment, const SpawnOpt
     ::sigaction(SIGTERM, &by_default, nullptr);
     if (options.stdin_stdout >= 0) ::dup2(options.stdin_stdout, 0), ::dup2(options.stdin_stdout, 1);
     if (!stderr_file.empty()) {
-      int fd = ::open(stderr_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+      int fd = ::open(stderr_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
       if (fd >= 0) ::dup2(fd, 2);
     } else if (options.stderr_fd >= 0) {
       ::dup2(options.stderr_fd, 2);
@@ -131,7 +131,8 @@ pid_t spawn_child(const std::vector<std::string>& args, const SpawnOptions& opti
     posix_spawn_file_actions_adddup2(&actions, options.stdin_stdout, 1);
   }
   if (!stderr_file.empty()) {
-    posix_spawn_file_actions_addopen(&actions, 2, stderr_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, stderr_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW,
+                                     0644);
   } else if (options.stderr_fd >= 0) {
     posix_spawn_file_actions_adddup2(&actions, options.stderr_fd, 2);
   }

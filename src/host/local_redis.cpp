@@ -10,6 +10,7 @@
 #include "host/redis_server.h"
 #include "host/throwaway_redis_conf.h"
 #include "rlock/error.h"
+#include "util/whole_file.h"
 
 namespace rlock::host {
 namespace {
@@ -43,9 +44,7 @@ LocalRedis::LocalRedis(int port, const std::filesystem::path& dir, std::vector<s
 LocalRedis::~LocalRedis() { kill(); }
 
 void LocalRedis::start() {
-  if (!(std::ofstream(launch_.config_file) << kThrowawayRedisConf)) {
-    throw Error(fmt::format("cannot write {}", launch_.config_file));
-  }
+  util::write_whole_file(launch_.config_file, kThrowawayRedisConf);
   pid_ = launch_redis(launch_);
   bool exited = false;
   bool answers = wait_for(5s, [&] {

@@ -22,6 +22,7 @@
 #include "host/process.h"
 #include "host/temp_dir.h"
 #include "rlock/error.h"
+#include "util/whole_file.h"
 
 namespace rlock::host {
 namespace {
@@ -72,7 +73,7 @@ void run(const std::vector<std::string>& args) {
 void ip_batch(const std::string& netns, const std::vector<std::string>& lines, bool keep_going = false) {
   TempDir dir("rlock-netns");
   fs::path file = dir.path() / "batch";
-  std::ofstream(file) << fmt::format("{}\n", fmt::join(lines, "\n"));
+  util::write_whole_file(file, fmt::format("{}\n", fmt::join(lines, "\n")));
   std::vector<std::string> args{"ip"};
   if (!netns.empty()) args.insert(args.end(), {"-n", netns});
   if (keep_going) args.push_back("-force");
@@ -106,9 +107,7 @@ fs::path marker_path(const std::string& name) { return fs::path(NetnsLab::kMarke
 
 void write_marker(const std::string& name, const NetnsId& id) {
   fs::create_directories(NetnsLab::kMarkerDir);
-  std::ofstream out(marker_path(name));
-  out << fmt::format("{} {} {}\n", ::getpid(), id.first, id.second);
-  if (!out) throw Error(fmt::format("cannot write {}", marker_path(name).string()));
+  util::write_whole_file(marker_path(name), fmt::format("{} {} {}\n", ::getpid(), id.first, id.second));
 }
 
 std::optional<Marker> read_marker(const std::string& name) {
@@ -306,7 +305,7 @@ void NetnsLab::apply_rules() const {
   rules += "  }\n}\n";
   TempDir dir("rlock-netns");
   fs::path file = dir.path() / "rules.nft";
-  std::ofstream(file) << rules;
+  util::write_whole_file(file, rules);
   run({"ip", "netns", "exec", lab_, "nft", "-f", file.string()});
 }
 

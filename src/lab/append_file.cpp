@@ -1,6 +1,5 @@
 #include "lab/append_file.h"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,13 +9,11 @@
 #include <fmt/format.h>
 
 #include "rlock/error.h"
+#include "util/whole_file.h"
 
 namespace rlock::lab {
 
-AppendFile::AppendFile(std::filesystem::path path)
-    : path_(std::move(path)), fd_(::open(path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644)) {
-  if (fd_ < 0) throw Error(fmt::format("cannot open {} for appending: {}", path_.string(), std::strerror(errno)));
-}
+AppendFile::AppendFile(std::filesystem::path path) : path_(std::move(path)), fd_(util::open_for_append(path_)) {}
 
 AppendFile::~AppendFile() { ::close(fd_); }
 

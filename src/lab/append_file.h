@@ -11,7 +11,7 @@ namespace rlock::lab {
 
 class AppendFile {
  public:
-  // Opens (creating) the file. Throws rlock::Error naming the path and the cause.
+  // Opens (creating) the file, never through a link. Throws rlock::Error naming the path and the cause.
   explicit AppendFile(std::filesystem::path path);
   ~AppendFile();
   AppendFile(const AppendFile&) = delete;

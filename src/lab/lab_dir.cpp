@@ -1,15 +1,12 @@
 #include "lab/lab_dir.h"
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <fstream>
 #include <system_error>
 
 #include <fmt/format.h>
 
 #include "rlock/error.h"
+#include "util/whole_file.h"
 
 namespace fs = std::filesystem;
 
@@ -40,28 +37,6 @@ double LabDir::start() const {
   return start;
 }
 
-void LabDir::write_file(const fs::path& path, std::string_view text) const {
-  fs::path temporary = path;
-  temporary += fmt::format(".tmp{}", ::getpid());
-  {
-    errno = 0;
-    std::ofstream out(temporary, std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) {
-      std::string why = errno ? std::strerror(errno) : "write failed";
-      std::error_code ignored;
-      fs::remove(temporary, ignored);
-      throw Error(fmt::format("cannot write {}: {}", path.string(), why));
-    }
-  }
-  std::error_code ec;
-  fs::rename(temporary, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    throw Error(fmt::format("cannot write {}: {}", path.string(), ec.message()));
-  }
-}
+void LabDir::write_file(const fs::path& path, std::string_view text) const { util::write_whole_file(path, text); }
 
 }  // namespace rlock::lab

@@ -33,8 +33,8 @@ class LabDir {
   // The start time `rlock reset` recorded. Throws rlock::Error when no run was started here.
   double start() const;
 
-  // Writes `text` to `path` through a temporary file and a rename, so readers never see half of it;
-  // when it fails, it removes the temporary file. Throws rlock::Error when `path` cannot be written.
+  // Writes `text` to `path` whole, never through a link (util/whole_file.h). Throws rlock::Error
+  // when `path` cannot be written.
   void write_file(const std::filesystem::path& path, std::string_view text) const;
 
  private:

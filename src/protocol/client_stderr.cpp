@@ -27,7 +27,9 @@ void write_all(int fd, const char* data, std::size_t size) {
 }  // namespace
 
 ClientStderr::ClientStderr(int pipe_end, const std::filesystem::path& file, std::size_t cap)
-    : pipe_(pipe_end), file_(::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)), cap_(cap) {
+    : pipe_(pipe_end),
+      file_(::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644)),
+      cap_(cap) {
   if (file_ < 0) {
     ::close(pipe_);
     throw Error(fmt::format("cannot open {}: {}", file.string(), std::strerror(errno)));

@@ -17,7 +17,7 @@ namespace rlock::chaos {
 CampaignLock::CampaignLock(const std::filesystem::path& chaos_dir) {
   std::filesystem::create_directories(chaos_dir);
   std::filesystem::path path = chaos_dir / "campaign.lock";
-  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd_ < 0) throw Error(fmt::format("cannot open {}: {}", path.string(), std::strerror(errno)));
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     char holder[32] = {};

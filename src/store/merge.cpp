@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <string>
 
 #include <fmt/format.h>
@@ -16,6 +15,7 @@
 
 #include "checker/classification.h"
 #include "checker/judge.h"
+#include "lab/append_file.h"
 #include "rlock/error.h"
 #include "store/judged_run.h"
 #include "store/plain_files.h"
@@ -191,17 +191,15 @@ MergedRun merge(const std::vector<fs::path>& shard_dirs, const fs::path& chaos_d
   write_run_record(merged.campaign, written);
   PlanTally plan(merged.campaign);
   {
-    std::ofstream out(run.path() / "trials.jsonl", std::ios::binary);
+    lab::AppendFile out(run.path() / "trials.jsonl");  // in a run directory made new
     for (const ShardRun& shard : shards) {
       judge_trial_lines(shard.dir, shard.file.campaign, plan, merged.cells,
                         [&](std::string_view text, const TrialInput& input, const TrialResult& result) {
                           if (keeps_its_directory(input, result)) plan.keep(input.spec);
-                          out << text << '\n';
+                          out.append_line(text);
                         });
       copy_kept_trials(shard, plan, run.path() / "trials");
     }
-    out.flush();
-    if (!out) throw Error(fmt::format("cannot write {}", (run.path() / "trials.jsonl").string()));
   }
   close_table(plan, merged.cells);
   check_judged(merged.cells, fmt::format("the {} shards", shards.size()));
