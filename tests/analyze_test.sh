@@ -5,7 +5,7 @@
 # (tests/data/run-5150d3f-seed11: ttl, fenced-claim and redis-py under none, pause and kill)
 # analyzes to the JSON it was stored with, byte for byte; and bad input: a missing or foreign directory,
 # a history cut short (anywhere in its gzip stream, or in a line), an unsealed run, a newer format,
-# a run.json with a field of the wrong type or out of range or too large, a line removed after the
+# a run.json with a field of the wrong type or out of range or too large or nested 400,000 deep, a line removed after the
 # seal, a run.json that is a link or a FIFO (under a timeout), a run with no judged trial, each one
 # line on stderr, exit 1, the --json file left as it was, within 1 GB of memory. A seal from before
 # the trials' digest still reads.
@@ -149,6 +149,8 @@ run["padding"] = "x" * (2 << 20)
 json.dump(run, open(path, "w"))
 PY
 bad "$work/run-json-large" "larger than 1048576 bytes"
+copy nested && python3 -c 'import sys; open(sys.argv[1], "w").write("[" * 400000 + "]" * 400000)' "$work/nested/run.json"
+bad "$work/nested" "nested deeper than 64 levels"
 copy line-foreign
 gzip -dc "$run/trials.jsonl.gz" | sed '1s/"row":"[^"]*"/"row":"nobody"/' | gzip >"$work/line-foreign/trials.jsonl.gz"
 bad "$work/line-foreign" "line 1 names no trial of the campaign"

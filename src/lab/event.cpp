@@ -89,7 +89,7 @@ std::string Event::to_json_line() const {
 }
 
 Event Event::from_json_line(std::string_view line) {
-  nlohmann::json record = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json record = runfiles::parse_json_or_discarded(line);
   if (!record.is_object() || !record.contains("t") || !record["t"].is_number() || !record.contains("who") ||
       !record["who"].is_string() || !record.contains("event") || !record["event"].is_string()) {
     throw Error("not an event record");

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "runfiles/file_format.h"
 #include "util/printable.h"
 
 namespace rlock::protocol {
@@ -219,7 +220,7 @@ Variant decode_as(const Fields& fields, std::string_view type) {
 
 template <typename Variant>
 Variant decode_one(std::string_view line) {
-  json object = json::parse(line, nullptr, /*allow_exceptions=*/false);
+  json object = runfiles::parse_json_or_discarded(line);
   Fields fields(object, line);
   if (!object.is_object() || !object.contains("type") || !object["type"].is_string()) {
     fields.bad("a line that is not a protocol message");

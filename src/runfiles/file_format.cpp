@@ -8,8 +8,25 @@
 #include <fmt/format.h>
 
 #include "rlock/error.h"
+#include "util/whole_file.h"
 
 namespace rlock::runfiles {
+
+nlohmann::json parse_json(std::string_view text) {
+  return nlohmann::json::parse(text, [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+    if (depth > kMaxJsonDepth) throw Error(fmt::format("nested deeper than {} levels", kMaxJsonDepth));
+    return true;
+  });
+}
+
+nlohmann::json parse_json_or_discarded(std::string_view text) {
+  try {
+    return parse_json(text);
+  } catch (const nlohmann::json::exception&) {
+  } catch (const Error&) {
+  }
+  return nlohmann::json(nlohmann::json::value_t::discarded);
+}
 
 int check_format(const nlohmann::json& j, int newest, std::string_view where, int when_absent) {
   auto field = j.find("format");
@@ -45,19 +62,7 @@ nlohmann::json read_json_file(const std::filesystem::path& path, int newest, int
 }
 
 void write_json_file(const std::filesystem::path& path, const nlohmann::json& j) {
-  std::filesystem::path temporary = path;
-  temporary += fmt::format(".tmp{}", ::getpid());
-  std::ofstream out(temporary);
-  out << j.dump(2) << "\n";
-  out.close();
-  std::error_code ec;
-  if (!out) ec = std::error_code(errno != 0 ? errno : EIO, std::generic_category());
-  if (!ec) std::filesystem::rename(temporary, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    std::filesystem::remove(temporary, ignored);
-    throw Error(fmt::format("cannot write {}: {}", path.string(), ec.message()));
-  }
+  util::write_whole_file(path, j.dump(2) + "\n");
 }
 
 }  // namespace rlock::runfiles

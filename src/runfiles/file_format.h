@@ -27,6 +27,17 @@ namespace rlock::runfiles {
 // `newest`, a missing required one, or one that is not a positive integer.
 int check_format(const nlohmann::json& j, int newest, std::string_view where, int when_absent);
 
+// How deep untrusted JSON may nest (a run's files nest 5 deep, a protocol message 2).
+inline constexpr int kMaxJsonDepth = 64;
+
+// The one parser of JSON that rlock did not make in this process (a run's files, trial lines,
+// events, scenario files, manifests, a client's lines): `text` parsed, its nesting bounded, so that
+// no file nested 400,000 deep is built, dumped or destroyed. Throws nlohmann::json::parse_error for
+// text that is not JSON, and Error ("nested deeper than 64 levels") before it builds a deeper one.
+nlohmann::json parse_json(std::string_view text);
+// The same, a discarded value (is_discarded()) instead of either exception.
+nlohmann::json parse_json_or_discarded(std::string_view text);
+
 // A reader's default bound on a run file's size.
 inline constexpr std::uintmax_t kMaxRunFileSize = std::uintmax_t{256} << 20;
 
@@ -96,8 +107,8 @@ inline double number_at(const nlohmann::json& j, const char* name, double min = 
   return within(j.at(name).get<double>(), min, max, name);
 }
 
-// `j` written to `path`, indented by two, with a final newline: to a temporary beside it first,
-// renamed over `path` once whole. Throws Error when it cannot be; `path` is then as it was.
+// `j` written to `path`, indented by two, with a final newline, whole and never through a link
+// (util/whole_file.h). Throws Error when it cannot be; `path` is then as it was.
 void write_json_file(const std::filesystem::path& path, const nlohmann::json& j);
 
 }  // namespace rlock::runfiles

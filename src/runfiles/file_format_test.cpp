@@ -64,5 +64,16 @@ TEST(JsonFile, AMissingOrBrokenFileIsRefusedNamingIt) {
   EXPECT_THROW(write_json_file(tmp.path() / "no" / "such" / "dir.json", {}), Error);
 }
 
+TEST(ParseJson, NestingIsBoundedBeforeAnythingDeeperIsBuilt) {
+  std::string deep = std::string(kMaxJsonDepth, '[') + std::string(kMaxJsonDepth, ']');
+  EXPECT_TRUE(parse_json(deep).is_array());
+  std::string deeper = std::string(400000, '[') + std::string(400000, ']');
+  EXPECT_THROW(parse_json(deeper), Error);
+  EXPECT_TRUE(parse_json_or_discarded(deeper).is_discarded());
+  EXPECT_THROW(parse_json("{\"a\": "), nlohmann::json::parse_error);
+  EXPECT_TRUE(parse_json_or_discarded("{\"a\": ").is_discarded());
+  EXPECT_EQ(parse_json(R"({"a": [1, {"b": 2}]})")["a"][1]["b"], 2);
+}
+
 }  // namespace
 }  // namespace rlock::runfiles

@@ -36,7 +36,7 @@ std::vector<nlohmann::json> read_lines(const std::filesystem::path& path) {
   std::vector<nlohmann::json> lines;
   std::ifstream in(path);
   for (std::string line; std::getline(in, line);) {
-    auto j = nlohmann::json::parse(line, nullptr, false);
+    auto j = runfiles::parse_json_or_discarded(line);
     if (j.is_object()) lines.push_back(std::move(j));
   }
   return lines;

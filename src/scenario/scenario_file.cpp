@@ -10,6 +10,7 @@
 #include "checker/classification.h"
 #include "protocol/client_list.h"
 #include "rlock/error.h"
+#include "runfiles/file_format.h"
 #include "util/printable.h"
 
 namespace rlock::scenario {
@@ -117,9 +118,11 @@ Scenario read_scenario(std::string_view bytes) {
   if (bytes.size() > kMaxScenarioFileBytes) throw Error(fmt::format("over {} bytes", kMaxScenarioFileBytes));
   json j;
   try {
-    j = json::parse(bytes);
+    j = runfiles::parse_json(bytes);
   } catch (const json::exception& e) {
     throw Error(fmt::format("not JSON: {}", util::printable(e.what())));
+  } catch (const Error& e) {
+    throw Error(fmt::format("not JSON rlock reads: {}", e.what()));
   }
   if (!j.is_object()) throw Error("not a JSON object");
   check_keys(

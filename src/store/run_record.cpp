@@ -37,7 +37,13 @@ bool present(const fs::path& path) {
 
 // The JSON object of a run's file `path`, read as a regular file alone, its format checked.
 json read_run_member(const fs::path& path, int newest, std::uintmax_t max_bytes) {
-  json j = json::parse(read_plain_file(path, max_bytes), nullptr, false);
+  json j;
+  try {
+    j = runfiles::parse_json(read_plain_file(path, max_bytes));
+  } catch (const json::exception&) {  // not JSON: said below
+  } catch (const Error& e) {
+    throw Error(fmt::format("{} is {}: more than rlock reads", path.string(), e.what()));
+  }
   if (!j.is_object()) throw Error(fmt::format("{} is not a JSON object (truncated?)", path.string()));
   runfiles::check_format(j, newest, path.string(), 0);
   return j;
@@ -184,7 +190,7 @@ void for_each_trial_line(const fs::path& dir,
   int number = 0;
   std::string digest = for_each_gzip_line(path, kMaxTrialLineBytes, kMaxTrialsBytes, [&](std::string_view text) {
     std::string where = fmt::format("{} line {}", path.string(), ++number);
-    json j = json::parse(text, nullptr, false);
+    json j = runfiles::parse_json_or_discarded(text);
     if (!j.is_object()) throw Error(fmt::format("{} is not a JSON object (truncated?)", where));
     runfiles::check_format(j, kTrialLineFormat, where, 0);
     try {
