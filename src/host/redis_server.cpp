@@ -1,10 +1,15 @@
 #include "host/redis_server.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -49,11 +54,16 @@ void check_restartable(const RedisProcess& process, const RedisAddress& address)
 
 }  // namespace
 
-pid_t launch_redis(const RedisLaunch& launch) {
+std::vector<std::string> launch_args(const RedisLaunch& launch) {
   std::vector<std::string> args{
       "redis-server", launch.config_file, "--port",      std::to_string(launch.port),    "--dir", launch.dir,
       "--logfile",    launch.logfile,     "--daemonize", launch.daemonize ? "yes" : "no"};
   args.insert(args.end(), launch.extra_args.begin(), launch.extra_args.end());
+  return args;
+}
+
+pid_t launch_redis(const RedisLaunch& launch) {
+  std::vector<std::string> args = launch_args(launch);
   if (launch.daemonize) {
     reap(spawn_child(args));  // the parent exits once the server forked
     return 0;
@@ -104,6 +114,32 @@ void start_redis(const RedisProcess& process, const RedisAddress& address) {
   if (!answers) throw Error(fmt::format("Redis at {} did not answer within 10 s of its start", address.display()));
 }
 
+RestartGuard::RestartGuard(const RedisLaunch& launch) {
+  int ends[2];
+  if (::pipe2(ends, O_CLOEXEC) != 0) throw Error(fmt::format("cannot make a pipe: {}", std::strerror(errno)));
+  std::vector<std::string> args{"/bin/sh", "-c", "read -r word; [ \"$word\" = restarted ] || exec \"$@\"", "guard"};
+  std::vector<std::string> start = launch_args(launch);
+  args.insert(args.end(), start.begin(), start.end());
+  try {
+    pid_ = spawn_child(args, SpawnOptions{.stdin_stdout = ends[0], .own_group = true});
+  } catch (...) {
+    ::close(ends[0]);
+    ::close(ends[1]);
+    throw;
+  }
+  ::close(ends[0]);
+  fd_ = ends[1];
+}
+
+RestartGuard::~RestartGuard() {
+  if (restarted_) {
+    constexpr std::string_view kWord = "restarted\n";
+    [[maybe_unused]] ssize_t n = ::write(fd_, kWord.data(), kWord.size());
+  }
+  ::close(fd_);  // without the word: the guard starts the server
+  reap(pid_);
+}
+
 CrashReport crash_server(RedisConnection& redis, const LockKey& key, const Crash& crash) {
   CrashReport report{redis.address().display(), RedisLock(redis, key).pttl(), std::chrono::system_clock::now(), {}};
   crash.kill();
@@ -116,11 +152,16 @@ CrashReport crash_server(RedisConnection& redis, const LockKey& key, const Crash
 CrashReport crash_redis(RedisConnection& redis, const LockKey& key, bool start_again) {
   RedisAddress address = redis.address();
   RedisProcess process = local_redis_process(redis);
-  if (start_again) check_restartable(process, address);  // before the kill, not after it
+  std::optional<RestartGuard> guard;
+  if (start_again) {
+    check_restartable(process, address);  // before the kill, not after it
+    guard.emplace(process.launch);
+  }
   Crash crash{[&] { kill_redis(process, address); }, nullptr};
   if (start_again) {
     crash.start_again = [&]() -> RedisConnection& {
       start_redis(process, address);
+      guard->restarted();
       redis.reconnect();
       return redis;
     };

@@ -38,6 +38,8 @@ struct RedisLaunch {
 // otherwise the server is a child of this process in a group of its own (out of reach of a
 // terminal's Ctrl-C), killed when this process ends, and its pid is returned.
 pid_t launch_redis(const RedisLaunch& launch);
+// The command line that launch_redis runs.
+std::vector<std::string> launch_args(const RedisLaunch& launch);
 
 struct RedisProcess {
   pid_t pid = 0;
@@ -56,6 +58,26 @@ void kill_redis(const RedisProcess& process, const RedisAddress& address);
 // until it answers. Throws Error, before starting anything, for one that ran as the child of the
 // rlock process that started it (a LocalRedis): only its owner starts it again.
 void start_redis(const RedisProcess& process, const RedisAddress& address);
+
+// A watch over a crash of a daemonized server that rlock starts again: a shell of a process group
+// of its own, whose stdin is a pipe this process holds. Told restarted() before it goes, it exits;
+// gone without that (this process died mid-crash, by SIGKILL too, or the start failed), it starts
+// the server as `launch` says. So no end of rlock leaves the server down. Not thread-safe.
+class RestartGuard {
+ public:
+  // Throws Error when the shell cannot be started.
+  explicit RestartGuard(const RedisLaunch& launch);
+  ~RestartGuard();
+  RestartGuard(const RestartGuard&) = delete;
+  RestartGuard& operator=(const RestartGuard&) = delete;
+
+  void restarted() { restarted_ = true; }
+
+ private:
+  pid_t pid_ = -1;
+  int fd_ = -1;
+  bool restarted_ = false;
+};
 
 // What a crash of a Redis did to a lock, as the host saw it: the caller logs it (lab/host_events.h).
 struct CrashReport {
@@ -85,7 +107,8 @@ struct Crash {
 CrashReport crash_server(RedisConnection& redis, const LockKey& key, const Crash& crash);
 
 // The host's crash of the local Redis behind `redis`: the lock's PTTL just before, SIGKILL, and
-// with `start_again`, a start as it was started (start_redis) and the lock's PTTL after it.
+// with `start_again`, a start as it was started (start_redis) and the lock's PTTL after it. While
+// it is down, a guard of a process group of its own starts it should this process end first.
 CrashReport crash_redis(RedisConnection& redis, const LockKey& key, bool start_again);
 
 }  // namespace rlock::host

@@ -1,8 +1,11 @@
 #include "host/redis_server.h"
 
+#include <signal.h>
+
 #include <chrono>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -91,6 +94,58 @@ TEST(CrashRedis, RefusesToRestartAServerItsOwnerRunsBeforeTheKill) {
       error_message<Error>([&] { crash_redis(server.connection(), LockKey::for_account(1), /*start_again=*/true); });
   EXPECT_NE(message.find("only that process starts it again"), std::string::npos) << message;
   EXPECT_EQ(server.connection().checked({"PING"}).text(), "PONG");
+}
+
+// A daemonized throwaway Redis on kOursPort, as scripts/services.sh starts one: its launch.
+RedisLaunch daemon_launch(const TempDir& dir) {
+  std::filesystem::path conf = dir.path() / "redis.conf";
+  std::ofstream(conf) << kThrowawayRedisConf;
+  return RedisLaunch{conf.string(), kOursPort, dir.path().string(), (dir.path() / "redis.log").string(), true, {}};
+}
+
+bool answers(int port) {
+  RedisAddress address;
+  address.port = port;
+  try {
+    RedisConnection probe(address, RedisTimeouts{200ms, 200ms});
+    return probe.checked({"PING"}).text() == "PONG";
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+// A process that dies (SIGKILL) between a crash and its restart leaves the guard to start the
+// server; one that restarted it tells the guard, which starts nothing.
+TEST(RestartGuard, StartsTheServerWhenItsHolderDiesMidCrashAndNothingOnceTold) {
+  TempDir dir;
+  RedisLaunch launch = daemon_launch(dir);
+  launch_redis(launch);
+  ASSERT_TRUE(wait_for(5s, [] { return answers(kOursPort); }));
+  RedisAddress address;
+  address.port = kOursPort;
+  RedisConnection redis(address);
+  RedisProcess process = local_redis_process(redis);
+  pid_t holder = fork_child([&] {
+    RestartGuard guard(launch);
+    kill_redis(process, address);
+    ::raise(SIGKILL);  // no destructor runs: the guard is never told
+    return 0;
+  });
+  reap(holder);
+  EXPECT_TRUE(wait_for(10s, [] { return answers(kOursPort); })) << "the guard did not start the server";
+
+  process = local_redis_process(*std::make_unique<RedisConnection>(address));
+  {
+    RestartGuard guard(launch);
+    kill_redis(process, address);
+    start_redis(process, address);
+    guard.restarted();
+  }
+  RedisConnection again(address);
+  pid_t restarted = local_redis_process(again).pid;
+  std::this_thread::sleep_for(500ms);
+  EXPECT_EQ(local_redis_process(again).pid, restarted) << "a told guard started another server";
+  kill_redis(local_redis_process(again), address);
 }
 
 }  // namespace
