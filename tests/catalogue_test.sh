@@ -68,6 +68,7 @@ if [ "$(id -u)" -eq 0 ]; then
     chown nobody "$work/open"
     clients 2 "a catalogue another user owns" RLOCK_CLIENTS_DIR="$work/open"
     check "a catalogue another user owns is refused in one line" one_line "catalogue $work/open is owned by user $(id -u nobody)"
+    check "its advice is to own it, not to chmod it" one_line "neither you nor root: its commands would run as you; chown it to yourself"
 fi
 # A library at 2.0 with versions 1.0 (installed) and 1.5 (not), whose command would leave $work/ran-lib.
 mkdir -p "$work/versioned/lib/versions/1.0"
@@ -87,6 +88,19 @@ chaos_refuses "client lib@9.9: lib has no version '9.9' (its versions: 1.0, 1.5,
 chaos_refuses "client lib@3: lib has no version '3' (its versions: 1.0, 1.5, 2.0)" --client lib@3
 "$rlock" --dir "$work" bench --seconds 1 --handoff-client lib@1.5 >/dev/null 2>"$work/err"
 check "bench's --handoff-client takes NAME@V alike" one_line "handoff-client lib@1.5: not installed; install it with"
+# A version's folder another user owns, or a script its command runs that another user can
+# change: refused before it runs (the catalogue's folder and manifest are the user's own).
+mkdir -p "$work/versioned/lib/versions/1.5" && touch "$work/versioned/lib/versions/1.5/built"
+chown nobody "$work/versioned/lib/versions/1.5"
+chaos_refuses "client lib@1.5: $work/versioned/lib/versions/1.5 is owned by user $(id -u nobody), neither you nor root: its command would run as you; refused" --client lib@1.5
+mkdir -p "$work/scripted/lib" && printf '#!/bin/sh\ntouch %s/ran-script\n' "$work" >"$work/scripted/lib/run.sh"
+chmod 755 "$work/scripted/lib/run.sh" && chown nobody "$work/scripted/lib/run.sh"
+cat >"$work/scripted/lib/client.json" <<JSON
+{"library": "lib 1.0", "installed": "{dir}/run.sh",
+ "clients": [{"name": "lib", "command": "{dir}/run.sh", "server": "redis", "safe": false, "models": "m"}]}
+JSON
+export RLOCK_CLIENTS_DIR=$work/scripted
+chaos_refuses "client lib: $work/scripted/lib/run.sh is owned by user $(id -u nobody), neither you nor root: its command would run as you; refused" --client lib
 unset RLOCK_CLIENTS_DIR
 check "no catalogue's command ran" bash -c "! ls '$work'/ran-* 2>/dev/null"
 finish

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -11,6 +12,7 @@
 
 #include "protocol/client_spec.h"
 #include "rlock/error.h"
+#include "runfiles/file_format.h"
 #include "util/data_dir.h"
 #include "util/printable.h"
 
@@ -64,6 +66,11 @@ CatalogueEntry entry_from(const json& j, const json& manifest, const Build& buil
   }
   e.spec.command = replaced(replaced(command, "{dir}", quoted_for_shell(build.dir.string())), "{build}",
                             quoted_for_shell(build.folder.string()));
+  e.runs.push_back(build.folder);
+  std::istringstream words(replaced(replaced(command, "{dir}", build.dir.string()), "{build}", build.folder.string()));
+  for (std::string word; words >> word;) {
+    if (word.starts_with('/')) e.runs.emplace_back(word);
+  }
   std::string server = text_of(j, "server");
   if (server == "redis@3") {
     e.spec.servers = 3;
@@ -164,6 +171,15 @@ bool CatalogueEntry::installed() const {
   return fs::exists(installed_by, ignored);
 }
 
+std::string CatalogueEntry::untrusted() const {
+  for (const fs::path& path : runs) {
+    std::error_code missing;
+    if (!fs::exists(path, missing)) continue;  // a word of the command that names no file
+    if (std::string why = util::untrusted(path); !why.empty()) return fmt::format("{} {}", path.string(), why);
+  }
+  return "";
+}
+
 std::string Catalogue::first_duplicate() const {
   for (std::size_t i = 1; i < entries.size(); ++i) {
     if (entries[i].spec.name == entries[i - 1].spec.name) {
@@ -177,7 +193,7 @@ std::string Catalogue::first_duplicate() const {
 fs::path catalogue_dir() { return util::data_dir("RLOCK_CLIENTS_DIR", "clients"); }
 
 std::vector<CatalogueEntry> read_manifest(std::string_view text, const fs::path& folder) {
-  json j = json::parse(text);
+  json j = runfiles::parse_json(text);
   std::vector<Build> builds = builds_of(j, folder);
   std::vector<CatalogueEntry> entries;
   for (const json& client : j.at("clients").get_ref<const json::array_t&>()) {
@@ -205,9 +221,9 @@ Catalogue read_catalogue(const fs::path& dir) {
   if (!fs::is_directory(dir, missing)) return catalogue;
   if (std::string why = util::untrusted(dir); !why.empty()) {
     throw UsageError(
-        fmt::format("the client catalogue {} {}: its commands would run as you; chmod go-w it, or set "
+        fmt::format("the client catalogue {} {}: its commands would run as you; {}, or set "
                     "RLOCK_CLIENTS_DIR to a folder of your own",
-                    dir.string(), why));
+                    dir.string(), why, util::trust_fix(dir)));
   }
   for (const fs::directory_entry& folder : fs::directory_iterator(dir, missing)) {
     fs::path manifest = folder.path() / kManifest;
@@ -265,6 +281,9 @@ const CatalogueEntry& shipped_client(const Catalogue& catalogue, const std::stri
   }
   if (!found->installed()) {
     throw UsageError(fmt::format("--client {}: not installed; install it with `{}`", name, found->install_command));
+  }
+  if (std::string why = found->untrusted(); !why.empty()) {
+    throw UsageError(fmt::format("--client {}: {}: its command would run as you; refused", name, why));
   }
   return *found;
 }

@@ -12,7 +12,8 @@
 // row of its own named NAME@V; a version always has a dot in it, so `NAME@3=COMMAND` is no version.
 //
 // A manifest's command runs through /bin/sh, so the catalogue is read only where the user or the
-// install put it (catalogue_dir), and only from folders no other user can write. A manifest that
+// install put it (catalogue_dir), and only from folders no other user can write; an entry is run
+// only when its version's folder and each file its command names are trusted so too. A manifest that
 // cannot be read is skipped and named; a name two manifests define is refused when it is asked for.
 // Plain values and functions; thread-safe.
 #pragma once
@@ -38,8 +39,14 @@ struct CatalogueEntry {
   // install command is `scripts/clients.sh install NAME@V`; sorted by number; empty for those.
   std::vector<CatalogueEntry> versions;
   std::string fenced;  // the catalogue name of its fenced variant; empty: none
+  // What its command runs as the user: its build folder (versions/V/, or the adapter's folder) and
+  // every absolute path its command names ({dir}/client.py, {build}/bin/NAME, /usr/bin/python3).
+  std::vector<std::filesystem::path> runs;
 
   bool installed() const;
+  // Why its command cannot be trusted to run as this user (util::untrusted of something it runs:
+  // another user owns it, or its group or others can write it); empty when it can.
+  std::string untrusted() const;
 };
 
 struct Catalogue {
@@ -70,7 +77,8 @@ Catalogue shipped_catalogue();
 
 // The entry named `name`, or for NAME@V the entry NAME's version V. Throws UsageError, in one line,
 // when none is shipped (listing those that are), when two manifests define it (naming both), when
-// it has no version V (listing those it has) or when it is not installed (naming its install command).
+// it has no version V (listing those it has), when it is not installed (naming its install command)
+// or when something its command runs is not to be trusted (CatalogueEntry::untrusted).
 const CatalogueEntry& shipped_client(const Catalogue& catalogue, const std::string& name);
 
 }  // namespace rlock::protocol

@@ -40,10 +40,10 @@ ScenarioSet read_scenario_set(const fs::path& dir) {
   std::error_code missing;
   if (!fs::is_directory(dir, missing)) return set;
   if (std::string why = util::untrusted(dir); !why.empty()) {
-    throw UsageError(fmt::format(
-        "the scenarios folder {} {}: a scenario names the client whose command rlock runs; chmod go-w it, or set "
-        "RLOCK_SCENARIOS_DIR to a folder of your own",
-        dir.string(), why));
+    throw UsageError(
+        fmt::format("the scenarios folder {} {}: a scenario names the client whose command rlock runs; {}, or set "
+                    "RLOCK_SCENARIOS_DIR to a folder of your own",
+                    dir.string(), why, util::trust_fix(dir)));
   }
   int files = 0;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir, missing)) {

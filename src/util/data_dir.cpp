@@ -38,4 +38,10 @@ std::string untrusted(const fs::path& path) {
   return "";
 }
 
+std::string trust_fix(const fs::path& path) {
+  struct stat status {};
+  bool theirs = ::stat(path.c_str(), &status) == 0 && status.st_uid != 0 && status.st_uid != ::geteuid();
+  return theirs ? "chown it to yourself (or root)" : "chmod go-w it";
+}
+
 }  // namespace rlock::util

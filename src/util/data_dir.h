@@ -16,5 +16,8 @@ std::filesystem::path data_dir(const char* variable, const char* folder);
 // Why `path` cannot be trusted with commands that run as this user: another user (not root) owns
 // it, or its group or others can write it. Empty when it can.
 std::string untrusted(const std::filesystem::path& path);
+// What makes `path` trusted, as a user would do it: "chown it to yourself" for another user's,
+// "chmod go-w it" for one its group or others can write.
+std::string trust_fix(const std::filesystem::path& path);
 
 }  // namespace rlock::util
