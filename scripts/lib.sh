@@ -21,7 +21,8 @@
 #   lab_sentinel NAME PORT MASTER-PORT     a Sentinel watching that Redis as master NAME
 #   wait_until S WHAT COMMAND...           polls COMMAND until it succeeds, for at most S seconds
 #   redis_field PORT FIELD VALUE           true when INFO of the Redis on PORT has FIELD:VALUE
-#   state_dir [--make]     refuses (exit 2) a state directory (STATE: RLOCK_STATE_DIR) not this user's; --make makes it
+#   state_dir [--make]     refuses (exit 2) a state directory (STATE, named by STATE_VARIABLE: RLOCK_STATE_DIR)
+#                          not this user's; --make makes it
 #   private_dir DIR        makes DIR (in STATE), mode 700, or refuses what is there instead (exit 2)
 #   write_file PATH        writes stdin to PATH through a fresh file renamed over it, never through a link
 #   record_process FILE PID    notes in FILE the pid, start time and command line of a process just started
@@ -168,17 +169,17 @@ state_dir() {
         dir=$(dirname -- "$dir")
         read -r owner mode <<<"$(stat -L -c '%u %a' -- "$dir")"
         if [[ $owner != 0 && $owner != "$EUID" ]] || ((8#$mode & 8#022 && !(8#$mode & 8#1000))); then
-            usage_error "$dir, above $STATE, is not root's or $(id -un)'s alone: choose another RLOCK_STATE_DIR"
+            usage_error "$dir, above $STATE, is not root's or $(id -un)'s alone: choose another ${STATE_VARIABLE:-RLOCK_STATE_DIR}"
         fi
     done
     [[ ${1:-} != --make ]] || mkdir -m 0700 -- "$STATE" 2>/dev/null || true
     [[ -d $STATE && ! -L $STATE ]] ||
-        usage_error "$STATE is a symbolic link or no directory: choose another RLOCK_STATE_DIR"
+        usage_error "$STATE is a symbolic link or no directory: choose another ${STATE_VARIABLE:-RLOCK_STATE_DIR}"
     read -r owner mode <<<"$(stat -c '%u %a' -- "$STATE")"
     [[ $owner == "$EUID" ]] ||
-        usage_error "$STATE belongs to $(stat -c %U -- "$STATE"), not to $(id -un): choose another RLOCK_STATE_DIR"
+        usage_error "$STATE belongs to $(stat -c %U -- "$STATE"), not to $(id -un): choose another ${STATE_VARIABLE:-RLOCK_STATE_DIR}"
     if ((8#$mode & 8#022)); then
-        usage_error "other users can write to $STATE (mode $mode): choose another RLOCK_STATE_DIR"
+        usage_error "other users can write to $STATE (mode $mode): choose another ${STATE_VARIABLE:-RLOCK_STATE_DIR}"
     fi
     link=$(find "$STATE" -type l -print -quit)
     [[ -z $link ]] || usage_error "$link is a symbolic link, and nothing is written through one: remove it"

@@ -4,7 +4,7 @@
 # own: the munge key and socket, slurm.conf, the controller's state, slurmd's spool, the logs and
 # the pid files. Debian's slurmctld, slurmd, slurm-client and munge (scripts/test.sh installs them).
 #   scripts/slurm.sh up      starts them and waits until the node takes jobs; prints `export SLURM_CONF=...`
-#   scripts/slurm.sh down    stops what `up` started
+#   scripts/slurm.sh down    cancels its jobs (their processes end with them), then stops what `up` started
 #   eval "$(scripts/slurm.sh env)"   exports SLURM_CONF, which sbatch, squeue and sinfo then read
 # Directory: RLOCK_SLURM_DIR (/tmp/rlock-slurm-cluster), this user's alone (as services.sh's state
 # directory). Ports on 127.0.0.1: RLOCK_SLURMCTLD_PORT (6917) and RLOCK_SLURMD_PORT (6918). The node
@@ -14,7 +14,7 @@
 # directory's files; a system Slurm or munge (/etc/slurm, /run/munge) is never read, used or stopped.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-STATE=${RLOCK_SLURM_DIR:-/tmp/rlock-slurm-cluster}
+STATE=${RLOCK_SLURM_DIR:-/tmp/rlock-slurm-cluster} STATE_VARIABLE=RLOCK_SLURM_DIR
 [[ $STATE == /* ]] || STATE=$PWD/$STATE
 CTLD_PORT=${RLOCK_SLURMCTLD_PORT:-6917}
 SLURMD_PORT=${RLOCK_SLURMD_PORT:-6918}
@@ -153,11 +153,41 @@ down_daemons() { # TERM to all at once (each takes a second or two to end), KILL
     for d in "${DAEMONS[@]}"; do rm -f -- "$STATE/$d.pid"; done
 }
 
+# cancel_jobs: every job of this cluster cancelled while its daemons run, and waited for: slurmd
+# signals each job's process group (a shard's script stops its servers), KILL after KillWait.
+no_jobs() { [[ -z $(SLURM_CONF=$CONF squeue -h -o %i 2>/dev/null) ]]; }
+cancel_jobs() {
+    running slurmctld || return 0
+    local jobs
+    jobs=$(SLURM_CONF=$CONF squeue -h -o %i 2>/dev/null) || true
+    [[ -z $jobs ]] || SLURM_CONF=$CONF scancel --quiet --full $jobs 2>/dev/null || true
+    within 30 no_jobs || say "jobs still listed 30 s after their cancel"
+}
+# job_processes: this cluster's job steps and their processes left: slurmstepd, and whatever runs
+# with the SLURM_CONF and a SLURM_JOB_ID that slurmd gave a job's environment.
+job_processes() {
+    local proc environment
+    for proc in /proc/[0-9]*; do
+        environment=$({ tr '\0' '\n' <"$proc/environ"; } 2>/dev/null) || continue
+        grep -qxF "SLURM_CONF=$CONF" <<<"$environment" || continue
+        if grep -q '^SLURM_JOB_ID=' <<<"$environment" || [[ $(cat "$proc/comm" 2>/dev/null) == slurmstepd ]]; then
+            echo "${proc#/proc/}"
+        fi
+    done
+    return 0
+}
 down() {
     [[ -e $STATE || -L $STATE ]] || return 0
     state_dir
     [[ -f $MARKER ]] || usage_error "$STATE was not made by slurm.sh up (no $(basename "$MARKER")): nothing stopped"
+    cancel_jobs
     down_daemons
+    local pids
+    pids=$(job_processes)
+    if [[ -n $pids ]]; then
+        say "stopping the job processes left: $(echo $pids)"
+        kill -KILL $pids 2>/dev/null || true
+    fi
     say "down in $STATE"
 }
 

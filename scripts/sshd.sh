@@ -4,7 +4,7 @@
 # and log files, all in a directory of its own, and a client config that reaches it as host
 # rlock-loopback, checking that host key.
 #   scripts/sshd.sh up      starts it; prints `export PARALLEL_SSH="ssh -F DIR/ssh_config"` (for parallel)
-#   scripts/sshd.sh down    stops the sshd that `up` started
+#   scripts/sshd.sh down    stops the sshd that `up` started, and its open sessions with it
 #   eval "$(scripts/sshd.sh env)"   exports PARALLEL_SSH
 # Directory: RLOCK_SSHD_DIR (/tmp/rlock-sshd), this user's alone. Port: RLOCK_SSHD_PORT (2722), on
 # 127.0.0.1 only; keys only, no password. As root, sshd needs /run/sshd (its privilege separation
@@ -12,7 +12,7 @@
 # read or stopped: a process is stopped only when this directory's pid file names it.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-STATE=${RLOCK_SSHD_DIR:-/tmp/rlock-sshd}
+STATE=${RLOCK_SSHD_DIR:-/tmp/rlock-sshd} STATE_VARIABLE=RLOCK_SSHD_DIR
 [[ $STATE == /* ]] || STATE=$PWD/$STATE
 PORT=${RLOCK_SSHD_PORT:-2722}
 MARKER=$STATE/rlock-sshd
@@ -36,6 +36,12 @@ our_sshd() {
         echo "$pid"
     fi
 }
+# descendants PID: every process below PID, children first.
+descendants() {
+    local child
+    for child in $(ps -o pid= --ppid "$1"); do echo "$child"; descendants "$child"; done
+}
+all_ended() { local p; for p; do ! kill -0 "$p" 2>/dev/null || return 1; done; }
 print_env() { echo "export PARALLEL_SSH=\"ssh -F $STATE/ssh_config\""; }
 answers() { ssh -F "$STATE/ssh_config" rlock-loopback true; }
 
@@ -101,12 +107,14 @@ down() {
     [[ -e $STATE || -L $STATE ]] || return 0
     state_dir
     [[ -f $MARKER ]] || usage_error "$STATE was not made by sshd.sh up (no $(basename "$MARKER")): nothing stopped"
-    local pid i
+    local pid pids i
     pid=$(our_sshd)
     if [[ -n $pid ]]; then
-        kill -TERM "$pid" 2>/dev/null || true
-        for ((i = 0; i < 50; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-        kill -KILL "$pid" 2>/dev/null || true
+        # Its sessions, each an sshd of its own below it with what it runs, end with it.
+        pids=$(descendants "$pid")
+        kill -TERM "$pid" $pids 2>/dev/null || true
+        for ((i = 0; i < 50; i++)); do all_ended "$pid" $pids && break; sleep 0.1; done
+        kill -KILL "$pid" $pids 2>/dev/null || true
     fi
     rm -f -- "$STATE/sshd.pid"
     say "down in $STATE"

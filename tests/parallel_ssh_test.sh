@@ -41,11 +41,18 @@ check "merge of the returned runs exits 0" test $? -eq 0 || cat "$work/merge.txt
 engine_shards_check "$work/merged" "$work/merged.json" "$work"/task-{1,2,3}.out
 
 pid=$(head -n 1 "$work/sshd/sshd.pid")
+ssh -F "$work/sshd/ssh_config" rlock-loopback 'sleep 300.7' </dev/null >/dev/null 2>&1 &
+for ((i = 0; i < 50; i++)); do pgrep -f 'sleep 300[.]7' >/dev/null && break; sleep 0.1; done
+check "a session is open" pgrep -f 'sleep 300[.]7'
 "$root/scripts/sshd.sh" down >"$work/down.txt" 2>&1
 check "sshd.sh down exits 0" test $? -eq 0 || cat "$work/down.txt"
 check "the sshd is stopped, port 2722 free" bash -c "! kill -0 $pid 2>/dev/null && [[ -z \$(ss -Hltn 'sport = :2722') ]]"
+check "its open session ended with it" bash -c "! pgrep -f 'sleep 300[.]7'"
 mkdir -m 700 "$work/foreign"
 RLOCK_SSHD_DIR=$work/foreign "$root/scripts/sshd.sh" down >/dev/null 2>"$work/foreign.err"
 check "down refuses a directory it did not make: exit 2, one line" \
     bash -c "test $? -eq 2 && test \$(wc -l <'$work/foreign.err') -eq 1" || cat "$work/foreign.err"
+chmod 777 "$work/foreign"
+RLOCK_SSHD_DIR=$work/foreign "$root/scripts/sshd.sh" down >/dev/null 2>"$work/foreign.err"
+check "a directory others can write is refused naming RLOCK_SSHD_DIR" grep -q 'choose another RLOCK_SSHD_DIR' "$work/foreign.err"
 finish

@@ -43,10 +43,14 @@ engine_shards_check "$tasks/merged" "$work/merged.json" "$work"/task-{1,2,3}.out
 check "the merge job names 3 shards" grep -q "^rlock merge: 3 shards of plan" "$work/merge.out"
 
 pids=$(cat "$work"/cluster/*.pid | sed -n '1~3p')
+running=$(sbatch --parsable --output=/dev/null --wrap 'sleep 301.3')
+for ((i = 0; i < 100; i++)); do pgrep -f 'sleep 301[.]3' >/dev/null && break; sleep 0.1; done
+check "a job runs" pgrep -f 'sleep 301[.]3'
 "$root/scripts/slurm.sh" down >"$work/down.txt" 2>&1
 check "slurm.sh down exits 0" test $? -eq 0 || cat "$work/down.txt"
 for pid in $pids; do check "$(ps -o comm= "$pid") (pid $pid) is stopped" bash -c "! kill -0 $pid 2>/dev/null"; done
 check "ports 6917 and 6918 are free" test -z "$(ss -Hltn 'sport = :6917 or sport = :6918')"
+check "the running job's processes ended (job $running)" bash -c "! pgrep -f 'sleep 301[.]3' && ! pgrep -x slurmstepd"
 
 # A directory that slurm.sh did not make, whose pid file names a running process: nothing stopped.
 mkdir -m 700 "$work/foreign"
@@ -57,4 +61,7 @@ RLOCK_SLURM_DIR=$work/foreign "$root/scripts/slurm.sh" down >/dev/null 2>"$work/
 check "down refuses a directory it did not make: exit 2, one line" \
     bash -c "test $? -eq 2 && test \$(wc -l <'$work/foreign.err') -eq 1" || cat "$work/foreign.err"
 check "the process its pid file names is left running" kill -0 "$sleeper"
+chmod 777 "$work/foreign"
+RLOCK_SLURM_DIR=$work/foreign "$root/scripts/slurm.sh" down >/dev/null 2>"$work/foreign.err"
+check "a directory others can write is refused naming RLOCK_SLURM_DIR" grep -q 'choose another RLOCK_SLURM_DIR' "$work/foreign.err"
 finish
