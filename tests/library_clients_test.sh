@@ -26,6 +26,10 @@ source "$(dirname "$0")/checks.sh"
 : "${HAZELCAST_MEMBERS:?HAZELCAST_MEMBERS is not set: run the tests through scripts/test.sh}"
 : "${PG_ENDPOINT:?PG_ENDPOINT is not set: run the tests through scripts/test.sh}"
 cd "$root" || exit 1
+for member in ${HAZELCAST_MEMBERS//,/ }; do
+    check "the Hazelcast member on $member listens on 127.0.0.1 alone" \
+        test "$(ss -Hltn "sport = :${member##*:}" | awk '{print $4}' | sort -u)" = "127.0.0.1:${member##*:}"
+done
 go_python=(redsync redsync3 redsync-valid redsync3-extend bsm-redislock python-redis-lock pottery-redlock etcd-mutex
     etcd-mutex-fenced etcd-mutex@3.4.3 kazoo-lock kazoo-lock-fenced go-zookeeper rslock rslock3)
 node=(redis-semaphore redis-semaphore@5.3.0 node-redlock@1.4.0)
