@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A client's command with passwords in it (--password X, -a X, a URL's user:password@) runs as
+# A client's command with passwords in it (--password X, -a X, --auth X, --requirepass=X, a URL's
+# user:password@, REDISCLI_AUTH=X, PGPASSWORD=X and the like) runs as
 # given, and no file of the campaign (run.json, the trials, chaos.json, the report, a kept trial)
 # nor its output holds them: each is written ***, as docs/chaos.md says.
 # Usage: client_secrets_test.sh RLOCK_BINARY. One trial a client under none, on chaos's accounts.
@@ -12,7 +13,9 @@ printf 'import os\nos.execv("%s", ["rlock", "client", "--strategy", "ttl"])\n' "
 
 "$rlock" --dir "$lab" chaos --seed 1 --strategies none --faults none --trials 1 --jobs 2 --json "$work/table.json" \
     --client "x=python3 $work/c.py --password hunter2 -a s3cret redis://u:pwq7z@h/" \
-    --client "gone=python3 $work/gone.py --pass hunter2 --password=s3cret" >"$work/out.txt" 2>"$work/err.txt"
+    --client "gone=python3 $work/gone.py --pass hunter2 --password=s3cret" \
+    --client "env=env REDISCLI_AUTH=authq8 PGPASSWORD=pgq9 PG_PASSWORD=pgr1 python3 $work/c.py --auth autr2 --requirepass=reqs3" \
+    >"$work/out.txt" 2>"$work/err.txt"
 rc=$?
 check "the campaign exits 0 (got $rc)" test $rc -eq 0 || cat "$work/err.txt"
 check "the client with passwords in its command ran its trial" test "$(chaos_cell x none trials)" -eq 1
@@ -24,7 +27,9 @@ check "run.json keeps the command, each password ***" \
 check "the command line in run.json too" grep -qF "x=python3 $work/c.py --password *** -a *** redis://u:***@h/" "$run/run.json"
 check "the run holds its trials and its report" test -s "$run/trials.jsonl.gz" -a -s "$run/report.html"
 check "the failed client's trial is kept" bash -c "ls -d '$lab'/chaos/trials/gone-none-* >/dev/null 2>&1"
-for secret in hunter2 s3cret pwq7z; do
+check "a variable's and --auth's secrets are *** in run.json" grep -qF \
+    "env REDISCLI_AUTH=*** PGPASSWORD=*** PG_PASSWORD=*** python3 $work/c.py --auth *** --requirepass=***" "$run/run.json"
+for secret in hunter2 s3cret pwq7z authq8 pgq9 pgr1 autr2 reqs3; do
     check "no file of the lab directory holds $secret" bash -c "! grep -rqa '$secret' '$lab'"
     check "no compressed file holds $secret" \
         bash -c "! find '$lab' -name '*.gz' -exec gzip -dc {} + | grep -qa '$secret'"

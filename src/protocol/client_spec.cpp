@@ -20,6 +20,30 @@ std::size_t word_end(std::string_view text, std::size_t at) {
   return std::min(text.size(), text.find_first_of(kBlanks, at));
 }
 
+// The flags whose next word is a secret (redis-cli's -a, --pass and --askpass's kin, redis-server's
+// --requirepass and --masterauth, a client's --password or --auth), and those written FLAG=SECRET.
+constexpr std::string_view kSecretFlags[] = {"--password", "--pass", "-a", "--auth", "--requirepass", "--masterauth"};
+constexpr std::string_view kSecretSettings[] = {"--pass=", "--auth=", "--requirepass=", "--masterauth="};
+
+// Whether `word` is NAME=VALUE for a variable that holds a secret: REDISCLI_AUTH, or any name
+// with PASSWORD, PASSWD, SECRET or TOKEN in it (PGPASSWORD, PG_PASSWORD_FILE's kin, API_TOKEN).
+// Its length: where its value starts; 0 when it is not one.
+std::size_t secret_variable(std::string_view word) {
+  std::size_t equals = word.find('=');
+  if (equals == std::string_view::npos || equals == 0) return 0;
+  std::string_view name = word.substr(0, equals);
+  bool identifier = std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  });
+  if (!identifier) return 0;
+  std::string upper(name);
+  std::transform(upper.begin(), upper.end(), upper.begin(), [](char c) { return c >= 'a' && c <= 'z' ? c - 32 : c; });
+  bool secret = upper == "REDISCLI_AUTH" || upper.find("PASSWORD") != std::string::npos ||
+                upper.find("PASSWD") != std::string::npos || upper.find("SECRET") != std::string::npos ||
+                upper.find("TOKEN") != std::string::npos;
+  return secret ? equals + 1 : 0;
+}
+
 }  // namespace
 
 std::string blank_command_secrets(std::string_view command) {
@@ -35,16 +59,20 @@ std::string blank_command_secrets(std::string_view command) {
     // A flag's word is split at blanks alone, so that one inside a quoted command (sh -c '... -a X') is found.
     std::size_t end = password_next ? word_end(all, at) : std::min(all.size(), all.find_first_of(kBlanks, at));
     std::string_view word = all.substr(at, end - at);
+    auto setting = std::find_if(std::begin(kSecretSettings), std::end(kSecretSettings),
+                                [&](std::string_view flag) { return word.starts_with(flag); });
+    std::size_t prefix = setting != std::end(kSecretSettings) ? setting->size() : secret_variable(word);
     if (password_next) {
       out += "***";
-    } else if (constexpr std::string_view kPass = "--pass="; word.starts_with(kPass)) {
-      std::size_t value = at + kPass.size();
+    } else if (prefix > 0) {
+      std::size_t value = at + prefix;
       end = word_end(all, value);
-      out.append(kPass).append(end > value ? "***" : "");
+      out.append(word.substr(0, prefix)).append(end > value ? "***" : "");
     } else {
       out += word;
     }
-    password_next = !password_next && (word == "--password" || word == "--pass" || word == "-a");
+    password_next =
+        !password_next && std::find(std::begin(kSecretFlags), std::end(kSecretFlags), word) != std::end(kSecretFlags);
     at = end;
   }
   return out;

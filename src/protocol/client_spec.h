@@ -25,9 +25,11 @@ std::optional<ServerKind> server_kind_from(std::string_view name);
 std::string_view address_variable(ServerKind kind);
 
 // `command` (a shell command, or any text holding one) as rlock shows and stores it: every password
-// blank_passwords finds (URLs' user information, `password=` settings, `--password=X`), and the
-// word after `--password`, `--pass`, `-a` (redis-cli's) or the value of `--pass=` written ***. A
-// quoted word is blanked to its closing quote. A word after -a that is no password is blanked too.
+// blank_passwords finds (URLs' user information, `password=` settings, `--password=X`), the word
+// after `--password`, `--pass`, `-a` (redis-cli's), `--auth`, `--requirepass` or `--masterauth`, the
+// value of those flags written FLAG=X, and the value of a variable NAME=X whose name is
+// REDISCLI_AUTH or holds PASSWORD, PASSWD, SECRET or TOKEN, written ***. A quoted word is blanked to
+// its closing quote. A word after -a that is no password is blanked too.
 std::string blank_command_secrets(std::string_view command);
 
 struct ClientSpec {

@@ -19,6 +19,12 @@ TEST(BlankCommandSecrets, BlanksEveryUsualFormOfPassword) {
       {"client --pass", "client --pass"},
       {"python3 client.py --passes 3 -ab", "python3 client.py --passes 3 -ab"},
       {"'/opt/clients/redis py'/client.py", "'/opt/clients/redis py'/client.py"},
+      {"env REDISCLI_AUTH=s3cret redis-cli ping", "env REDISCLI_AUTH=*** redis-cli ping"},
+      {"PGPASSWORD='a b' psql -h h", "PGPASSWORD=*** psql -h h"},
+      {"env PG_PASSWORD=pw MY_API_TOKEN=t c", "env PG_PASSWORD=*** MY_API_TOKEN=*** c"},
+      {"c --auth s3cret --requirepass=x --masterauth y", "c --auth *** --requirepass=*** --masterauth ***"},
+      {"c --auth=s3cret", "c --auth=***"},
+      {"c KEY=value a=b", "c KEY=value a=b"},
   };
   for (const auto& [command, blanked] : cases) EXPECT_EQ(blank_command_secrets(command), blanked) << command;
 }
