@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 
 #include "rlock/error.h"
-#include "store/plain_files.h"
+#include "util/plain_files.h"
 #include "util/sha256.h"
 
 namespace rlock::chaos {
@@ -28,9 +28,9 @@ class Fd {
   Fd(const fs::path& path, int flags) : Fd(::open(path.c_str(), flags | O_NOFOLLOW | O_CLOEXEC, 0644), path) {
     if (fd_ < 0) throw Error(fmt::format("cannot open {}: {}", path_.string(), std::strerror(errno)));
   }
-  // `path` opened as a regular file alone (plain_files.h), its size not bounded here.
+  // `path` opened as a regular file alone (util/plain_files.h), its size not bounded here.
   static Fd plain(const fs::path& path) {
-    return Fd(open_plain_file(path, std::numeric_limits<std::uintmax_t>::max()), path);
+    return Fd(util::open_plain_file(path, std::numeric_limits<std::uintmax_t>::max()), path);
   }
   Fd(const Fd&) = delete;
   Fd& operator=(const Fd&) = delete;

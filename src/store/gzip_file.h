@@ -3,7 +3,7 @@
 // The writer checks every zlib return and reads its result back before it is put in place; the
 // reader demands gzip's end of stream with its CRC and length, and nothing after it. Both give the
 // SHA-256 of the bytes the file holds uncompressed (util/sha256.h), which a run's seal keeps.
-// The reader opens only a regular file, never through a symbolic link (plain_files.h).
+// The reader opens only a regular file, never through a symbolic link (util/plain_files.h).
 //
 // Functions on files; thread-safe for distinct files.
 #pragma once

@@ -18,11 +18,11 @@
 #include "lab/append_file.h"
 #include "rlock/error.h"
 #include "store/judged_run.h"
-#include "store/plain_files.h"
 #include "store/plan_tally.h"
 #include "store/run_file.h"
 #include "store/run_record.h"
 #include "store/trial_line.h"
+#include "util/plain_files.h"
 #include "util/printable.h"
 
 namespace rlock::chaos {
@@ -123,8 +123,8 @@ void copy_kept_trials(const ShardRun& shard, const PlanTally& plan, const fs::pa
     throw Error(fmt::format("cannot read {}: {}", from.string(), std::strerror(errno)));
   }
   if (!S_ISDIR(st.st_mode)) {
-    throw Error(
-        fmt::format("{} is {}, not a directory: a run keeps its trials in one", from.string(), file_kind(st.st_mode)));
+    throw Error(fmt::format("{} is {}, not a directory: a run keeps its trials in one", from.string(),
+                            util::file_kind(st.st_mode)));
   }
   fs::create_directories(to);
   for (const fs::directory_entry& entry : fs::directory_iterator(from)) {
@@ -133,7 +133,7 @@ void copy_kept_trials(const ShardRun& shard, const PlanTally& plan, const fs::pa
       throw Error(fmt::format("{} is not the directory of a trial that shard {} kept: a forged or foreign shard",
                               util::printable(entry.path().string()), shard_name(shard.file.campaign.shard)));
     }
-    copy_plain_tree(entry.path(), to / name, FileCopy::bytes, kMaxKeptFileBytes);
+    util::copy_plain_tree(entry.path(), to / name, util::FileCopy::bytes, kMaxKeptFileBytes);
   }
 }
 

@@ -10,9 +10,9 @@
 #include "rlock/error.h"
 #include "runfiles/file_format.h"
 #include "store/gzip_file.h"
-#include "store/plain_files.h"
 #include "store/run_file.h"
 #include "store/trial_line.h"
+#include "util/plain_files.h"
 #include "util/printable.h"
 #include "util/run_dir.h"
 
@@ -39,7 +39,7 @@ bool present(const fs::path& path) {
 json read_run_member(const fs::path& path, int newest, std::uintmax_t max_bytes) {
   json j;
   try {
-    j = runfiles::parse_json(read_plain_file(path, max_bytes));
+    j = runfiles::parse_json(util::read_plain_file(path, max_bytes));
   } catch (const json::exception&) {  // not JSON: said below
   } catch (const Error& e) {
     throw Error(fmt::format("{} is {}: more than rlock reads", path.string(), e.what()));
@@ -135,7 +135,8 @@ void keep_trials(const fs::path& run_dir, const fs::path& trials) {
   fs::create_directories(run_dir / "trials");
   for (const fs::directory_entry& entry : fs::directory_iterator(trials)) {
     if (entry.path().filename().string().starts_with(".")) continue;  // the campaign's own records
-    copy_plain_tree(entry.path(), run_dir / "trials" / entry.path().filename(), FileCopy::hard_link, kMaxKeptFileBytes);
+    util::copy_plain_tree(entry.path(), run_dir / "trials" / entry.path().filename(), util::FileCopy::hard_link,
+                          kMaxKeptFileBytes);
   }
 }
 

@@ -16,7 +16,7 @@
 // the digest was has none; such a run's trials are checked by gzip's CRC and length alone. The
 // digest finds a change made to the trials alone; whoever rewrites sealed.json too is not caught
 // (it is no signature). A reader opens only regular files, never through a symbolic link
-// (plain_files.h). A shard's run (`rlock chaos --shard K/N`) is the same, its trials those of
+// (util/plain_files.h). A shard's run (`rlock chaos --shard K/N`) is the same, its trials those of
 // its shard alone; `rlock merge` (merge.h) makes one run of the N.
 //
 // Functions on files; record_trial may be called from many processes at once, the rest from one.

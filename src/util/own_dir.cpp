@@ -57,7 +57,8 @@ Walk walk(const fs::path& path, bool ends_there, int links) {
     if (S_ISLNK(st.st_mode)) {
       if (!ours(st))
         return {fmt::format("{} is a symbolic link of user {}, neither you nor root", next.string(), st.st_uid), next};
-      if (links >= kMostLinks) return {fmt::format("{} leads through more than {} links", path.string(), kMostLinks), next};
+      if (links >= kMostLinks)
+        return {fmt::format("{} leads through more than {} links", path.string(), kMostLinks), next};
       std::error_code unknown;
       fs::path target = fs::read_symlink(next, unknown);
       if (unknown) return {fmt::format("{} cannot be read ({})", next.string(), unknown.message()), next};
@@ -84,9 +85,10 @@ std::string not_own_dir(const fs::path& dir) {
 
 void check_own_dir(const fs::path& dir, std::string_view what) {
   if (std::string why = not_own_dir(dir); !why.empty()) {
-    throw UsageError(fmt::format("{} {}: {} rlock writes nothing where another user could plant a link; give a "
-                                 "directory of your own",
-                                 what, dir.string(), why + ";"));
+    throw UsageError(
+        fmt::format("{} {}: {} rlock writes nothing where another user could plant a link; give a "
+                    "directory of your own",
+                    what, dir.string(), why + ";"));
   }
 }
 

@@ -27,7 +27,8 @@ constexpr int kNameTries = 16;
 // A name for a temporary beside `path` that is hard to guess: ".NAME.tmp" and 64 random bits.
 fs::path temporary_beside(const fs::path& path) {
   std::uint64_t bits = 0;
-  if (::getrandom(&bits, sizeof bits, 0) != static_cast<ssize_t>(sizeof bits)) bits ^= static_cast<std::uint64_t>(::getpid());
+  if (::getrandom(&bits, sizeof bits, 0) != static_cast<ssize_t>(sizeof bits))
+    bits ^= static_cast<std::uint64_t>(::getpid());
   return path.parent_path() / fmt::format(".{}.tmp{:016x}", path.filename().string(), bits);
 }
 

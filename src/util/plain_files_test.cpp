@@ -1,7 +1,7 @@
 // read_plain_file and copy_plain_tree on what a hostile user can leave in a run: a link, a FIFO
 // (read without blocking), a file too large, a link loop; and a tree of files and directories,
 // copied byte for byte or linked.
-#include "store/plain_files.h"
+#include "util/plain_files.h"
 
 #include <sys/stat.h>
 
@@ -13,7 +13,7 @@
 #include "host/temp_dir.h"
 #include "rlock/error.h"
 
-namespace rlock::chaos {
+namespace rlock::util {
 namespace {
 
 namespace fs = std::filesystem;
@@ -79,4 +79,4 @@ TEST(PlainFiles, ALinkAnywhereInATreeIsRefused) {
 }
 
 }  // namespace
-}  // namespace rlock::chaos
+}  // namespace rlock::util

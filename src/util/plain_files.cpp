@@ -1,4 +1,4 @@
-#include "store/plain_files.h"
+#include "util/plain_files.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -15,7 +15,7 @@
 
 #include "rlock/error.h"
 
-namespace rlock::chaos {
+namespace rlock::util {
 namespace {
 
 namespace fs = std::filesystem;
@@ -161,4 +161,4 @@ void copy_plain_tree(const fs::path& from, const fs::path& to, FileCopy how, std
   copy_dir(dir.get(), from, to, how, max_file_bytes, max_depth);
 }
 
-}  // namespace rlock::chaos
+}  // namespace rlock::util

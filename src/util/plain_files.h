@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <string>
 
-namespace rlock::chaos {
+namespace rlock::util {
 
 // What a file of mode `mode` (st_mode) is, as "a symbolic link", "a FIFO", "a directory"...
 std::string file_kind(unsigned mode);
@@ -37,4 +37,4 @@ enum class FileCopy {
 void copy_plain_tree(const std::filesystem::path& from, const std::filesystem::path& to, FileCopy how,
                      std::uintmax_t max_file_bytes, int max_depth = 8);
 
-}  // namespace rlock::chaos
+}  // namespace rlock::util
