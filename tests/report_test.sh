@@ -129,4 +129,14 @@ refused "an output in a missing directory" report "$work/lab1" --out "$work/miss
 mkdir -p "$work/taken/inside"
 refused "an output that is a directory" report "$work/lab1" --out "$work/taken"
 check "nothing half-written beside it" test -z "$(ls -A "$work" | grep -F .tmp)"
+# A run's files that are a FIFO or /dev/zero: refused at once, within 1 GB of memory, never read.
+mkdir -p "$work/fifo" && mkfifo "$work/fifo/chaos.json"
+mkdir -p "$work/zero" && ln -s /dev/zero "$work/zero/events.jsonl"
+for bad in fifo:'is a FIFO, not a regular file' zero:'is a symbolic link, not a regular file'; do
+    (ulimit -v 1000000; timeout 20 "$rlock" report "$work/${bad%%:*}") >"$work/out.txt" 2>"$work/err.txt"
+    rc=$?
+    check "${bad%%:*}: exit 1 at once (got $rc)" test $rc -eq 1
+    check "${bad%%:*}: one line saying what stands there" \
+        bash -c "test \$(wc -l <'$work/err.txt') -eq 1 && grep -q '${bad#*:}' '$work/err.txt'" || cat "$work/err.txt"
+done
 finish

@@ -10,12 +10,14 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
+#include <filesystem>
+#include <sstream>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "rlock/error.h"
+#include "util/plain_files.h"
 
 namespace rlock::lab {
 
@@ -82,8 +84,10 @@ void signal_and_record(const RunLog& log, pid_t pid, int number, std::string_vie
 }
 
 std::vector<Event> read_events(const LabDir& dir) {
-  std::ifstream in(dir.events());
-  if (!in) throw Error(fmt::format("no log in {}: {} does not exist", dir.root().string(), dir.events().string()));
+  std::error_code missing;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(dir.events(), missing)))
+    throw Error(fmt::format("no log in {}: {} does not exist", dir.root().string(), dir.events().string()));
+  std::istringstream in(util::read_plain_file(dir.events(), kMaxEventsBytes));
   std::vector<Event> events;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <sys/types.h>
+#include <cstdint>
 
 #include <mutex>
 #include <optional>
@@ -61,8 +62,13 @@ void write_events(const LabDir& dir, const std::vector<Event>& events, Lang lang
 void signal_and_record(const RunLog& log, pid_t pid, int number, std::string_view target, EventKind kind,
                        nlohmann::json fields);
 
-// Every event of the run in `dir`, in file order. Throws rlock::Error when there is no log, it is
-// empty, or a line is not an event record (naming the line).
+// The most of events.jsonl that rlock reads: a history of thousands of increments is a few MiB.
+inline constexpr std::uintmax_t kMaxEventsBytes = std::uintmax_t{64} << 20;
+
+// Every event of the run in `dir`, in file order, its events.jsonl read as a regular file alone
+// (util/plain_files.h: a link, a FIFO or /dev/zero is refused at once). Throws rlock::Error when
+// there is no log, it is no regular file or larger than kMaxEventsBytes, it is empty, or a line is
+// not an event record (naming the line).
 std::vector<Event> read_events(const LabDir& dir);
 
 // Sorts by time; events with equal times keep their order in the file.

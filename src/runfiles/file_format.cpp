@@ -1,13 +1,13 @@
 #include "runfiles/file_format.h"
 
 #include <cerrno>
-#include <fstream>
 
 #include <unistd.h>
 
 #include <fmt/format.h>
 
 #include "rlock/error.h"
+#include "util/plain_files.h"
 #include "util/whole_file.h"
 
 namespace rlock::runfiles {
@@ -47,16 +47,9 @@ int check_format(const nlohmann::json& j, int newest, std::string_view where, in
 
 nlohmann::json read_json_file(const std::filesystem::path& path, int newest, int when_absent,
                               std::uintmax_t max_bytes) {
-  std::ifstream in(path);
-  if (!in) throw Error(fmt::format("cannot read {}", path.string()));
-  std::error_code ec;
-  std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (ec || size > max_bytes) {
-    throw Error(fmt::format("{} is larger than {} bytes: more than rlock reads", path.string(), max_bytes));
-  }
-  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  if (j.is_discarded() || !j.is_object())
-    throw Error(fmt::format("{} is not a JSON object (truncated?)", path.string()));
+  // A regular file alone, never through a link, never blocking on a FIFO, bounded (util/plain_files.h).
+  nlohmann::json j = parse_json_or_discarded(util::read_plain_file(path, max_bytes));
+  if (!j.is_object()) throw Error(fmt::format("{} is not a JSON object (truncated?)", path.string()));
   check_format(j, newest, path.string(), when_absent);
   return j;
 }

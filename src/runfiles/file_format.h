@@ -41,8 +41,9 @@ nlohmann::json parse_json_or_discarded(std::string_view text);
 // A reader's default bound on a run file's size.
 inline constexpr std::uintmax_t kMaxRunFileSize = std::uintmax_t{256} << 20;
 
-// The JSON object in `path`, its format checked as check_format does. Throws Error, in one line
-// naming the file, when it cannot be read, is larger than `max_bytes` or holds no JSON object.
+// The JSON object in `path`, its format checked as check_format does, read as a regular file alone
+// (util/plain_files.h: no link, no FIFO, no device). Throws Error, in one line naming the file,
+// when it cannot be read, is no regular file, is larger than `max_bytes` or holds no JSON object.
 nlohmann::json read_json_file(const std::filesystem::path& path, int newest, int when_absent,
                               std::uintmax_t max_bytes = kMaxRunFileSize);
 
