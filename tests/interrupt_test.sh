@@ -3,7 +3,8 @@
 # its jobs, workers and the servers they started (failover pairs, stalled Redis, Redlock servers)
 # gone, the shared Redis running (a redis-restart trial may have been mid-crash), and its run sealed
 # as interrupted, which `rlock analyze` says (exit 6). A second signal kills at once (130), and
-# nothing outlives it. A second campaign on the same lab directory is refused (exit 2).
+# nothing outlives it. After SIGKILL mid-restart the shared Redis answers again within 10 s. A
+# second campaign on the same lab directory is refused (exit 2).
 set -uo pipefail
 rlock=$1
 source "$(dirname "$0")/checks.sh"
@@ -69,6 +70,17 @@ interrupted() {
 interrupted term SIGTERM failover,redis-stall
 interrupted int SIGINT failover,redis-stall
 interrupted restart SIGTERM redis-restart
+
+# SIGKILL of a redis-restart campaign's whole group, at any moment (a crash's guard starts the
+# shared Redis when its process died mid-crash): the shared Redis answers within 10 s.
+for delay in 0.3 0.9 1.7; do
+    start "killed-$delay" redis-restart
+    sleep "$delay"
+    kill -KILL -- "-$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    for _ in $(seq 100); do redis_answers && break; sleep 0.1; done
+    check "killed-$delay: after SIGKILL the shared Redis answers within 10 s" redis_answers
+done
 
 start twice failover
 "$rlock" --dir "$work/twice" chaos --seed 4 --strategies ttl --faults none --trials 1 --jobs 1 \
