@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   nlohmann::json j = nlohmann::json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return 0;
   try {
-    rlock::chaos::run_file_from(j);
+    rlock::store::run_file_from(j);
   } catch (const nlohmann::json::exception&) {
   } catch (const rlock::Error&) {
   }

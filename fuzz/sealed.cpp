@@ -13,8 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   nlohmann::json j = nlohmann::json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object()) return 0;
   try {
-    rlock::runfiles::check_format(j, rlock::chaos::kSealFileFormat, "sealed.json", 0);
-    rlock::chaos::seal_from(j);
+    rlock::runfiles::check_format(j, rlock::store::kSealFileFormat, "sealed.json", 0);
+    rlock::store::seal_from(j);
   } catch (const rlock::Error&) {
   }
   return 0;

@@ -12,8 +12,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   nlohmann::json line = nlohmann::json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);
   if (line.is_discarded()) return 0;
   try {
-    rlock::chaos::trial_key_of(line);
-    rlock::chaos::trial_input_from(line, rlock::chaos::TrialSpec{});
+    rlock::store::trial_key_of(line);
+    rlock::store::trial_input_from(line, rlock::chaos::TrialSpec{});
   } catch (const nlohmann::json::exception&) {
   } catch (const rlock::Error&) {
   }

@@ -31,7 +31,7 @@ std::string table(const Verdict& v) {
 
 std::string shortest_loss(const Verdict& v, const CardFacts& facts, lab::Lang lang) {
   if (!v.shortest_loss) return "";
-  const chaos::TrialResult& loss = *v.shortest_loss;
+  const checker::TrialResult& loss = *v.shortest_loss;
   std::string heading = fmt::format("The shortest loss: {} under {}, trial {}, {:.1f} s", v.client,
                                     to_string(loss.spec.fault), loss.spec.number, loss.ms / 1000);
   std::string body;

@@ -5,16 +5,16 @@
 namespace rlock::card {
 namespace {
 
-using chaos::Validity;
+using checker::Validity;
 
 protocol::ClientSpec client(const std::string& name) { return protocol::ClientSpec{name, "true", 1, false}; }
 
 // A judged trial of `row` under `fault` that lost nothing, taking `ms`.
-chaos::TrialResult trial(const std::string& row, std::string_view fault, double ms = 1000) {
-  chaos::TrialResult r;
+checker::TrialResult trial(const std::string& row, std::string_view fault, double ms = 1000) {
+  checker::TrialResult r;
   r.spec.fault = chaos::fault_named(fault);
   r.spec.client = client(row);
-  for (chaos::CheckResult* check : {&r.lost, &r.overlaps, &r.fences, &r.balance}) check->validity = Validity::valid;
+  for (checker::CheckResult* check : {&r.lost, &r.overlaps, &r.fences, &r.balance}) check->validity = Validity::valid;
   r.ok_ops = 2;
   r.judged = true;
   r.ms = ms;
@@ -27,17 +27,17 @@ Subject subject_with_fenced() {
 }
 
 TEST(Verdict, ATallyCountsEachTrialAsTheClassificationSaysAndAJudgedClientErrorAmongTheClientErrors) {
-  chaos::TrialResult lost = trial("lib", "pause"), refused = trial("lib", "pause"), stuck = trial("lib", "pause");
+  checker::TrialResult lost = trial("lib", "pause"), refused = trial("lib", "pause"), stuck = trial("lib", "pause");
   lost.lost = {Validity::invalid, "", 50, 1};
   lost.client_error = "it exited";  // after its stale write: judged all the same
   refused.failed_ops = 1;
   refused.ok_ops = 1;
   stuck.stuck_ops = 1;
-  chaos::TrialResult unjudged = trial("lib", "pause");
+  checker::TrialResult unjudged = trial("lib", "pause");
   unjudged.judged = false;
   unjudged.client_error = "it exited before writing";
   Tally t;
-  for (const chaos::TrialResult* r : {&lost, &refused, &stuck, &unjudged}) t.add(*r);
+  for (const checker::TrialResult* r : {&lost, &refused, &stuck, &unjudged}) t.add(*r);
   EXPECT_EQ(t.judged, 3);
   EXPECT_EQ(t.unjudged, 1);
   EXPECT_EQ(t.money, 1);
@@ -51,13 +51,13 @@ TEST(Verdict, ATallyCountsEachTrialAsTheClassificationSaysAndAJudgedClientErrorA
 
 TEST(Verdict, EachFaultTalliesTheClientAndItsFencedVariantApartAndTheShortestMoneyLossIsKept) {
   std::vector<chaos::Fault> faults{chaos::fault_named("none"), chaos::fault_named("pause")};
-  chaos::TrialResult slow_loss = trial("lib", "pause", 3000), quick_loss = trial("lib", "pause", 2000);
+  checker::TrialResult slow_loss = trial("lib", "pause", 3000), quick_loss = trial("lib", "pause", 2000);
   slow_loss.lost = {Validity::invalid, "", 30, 1};
   quick_loss.overlaps.validity = Validity::invalid;
-  chaos::TrialResult failed = trial("lib-fenced", "pause", 500);
+  checker::TrialResult failed = trial("lib-fenced", "pause", 500);
   failed.failed_ops = 2;
   failed.ok_ops = 0;
-  chaos::TrialResult unjudged = trial("lib", "none");
+  checker::TrialResult unjudged = trial("lib", "none");
   unjudged.client_error = "it exited";
   unjudged.judged = false;
   Verdict v = verdict_of(subject_with_fenced(), faults,
@@ -97,7 +97,7 @@ TEST(Verdict, TheStrategiesOfferedInsteadKeepTheMoneyUnderEveryFaultTheClientLos
 
 TEST(Verdict, LivenessAloneAndNothingLostAreTheirOwnVerdicts) {
   std::vector<chaos::Fault> faults{chaos::fault_named("pause")};
-  chaos::TrialResult failed = trial("lib", "pause");
+  checker::TrialResult failed = trial("lib", "pause");
   failed.failed_ops = 2;
   failed.ok_ops = 0;
   Subject s{client("lib"), std::nullopt, "", 1, "", {}, {}};
@@ -107,7 +107,7 @@ TEST(Verdict, LivenessAloneAndNothingLostAreTheirOwnVerdicts) {
   Verdict safe = verdict_of(s, faults, {trial("lib", "pause")});
   EXPECT_EQ(verdict_line(safe), "verdict: lib lost nothing in 1 trial under 1 faults");
   EXPECT_NO_THROW(check_verdict(safe));
-  chaos::TrialResult fenced = trial("lib", "pause");  // the stale holder refused, the other's increment done
+  checker::TrialResult fenced = trial("lib", "pause");  // the stale holder refused, the other's increment done
   fenced.failed_ops = 1;
   fenced.ok_ops = 1;
   Verdict fence_working = verdict_of(s, faults, {fenced});

@@ -13,12 +13,12 @@ Judgement run_judgement(const JudgeRequest& request, chaos::ChaosSetup setup, la
   std::vector<protocol::ClientSpec> clients{request.subject.client};
   if (request.subject.fenced) clients.push_back(*request.subject.fenced);
   chaos::Campaign campaign{{}, clients, request.faults, request.trials, request.jobs};
-  setup.run_dir = chaos::new_run_dir(setup.dir, setup.seed);
-  std::vector<chaos::TrialResult> results = chaos::run_campaign(campaign, setup);
-  chaos::check_harness(results);
-  std::vector<chaos::Cell> cells = chaos::tabulate(campaign, results);
-  chaos::write_json((setup.run_dir / "chaos.json").string(), cells, campaign, setup);
-  chaos::check_judged(cells, "the judge's campaign");
+  setup.run_dir = store::new_run_dir(setup.dir, setup.seed);
+  std::vector<checker::TrialResult> results = runner::run_campaign(campaign, setup);
+  runner::check_harness(results);
+  std::vector<checker::Cell> cells = checker::tabulate(campaign, results);
+  checker::write_json((setup.run_dir / "chaos.json").string(), cells, campaign, setup);
+  checker::check_judged(cells, "the judge's campaign");
 
   Judgement judgement{verdict_of(request.subject, request.faults, results), setup.run_dir,
                       request.card.value_or(setup.run_dir / "card.html")};
@@ -33,7 +33,7 @@ Judgement run_judgement(const JudgeRequest& request, chaos::ChaosSetup setup, la
                               request.subject.ttl_step_ms, request.trials, setup.seed},
                   setup.run_dir, std::nullopt};
   if (judgement.verdict.shortest_loss) {
-    facts.loss_trial = setup.run_dir / "trials" / chaos::trial_dir_name(judgement.verdict.shortest_loss->spec);
+    facts.loss_trial = setup.run_dir / "trials" / store::trial_dir_name(judgement.verdict.shortest_loss->spec);
   }
   print_verdict(judgement.verdict, facts.setup);
   write_card(judgement.verdict, facts, lang, judgement.card);

@@ -42,16 +42,16 @@ long judged_trials(const Verdict& v) {
 
 std::string trials_text(long count) { return fmt::format("{} trial{}", count, count == 1 ? "" : "s"); }
 
-void Tally::add(const chaos::TrialResult& r) {
-  chaos::Classification k = chaos::classify(r);
+void Tally::add(const checker::TrialResult& r) {
+  checker::Classification k = checker::classify(r);
   if (!k.judged) {
     ++unjudged;
     return;
   }
   ++judged;
-  chaos::Harm harm = k.harm();
-  money += harm == chaos::Harm::money;
-  liveness += harm == chaos::Harm::liveness;
+  checker::Harm harm = k.harm();
+  money += harm == checker::Harm::money;
+  liveness += harm == checker::Harm::liveness;
   lost += k.lost_update;
   created += k.created;
   overlaps += k.overlap;
@@ -81,13 +81,13 @@ std::string Verdict::money_faults() const {
 }
 
 Verdict verdict_of(const Subject& subject, const std::vector<chaos::Fault>& faults,
-                   const std::vector<chaos::TrialResult>& results) {
+                   const std::vector<checker::TrialResult>& results) {
   Verdict v{subject.client.name,    subject.fenced ? subject.fenced->name : "", {}, std::nullopt, {},
             subject.other_scenarios};
   for (chaos::Fault fault : faults) {
     v.faults.push_back({fault, {}, subject.fenced ? std::optional<Tally>(Tally{}) : std::nullopt});
   }
-  for (const chaos::TrialResult& r : results) {
+  for (const checker::TrialResult& r : results) {
     if (!r.spec.client) continue;
     auto f =
         std::find_if(v.faults.begin(), v.faults.end(), [&](const FaultVerdict& x) { return x.fault == r.spec.fault; });
@@ -95,7 +95,7 @@ Verdict verdict_of(const Subject& subject, const std::vector<chaos::Fault>& faul
     if (r.spec.client->name == v.client) {
       f->client.add(r);
       bool shorter = !v.shortest_loss || r.ms < v.shortest_loss->ms;
-      if (chaos::anomaly(r) && shorter) v.shortest_loss = r;
+      if (checker::anomaly(r) && shorter) v.shortest_loss = r;
     } else if (f->fenced && r.spec.client->name == v.fenced) {
       f->fenced->add(r);
     }

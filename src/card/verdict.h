@@ -34,7 +34,7 @@ struct Tally {
   long failed_safely = 0;  // trials that lost nothing and made progress, with increments that failed and said so
   long client_errors = 0;  // judged trials that ended in the client's error
 
-  void add(const chaos::TrialResult& result);
+  void add(const checker::TrialResult& result);
 };
 
 struct FaultVerdict {
@@ -56,7 +56,7 @@ struct Verdict {
   std::string fenced;  // empty: no fenced variant
   std::vector<FaultVerdict> faults;
   // The client's money-losing trial that took the least time; nullopt when none lost money.
-  std::optional<chaos::TrialResult> shortest_loss;
+  std::optional<checker::TrialResult> shortest_loss;
   std::vector<ScenarioVerdict> scenarios;
   std::vector<std::string> other_scenarios;  // written for other versions: "NAME (3.4.3)"
 
@@ -68,7 +68,7 @@ struct Verdict {
 
 // The verdict of `results` (a campaign of the client's row, and its fenced variant's, under `faults`).
 Verdict verdict_of(const Subject& subject, const std::vector<chaos::Fault>& faults,
-                   const std::vector<chaos::TrialResult>& results);
+                   const std::vector<checker::TrialResult>& results);
 
 // The built-in strategies that lose no money under any of the faults the client lost money under
 // (each expected safe under it, or the fault cannot touch it: chaos.h); every strategy expected

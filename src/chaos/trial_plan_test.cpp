@@ -21,16 +21,16 @@ Campaign campaign_of(int trials, Shard shard = {}) {
 
 TEST(TrialPlan, TheShardsOfACampaignAreItsWholePlanEachTrialOnce) {
   for (int count : {1, 2, 3, 7, 50}) {
-    std::map<TrialKey, int> seen;
+    std::map<store::TrialKey, int> seen;
     std::vector<std::size_t> sizes;
     for (int k = 1; k <= count; ++k) {
       std::vector<TrialSpec> part = all_trials(campaign_of(5, Shard{k, count}));
       sizes.push_back(part.size());
-      for (const TrialSpec& spec : part) ++seen[trial_key(spec)];
+      for (const TrialSpec& spec : part) ++seen[store::trial_key(spec)];
     }
     std::vector<TrialSpec> whole = all_trials(campaign_of(5));
     ASSERT_EQ(seen.size(), whole.size()) << count << " shards";
-    for (const TrialSpec& spec : whole) EXPECT_EQ(seen[trial_key(spec)], 1) << count << " shards";
+    for (const TrialSpec& spec : whole) EXPECT_EQ(seen[store::trial_key(spec)], 1) << count << " shards";
     auto [fewest, most] = std::minmax_element(sizes.begin(), sizes.end());
     EXPECT_LE(*most - *fewest, 1u) << count << " shards";
   }
@@ -40,10 +40,11 @@ TEST(TrialPlan, AShardKeepsThePlansOrderAndTheRestartsLast) {
   std::vector<TrialSpec> whole = all_trials(campaign_of(4)), part = all_trials(campaign_of(4, Shard{2, 3}));
   std::vector<TrialSpec> expected;
   std::copy_if(whole.begin(), whole.end(), std::back_inserter(expected), [&](const TrialSpec& s) {
-    return std::any_of(part.begin(), part.end(), [&](const TrialSpec& p) { return trial_key(p) == trial_key(s); });
+    return std::any_of(part.begin(), part.end(),
+                       [&](const TrialSpec& p) { return store::trial_key(p) == store::trial_key(s); });
   });
   ASSERT_EQ(part.size(), expected.size());
-  for (std::size_t i = 0; i < part.size(); ++i) EXPECT_EQ(trial_key(part[i]), trial_key(expected[i]));
+  for (std::size_t i = 0; i < part.size(); ++i) EXPECT_EQ(store::trial_key(part[i]), store::trial_key(expected[i]));
 }
 
 TEST(TrialPlan, PlannedTrialsLeaveOutTheCellsThatCannotRun) {
@@ -60,9 +61,9 @@ TEST(TrialPlan, TheCapOfARunCountsTheTrialsItPlans) {
   c.trials = static_cast<int>(kMaxTrialsARun / static_cast<long long>(planned_cells(c).size()));
   ASSERT_LE(planned_trials(c), kMaxTrialsARun);
   EXPECT_GT(static_cast<long long>(c.strategies.size() * c.faults.size()) * c.trials, kMaxTrialsARun);
-  EXPECT_NO_THROW(run_file_from(run_file_json(c, ChaosSetup{})));
+  EXPECT_NO_THROW(store::run_file_from(store::run_file_json(c, ChaosSetup{})));
   c.trials += 1;
-  EXPECT_THROW(run_file_from(run_file_json(c, ChaosSetup{})), Error);
+  EXPECT_THROW(store::run_file_from(store::run_file_json(c, ChaosSetup{})), Error);
 }
 
 // A client's clock-skew cell runs only where libfaketime reaches its clock: the run keeps that word,
@@ -70,12 +71,12 @@ TEST(TrialPlan, TheCapOfARunCountsTheTrialsItPlans) {
 TEST(TrialPlan, ARunReadBackPlansAClientsClockSkewTrialsAsTheCampaignDid) {
   Campaign c{{}, {protocol::ClientSpec{"jvm", "java -jar client.jar"}}, {fault_named("clock-skew")}, 2, 1};
   c.clients[0].skewable_clock = true;
-  Campaign back = run_file_from(run_file_json(c, ChaosSetup{})).campaign;
+  Campaign back = store::run_file_from(store::run_file_json(c, ChaosSetup{})).campaign;
   EXPECT_TRUE(back.clients.at(0).skewable_clock);
   EXPECT_EQ(planned_trials(back), planned_trials(c));
   EXPECT_EQ(planned_trials(c), 2);
   c.clients[0].skewable_clock = false;
-  EXPECT_EQ(planned_trials(run_file_from(run_file_json(c, ChaosSetup{})).campaign), 0);
+  EXPECT_EQ(planned_trials(store::run_file_from(store::run_file_json(c, ChaosSetup{})).campaign), 0);
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 #include "lab/verdict.h"
 #include "util/enum_names.h"
 
-namespace rlock::chaos {
+namespace rlock::checker {
 
 namespace {
 
@@ -91,4 +91,4 @@ CheckResult guarded(const std::function<CheckResult()>& check) {
   }
 }
 
-}  // namespace rlock::chaos
+}  // namespace rlock::checker

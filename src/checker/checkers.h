@@ -16,7 +16,7 @@
 
 #include "checker/history.h"
 
-namespace rlock::chaos {
+namespace rlock::checker {
 
 enum class Validity { valid, invalid, unknown };
 std::string_view to_string(Validity validity);
@@ -37,4 +37,4 @@ CheckResult check_fences(const std::vector<Operation>& history);
 // Runs `check`, turning an exception into unknown.
 CheckResult guarded(const std::function<CheckResult()>& check);
 
-}  // namespace rlock::chaos
+}  // namespace rlock::checker

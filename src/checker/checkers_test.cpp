@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-namespace rlock::chaos {
+namespace rlock::checker {
 
 using lab::Event;
 using lab::EventKind;
@@ -138,15 +138,15 @@ TEST(History, AWorkerKilledAfterItsWriteIsOk) {
 }
 
 TEST(Schedule, AKillFallsFromTheTargetsReadToItsReleaseAndAFailoverInItsWork) {
-  ChaosSetup setup;
+  chaos::ChaosSetup setup;
   setup.seed = 2026;
   for (int n = 0; n < 50; ++n) {
-    Schedule kill = schedule_for({lab::Strategy::ttl, fault_named("kill"), n, {}}, setup);
-    const WorkerSchedule& target = kill.workers[kill.target];
+    chaos::Schedule kill = chaos::schedule_for({lab::Strategy::ttl, chaos::fault_named("kill"), n, {}}, setup);
+    const chaos::WorkerSchedule& target = kill.workers[kill.target];
     EXPECT_GE(target.hold_s, 0.005);
-    EXPECT_LE(fault_named("kill")->strike_after_s(kill), target.work_s + target.hold_s);
-    Fault failover_fault = fault_named("failover");
-    Schedule failover = schedule_for({lab::Strategy::ttl, failover_fault, n, {}}, setup);
+    EXPECT_LE(chaos::fault_named("kill")->strike_after_s(kill), target.work_s + target.hold_s);
+    chaos::Fault failover_fault = chaos::fault_named("failover");
+    chaos::Schedule failover = chaos::schedule_for({lab::Strategy::ttl, failover_fault, n, {}}, setup);
     EXPECT_LE(failover_fault->strike_after_s(failover), failover.workers[failover.target].work_s);
     auto drawn = failover_fault->own_draws(failover);
     ASSERT_EQ(drawn.size(), 2u);
@@ -157,22 +157,22 @@ TEST(Schedule, AKillFallsFromTheTargetsReadToItsReleaseAndAFailoverInItsWork) {
 }
 
 TEST(FaultStruck, ByTheNemesisActsOrUnderSlowByTheTargetsRead) {
-  Schedule schedule{{{"A", 10, 0, 0}, {"B", 20, 0.01, 0}}, 0, 0, {}};
+  chaos::Schedule schedule{{{"A", 10, 0, 0}, {"B", 20, 0.01, 0}}, 0, 0, {}};
   std::vector<Event> read_only{event(0.1, "A", EventKind::read, {{"balance", 100}})};
   std::vector<Event> signalled{event(0.1, "A", EventKind::read, {{"balance", 100}}),
                                event(0.2, "host", EventKind::signal, {{"signal", "SIGSTOP"}, {"target", "A"}})};
-  EXPECT_TRUE(fault_named("pause")->struck(schedule, signalled));
-  EXPECT_FALSE(fault_named("pause")->struck(schedule, read_only));
-  EXPECT_TRUE(fault_named("slow")->struck(schedule, read_only));
-  EXPECT_FALSE(fault_named("none")->struck(schedule, read_only));
+  EXPECT_TRUE(chaos::fault_named("pause")->struck(schedule, signalled));
+  EXPECT_FALSE(chaos::fault_named("pause")->struck(schedule, read_only));
+  EXPECT_TRUE(chaos::fault_named("slow")->struck(schedule, read_only));
+  EXPECT_FALSE(chaos::fault_named("none")->struck(schedule, read_only));
 }
 
 TEST(FaultStruck, NetDelayStrikesAnyWorkerThatDidAnything) {
-  Schedule schedule{{{"A", 10, 0, 0}}, 0, 0, {}};
+  chaos::Schedule schedule{{{"A", 10, 0, 0}}, 0, 0, {}};
   std::vector<Event> added_only{event(0.1, "A", EventKind::wrote, {{"before", 100}, {"amount", 10}, {"after", 110}})};
-  EXPECT_TRUE(fault_named("net-delay")->struck(schedule, added_only));
-  EXPECT_FALSE(fault_named("net-delay")->struck(schedule, {}));
+  EXPECT_TRUE(chaos::fault_named("net-delay")->struck(schedule, added_only));
+  EXPECT_FALSE(chaos::fault_named("net-delay")->struck(schedule, {}));
 }
 
 }  // namespace
-}  // namespace rlock::chaos
+}  // namespace rlock::checker

@@ -2,7 +2,7 @@
 
 #include "util/enum_names.h"
 
-namespace rlock::chaos {
+namespace rlock::checker {
 namespace {
 
 constexpr util::NameTable<Loss, 7> kLosses{{{Loss::lost_update, "lost-update"},
@@ -66,4 +66,4 @@ Classification classify(const TrialResult& r) {
 
 bool anomaly(const TrialResult& result) { return classify(result).harm() == Harm::money; }
 
-}  // namespace rlock::chaos
+}  // namespace rlock::checker

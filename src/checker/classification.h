@@ -21,7 +21,7 @@
 
 #include "checker/judge.h"
 
-namespace rlock::chaos {
+namespace rlock::checker {
 
 // What a trial cost the service, worst first: money, else liveness, else nothing.
 enum class Harm { none, liveness, money };
@@ -58,4 +58,4 @@ Classification classify(const TrialResult& result);
 // A trial that lost money (Harm::money), as the table counts and keeps them.
 bool anomaly(const TrialResult& result);
 
-}  // namespace rlock::chaos
+}  // namespace rlock::checker

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace rlock::chaos {
+namespace rlock::checker {
 namespace {
 
 // A judged trial of two increments, both done, every checker valid.
@@ -103,4 +103,4 @@ TEST(Losses, EachNameReadsBack) {
 }
 
 }  // namespace
-}  // namespace rlock::chaos
+}  // namespace rlock::checker

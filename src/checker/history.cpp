@@ -8,7 +8,7 @@
 #include "runfiles/file_format.h"
 #include "util/enum_names.h"
 
-namespace rlock::chaos {
+namespace rlock::checker {
 namespace {
 
 constexpr util::NameTable<Outcome, 3> kOutcomes{
@@ -100,4 +100,4 @@ void write_history(const std::filesystem::path& path, const std::vector<Operatio
   for (const Operation& op : history) file.append_line(operation_json(op).dump());
 }
 
-}  // namespace rlock::chaos
+}  // namespace rlock::checker

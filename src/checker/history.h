@@ -16,7 +16,7 @@
 
 #include "lab/event.h"
 
-namespace rlock::chaos {
+namespace rlock::checker {
 
 enum class Outcome { ok, fail, info };
 std::string_view to_string(Outcome outcome);
@@ -54,4 +54,4 @@ void write_history(const std::filesystem::path& path, const std::vector<Operatio
 nlohmann::json operation_json(const Operation& op);
 Operation operation_from(const nlohmann::json& line);
 
-}  // namespace rlock::chaos
+}  // namespace rlock::checker

@@ -7,7 +7,7 @@
 #include "bank/account_store.h"
 #include "rlock/error.h"
 
-namespace rlock::chaos {
+namespace rlock::checker {
 namespace {
 
 CheckResult stale_writes_check(const ServedTally& account) {
@@ -74,4 +74,4 @@ TrialResult judge(const TrialInput& input) {
   return result;
 }
 
-}  // namespace rlock::chaos
+}  // namespace rlock::checker

@@ -16,11 +16,11 @@
 #include "checker/checkers.h"
 #include "checker/history.h"
 
-namespace rlock::chaos {
+namespace rlock::checker {
 
 // A trial judged: each checker's verdict, its operations counted, and whether it could run.
 struct TrialResult {
-  TrialSpec spec{};
+  chaos::TrialSpec spec{};
   CheckResult lost{};
   CheckResult overlaps{};
   CheckResult fences{};
@@ -64,9 +64,9 @@ struct ServedTally {
 };
 
 struct TrialInput {
-  explicit TrialInput(TrialSpec trial) : spec(std::move(trial)) {}
+  explicit TrialInput(chaos::TrialSpec trial) : spec(std::move(trial)) {}
 
-  TrialSpec spec;
+  chaos::TrialSpec spec;
   std::vector<Operation> history;
   std::vector<bool> stuck;                   // per operation: still running when the trial's time ran out
   bool struck = false;                       // the fault struck (FaultModel::struck)
@@ -88,4 +88,4 @@ struct JudgedTrial {
   TrialResult result;
 };
 
-}  // namespace rlock::chaos
+}  // namespace rlock::checker

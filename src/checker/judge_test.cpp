@@ -6,7 +6,7 @@
 #include "bank/account_store.h"
 #include "checker/classification.h"
 
-namespace rlock::chaos {
+namespace rlock::checker {
 namespace {
 
 constexpr long long kStart = bank::AccountStore::kInitialBalance;
@@ -18,7 +18,7 @@ Operation op(const std::string& worker, long long amount, Outcome outcome, doubl
 
 // A trial of fenced-retry under pause: A adds 30, then B adds 50, one after the other, both ok.
 TrialInput clean_trial() {
-  TrialInput input(TrialSpec{lab::Strategy::fenced_retry, fault_named("pause"), 7, std::nullopt});
+  TrialInput input(chaos::TrialSpec{lab::Strategy::fenced_retry, chaos::fault_named("pause"), 7, std::nullopt});
   input.history = {op("A", 30, Outcome::ok, 0.0, 0.1, 1), op("B", 50, Outcome::ok, 0.2, 0.3, 2)};
   input.stuck = {false, false};
   input.final_balance = kStart + 80;
@@ -76,7 +76,7 @@ TEST(Judge, ASmallerTokenAcceptedLaterIsAFenceViolation) {
 }
 
 TEST(Judge, FailedUnknownAndStuckIncrementsAreCountedApart) {
-  TrialInput input(TrialSpec{lab::Strategy::ttl, fault_named("kill"), 0, std::nullopt});
+  TrialInput input(chaos::TrialSpec{lab::Strategy::ttl, chaos::fault_named("kill"), 0, std::nullopt});
   input.history = {op("A", 30, Outcome::fail, 0.0, 0.1), op("B", 50, Outcome::info, 0.2, 0.3),
                    op("C", 20, Outcome::info, 0.4, 0.5), op("D", 10, Outcome::ok, 0.6, 0.7)};
   input.stuck = {false, false, true, false};  // C ran out of time: stuck, not unknown
@@ -120,8 +120,8 @@ TEST(Judge, ATrialThatCouldNotRunIsNotRunAndSaysWhy) {
 }
 
 TEST(Judge, AClientErrorAfterAServedWriteIsJudgedAllTheSame) {
-  TrialInput input(
-      TrialSpec{lab::Strategy::ttl, fault_named("pause"), 2, protocol::ClientSpec{"py", "python3 client.py"}});
+  TrialInput input(chaos::TrialSpec{lab::Strategy::ttl, chaos::fault_named("pause"), 2,
+                                    protocol::ClientSpec{"py", "python3 client.py"}});
   input.history = {op("A", 30, Outcome::ok, 0.0, 0.5), op("B", 50, Outcome::ok, 0.2, 0.3)};
   input.served = ServedTally{.stale_writes = 1, .lost_money = 50};
   input.client_error = "A: exited before it said done";
@@ -137,8 +137,8 @@ TEST(Judge, AClientErrorAfterAServedWriteIsJudgedAllTheSame) {
 }
 
 TEST(Judge, AClientErrorBeforeAnyWriteJudgesNothingButCountsTheIncrements) {
-  TrialInput input(
-      TrialSpec{lab::Strategy::ttl, fault_named("pause"), 2, protocol::ClientSpec{"py", "python3 client.py"}});
+  TrialInput input(chaos::TrialSpec{lab::Strategy::ttl, chaos::fault_named("pause"), 2,
+                                    protocol::ClientSpec{"py", "python3 client.py"}});
   input.history = {Operation{"A", 30, Outcome::info, {}}, Operation{"B", 50, Outcome::info, {}}};
   input.served = ServedTally{};
   input.client_error = "B: not a JSON line";
@@ -152,8 +152,8 @@ TEST(Judge, AClientErrorBeforeAnyWriteJudgesNothingButCountsTheIncrements) {
 }
 
 TEST(Judge, AServedAccountIsJudgedByItsTallyNotItsBalance) {
-  TrialInput input(
-      TrialSpec{lab::Strategy::ttl, fault_named("pause"), 3, protocol::ClientSpec{"py", "python3 client.py"}});
+  TrialInput input(chaos::TrialSpec{lab::Strategy::ttl, chaos::fault_named("pause"), 3,
+                                    protocol::ClientSpec{"py", "python3 client.py"}});
   input.history = {op("A", 30, Outcome::ok, 0.0, 0.1), op("B", 50, Outcome::ok, 0.2, 0.3)};
   input.served = ServedTally{.stale_writes = 0, .lost_money = 0};
   TrialResult clean = judge(input);
@@ -170,8 +170,8 @@ TEST(Judge, AServedAccountIsJudgedByItsTallyNotItsBalance) {
 
 // A client trial where A adds 30 and B adds 50, as the harness served them.
 TrialInput client_trial(ServedTally served) {
-  TrialInput input(
-      TrialSpec{lab::Strategy::ttl, fault_named("none"), 4, protocol::ClientSpec{"py", "python3 client.py"}});
+  TrialInput input(chaos::TrialSpec{lab::Strategy::ttl, chaos::fault_named("none"), 4,
+                                    protocol::ClientSpec{"py", "python3 client.py"}});
   input.history = {op("A", 30, Outcome::ok, 0.0, 0.1), op("B", 50, Outcome::ok, 0.2, 0.3)};
   input.stuck = {false, false};
   input.served = served;
@@ -225,4 +225,4 @@ TEST(Judge, WhatTheTrialMeasuredIsCarriedThrough) {
 }
 
 }  // namespace
-}  // namespace rlock::chaos
+}  // namespace rlock::checker

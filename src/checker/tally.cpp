@@ -9,7 +9,7 @@
 #include "runfiles/chaos_file.h"
 #include "util/stats.h"
 
-namespace rlock::chaos {
+namespace rlock::checker {
 
 double Cell::rate() const { return judged() ? static_cast<double>(anomalies) / static_cast<double>(judged()) : 0; }
 
@@ -40,26 +40,26 @@ std::string fault_label(const Cell& c) {
   return fmt::format("{}/{}", to_string(c.fault), c.replica == kLagging ? "lag" : "sync");
 }
 
-std::vector<Cell> empty_table(const Campaign& campaign) {
+std::vector<Cell> empty_table(const chaos::Campaign& campaign) {
   std::vector<Cell> cells;
   for (lab::Strategy s : campaign.strategies) {
-    for (Fault f : campaign.faults) {
+    for (chaos::Fault f : campaign.faults) {
       add_cells(cells,
                 Cell{.row = std::string(to_string(s)),
                      .fault = f,
-                     .expected_safe = expected_safe(s, f),
-                     .not_applicable = not_applicable(s, f)},
+                     .expected_safe = chaos::expected_safe(s, f),
+                     .not_applicable = chaos::not_applicable(s, f)},
                 lab::lock_servers(s) != 3);
     }
   }
   for (const protocol::ClientSpec& client : campaign.clients) {
-    for (Fault f : campaign.faults) {
+    for (chaos::Fault f : campaign.faults) {
       add_cells(cells,
                 Cell{.row = client.name,
                      .fault = f,
                      .expected_safe = client.expected_safe,
                      .client = true,
-                     .not_applicable = not_applicable_to_client(f, client)},
+                     .not_applicable = chaos::not_applicable_to_client(f, client)},
                 client.servers == 1);
     }
   }
@@ -68,7 +68,7 @@ std::vector<Cell> empty_table(const Campaign& campaign) {
 
 void tally(std::vector<Cell>& cells, const TrialResult& r) {
   Cell& c = *std::find_if(cells.begin(), cells.end(), [&](const Cell& x) {
-    return x.row == row_name(r.spec) && x.client == r.spec.client.has_value() && x.fault == r.spec.fault &&
+    return x.row == chaos::row_name(r.spec) && x.client == r.spec.client.has_value() && x.fault == r.spec.fault &&
            (x.replica.empty() || x.replica == replica_of(r));
   });
   if (r.not_run) {
@@ -91,13 +91,13 @@ void tally(std::vector<Cell>& cells, const TrialResult& r) {
   if (k.harm() == Harm::money) ++c.anomalies, c.kept.push_back(std::to_string(r.spec.number));
 }
 
-std::vector<Cell> tabulate(const Campaign& campaign, const std::vector<TrialResult>& results) {
+std::vector<Cell> tabulate(const chaos::Campaign& campaign, const std::vector<TrialResult>& results) {
   std::vector<Cell> cells = empty_table(campaign);
   for (const TrialResult& r : results) tally(cells, r);
   return cells;
 }
 
-void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup) {
+void print_table(const std::vector<Cell>& cells, const chaos::ChaosSetup& setup) {
   bool clients = std::any_of(cells.begin(), cells.end(), [](const Cell& c) { return c.client; });
   size_t row_width = 19;  // the built-in strategies' names; a client's may be longer
   for (const Cell& c : cells) row_width = std::max(row_width, c.row.size() + 1);
@@ -146,8 +146,8 @@ void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup) {
   }
 }
 
-void write_json(const std::string& path, const std::vector<Cell>& cells, const Campaign& campaign,
-                const ChaosSetup& setup) {
+void write_json(const std::string& path, const std::vector<Cell>& cells, const chaos::Campaign& campaign,
+                const chaos::ChaosSetup& setup) {
   runfiles::ChaosFile file{
       setup.seed, static_cast<long>(setup.ttl.count()), campaign.trials, std::string(wait_mode_name(setup.wait)), {}};
   for (const Cell& c : cells) {
@@ -183,7 +183,7 @@ void write_json(const std::string& path, const std::vector<Cell>& cells, const C
   runfiles::write_chaos_file(path, file);
 }
 
-const Cell* find_cell(const std::vector<Cell>& cells, const std::string& row, Fault fault) {
+const Cell* find_cell(const std::vector<Cell>& cells, const std::string& row, chaos::Fault fault) {
   auto it = std::find_if(cells.begin(), cells.end(), [&](const Cell& c) { return c.row == row && c.fault == fault; });
   return it == cells.end() ? nullptr : &*it;
 }
@@ -218,4 +218,4 @@ void check_judged(const std::vector<Cell>& cells, const std::string& what) {
                   what, trials));
 }
 
-}  // namespace rlock::chaos
+}  // namespace rlock::checker

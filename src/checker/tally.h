@@ -13,11 +13,11 @@
 #include "checker/judge.h"
 #include "rlock/error.h"
 
-namespace rlock::chaos {
+namespace rlock::checker {
 
 struct Cell {
   std::string row;  // the strategy's or the client's name
-  Fault fault{};
+  chaos::Fault fault{};
   bool expected_safe = false;
   bool client = false;
   std::string_view not_applicable{};  // why the cell cannot fail (chaos.h), not run; empty when it can
@@ -48,20 +48,20 @@ std::string fault_label(const Cell& c);
 
 // One cell per strategy and fault of `campaign` (two for a failover of one Redis), in its order,
 // with `results` tallied in.
-std::vector<Cell> tabulate(const Campaign& campaign, const std::vector<TrialResult>& results);
+std::vector<Cell> tabulate(const chaos::Campaign& campaign, const std::vector<TrialResult>& results);
 // The same cells with no trial in them, and one trial's result tallied into its cell, for a
 // reader that meets the trials one at a time (merge.h). A cell keeps its anomalies' numbers in the
 // order they were tallied.
-std::vector<Cell> empty_table(const Campaign& campaign);
+std::vector<Cell> empty_table(const chaos::Campaign& campaign);
 void tally(std::vector<Cell>& cells, const TrialResult& result);
 // The table on stdout, and where the anomalous trials are kept.
-void print_table(const std::vector<Cell>& cells, const ChaosSetup& setup);
+void print_table(const std::vector<Cell>& cells, const chaos::ChaosSetup& setup);
 // The table as chaos.json in `path` (runfiles/chaos_file.h), with the seed, the TTL, the trials a
 // cell and the wait mode. Throws Error when the file cannot be written.
-void write_json(const std::string& path, const std::vector<Cell>& cells, const Campaign& campaign,
-                const ChaosSetup& setup);
+void write_json(const std::string& path, const std::vector<Cell>& cells, const chaos::Campaign& campaign,
+                const chaos::ChaosSetup& setup);
 // The cell of `row` under `fault`; nullptr when the campaign has none.
-const Cell* find_cell(const std::vector<Cell>& cells, const std::string& row, Fault fault);
+const Cell* find_cell(const std::vector<Cell>& cells, const std::string& row, chaos::Fault fault);
 // Two cells side by side: each one's anomalies of its judged trials with the Wilson interval, and
 // Fisher's exact two-sided p-value that their rates are the same.
 void print_comparison(const Cell& a, const Cell& b);
@@ -78,4 +78,4 @@ void check_expected_safe(const std::vector<Cell>& cells);
 // one not run or left unjudged by its client. Such a run shows nothing, which is no pass.
 void check_judged(const std::vector<Cell>& cells, const std::string& what);
 
-}  // namespace rlock::chaos
+}  // namespace rlock::checker

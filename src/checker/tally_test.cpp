@@ -13,22 +13,23 @@
 #include "runfiles/chaos_file.h"
 #include "runner/run_campaign.h"
 
-namespace rlock::chaos {
+namespace rlock::checker {
 
 using lab::Strategy;
 
 namespace {
 
-Cell cell(Strategy strategy, Fault fault, long anomalies) {
-  Cell c{.row = std::string(to_string(strategy)), .fault = fault, .expected_safe = expected_safe(strategy, fault)};
+Cell cell(Strategy strategy, chaos::Fault fault, long anomalies) {
+  Cell c{
+      .row = std::string(to_string(strategy)), .fault = fault, .expected_safe = chaos::expected_safe(strategy, fault)};
   c.trials = 10;
   c.anomalies = anomalies;
   return c;
 }
 
 TEST(CheckExpectedSafe, AnAnomalyOfAnExpectedSafeCellIsTheCampaignsVerdict) {
-  std::vector<Cell> cells{cell(Strategy::ttl, fault_named("pause"), 10),
-                          cell(Strategy::fenced_claim, fault_named("pause"), 1)};
+  std::vector<Cell> cells{cell(Strategy::ttl, chaos::fault_named("pause"), 10),
+                          cell(Strategy::fenced_claim, chaos::fault_named("pause"), 1)};
   try {
     check_expected_safe(cells);
     FAIL() << "no UnexpectedAnomaly";
@@ -38,12 +39,12 @@ TEST(CheckExpectedSafe, AnAnomalyOfAnExpectedSafeCellIsTheCampaignsVerdict) {
 }
 
 TEST(CheckExpectedSafe, AnomaliesWhereTheyAreExpectedPass) {
-  EXPECT_NO_THROW(check_expected_safe(
-      {cell(Strategy::ttl, fault_named("pause"), 10), cell(Strategy::pg_row_lock, fault_named("kill"), 0)}));
+  EXPECT_NO_THROW(check_expected_safe({cell(Strategy::ttl, chaos::fault_named("pause"), 10),
+                                       cell(Strategy::pg_row_lock, chaos::fault_named("kill"), 0)}));
 }
 
 // A judged trial of `strategy` under `fault`: every checker valid unless `lost` money.
-TrialResult judged(Strategy strategy, Fault fault, int number, long long lost = 0) {
+TrialResult judged(Strategy strategy, chaos::Fault fault, int number, long long lost = 0) {
   CheckResult valid{Validity::valid, "", 0, 0};
   TrialResult r{.spec = {strategy, fault, number, std::nullopt},
                 .lost = valid,
@@ -55,7 +56,7 @@ TrialResult judged(Strategy strategy, Fault fault, int number, long long lost = 
   return r;
 }
 
-TrialResult not_run(Strategy strategy, Fault fault, int number, bool harness_lost) {
+TrialResult not_run(Strategy strategy, chaos::Fault fault, int number, bool harness_lost) {
   return TrialResult{.spec = {strategy, fault, number, std::nullopt},
                      .error = "PostgreSQL at 127.0.0.1:5448/bank: connection refused",
                      .not_run = true,
@@ -63,16 +64,16 @@ TrialResult not_run(Strategy strategy, Fault fault, int number, bool harness_los
 }
 
 TEST(Tabulate, EveryOutcomeIsCountedInItsColumn) {
-  TrialResult a = judged(Strategy::ttl, fault_named("kill"), 0);
+  TrialResult a = judged(Strategy::ttl, chaos::fault_named("kill"), 0);
   a.unknown_ops = 1;
   a.struck = true;
-  TrialResult b = judged(Strategy::ttl, fault_named("kill"), 1, 40);
+  TrialResult b = judged(Strategy::ttl, chaos::fault_named("kill"), 1, 40);
   b.stuck_ops = 2;
   b.failed_ops = 1;
   b.failed_amount = 7;
   b.struck = true;
-  TrialResult c = judged(Strategy::ttl, fault_named("kill"), 2);
-  Campaign campaign{{Strategy::ttl}, {}, {fault_named("kill")}, 3, 1};
+  TrialResult c = judged(Strategy::ttl, chaos::fault_named("kill"), 2);
+  chaos::Campaign campaign{{Strategy::ttl}, {}, {chaos::fault_named("kill")}, 3, 1};
   std::vector<Cell> cells = tabulate(campaign, {a, b, c});
   ASSERT_EQ(cells.size(), 1U);
   EXPECT_EQ(cells[0].trials, 3);
@@ -88,13 +89,14 @@ TEST(Tabulate, EveryOutcomeIsCountedInItsColumn) {
 // A trial that could not run (the harness lost PostgreSQL) is never an anomaly, and never in a
 // rate's denominator: 1 anomaly in 2 judged trials, whatever the trials not run.
 TEST(Tabulate, TrialsNotRunAreNeitherAnomaliesNorInTheRate) {
-  std::vector<TrialResult> results{judged(Strategy::fenced_claim, fault_named("pause"), 0, 10),
-                                   judged(Strategy::fenced_claim, fault_named("pause"), 1),
-                                   not_run(Strategy::fenced_claim, fault_named("pause"), 2, true),
-                                   not_run(Strategy::fenced_claim, fault_named("pause"), 3, false)};
+  std::vector<TrialResult> results{judged(Strategy::fenced_claim, chaos::fault_named("pause"), 0, 10),
+                                   judged(Strategy::fenced_claim, chaos::fault_named("pause"), 1),
+                                   not_run(Strategy::fenced_claim, chaos::fault_named("pause"), 2, true),
+                                   not_run(Strategy::fenced_claim, chaos::fault_named("pause"), 3, false)};
   EXPECT_FALSE(anomaly(results[2]));
   EXPECT_FALSE(anomaly(results[3]));
-  std::vector<Cell> cells = tabulate(Campaign{{Strategy::fenced_claim}, {}, {fault_named("pause")}, 4, 1}, results);
+  std::vector<Cell> cells =
+      tabulate(chaos::Campaign{{Strategy::fenced_claim}, {}, {chaos::fault_named("pause")}, 4, 1}, results);
   EXPECT_EQ(cells[0].trials, 2);
   EXPECT_EQ(cells[0].not_run, 2);
   EXPECT_EQ(cells[0].anomalies, 1);
@@ -103,13 +105,14 @@ TEST(Tabulate, TrialsNotRunAreNeitherAnomaliesNorInTheRate) {
 
 // A failover of one Redis is two cells, by what the harness found on the replica; redlock's is one.
 TEST(Tabulate, AFailoverSplitsLaggingFromInSyncTrials) {
-  TrialResult lagging = judged(Strategy::ttl, fault_named("failover"), 0, 30);
+  TrialResult lagging = judged(Strategy::ttl, chaos::fault_named("failover"), 0, 30);
   lagging.lock_reached_replica = false;
-  TrialResult in_sync = judged(Strategy::ttl, fault_named("failover"), 1);
+  TrialResult in_sync = judged(Strategy::ttl, chaos::fault_named("failover"), 1);
   in_sync.lock_reached_replica = true;
-  TrialResult redlock = judged(Strategy::redlock, fault_named("failover"), 0);
-  std::vector<Cell> cells = tabulate(Campaign{{Strategy::ttl, Strategy::redlock}, {}, {fault_named("failover")}, 2, 1},
-                                     {lagging, in_sync, redlock});
+  TrialResult redlock = judged(Strategy::redlock, chaos::fault_named("failover"), 0);
+  std::vector<Cell> cells =
+      tabulate(chaos::Campaign{{Strategy::ttl, Strategy::redlock}, {}, {chaos::fault_named("failover")}, 2, 1},
+               {lagging, in_sync, redlock});
   ASSERT_EQ(cells.size(), 3U);
   EXPECT_EQ(fault_label(cells[0]), "failover/lag");
   EXPECT_EQ(cells[0].trials, 1);
@@ -123,33 +126,36 @@ TEST(Tabulate, AFailoverSplitsLaggingFromInSyncTrials) {
 
 // The PostgreSQL strategies never use Redis: its restart is n/a for them, and not run.
 TEST(Tabulate, ACellThatCannotFailIsNotApplicable) {
-  std::vector<Cell> cells =
-      tabulate(Campaign{{Strategy::pg_row_lock}, {}, {fault_named("redis-restart"), fault_named("pause")}, 2, 1}, {});
+  std::vector<Cell> cells = tabulate(
+      chaos::Campaign{
+          {Strategy::pg_row_lock}, {}, {chaos::fault_named("redis-restart"), chaos::fault_named("pause")}, 2, 1},
+      {});
   EXPECT_EQ(cells[0].not_applicable, "Redis unused");
   EXPECT_TRUE(cells[1].not_applicable.empty());
-  EXPECT_EQ(not_applicable(Strategy::pg_atomic, fault_named("pause")), "no lock held");
-  EXPECT_TRUE(not_applicable(Strategy::ttl, fault_named("redis-restart")).empty());
+  EXPECT_EQ(chaos::not_applicable(Strategy::pg_atomic, chaos::fault_named("pause")), "no lock held");
+  EXPECT_TRUE(chaos::not_applicable(Strategy::ttl, chaos::fault_named("redis-restart")).empty());
 }
 
 // Hazelcast's members are not Redis, and the proxies reach one address, not its three members.
 // A client of one's own declared on etcd (--client NAME@etcd=COMMAND) is out of the Redis faults'
 // reach, as a shipped etcd adapter is.
 TEST(Tabulate, AClientDeclaredOnEtcdIsOutOfTheRedisFaultsReach) {
-  EXPECT_EQ(not_applicable_to_client(fault_named("redis-restart"), protocol::parse_client_spec("mine@etcd=x")),
-            "Redis unused");
+  EXPECT_EQ(
+      chaos::not_applicable_to_client(chaos::fault_named("redis-restart"), protocol::parse_client_spec("mine@etcd=x")),
+      "Redis unused");
 }
 
 TEST(Tabulate, OnlyTheFaultsOfItsOwnProcessReachAHazelcastClient) {
   protocol::ClientSpec client{"hz", "java -jar client.jar"};
   client.server = protocol::ServerKind::hazelcast;
-  EXPECT_EQ(not_applicable_to_client(fault_named("redis-restart"), client), "Redis unused");
-  EXPECT_EQ(not_applicable_to_client(fault_named("failover"), client), "Redis unused");
-  EXPECT_EQ(not_applicable_to_client(fault_named("conn-drop"), client), "no proxy to its members");
-  EXPECT_EQ(not_applicable_to_client(fault_named("session-expiry"), client), "no proxy to its members");
-  EXPECT_EQ(not_applicable_to_client(fault_named("pause"), client), "");
-  EXPECT_EQ(not_applicable_to_client(fault_named("pause-waiter"), client), "");
+  EXPECT_EQ(chaos::not_applicable_to_client(chaos::fault_named("redis-restart"), client), "Redis unused");
+  EXPECT_EQ(chaos::not_applicable_to_client(chaos::fault_named("failover"), client), "Redis unused");
+  EXPECT_EQ(chaos::not_applicable_to_client(chaos::fault_named("conn-drop"), client), "no proxy to its members");
+  EXPECT_EQ(chaos::not_applicable_to_client(chaos::fault_named("session-expiry"), client), "no proxy to its members");
+  EXPECT_EQ(chaos::not_applicable_to_client(chaos::fault_named("pause"), client), "");
+  EXPECT_EQ(chaos::not_applicable_to_client(chaos::fault_named("pause-waiter"), client), "");
   client.server = protocol::ServerKind::zookeeper;
-  EXPECT_EQ(not_applicable_to_client(fault_named("conn-drop"), client), "");
+  EXPECT_EQ(chaos::not_applicable_to_client(chaos::fault_named("conn-drop"), client), "");
 }
 
 // libfaketime skews a client's clock: its clock-skew cell runs, the target's process preloading it
@@ -157,32 +163,36 @@ TEST(Tabulate, OnlyTheFaultsOfItsOwnProcessReachAHazelcastClient) {
 TEST(Tabulate, AClientUnderClockSkewRuns) {
   protocol::ClientSpec jvm{"jvm", "java -jar client.jar"};
   jvm.skewable_clock = true;
-  Campaign campaign{{}, {jvm}, {fault_named("clock-skew"), fault_named("pause")}, 2, 1};
+  chaos::Campaign campaign{{}, {jvm}, {chaos::fault_named("clock-skew"), chaos::fault_named("pause")}, 2, 1};
   std::vector<Cell> cells = tabulate(campaign, {});
   EXPECT_TRUE(cells[0].not_applicable.empty());
   // A client whose runtime libfaketime does not reach (or one's own, unless its catalogue says so).
   campaign.clients = {protocol::ClientSpec{"py", "python3 client.py"}};
   EXPECT_EQ(tabulate(campaign, {})[0].not_applicable, "clock not skewed");
   campaign.clients = {jvm};
-  EXPECT_EQ(all_trials(campaign).size(), 4u);
-  ChaosSetup setup;
+  EXPECT_EQ(chaos::all_trials(campaign).size(), 4u);
+  chaos::ChaosSetup setup;
   setup.seed = 2026;
-  Fault skew = fault_named("clock-skew");
-  Schedule schedule = schedule_for(TrialSpec{lab::Strategy::ttl, skew, 0, std::nullopt}, setup);
+  chaos::Fault skew = chaos::fault_named("clock-skew");
+  chaos::Schedule schedule = chaos::schedule_for(chaos::TrialSpec{lab::Strategy::ttl, skew, 0, std::nullopt}, setup);
   std::vector<std::string> environment = skew->target_client_environment(schedule);
   ASSERT_EQ(environment.size(), 3u);
   EXPECT_TRUE(environment[0].starts_with("LD_PRELOAD=") && environment[0].ends_with("/libfaketime.so.1"));
   EXPECT_EQ(environment[1], fmt::format("FAKETIME=+0 x{:.6f}", skew->target_clock_rate(schedule)));
   EXPECT_NE(skew->target_clock_rate(schedule), 1);
-  EXPECT_TRUE(fault_named("pause")->target_client_environment(schedule).empty());
+  EXPECT_TRUE(chaos::fault_named("pause")->target_client_environment(schedule).empty());
 }
 
 // A lock in PostgreSQL (ShedLock's JDBC provider) feels no fault of Redis's and has no session.
 TEST(Tabulate, APostgresClientUnderRedisFaultsIsNotApplicable) {
   protocol::ClientSpec client{"shed", "java -jar client.jar --jdbc"};
   client.server = protocol::ServerKind::postgres;
-  Campaign campaign{
-      {}, {client}, {fault_named("redis-restart"), fault_named("session-expiry"), fault_named("conn-drop")}, 2, 1};
+  chaos::Campaign campaign{
+      {},
+      {client},
+      {chaos::fault_named("redis-restart"), chaos::fault_named("session-expiry"), chaos::fault_named("conn-drop")},
+      2,
+      1};
   std::vector<Cell> cells = tabulate(campaign, {});
   EXPECT_EQ(cells[0].not_applicable, "Redis unused");
   EXPECT_EQ(cells[1].not_applicable, "no session");
@@ -190,31 +200,32 @@ TEST(Tabulate, APostgresClientUnderRedisFaultsIsNotApplicable) {
 }
 
 TEST(CheckHarness, ALostServerIsOneLineWithTheTrialsCheckedAndNotRun) {
-  std::vector<TrialResult> results{judged(Strategy::ttl, fault_named("none"), 0),
-                                   not_run(Strategy::ttl, fault_named("none"), 1, true),
-                                   not_run(Strategy::ttl, fault_named("none"), 2, true)};
+  std::vector<TrialResult> results{judged(Strategy::ttl, chaos::fault_named("none"), 0),
+                                   not_run(Strategy::ttl, chaos::fault_named("none"), 1, true),
+                                   not_run(Strategy::ttl, chaos::fault_named("none"), 2, true)};
   try {
-    check_harness(results);
+    runner::check_harness(results);
     FAIL() << "no HarnessLost";
-  } catch (const HarnessLost& e) {
+  } catch (const chaos::HarnessLost& e) {
     EXPECT_STREQ(e.what(),
                  "the campaign stopped: the harness lost PostgreSQL at 127.0.0.1:5448/bank: connection refused "
                  "(1 trials checked, 2 not run)");
   }
-  EXPECT_NO_THROW(check_harness(
-      {judged(Strategy::ttl, fault_named("none"), 0), not_run(Strategy::ttl, fault_named("none"), 1, false)}));
+  EXPECT_NO_THROW(runner::check_harness({judged(Strategy::ttl, chaos::fault_named("none"), 0),
+                                         not_run(Strategy::ttl, chaos::fault_named("none"), 1, false)}));
 }
 
 // chaos.json as the campaign writes it reads back cell by cell, the split failover's halves and an
 // n/a cell with what tells them apart.
 TEST(WriteJson, TheTableReadsBackCellByCell) {
   host::TempDir tmp("tally_test");
-  TrialResult lagging = judged(Strategy::ttl, fault_named("failover"), 0, 30);
+  TrialResult lagging = judged(Strategy::ttl, chaos::fault_named("failover"), 0, 30);
   lagging.lock_reached_replica = false;
   lagging.ms = 250;
-  Campaign campaign{{Strategy::ttl, Strategy::pg_atomic}, {}, {fault_named("failover"), fault_named("pause")}, 1, 1};
-  std::vector<Cell> cells = tabulate(campaign, {lagging, judged(Strategy::ttl, fault_named("pause"), 0, 0)});
-  ChaosSetup setup;
+  chaos::Campaign campaign{
+      {Strategy::ttl, Strategy::pg_atomic}, {}, {chaos::fault_named("failover"), chaos::fault_named("pause")}, 1, 1};
+  std::vector<Cell> cells = tabulate(campaign, {lagging, judged(Strategy::ttl, chaos::fault_named("pause"), 0, 0)});
+  chaos::ChaosSetup setup;
   setup.seed = 77;
   setup.ttl = std::chrono::milliseconds(300);
   setup.wait = WaitMode::notify;
@@ -246,4 +257,4 @@ TEST(WriteJson, TheTableReadsBackCellByCell) {
 }
 
 }  // namespace
-}  // namespace rlock::chaos
+}  // namespace rlock::checker

@@ -27,29 +27,29 @@ struct AnalyzeOptions {
 };
 
 // ROW:FAULT's cell of `cells`; throws UsageError naming what is wrong.
-const chaos::Cell& cell_named(const std::vector<chaos::Cell>& cells, const std::string& text) {
+const checker::Cell& cell_named(const std::vector<checker::Cell>& cells, const std::string& text) {
   auto colon = text.rfind(':');
   std::optional<chaos::Fault> fault =
       colon == std::string::npos ? std::nullopt : chaos::fault_from(text.substr(colon + 1));
   if (!fault) throw UsageError(fmt::format("--compare {}: expected ROW:FAULT, e.g. fenced-retry:pause", text));
-  const chaos::Cell* cell = chaos::find_cell(cells, text.substr(0, colon), *fault);
+  const checker::Cell* cell = checker::find_cell(cells, text.substr(0, colon), *fault);
   if (cell == nullptr) throw UsageError(fmt::format("--compare {}: the run has no such cell", text));
   return *cell;
 }
 
 void analyze(const AnalyzeOptions& options) {
   util::check_own_dir(options.run_dir, "analyze: the run directory");
-  chaos::JudgedRun run = chaos::judge_stored_run(options.run_dir);
-  const std::vector<chaos::Cell>& cells = run.cells;
-  chaos::check_judged(cells, options.run_dir);
-  const chaos::Cell* a = options.compare.empty() ? nullptr : &cell_named(cells, options.compare[0]);
-  const chaos::Cell* b = options.compare.empty() ? nullptr : &cell_named(cells, options.compare[1]);
+  store::JudgedRun run = store::judge_stored_run(options.run_dir);
+  const std::vector<checker::Cell>& cells = run.cells;
+  checker::check_judged(cells, options.run_dir);
+  const checker::Cell* a = options.compare.empty() ? nullptr : &cell_named(cells, options.compare[0]);
+  const checker::Cell* b = options.compare.empty() ? nullptr : &cell_named(cells, options.compare[1]);
   fmt::print("rlock analyze: {}, seed {}, {} trials a cell, TTL {}ms\n", options.run_dir, run.setup.seed,
              run.campaign.trials, run.setup.ttl.count());
-  chaos::print_table(cells, run.setup);
-  if (a != nullptr) chaos::print_comparison(*a, *b);
-  if (!options.json.empty()) chaos::write_json(options.json, cells, run.campaign, run.setup);
-  chaos::check_expected_safe(cells);
+  checker::print_table(cells, run.setup);
+  if (a != nullptr) checker::print_comparison(*a, *b);
+  if (!options.json.empty()) checker::write_json(options.json, cells, run.campaign, run.setup);
+  checker::check_expected_safe(cells);
 }
 
 }  // namespace

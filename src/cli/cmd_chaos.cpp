@@ -180,16 +180,16 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   setup.ttl = std::chrono::milliseconds(options.ttl_ms);
   setup.wait = options.wait;
   setup.netns = options.netns;
-  setup.run_dir = chaos::new_run_dir(setup.dir, setup.seed, campaign.shard);
-  std::vector<chaos::TrialResult> results = chaos::run_campaign(campaign, setup);
-  std::vector<chaos::Cell> cells = chaos::tabulate(campaign, results);
-  chaos::print_table(cells, setup);
-  if (!options.json.empty()) chaos::write_json(options.json, cells, campaign, setup);
-  chaos::write_json((setup.run_dir / "chaos.json").string(), cells, campaign, setup);
+  setup.run_dir = store::new_run_dir(setup.dir, setup.seed, campaign.shard);
+  std::vector<checker::TrialResult> results = runner::run_campaign(campaign, setup);
+  std::vector<checker::Cell> cells = checker::tabulate(campaign, results);
+  checker::print_table(cells, setup);
+  if (!options.json.empty()) checker::write_json(options.json, cells, campaign, setup);
+  checker::write_json((setup.run_dir / "chaos.json").string(), cells, campaign, setup);
   fmt::print(stderr, "chaos: the run is stored in {} (rlock analyze DIR checks it again)\n", setup.run_dir.string());
   write_run_report(setup.run_dir, global, "chaos");
-  chaos::check_harness(results);
-  chaos::check_expected_safe(cells);
+  runner::check_harness(results);
+  checker::check_expected_safe(cells);
 }
 
 }  // namespace

@@ -31,16 +31,16 @@ struct MergeOptions {
 void merge(const MergeOptions& options, const GlobalOptions& global) {
   std::vector<std::filesystem::path> dirs(options.shards.begin(), options.shards.end());
   for (const std::filesystem::path& dir : dirs) util::check_own_dir(dir, "merge: the shard");
-  chaos::MergedRun run = chaos::merge_shards(dirs, global.setup().dir.root() / "chaos");
+  store::MergedRun run = store::merge_shards(dirs, global.setup().dir.root() / "chaos");
   fmt::print("rlock merge: {} shards of plan {}, seed {}, {} trials a cell, TTL {}ms\n", run.shards, run.fingerprint,
              run.setup.seed, run.campaign.trials, run.setup.ttl.count());
-  chaos::print_table(run.cells, run.setup);
-  if (!options.json.empty()) chaos::write_json(options.json, run.cells, run.campaign, run.setup);
-  chaos::write_json((run.setup.run_dir / "chaos.json").string(), run.cells, run.campaign, run.setup);
+  checker::print_table(run.cells, run.setup);
+  if (!options.json.empty()) checker::write_json(options.json, run.cells, run.campaign, run.setup);
+  checker::write_json((run.setup.run_dir / "chaos.json").string(), run.cells, run.campaign, run.setup);
   fmt::print(stderr, "merge: the run is stored in {} (rlock analyze DIR checks it again)\n",
              run.setup.run_dir.string());
   write_run_report(run.setup.run_dir, global, "merge");
-  chaos::check_expected_safe(run.cells);
+  checker::check_expected_safe(run.cells);
 }
 
 }  // namespace

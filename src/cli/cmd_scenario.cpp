@@ -58,7 +58,7 @@ std::vector<scenario::Scenario> scenarios_asked(const ScenarioOptions& options, 
 
 std::string losses_of(const scenario::Scenario& s) {
   std::string out;
-  for (chaos::Loss loss : s.loss) out += (out.empty() ? "" : " or ") + std::string(to_string(loss));
+  for (checker::Loss loss : s.loss) out += (out.empty() ? "" : " or ") + std::string(to_string(loss));
   return out;
 }
 

@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
   } catch (const rlock::card::LivenessLost& e) {
     spdlog::error("{}", e.what());
     return kLivenessLost;
-  } catch (const rlock::chaos::UnexpectedAnomaly& e) {
+  } catch (const rlock::checker::UnexpectedAnomaly& e) {
     spdlog::error("{}", e.what());
     return kAnomaly;
   } catch (const rlock::lab::WriteRejected& e) {

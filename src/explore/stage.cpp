@@ -43,8 +43,8 @@ std::vector<std::string> names_of(int workers) {
 chaos::Fault walk_fault(const World& world) { return chaos::explored_fault(operations_of(world)); }
 
 bool OrderRun::losing() const {
-  const chaos::TrialResult& r = judged.result;
-  return r.lost.validity == chaos::Validity::invalid || r.overlaps.validity == chaos::Validity::invalid;
+  const checker::TrialResult& r = judged.result;
+  return r.lost.validity == checker::Validity::invalid || r.overlaps.validity == checker::Validity::invalid;
 }
 
 struct Stage::Impl {
@@ -252,7 +252,7 @@ struct Stage::Impl {
   std::optional<std::size_t> last_holder;  // key_holder()'s last answer
   bool holder_changed = true;
   long long holder_reads = 0;
-  std::vector<chaos::WorkerExit> exits;
+  std::vector<checker::WorkerExit> exits;
   Turns turns;  // last: its threads run the workers, so they end first
 };
 
@@ -272,11 +272,12 @@ OrderRun Stage::run(const Chooser& choose, int number, Walk walk) {
   s.order_log.emplace(lab::wall_seconds());
   s.exits.clear();
   for (std::size_t i = 0; i < s.workers.size(); ++i) {
-    s.exits.push_back(chaos::WorkerExit{worker_name(i), kAmounts[i], true, 0});
+    s.exits.push_back(checker::WorkerExit{worker_name(i), kAmounts[i], true, 0});
   }
 
   OrderRun run{
-      {}, {}, {}, {}, {chaos::TrialInput(chaos::TrialSpec{s.world.strategy, walk_fault(s.world), number, {}}), {}}, {}};
+      {}, {}, {}, {}, {checker::TrialInput(chaos::TrialSpec{s.world.strategy, walk_fault(s.world), number, {}}), {}},
+      {}};
   Progress progress{{}, false, false, false, false, std::vector<int>(s.workers.size(), 0)};
   s.turns.run_order([&]() -> std::optional<std::size_t> {
     for (std::vector<Move> enabled = s.enabled(progress, walk); !enabled.empty(); enabled = s.enabled(progress, walk)) {
@@ -291,14 +292,14 @@ OrderRun Stage::run(const Chooser& choose, int number, Walk walk) {
 
   ++s.orders_run;
   run.events = s.order_log->kept();
-  chaos::TrialInput& input = run.judged.input;
-  input.history = chaos::history_from(run.events, s.exits);
+  checker::TrialInput& input = run.judged.input;
+  input.history = checker::history_from(run.events, s.exits);
   input.stuck.assign(s.exits.size(), false);
   input.struck = progress.paused_once || progress.expired || progress.restarted || progress.failed_over;
   input.final_balance = s.store.read_balance(s.account);
   if (progress.failed_over) input.lock_reached_replica = s.pair->lock_reached_replica();
   input.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count();
-  run.judged.result = chaos::judge(input);
+  run.judged.result = checker::judge(input);
   return run;
 }
 

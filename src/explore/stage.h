@@ -47,7 +47,7 @@ struct OrderRun {
   std::vector<std::size_t> widths;
   std::vector<std::size_t> picks;
   std::vector<double> started;
-  chaos::JudgedTrial judged;
+  checker::JudgedTrial judged;
   std::vector<lab::Event> events;
 
   // Money lost or two holders' sections overlapping: what the explorer counts.

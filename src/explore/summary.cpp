@@ -17,13 +17,13 @@ std::string read_text(const std::filesystem::path& path) {
 
 // The verdict of an order, in a line: what the checkers found.
 std::string verdict_line(const OrderRun& run) {
-  const chaos::TrialResult& r = run.judged.result;
+  const checker::TrialResult& r = run.judged.result;
   if (!run.losing()) {
     return fmt::format("holds: balance {}, no money lost, no overlap", run.judged.input.final_balance.value_or(0));
   }
   std::string text = "LOSES:";
-  if (r.lost.validity == chaos::Validity::invalid) text += " lost update (" + r.lost.detail + ")";
-  if (r.overlaps.validity == chaos::Validity::invalid) text += " overlap (" + r.overlaps.detail + ")";
+  if (r.lost.validity == checker::Validity::invalid) text += " lost update (" + r.lost.detail + ")";
+  if (r.overlaps.validity == checker::Validity::invalid) text += " overlap (" + r.overlaps.detail + ")";
   return text;
 }
 

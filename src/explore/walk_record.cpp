@@ -46,8 +46,8 @@ WalkRecord::WalkRecord(const World& world, const Servers& servers, const fs::pat
       servers_(servers),
       explore_dir_(explore_dir),
       seed_(seed),
-      run_dir_(run_dir.empty() ? chaos::new_run_dir(explore_dir, seed) : run_dir),
-      cells_(chaos::empty_table(campaign_of(world, 1))) {
+      run_dir_(run_dir.empty() ? store::new_run_dir(explore_dir, seed) : run_dir),
+      cells_(checker::empty_table(campaign_of(world, 1))) {
   fs::create_directories(run_dir_);
   orders_.emplace(run_dir_ / "orders.txt");
 }
@@ -59,8 +59,8 @@ fs::path WalkRecord::shortest_dir(const OrderRun& run) const {
 }
 
 void WalkRecord::add(const OrderRun& run) {
-  chaos::record_trial(run_dir_, run.judged.input);
-  chaos::tally(cells_, run.judged.result);
+  store::record_trial(run_dir_, run.judged.input);
+  checker::tally(cells_, run.judged.result);
   orders_->append_line(order_text(run.order));
   if (!run.losing() || (kept_ && run.order.size() >= kept_size_)) return;
   if (kept_) fs::remove_all(*kept_);
@@ -73,8 +73,8 @@ fs::path WalkRecord::finish(Exploration& walk) {
   orders_.reset();
   chaos::Campaign campaign = campaign_of(world_, walk.orders);
   chaos::ChaosSetup setup = setup_of(servers_, explore_dir_, seed_, run_dir_);
-  chaos::write_run_record(campaign, setup);
-  chaos::write_json((run_dir_ / "chaos.json").string(), cells_, campaign, setup);
+  store::write_run_record(campaign, setup);
+  checker::write_json((run_dir_ / "chaos.json").string(), cells_, campaign, setup);
   if (kept_ && walk.shortest) {
     lab::LabDir kept(*kept_);
     lab::write_events(kept, walk.shortest->events, lab::Lang::en);
@@ -83,19 +83,19 @@ fs::path WalkRecord::finish(Exploration& walk) {
                              timeline::SvgOptions{fmt::format("rlock explore: {}, the shortest losing order",
                                                               lab::to_string(world_.strategy))});
   }
-  chaos::seal_run(run_dir_);
+  store::seal_run(run_dir_);
   return kept_.value_or(fs::path());
 }
 
 void steps_as_seconds(const lab::LabDir& dir, OrderRun& order) {
   const std::vector<double>& started = order.started;
-  for (chaos::Operation& op : order.judged.input.history) {
-    for (chaos::Section& section : op.sections) {
+  for (checker::Operation& op : order.judged.input.history) {
+    for (checker::Section& section : op.sections) {
       section.read_at = step_of(started, section.read_at);
       section.wrote_at = step_of(started, section.wrote_at);
     }
   }
-  order.judged.result = chaos::judge(order.judged.input);
+  order.judged.result = checker::judge(order.judged.input);
   std::vector<lab::Event> events = lab::read_events(dir);
   for (lab::Event& event : events) {
     event.t = step_of(started, event.t);

@@ -45,7 +45,7 @@ class WalkRecord {
   std::filesystem::path explore_dir_;
   std::uint64_t seed_;
   std::filesystem::path run_dir_;
-  std::vector<chaos::Cell> cells_;             // the table, tallied as the orders come
+  std::vector<checker::Cell> cells_;           // the table, tallied as the orders come
   std::optional<lab::AppendFile> orders_;      // orders.txt, a line an order
   std::optional<std::filesystem::path> kept_;  // the shortest losing order's directory so far
   std::size_t kept_size_ = 0;

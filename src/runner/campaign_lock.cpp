@@ -12,7 +12,7 @@
 
 #include "rlock/error.h"
 
-namespace rlock::chaos {
+namespace rlock::runner {
 
 CampaignLock::CampaignLock(const std::filesystem::path& chaos_dir) {
   std::filesystem::create_directories(chaos_dir);
@@ -37,4 +37,4 @@ CampaignLock::CampaignLock(const std::filesystem::path& chaos_dir) {
 
 CampaignLock::~CampaignLock() { ::close(fd_); }
 
-}  // namespace rlock::chaos
+}  // namespace rlock::runner

@@ -8,7 +8,7 @@
 
 #include <filesystem>
 
-namespace rlock::chaos {
+namespace rlock::runner {
 
 class CampaignLock {
  public:
@@ -23,4 +23,4 @@ class CampaignLock {
   int fd_ = -1;
 };
 
-}  // namespace rlock::chaos
+}  // namespace rlock::runner

@@ -13,21 +13,21 @@
 #include "protocol/client_driver.h"
 #include "rlock/error.h"
 
-namespace rlock::chaos {
+namespace rlock::runner {
 namespace {
 
-using Clock = TrialClock;
+using Clock = chaos::TrialClock;
 
 // One worker of the trial: its client process and where its increment stands.
 struct ClientWorker {
-  const WorkerSchedule& plan;
+  const chaos::WorkerSchedule& plan;
   protocol::ClientDriver client;
   long long id = 0;
   bool sent = false;     // its increment was sent
   bool done = false;     // it said done, or was killed
   bool applied = false;  // one of its writes was applied
   bool stopped = false;  // the nemesis stopped it (SIGSTOP): it cannot be late
-  WorkerExit exit;
+  checker::WorkerExit exit;
 };
 
 // A read's answer, held back for the worker's work time.
@@ -54,9 +54,9 @@ std::vector<Held> take_due(std::vector<Held>& held, Clock::time_point now) {
   return taken;
 }
 
-class ClientTrial : public Participants {
+class ClientTrial : public chaos::Participants {
  public:
-  ClientTrial(TrialContext& trial, const ClientTrialSetup& setup)
+  ClientTrial(chaos::TrialContext& trial, const ClientTrialSetup& setup)
       : trial_(trial),
         spec_(trial.spec),
         schedule_(trial.schedule),
@@ -64,14 +64,14 @@ class ClientTrial : public Participants {
         account_(setup.initial_balance),
         silence_limit_(protocol::silence_limit(setup.ttl)) {
     const lab::LabDir& dir = trial.dir;
-    const Schedule& schedule = trial.schedule;
+    const chaos::Schedule& schedule = trial.schedule;
     for (std::size_t i = 0; i < schedule.workers.size(); ++i) {
-      const WorkerSchedule& w = schedule.workers[i];
+      const chaos::WorkerSchedule& w = schedule.workers[i];
       workers_.push_back(ClientWorker{
           w,
           protocol::ClientDriver(w.name, setup.client.command, dir.root() / fmt::format("client-{}.stderr", w.name),
                                  setup.environment.empty() ? std::vector<std::string>{} : setup.environment[i]),
-          static_cast<long long>(i + 1), false, false, false, false, WorkerExit{w.name, w.amount, false, 0}});
+          static_cast<long long>(i + 1), false, false, false, false, checker::WorkerExit{w.name, w.amount, false, 0}});
     }
   }
 
@@ -83,7 +83,7 @@ class ClientTrial : public Participants {
       start_clock();
       log_ = &trial_.run_log();
       start_ = Clock::now();
-      run_trial_loop(trial_, *this, stopped);
+      chaos::run_trial_loop(trial_, *this, stopped);
     } catch (const protocol::ClientError& e) {
       outcome.client_error = fmt::format("client {}: {}", setup_.client.name, e.what());
     }
@@ -104,7 +104,7 @@ class ClientTrial : public Participants {
 
   void advance(Clock::time_point now) override {
     for (ClientWorker& w : workers_) {
-      if (!w.sent && now >= start_ + seconds_of(w.plan.delay_s)) send_increment(w);
+      if (!w.sent && now >= start_ + chaos::seconds_of(w.plan.delay_s)) send_increment(w);
     }
   }
 
@@ -124,15 +124,15 @@ class ClientTrial : public Participants {
 
   bool done(std::size_t worker) const override { return workers_[worker].done; }
 
-  std::optional<Clock::time_point> strike_time(const FaultModel& fault) const override {
+  std::optional<Clock::time_point> strike_time(const chaos::FaultModel& fault) const override {
     switch (fault.client_strike()) {
-      case ClientStrike::at_read: return target_read_at_;
-      case ClientStrike::after_answer: return target_answered_at_;
-      case ClientStrike::after_read:
+      case chaos::ClientStrike::at_read: return target_read_at_;
+      case chaos::ClientStrike::after_answer: return target_answered_at_;
+      case chaos::ClientStrike::after_read:
         if (!target_read_at_) return std::nullopt;
-        return *target_read_at_ + seconds_of(fault.strike_after_s(schedule_));
-      case ClientStrike::at_step: return target_stepped_at_;
-      case ClientStrike::before_answer: break;
+        return *target_read_at_ + chaos::seconds_of(fault.strike_after_s(schedule_));
+      case chaos::ClientStrike::at_step: return target_stepped_at_;
+      case chaos::ClientStrike::before_answer: break;
     }
     std::optional<Clock::time_point> due;
     for (const HeldReply& reply : held_) {
@@ -182,7 +182,7 @@ class ClientTrial : public Participants {
     for (const ClientWorker& w : workers_) {
       if (!w.done) clients.push_back(&w.client);
     }
-    protocol::wait_for_any(clients, kRound);
+    protocol::wait_for_any(clients, chaos::kRound);
   }
 
   // Handles every message worker i has sent, and checks its silence.
@@ -203,7 +203,8 @@ class ClientTrial : public Participants {
     if (const auto* read_message = std::get_if<protocol::Read>(&message)) {
       read(i, *read_message);
     } else if (const auto* step = std::get_if<protocol::Step>(&message)) {
-      bool awaited = spec_.fault->client_strike() == ClientStrike::at_step && step->step == spec_.fault->strike_step();
+      bool awaited =
+          spec_.fault->client_strike() == chaos::ClientStrike::at_step && step->step == spec_.fault->strike_step();
       if (i == schedule_.target && awaited && !target_stepped_at_) {
         target_stepped_at_ = Clock::now();
         held_step_ = *step;  // answered once the strike is due and done (deliver)
@@ -215,7 +216,7 @@ class ClientTrial : public Participants {
       if (hold && i == schedule_.target && !write_held_) {
         write_held_ = true;
         log_->record("host", lab::EventKind::network, {{"action", "its write held"}, {"target", w.plan.name}});
-        held_writes_.push_back(HeldWrite{Clock::now() + seconds_of(*hold), i, *write_message, log_->elapsed()});
+        held_writes_.push_back(HeldWrite{Clock::now() + chaos::seconds_of(*hold), i, *write_message, log_->elapsed()});
       } else {
         write(w, *write_message, log_->elapsed());
       }
@@ -234,7 +235,7 @@ class ClientTrial : public Participants {
                    reply.claimed ? nlohmann::json{{"balance", reply.balance}, {"fence", *message.token}}
                                  : nlohmann::json{{"balance", reply.balance}});
     }
-    held_.push_back(HeldReply{Clock::now() + seconds_of(w.plan.work_s), i, reply});
+    held_.push_back(HeldReply{Clock::now() + chaos::seconds_of(w.plan.work_s), i, reply});
     if (i == schedule_.target && !target_read_at_) target_read_at_ = Clock::now();
   }
 
@@ -283,9 +284,9 @@ class ClientTrial : public Participants {
     return std::all_of(workers_.begin(), workers_.end(), [](const ClientWorker& w) { return w.done; });
   }
 
-  TrialContext& trial_;
-  const TrialSpec& spec_;
-  const Schedule& schedule_;
+  chaos::TrialContext& trial_;
+  const chaos::TrialSpec& spec_;
+  const chaos::Schedule& schedule_;
   const ClientTrialSetup& setup_;
   const lab::RunLog* log_ = nullptr;
   Clock::time_point start_{};
@@ -301,19 +302,19 @@ class ClientTrial : public Participants {
 
 }  // namespace
 
-ServedTally ClientTrialOutcome::tally() const {
-  return ServedTally{.stale_writes = account.stale_writes(),
-                     .lost_money = account.lost_money(),
-                     .balance = account.balance(),
-                     .expected_balance = account.expected_balance(),
-                     .repeated_writes = account.repeated_writes(),
-                     .unwritten = account.unwritten()};
+checker::ServedTally ClientTrialOutcome::tally() const {
+  return checker::ServedTally{.stale_writes = account.stale_writes(),
+                              .lost_money = account.lost_money(),
+                              .balance = account.balance(),
+                              .expected_balance = account.expected_balance(),
+                              .repeated_writes = account.repeated_writes(),
+                              .unwritten = account.unwritten()};
 }
 
-ClientTrialOutcome run_client_trial(TrialContext& trial, const ClientTrialSetup& setup,
+ClientTrialOutcome run_client_trial(chaos::TrialContext& trial, const ClientTrialSetup& setup,
                                     const std::function<void()>& start_clock, const std::function<bool()>& stopped) {
   ClientTrial client_trial(trial, setup);
   return client_trial.run(start_clock, stopped);
 }
 
-}  // namespace rlock::chaos
+}  // namespace rlock::runner

@@ -28,7 +28,7 @@
 #include "lab/run_log.h"
 #include "protocol/served_account.h"
 
-namespace rlock::chaos {
+namespace rlock::runner {
 
 struct ClientTrialSetup {
   const protocol::ClientSpec& client;
@@ -41,18 +41,18 @@ struct ClientTrialSetup {
 };
 
 struct ClientTrialOutcome {
-  std::vector<WorkerExit> exits;  // ended: done (code 0), done with an error (1), killed or stuck
+  std::vector<checker::WorkerExit> exits;  // ended: done (code 0), done with an error (1), killed or stuck
   protocol::ServedAccount account;
   std::optional<std::string> client_error;  // the client broke the protocol: not an anomaly
 
   // What the judge reads of the served account.
-  ServedTally tally() const;
+  checker::ServedTally tally() const;
 };
 
 // The clients' stderr goes to client-WORKER.stderr in the trial's directory. Throws Error when a
 // client cannot be started at all; anything the client does wrong is the outcome's client_error.
 // When `stopped` says so (the campaign stops), ends the trial at once.
-ClientTrialOutcome run_client_trial(TrialContext& trial, const ClientTrialSetup& setup,
+ClientTrialOutcome run_client_trial(chaos::TrialContext& trial, const ClientTrialSetup& setup,
                                     const std::function<void()>& start_clock, const std::function<bool()>& stopped);
 
-}  // namespace rlock::chaos
+}  // namespace rlock::runner

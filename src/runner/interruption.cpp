@@ -4,7 +4,7 @@
 
 #include <csignal>
 
-namespace rlock::chaos {
+namespace rlock::runner {
 namespace {
 
 volatile std::sig_atomic_t noted = 0;
@@ -47,4 +47,4 @@ void leave_interruptions_to_the_campaign() {
   ::signal(SIGTERM, SIG_IGN);
 }
 
-}  // namespace rlock::chaos
+}  // namespace rlock::runner

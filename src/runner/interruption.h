@@ -13,7 +13,7 @@
 
 #include <string>
 
-namespace rlock::chaos {
+namespace rlock::runner {
 
 class CatchInterruptions {
  public:
@@ -37,4 +37,4 @@ std::string signal_name(int signal);
 // group); the campaign tells its jobs when to stop.
 void leave_interruptions_to_the_campaign();
 
-}  // namespace rlock::chaos
+}  // namespace rlock::runner

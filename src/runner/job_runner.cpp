@@ -26,7 +26,7 @@
 #include "runner/trial.h"
 #include "store/run_record.h"
 
-namespace rlock::chaos {
+namespace rlock::runner {
 namespace {
 
 using namespace std::chrono_literals;
@@ -42,11 +42,11 @@ std::vector<nlohmann::json> read_lines(const std::filesystem::path& path) {
   return lines;
 }
 
-std::filesystem::path client_record(const ChaosSetup& setup, const std::string& name) {
+std::filesystem::path client_record(const chaos::ChaosSetup& setup, const std::string& name) {
   return setup.dir / "trials" / ".clients" / (name + ".jsonl");
 }
 
-bool gave_up_on(const ChaosSetup& setup, const std::string& name) {
+bool gave_up_on(const chaos::ChaosSetup& setup, const std::string& name) {
   std::vector<nlohmann::json> trials = read_lines(client_record(setup, name));
   if (trials.size() < kGiveUpAfter) return false;
   return std::all_of(trials.begin(), trials.begin() + kGiveUpAfter,
@@ -55,27 +55,27 @@ bool gave_up_on(const ChaosSetup& setup, const std::string& name) {
 
 // The trial `i` of a job, judged, or not run: its client gave up on, or it could not run (a trial
 // cut short or a server lost stops the job: TrialStopped, HarnessLost).
-JudgedTrial trial_of_job(const std::vector<TrialSpec>& specs, std::size_t i, Job& job) {
-  const ChaosSetup& setup = job.setup;
+checker::JudgedTrial trial_of_job(const std::vector<chaos::TrialSpec>& specs, std::size_t i, chaos::Job& job) {
+  const chaos::ChaosSetup& setup = job.setup;
   const std::optional<protocol::ClientSpec>& client = specs[i].client;
   auto not_run = [&](auto&& fill) {
-    TrialInput input{specs[i]};
+    checker::TrialInput input{specs[i]};
     fill(input);
     input.not_run = true;
-    return JudgedTrial{input, judge(input)};
+    return checker::JudgedTrial{input, checker::judge(input)};
   };
   if (client && gave_up_on(setup, client->name)) {
-    return not_run([&](TrialInput& input) {
+    return not_run([&](checker::TrialInput& input) {
       input.client_error = fmt::format("not run: client {} failed its first {} trials", client->name, kGiveUpAfter);
     });
   }
-  std::optional<JudgedTrial> trial;
+  std::optional<checker::JudgedTrial> trial;
   try {
     trial = run_trial(specs[i], setup.first_account + static_cast<long>(i), job);
-  } catch (const HarnessLost&) {
+  } catch (const chaos::HarnessLost&) {
     throw;
   } catch (const std::exception& e) {
-    trial = not_run([&](TrialInput& input) { input.error = e.what(); });
+    trial = not_run([&](checker::TrialInput& input) { input.error = e.what(); });
   }
   if (client) {
     lab::AppendFile(client_record(setup, client->name))
@@ -86,33 +86,34 @@ JudgedTrial trial_of_job(const std::vector<TrialSpec>& specs, std::size_t i, Job
 
 // One job process: every jobs-th trial, one after the other, each result one line in `results`.
 // It stops when the campaign does, and at the first server the harness lost, which it reports.
-void run_job(int job, int jobs, const std::vector<TrialSpec>& specs, const ChaosSetup& setup,
+void run_job(int job, int jobs, const std::vector<chaos::TrialSpec>& specs, const chaos::ChaosSetup& setup,
              const std::filesystem::path& results) {
   lab::AppendFile out(results);
   try {
-    std::optional<JobLab> lab;
-    ChaosSetup own = setup;  // under --netns, the lab's Redis
+    std::optional<chaos::JobLab> lab;
+    chaos::ChaosSetup own = setup;  // under --netns, the lab's Redis
     if (setup.netns) {
       lab.emplace(setup.dir / "trials" / fmt::format(".lab-{}", job));
       own.redis = lab->redis();
     }
-    Job context{job,
-                own,
-                needing("Redis", own.redis.display(), [&] { return RedisConnection(own.redis); }),
-                needing("PostgreSQL", postgres_at(own), [&] { return bank::AccountStore(own.conninfo); }),
-                {},
-                lab ? &*lab : nullptr};
-    for (std::size_t i = static_cast<std::size_t>(job); i < specs.size() && !stopping(setup);
+    chaos::Job context{
+        job,
+        own,
+        chaos::needing("Redis", own.redis.display(), [&] { return RedisConnection(own.redis); }),
+        chaos::needing("PostgreSQL", chaos::postgres_at(own), [&] { return bank::AccountStore(own.conninfo); }),
+        {},
+        lab ? &*lab : nullptr};
+    for (std::size_t i = static_cast<std::size_t>(job); i < specs.size() && !chaos::stopping(setup);
          i += static_cast<std::size_t>(jobs)) {
-      JudgedTrial trial = trial_of_job(specs, i, context);
-      if (!setup.run_dir.empty()) record_trial(setup.run_dir, trial.input);
+      checker::JudgedTrial trial = trial_of_job(specs, i, context);
+      if (!setup.run_dir.empty()) store::record_trial(setup.run_dir, trial.input);
       nlohmann::json line = result_json(trial.result);
       line["i"] = i;
       out.append_line(line.dump());
     }
-  } catch (const HarnessLost& e) {
+  } catch (const chaos::HarnessLost& e) {
     out.append_line(nlohmann::json{{"harness_lost", e.what()}}.dump());
-  } catch (const TrialStopped&) {
+  } catch (const chaos::TrialStopped&) {
     // the campaign stops: the trial cut short is not run
   }
 }
@@ -120,20 +121,22 @@ void run_job(int job, int jobs, const std::vector<TrialSpec>& specs, const Chaos
 // How long the jobs of a stopping campaign have to end their trials before they are killed.
 constexpr auto kStopGrace = 2s;
 
-bool restarts_shared_redis(const TrialSpec& spec) { return spec.fault->one_at_a_time() && !on_three_servers(spec); }
+bool restarts_shared_redis(const chaos::TrialSpec& spec) {
+  return spec.fault->one_at_a_time() && !chaos::on_three_servers(spec);
+}
 
-std::filesystem::path results_of(const ChaosSetup& setup, int job) {
+std::filesystem::path results_of(const chaos::ChaosSetup& setup, int job) {
   return setup.dir / "trials" / fmt::format(".results-{}.jsonl", job);
 }
 
 // The job processes of one run_trials, forked, watched and collected.
 class Jobs {
  public:
-  Jobs(const std::vector<TrialSpec>& specs, const ChaosSetup& setup, int jobs)
+  Jobs(const std::vector<chaos::TrialSpec>& specs, const chaos::ChaosSetup& setup, int jobs)
       : specs_(specs),
         setup_(setup),
         jobs_(jobs),
-        probe_(setup, !std::any_of(specs.begin(), specs.end(), restarts_shared_redis), client_servers(specs)) {
+        probe_(setup, !std::any_of(specs.begin(), specs.end(), restarts_shared_redis), chaos::client_servers(specs)) {
     for (int job = 0; job < jobs; ++job) {
       pids_.push_back(host::fork_child([&] {
         leave_interruptions_to_the_campaign();
@@ -164,26 +167,26 @@ class Jobs {
       if (!stopped_) {
         progress(reported_.size(),
                  static_cast<std::size_t>(std::count_if(reported_.begin(), reported_.end(),
-                                                        [](const auto& r) { return anomaly(r.second); })));
+                                                        [](const auto& r) { return checker::anomaly(r.second); })));
       }
     }
     collect();
   }
 
   // Every trial's result, in the order of the specs: those no job reported are not run.
-  std::vector<TrialResult> results() const {
-    std::vector<TrialResult> results;
+  std::vector<checker::TrialResult> results() const {
+    std::vector<checker::TrialResult> results;
     for (std::size_t i = 0; i < specs_.size(); ++i) {
       auto it = reported_.find(i);
       if (it != reported_.end()) {
         results.push_back(it->second);
       } else {
-        results.push_back(TrialResult{.spec = specs_[i],
-                                      .error = !lost_.empty()        ? lost_
-                                               : interruption() != 0 ? kNotRunInterrupted
-                                                                     : kNoResult,
-                                      .not_run = true,
-                                      .harness_lost = !lost_.empty()});
+        results.push_back(checker::TrialResult{.spec = specs_[i],
+                                               .error = !lost_.empty()        ? lost_
+                                                        : interruption() != 0 ? chaos::kNotRunInterrupted
+                                                                              : chaos::kNoResult,
+                                               .not_run = true,
+                                               .harness_lost = !lost_.empty()});
       }
     }
     return results;
@@ -202,7 +205,7 @@ class Jobs {
   }
 
   void stop() {
-    lab::AppendFile(stop_file(setup_)).append_line(lost_);
+    lab::AppendFile(chaos::stop_file(setup_)).append_line(lost_);
     stopped_ = true;
     kill_at_ = Clock::now() + kStopGrace;
   }
@@ -213,13 +216,13 @@ class Jobs {
     }
   }
 
-  const std::vector<TrialSpec>& specs_;
-  const ChaosSetup& setup_;
+  const std::vector<chaos::TrialSpec>& specs_;
+  const chaos::ChaosSetup& setup_;
   int jobs_;
-  ServerWatch probe_;
+  chaos::ServerWatch probe_;
   std::vector<pid_t> pids_;
   std::size_t running_ = 0;
-  std::map<std::size_t, TrialResult> reported_;
+  std::map<std::size_t, checker::TrialResult> reported_;
   std::string lost_;  // the first server the harness lost, named
   bool stopped_ = false;
   Clock::time_point kill_at_{};  // once the campaign stops, jobs not done by then are killed
@@ -227,15 +230,15 @@ class Jobs {
 
 }  // namespace
 
-std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const ChaosSetup& setup, int jobs,
-                                    const std::function<void(std::size_t, std::size_t)>& progress) {
+std::vector<checker::TrialResult> run_trials(const std::vector<chaos::TrialSpec>& specs, const chaos::ChaosSetup& setup,
+                                             int jobs, const std::function<void(std::size_t, std::size_t)>& progress) {
   if (specs.empty()) return {};
   std::filesystem::create_directories(setup.dir / "trials");
-  std::filesystem::remove(stop_file(setup));
+  std::filesystem::remove(chaos::stop_file(setup));
   Jobs running(specs, setup, jobs);
   running.watch(progress);
   for (int job = 0; job < jobs; ++job) std::filesystem::remove(results_of(setup, job));
   return running.results();
 }
 
-}  // namespace rlock::chaos
+}  // namespace rlock::runner

@@ -14,7 +14,7 @@
 #include "chaos/chaos.h"
 #include "checker/judge.h"
 
-namespace rlock::chaos {
+namespace rlock::runner {
 
 // The jobs share a record of each client's trials (one line each, in the order they ended), so
 // that the campaign gives up on a client whose first kGiveUpAfter trials all ended in a client error.
@@ -24,7 +24,7 @@ constexpr std::size_t kGiveUpAfter = 5;
 // redis-restart trial crashes the shared Redis: run those with one job, and on a Redis that rlock
 // or its scripts started (check_strikable). Anomalous trials are kept in
 // setup.dir/trials, which the caller clears before a campaign.
-std::vector<TrialResult> run_trials(const std::vector<TrialSpec>& specs, const ChaosSetup& setup, int jobs,
-                                    const std::function<void(std::size_t, std::size_t)>& progress);
+std::vector<checker::TrialResult> run_trials(const std::vector<chaos::TrialSpec>& specs, const chaos::ChaosSetup& setup,
+                                             int jobs, const std::function<void(std::size_t, std::size_t)>& progress);
 
-}  // namespace rlock::chaos
+}  // namespace rlock::runner

@@ -4,21 +4,21 @@
 
 #include "runfiles/file_format.h"
 
-namespace rlock::chaos {
+namespace rlock::runner {
 namespace {
 
-nlohmann::json check_json(const CheckResult& c) {
+nlohmann::json check_json(const checker::CheckResult& c) {
   return {{"validity", to_string(c.validity)}, {"detail", c.detail}, {"amount", c.amount}, {"count", c.count}};
 }
 
-CheckResult check_from(const nlohmann::json& j) {
-  return {validity_from(j.value("validity", "unknown")), j.value("detail", ""), runfiles::count_at(j, "amount", 0LL),
-          runfiles::count_at(j, "count", 0)};
+checker::CheckResult check_from(const nlohmann::json& j) {
+  return {checker::validity_from(j.value("validity", "unknown")), j.value("detail", ""),
+          runfiles::count_at(j, "amount", 0LL), runfiles::count_at(j, "count", 0)};
 }
 
 }  // namespace
 
-nlohmann::json result_json(const TrialResult& r) {
+nlohmann::json result_json(const checker::TrialResult& r) {
   return {{"lost", check_json(r.lost)},
           {"overlaps", check_json(r.overlaps)},
           {"fences", check_json(r.fences)},
@@ -38,8 +38,8 @@ nlohmann::json result_json(const TrialResult& r) {
           {"judged", r.judged}};
 }
 
-TrialResult result_from(const nlohmann::json& line, const TrialSpec& spec) {
-  return TrialResult{
+checker::TrialResult result_from(const nlohmann::json& line, const chaos::TrialSpec& spec) {
+  return checker::TrialResult{
       .spec = spec,
       .lost = check_from(line.value("lost", nlohmann::json::object())),
       .overlaps = check_from(line.value("overlaps", nlohmann::json::object())),
@@ -62,4 +62,4 @@ TrialResult result_from(const nlohmann::json& line, const TrialSpec& spec) {
       .judged = line.value("judged", false)};
 }
 
-}  // namespace rlock::chaos
+}  // namespace rlock::runner

@@ -10,10 +10,10 @@
 #include "chaos/chaos.h"
 #include "checker/judge.h"
 
-namespace rlock::chaos {
+namespace rlock::runner {
 
-nlohmann::json result_json(const TrialResult& result);
+nlohmann::json result_json(const checker::TrialResult& result);
 // The result of `spec` back; a field missing reads as its default.
-TrialResult result_from(const nlohmann::json& line, const TrialSpec& spec);
+checker::TrialResult result_from(const nlohmann::json& line, const chaos::TrialSpec& spec);
 
-}  // namespace rlock::chaos
+}  // namespace rlock::runner

@@ -11,7 +11,7 @@
 #include "chaos/campaign.h"
 #include "checker/judge.h"
 
-namespace rlock::chaos {
+namespace rlock::runner {
 
 // Runs `campaign` on `setup`'s servers: checks that they answer (and that Redis can be restarted
 // when a fault restarts it) and that the job's own servers start, prints the campaign's first line
@@ -26,10 +26,10 @@ namespace rlock::chaos {
 // UsageError). SIGINT or SIGTERM (interruption.h) stops it cleanly: its jobs end their trials and
 // stop the servers they started, the shared Redis runs again if a restart trial was mid-crash, the
 // run is sealed as interrupted (run_record.h), and it throws Interrupted, in one line.
-std::vector<TrialResult> run_campaign(const Campaign& campaign, const ChaosSetup& setup);
+std::vector<checker::TrialResult> run_campaign(const chaos::Campaign& campaign, const chaos::ChaosSetup& setup);
 
 // Throws HarnessLost in one line naming the server the campaign lost, its address and the cause,
 // with the count of trials checked and not run; nothing when none was lost.
-void check_harness(const std::vector<TrialResult>& results);
+void check_harness(const std::vector<checker::TrialResult>& results);
 
-}  // namespace rlock::chaos
+}  // namespace rlock::runner

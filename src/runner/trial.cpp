@@ -24,14 +24,14 @@
 #include "store/run_record.h"
 #include "timeline/timeline_svg.h"
 
-namespace rlock::chaos {
+namespace rlock::runner {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
 // The HOST:PORT of the etcd or ZooKeeper the trial's client locks on, from the variable its adapter
 // reads; "" for Redis and the built-in strategies.
-std::string client_server_address(const TrialSpec& spec) {
+std::string client_server_address(const chaos::TrialSpec& spec) {
   if (!spec.client) return "";
   std::string_view variable = protocol::address_variable(spec.client->server);
   if (variable.empty()) return "";
@@ -41,7 +41,7 @@ std::string client_server_address(const TrialSpec& spec) {
 
 // Each worker's variables beside its own: the one naming its etcd, ZooKeeper or PostgreSQL proxy,
 // when the trial has one, and the fault's for the target (a skewed clock).
-std::vector<std::vector<std::string>> client_overrides(const TrialContext& trial) {
+std::vector<std::vector<std::string>> client_overrides(const chaos::TrialContext& trial) {
   std::vector<std::vector<std::string>> overrides(trial.schedule.workers.size());
   if (trial.network) {
     for (std::size_t i = 0; i < overrides.size(); ++i) {
@@ -57,25 +57,27 @@ std::vector<std::vector<std::string>> client_overrides(const TrialContext& trial
 }
 
 // The trial's account and lock made new, and the servers and proxies its lock and its fault use.
-void set_up(TrialContext& trial) {
-  const ChaosSetup& setup = trial.setup();
-  if (!trial.spec.client) needing("PostgreSQL", postgres_at(setup), [&] { trial.job.store.reset(trial.account); });
-  on_shared_redis(trial.job, {"DEL", trial.key.lock, trial.key.fence_counter});
-  if (on_three_servers(trial.spec)) {
-    trial.redlock = needing("a Redlock server", fmt::format("127.0.0.1:{}", setup.redlock_port + 3 * trial.job.number),
-                            [&] { return redlock_servers_for(trial.job, trial.key); });
+void set_up(chaos::TrialContext& trial) {
+  const chaos::ChaosSetup& setup = trial.setup();
+  if (!trial.spec.client)
+    chaos::needing("PostgreSQL", chaos::postgres_at(setup), [&] { trial.job.store.reset(trial.account); });
+  chaos::on_shared_redis(trial.job, {"DEL", trial.key.lock, trial.key.fence_counter});
+  if (chaos::on_three_servers(trial.spec)) {
+    trial.redlock =
+        chaos::needing("a Redlock server", fmt::format("127.0.0.1:{}", setup.redlock_port + 3 * trial.job.number),
+                       [&] { return chaos::redlock_servers_for(trial.job, trial.key); });
   }
   trial.spec.fault->set_up(trial);
   if (trial.spec.fault->through_proxies() && !trial.job.lab) {  // seeded from the trial's schedule
     auto seed = static_cast<std::uint64_t>(trial.schedule.pause_s * 1e9);
-    trial.network = std::make_unique<TrialNetwork>(trial.schedule.workers.size(), trial.servers(), setup.conninfo, seed,
-                                                   client_server_address(trial.spec));
+    trial.network = std::make_unique<chaos::TrialNetwork>(trial.schedule.workers.size(), trial.servers(),
+                                                          setup.conninfo, seed, client_server_address(trial.spec));
   }
 }
 
 // The protocol client's trial (client_trial.h): how each client ended, and the served account's
 // exact count of stale writes, or the client's error.
-ClientTrialOutcome run_clients(TrialContext& trial) {
+ClientTrialOutcome run_clients(chaos::TrialContext& trial) {
   std::vector<std::vector<std::string>> urls;
   for (std::size_t i = 0; i < trial.schedule.workers.size(); ++i) {
     urls.emplace_back();
@@ -97,13 +99,14 @@ ClientTrialOutcome run_clients(TrialContext& trial) {
     trial.log.emplace(trial.dir, lab::Lang::en);
   };
   std::filesystem::create_directories(trial.dir.root());  // for the clients' stderr
-  return needing(fmt::format("client {}", client.name), protocol::blank_command_secrets(client.command),
-                 [&] { return run_client_trial(trial, setup, start_clock, [&] { return stopping(trial.setup()); }); });
+  return chaos::needing(fmt::format("client {}", client.name), protocol::blank_command_secrets(client.command), [&] {
+    return run_client_trial(trial, setup, start_clock, [&] { return chaos::stopping(trial.setup()); });
+  });
 }
 
 // The trial's workers run, of either kind: how each one ended, into `input`.
-std::vector<WorkerExit> run_participants(TrialContext& trial, TrialInput& input) {
-  if (!trial.spec.client) return run_workers(trial, [&] { return stopping(trial.setup()); });
+std::vector<checker::WorkerExit> run_participants(chaos::TrialContext& trial, checker::TrialInput& input) {
+  if (!trial.spec.client) return run_workers(trial, [&] { return chaos::stopping(trial.setup()); });
   ClientTrialOutcome outcome = run_clients(trial);
   input.served = outcome.tally();
   input.client_error = outcome.client_error.value_or("");
@@ -111,18 +114,19 @@ std::vector<WorkerExit> run_participants(TrialContext& trial, TrialInput& input)
 }
 
 // What judge() needs from the trial's run: its history, and the account's balance.
-std::vector<lab::Event> gather(TrialContext& trial, const std::vector<WorkerExit>& exits, TrialInput& input) {
+std::vector<lab::Event> gather(chaos::TrialContext& trial, const std::vector<checker::WorkerExit>& exits,
+                               checker::TrialInput& input) {
   std::vector<lab::Event> events;
   try {
     events = lab::read_events(trial.dir);
   } catch (const Error&) {
     if (input.client_error.empty()) throw;  // a client that failed before the clock started has none
   }
-  input.history = history_from(events, exits);
-  for (const WorkerExit& exit : exits) input.stuck.push_back(exit.stuck);
+  input.history = checker::history_from(events, exits);
+  for (const checker::WorkerExit& exit : exits) input.stuck.push_back(exit.stuck);
   if (!trial.spec.client && input.client_error.empty()) {
-    input.final_balance =
-        needing("PostgreSQL", postgres_at(trial.setup()), [&] { return trial.job.store.read_balance(trial.account); });
+    input.final_balance = chaos::needing("PostgreSQL", chaos::postgres_at(trial.setup()),
+                                         [&] { return trial.job.store.read_balance(trial.account); });
   }
   input.struck = trial.spec.fault->struck(trial.schedule, events);
   return events;
@@ -130,12 +134,12 @@ std::vector<lab::Event> gather(TrialContext& trial, const std::vector<WorkerExit
 
 // An anomalous trial, or one a client failed, keeps its directory with its history and timeline;
 // under keep_incomplete, one with a failed, stuck or unwritten increment too.
-void keep_or_remove(const lab::LabDir& dir, const std::vector<lab::Event>& events, const JudgedTrial& trial,
+void keep_or_remove(const lab::LabDir& dir, const std::vector<lab::Event>& events, const checker::JudgedTrial& trial,
                     bool keep_incomplete) {
-  const TrialResult& r = trial.result;
+  const checker::TrialResult& r = trial.result;
   bool incomplete = !r.not_run && (r.failed_ops > 0 || r.stuck_ops > 0 || r.unwritten_ops > 0);
-  if (anomaly(r) || !trial.input.client_error.empty() || (keep_incomplete && incomplete)) {
-    write_history(dir.root() / "history.jsonl", trial.input.history);
+  if (checker::anomaly(r) || !trial.input.client_error.empty() || (keep_incomplete && incomplete)) {
+    checker::write_history(dir.root() / "history.jsonl", trial.input.history);
     if (!events.empty())
       timeline::write_timeline(dir, dir.timeline(), timeline::SvgOptions{dir.root().filename().string()});
   } else {
@@ -145,26 +149,26 @@ void keep_or_remove(const lab::LabDir& dir, const std::vector<lab::Event>& event
 
 }  // namespace
 
-JudgedTrial run_trial(const TrialSpec& spec, long account, Job& job) {
+checker::JudgedTrial run_trial(const chaos::TrialSpec& spec, long account, chaos::Job& job) {
   auto began = Clock::now();
-  lab::LabDir dir(job.setup.dir / "trials" / trial_dir_name(spec));
-  Schedule schedule = schedule_for(spec, job.setup);
-  TrialContext trial{spec, schedule, job, dir, account, LockKey::for_account(account)};
-  TrialInput input{spec};
+  lab::LabDir dir(job.setup.dir / "trials" / store::trial_dir_name(spec));
+  chaos::Schedule schedule = chaos::schedule_for(spec, job.setup);
+  chaos::TrialContext trial{spec, schedule, job, dir, account, LockKey::for_account(account)};
+  checker::TrialInput input{spec};
   set_up(trial);
-  std::vector<WorkerExit> exits = run_participants(trial, input);
+  std::vector<checker::WorkerExit> exits = run_participants(trial, input);
   if (trial.pair) input.lock_reached_replica = trial.pair->lock_reached_replica();
   trial.network.reset();
   trial.pair.reset();
   trial.own.reset();
-  if (stopping(job.setup)) throw TrialStopped{};
+  if (chaos::stopping(job.setup)) throw chaos::TrialStopped{};
   // A trial that ran while the shared Redis was gone judges nothing: it is not run.
-  on_shared_redis(job, {"PING"});
+  chaos::on_shared_redis(job, {"PING"});
   std::vector<lab::Event> events = gather(trial, exits, input);
   input.ms = std::chrono::duration<double, std::milli>(Clock::now() - began).count();
-  JudgedTrial judged{input, judge(input)};
+  checker::JudgedTrial judged{input, checker::judge(input)};
   keep_or_remove(dir, events, judged, job.setup.keep_incomplete);
   return judged;
 }
 
-}  // namespace rlock::chaos
+}  // namespace rlock::runner

@@ -10,11 +10,11 @@
 #include "chaos/job.h"
 #include "checker/judge.h"
 
-namespace rlock::chaos {
+namespace rlock::runner {
 
 // Runs the trial on `account`: what judge() needed, and its verdict. Throws HarnessLost when a
 // server the harness needs stopped answering, TrialStopped when the campaign stops, Error when it
 // cannot run.
-JudgedTrial run_trial(const TrialSpec& spec, long account, Job& job);
+checker::JudgedTrial run_trial(const chaos::TrialSpec& spec, long account, chaos::Job& job);
 
-}  // namespace rlock::chaos
+}  // namespace rlock::runner

@@ -16,7 +16,7 @@
 #include "lab/worker_flags.h"
 #include "util/sanitizers.h"
 
-namespace rlock::chaos {
+namespace rlock::runner {
 namespace {
 
 // `faketime -f "+0 xRATE" rlock --dir DIR worker ...`, the plan as flags; exec'd at once, it waits
@@ -52,8 +52,8 @@ std::vector<std::string> skewed_command(const lab::WorkerPlan& plan, const lab::
 
 }  // namespace
 
-lab::WorkerPlan plan_for(lab::Strategy strategy, const WorkerSchedule& w, long account, const ChaosSetup& setup,
-                         const std::vector<RedisAddress>& redlock) {
+lab::WorkerPlan plan_for(lab::Strategy strategy, const chaos::WorkerSchedule& w, long account,
+                         const chaos::ChaosSetup& setup, const std::vector<RedisAddress>& redlock) {
   lab::WorkerPlan plan;
   plan.name = w.name;
   plan.amount = w.amount;
@@ -62,7 +62,7 @@ lab::WorkerPlan plan_for(lab::Strategy strategy, const WorkerSchedule& w, long a
   plan.delay_seconds = w.delay_s;
   plan.pause_seconds = w.work_s;
   plan.hold_seconds = w.hold_s;
-  plan.busy_retry = kBusyRetry;
+  plan.busy_retry = chaos::kBusyRetry;
   plan.strategy = strategy;
   if (lab::lock_servers(strategy) == 3) plan.redlock = redlock;
   if (lab::lock_servers(strategy) == 1) plan.wait = setup.wait;
@@ -113,4 +113,4 @@ pid_t spawn_worker(const lab::WorkerPlan& plan, const lab::LabSetup& setup, doub
   });
 }
 
-}  // namespace rlock::chaos
+}  // namespace rlock::runner

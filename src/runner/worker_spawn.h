@@ -15,11 +15,11 @@
 #include "rlock/redis_address.h"
 #include "strategy/worker.h"
 
-namespace rlock::chaos {
+namespace rlock::runner {
 
 // The worker `w` of a trial of `strategy` on `account`; `redlock` are the servers of a redlock trial.
-lab::WorkerPlan plan_for(lab::Strategy strategy, const WorkerSchedule& w, long account, const ChaosSetup& setup,
-                         const std::vector<RedisAddress>& redlock);
+lab::WorkerPlan plan_for(lab::Strategy strategy, const chaos::WorkerSchedule& w, long account,
+                         const chaos::ChaosSetup& setup, const std::vector<RedisAddress>& redlock);
 
 // A worker process. Exit codes as rlock's: 0, 1 failed, 3 write rejected. With a
 // clock_rate other than 1 it is a fresh `rlock worker` under faketime (libfaketime is preloaded at
@@ -34,4 +34,4 @@ inline constexpr double kExecLead = 0.5;
 pid_t spawn_worker(const lab::WorkerPlan& plan, const lab::LabSetup& setup, double clock_rate = 1,
                    const std::function<void()>& first = {});
 
-}  // namespace rlock::chaos
+}  // namespace rlock::runner

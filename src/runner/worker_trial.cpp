@@ -13,18 +13,19 @@
 #include "host/child.h"
 #include "runner/worker_spawn.h"
 
-namespace rlock::chaos {
+namespace rlock::runner {
 namespace {
 
 // The forked workers of a trial, as the loop drives them.
-class ForkedWorkers : public Participants {
+class ForkedWorkers : public chaos::Participants {
  public:
-  ForkedWorkers(const TrialContext& trial, std::vector<pid_t> pids)
+  ForkedWorkers(const chaos::TrialContext& trial, std::vector<pid_t> pids)
       : trial_(trial), pids_(std::move(pids)), done_(pids_.size(), false) {
-    for (const WorkerSchedule& w : trial.schedule.workers) exits_.push_back(WorkerExit{w.name, w.amount, false, 0});
+    for (const chaos::WorkerSchedule& w : trial.schedule.workers)
+      exits_.push_back(checker::WorkerExit{w.name, w.amount, false, 0});
   }
 
-  void advance(TrialClock::time_point now) override {
+  void advance(chaos::TrialClock::time_point now) override {
     for (std::size_t i = 0; i < pids_.size(); ++i) {
       if (done_[i]) continue;
       if (std::optional<host::ChildExit> exit = host::try_reap(pids_[i])) ended(i, *exit);
@@ -36,15 +37,15 @@ class ForkedWorkers : public Participants {
     }
   }
 
-  void wait() override { std::this_thread::sleep_for(kRound); }
+  void wait() override { std::this_thread::sleep_for(chaos::kRound); }
   bool done(std::size_t worker) const override { return done_[worker]; }
   bool all_done() const override {
     return std::all_of(done_.begin(), done_.end(), [](bool d) { return d; });
   }
 
-  std::optional<TrialClock::time_point> strike_time(const FaultModel& fault) const override {
+  std::optional<chaos::TrialClock::time_point> strike_time(const chaos::FaultModel& fault) const override {
     if (!read_at_) return std::nullopt;
-    return *read_at_ + seconds_of(fault.strike_after_s(trial_.schedule));
+    return *read_at_ + chaos::seconds_of(fault.strike_after_s(trial_.schedule));
   }
 
   bool signal(std::size_t worker, int number) override {
@@ -59,7 +60,7 @@ class ForkedWorkers : public Participants {
     }
   }
 
-  std::vector<WorkerExit> exits() const { return exits_; }
+  std::vector<checker::WorkerExit> exits() const { return exits_; }
 
  private:
   void ended(std::size_t i, const host::ChildExit& exit) {
@@ -68,32 +69,32 @@ class ForkedWorkers : public Participants {
     exits_[i].code = exit.code();
   }
 
-  const TrialContext& trial_;
+  const chaos::TrialContext& trial_;
   std::vector<pid_t> pids_;
   std::vector<bool> done_;
-  std::vector<WorkerExit> exits_;
-  std::optional<TrialClock::time_point> read_at_;  // when the loop saw the target's read
+  std::vector<checker::WorkerExit> exits_;
+  std::optional<chaos::TrialClock::time_point> read_at_;  // when the loop saw the target's read
 };
 
 // Worker i forked, on the trial's servers or its proxies; under --netns in its own namespace.
-pid_t spawn(const TrialContext& trial, std::size_t i) {
-  const ChaosSetup& setup = trial.setup();
-  const TrialNetwork* network = trial.network.get();
+pid_t spawn(const chaos::TrialContext& trial, std::size_t i) {
+  const chaos::ChaosSetup& setup = trial.setup();
+  const chaos::TrialNetwork* network = trial.network.get();
   std::vector<RedisAddress> servers = network ? network->redis_of(i) : trial.redlock;
   lab::LabSetup lab{network ? servers.front() : trial.redis(), network ? network->conninfo_of(i) : setup.conninfo,
                     trial.dir, lab::Lang::en};
   lab::WorkerPlan plan = plan_for(trial.spec.strategy, trial.schedule.workers[i], trial.account, setup,
                                   trial.redlock.empty() ? trial.redlock : servers);
-  JobLab* netns = trial.job.lab;
+  chaos::JobLab* netns = trial.job.lab;
   return spawn_worker(plan, lab, i == trial.schedule.target ? trial.spec.fault->target_clock_rate(trial.schedule) : 1,
                       netns ? std::function<void()>([netns, i] { netns->enter_worker(i); }) : std::function<void()>());
 }
 
 }  // namespace
 
-std::vector<WorkerExit> run_workers(TrialContext& trial, const std::function<bool()>& stopped) {
+std::vector<checker::WorkerExit> run_workers(chaos::TrialContext& trial, const std::function<bool()>& stopped) {
   struct HealAll {  // no partition outlives its trial
-    JobLab* lab;
+    chaos::JobLab* lab;
     ~HealAll() {
       if (lab) lab->heal_all();
     }
@@ -105,8 +106,8 @@ std::vector<WorkerExit> run_workers(TrialContext& trial, const std::function<boo
   std::vector<pid_t> pids;
   for (std::size_t i = 0; i < trial.schedule.workers.size(); ++i) pids.push_back(spawn(trial, i));
   ForkedWorkers workers(trial, std::move(pids));
-  run_trial_loop(trial, workers, stopped);
+  chaos::run_trial_loop(trial, workers, stopped);
   return workers.exits();
 }
 
-}  // namespace rlock::chaos
+}  // namespace rlock::runner

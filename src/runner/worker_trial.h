@@ -12,10 +12,10 @@
 #include "chaos/trial_context.h"
 #include "checker/history.h"
 
-namespace rlock::chaos {
+namespace rlock::runner {
 
 // Runs the trial's workers, its run's clock started anew (trial.log set): how each one ended. When
 // `stopped` says so (the campaign stops), ends those still running at once.
-std::vector<WorkerExit> run_workers(TrialContext& trial, const std::function<bool()>& stopped);
+std::vector<checker::WorkerExit> run_workers(chaos::TrialContext& trial, const std::function<bool()>& stopped);
 
-}  // namespace rlock::chaos
+}  // namespace rlock::runner

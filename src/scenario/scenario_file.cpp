@@ -96,13 +96,13 @@ std::vector<std::string> versions_from(const json& j) {
   return versions;
 }
 
-std::vector<chaos::Loss> losses_from(const json& j) {
-  std::vector<chaos::Loss> losses;
-  for (const json& name : list(j, "loss", chaos::all_losses().size())) {
-    std::optional<chaos::Loss> loss = name.is_string() ? chaos::loss_from(name.get<std::string>()) : std::nullopt;
+std::vector<checker::Loss> losses_from(const json& j) {
+  std::vector<checker::Loss> losses;
+  for (const json& name : list(j, "loss", checker::all_losses().size())) {
+    std::optional<checker::Loss> loss = name.is_string() ? checker::loss_from(name.get<std::string>()) : std::nullopt;
     if (!loss) {
       std::string known;
-      for (chaos::Loss l : chaos::all_losses()) known += (known.empty() ? "" : ", ") + std::string(to_string(l));
+      for (checker::Loss l : checker::all_losses()) known += (known.empty() ? "" : ", ") + std::string(to_string(l));
       refuse("loss", fmt::format("holds {}, not one of {}", shown(name), known));
     }
     if (std::find(losses.begin(), losses.end(), *loss) != losses.end())
@@ -154,9 +154,9 @@ Scenario read_scenario(std::string_view bytes) {
   return s;
 }
 
-bool showed_loss(const chaos::TrialResult& trial, const std::vector<chaos::Loss>& losses) {
-  chaos::Classification shown = chaos::classify(trial);
-  return std::any_of(losses.begin(), losses.end(), [&](chaos::Loss loss) { return shown.shows(loss); });
+bool showed_loss(const checker::TrialResult& trial, const std::vector<checker::Loss>& losses) {
+  checker::Classification shown = checker::classify(trial);
+  return std::any_of(losses.begin(), losses.end(), [&](checker::Loss loss) { return shown.shows(loss); });
 }
 
 }  // namespace rlock::scenario

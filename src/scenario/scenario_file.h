@@ -40,8 +40,8 @@ struct Scenario {
   chaos::Fault fault;
   long ttl_ms = 0;
   int workers = 0;
-  int trials = 0;                 // the default of --trials, a version
-  std::vector<chaos::Loss> loss;  // what counts as the failure: a trial that shows one (showed_loss)
+  int trials = 0;                   // the default of --trials, a version
+  std::vector<checker::Loss> loss;  // what counts as the failure: a trial that shows one (showed_loss)
   std::vector<std::string> sequence;
 };
 
@@ -53,6 +53,6 @@ Scenario read_scenario(std::string_view text);
 
 // Whether the trial showed one of `losses`, as checker/classification.h classifies it (a trial
 // not judged shows none but a client's error).
-bool showed_loss(const chaos::TrialResult& trial, const std::vector<chaos::Loss>& losses);
+bool showed_loss(const checker::TrialResult& trial, const std::vector<checker::Loss>& losses);
 
 }  // namespace rlock::scenario

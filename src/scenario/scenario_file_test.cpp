@@ -40,7 +40,7 @@ TEST(ReadScenario, EveryFieldIsRead) {
   EXPECT_EQ(s.ttl_ms, 2000);
   EXPECT_EQ(s.workers, 2);
   EXPECT_EQ(s.trials, 20);
-  EXPECT_EQ(s.loss, (std::vector<chaos::Loss>{chaos::Loss::lost_update, chaos::Loss::overlap}));
+  EXPECT_EQ(s.loss, (std::vector<checker::Loss>{checker::Loss::lost_update, checker::Loss::overlap}));
   EXPECT_EQ(s.sequence.size(), 2u);
 }
 
@@ -82,33 +82,33 @@ TEST(ReadScenario, EachBadFieldIsNamedInOneLine) {
 }
 
 TEST(ShowedLoss, EachLossIsItsOwnPartOfTheResult) {
-  using chaos::Loss;
-  chaos::TrialResult clean;
-  for (chaos::CheckResult* check : {&clean.lost, &clean.overlaps, &clean.fences, &clean.balance})
-    check->validity = chaos::Validity::valid;
+  using checker::Loss;
+  checker::TrialResult clean;
+  for (checker::CheckResult* check : {&clean.lost, &clean.overlaps, &clean.fences, &clean.balance})
+    check->validity = checker::Validity::valid;
   clean.ok_ops = 2;
   clean.judged = true;
-  EXPECT_FALSE(showed_loss(clean, chaos::all_losses()));
-  chaos::TrialResult lost = clean;
-  lost.lost = {chaos::Validity::invalid, "", 30, 1};
+  EXPECT_FALSE(showed_loss(clean, checker::all_losses()));
+  checker::TrialResult lost = clean;
+  lost.lost = {checker::Validity::invalid, "", 30, 1};
   EXPECT_TRUE(showed_loss(lost, {Loss::lost_update}));
   EXPECT_FALSE(showed_loss(lost, {Loss::overlap, Loss::stuck}));
-  chaos::TrialResult stuck = clean;
+  checker::TrialResult stuck = clean;
   stuck.stuck_ops = 1;
   EXPECT_TRUE(showed_loss(stuck, {Loss::stuck}));
   EXPECT_FALSE(showed_loss(stuck, {Loss::lost_update}));
-  chaos::TrialResult broken = lost;
+  checker::TrialResult broken = lost;
   broken.client_error = "it exited";
   EXPECT_TRUE(showed_loss(broken, {Loss::lost_update})) << "a loss served before the client's error stands";
   EXPECT_TRUE(showed_loss(broken, {Loss::client_error}));
-  chaos::TrialResult unjudged = broken;
+  checker::TrialResult unjudged = broken;
   unjudged.judged = false;
   EXPECT_FALSE(showed_loss(unjudged, {Loss::lost_update}));
   EXPECT_TRUE(showed_loss(unjudged, {Loss::client_error}));
-  chaos::TrialResult skipped = lost;
+  checker::TrialResult skipped = lost;
   skipped.not_run = true;
   skipped.judged = false;
-  EXPECT_FALSE(showed_loss(skipped, chaos::all_losses()));
+  EXPECT_FALSE(showed_loss(skipped, checker::all_losses()));
 }
 
 }  // namespace

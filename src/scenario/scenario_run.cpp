@@ -70,20 +70,20 @@ ScenarioPlan plan_scenario(const Scenario& scenario, const protocol::Catalogue& 
   return plan;
 }
 
-VersionTally tally(const std::string& version, const std::vector<chaos::TrialResult>& trials,
-                   const std::vector<chaos::Loss>& losses) {
+VersionTally tally(const std::string& version, const std::vector<checker::TrialResult>& trials,
+                   const std::vector<checker::Loss>& losses) {
   VersionTally t;
   t.version = version;
-  bool errors_count = std::find(losses.begin(), losses.end(), chaos::Loss::client_error) != losses.end();
-  for (const chaos::TrialResult& r : trials) {
-    chaos::Classification shown = chaos::classify(r);
+  bool errors_count = std::find(losses.begin(), losses.end(), checker::Loss::client_error) != losses.end();
+  for (const checker::TrialResult& r : trials) {
+    checker::Classification shown = checker::classify(r);
     if (!shown.judged && !(shown.client_error && errors_count && !r.not_run)) {
       ++t.not_run;
       continue;
     }
     ++t.trials;
     if (showed_loss(r, losses)) {
-      if (t.showed++ == 0) t.first_trial = chaos::trial_dir_name(r.spec);
+      if (t.showed++ == 0) t.first_trial = store::trial_dir_name(r.spec);
     }
   }
   t.interval = util::wilson_interval(t.showed, t.trials);
@@ -110,11 +110,11 @@ VersionTally run_version(const ScenarioPlan& plan, std::size_t index, const chao
   setup.workers = s.workers;
   setup.scenario = chaos::ScenarioLabel{s.name, version.version};
   setup.keep_incomplete = true;
-  setup.run_dir = chaos::new_run_dir(setup.dir, setup.seed);
+  setup.run_dir = store::new_run_dir(setup.dir, setup.seed);
   chaos::Campaign campaign{{}, {version.client}, {s.fault}, plan.trials, std::min(jobs, plan.trials)};
-  std::vector<chaos::TrialResult> results = chaos::run_campaign(campaign, setup);
-  chaos::write_json((setup.run_dir / "chaos.json").string(), chaos::tabulate(campaign, results), campaign, setup);
-  chaos::check_harness(results);
+  std::vector<checker::TrialResult> results = runner::run_campaign(campaign, setup);
+  checker::write_json((setup.run_dir / "chaos.json").string(), checker::tabulate(campaign, results), campaign, setup);
+  runner::check_harness(results);
   VersionTally t = tally(version.version, results, s.loss);
   t.run_dir = setup.run_dir;
   if (!t.first_trial.empty()) {
@@ -137,7 +137,7 @@ std::vector<VersionTally> last_tallies(const Scenario& scenario, const fs::path&
     std::error_code unknown;
     if (!fs::is_directory(fs::symlink_status(entry.path(), unknown))) continue;
     try {
-      chaos::RunFile run = chaos::load_run_file(entry.path());
+      store::RunFile run = store::load_run_file(entry.path());
       if (!run.setup.scenario || run.setup.scenario->name != scenario.name) continue;
       fs::path& kept = newest[run.setup.scenario->version];
       if (kept.empty() || kept.filename() < entry.path().filename()) kept = entry.path();
@@ -149,9 +149,9 @@ std::vector<VersionTally> last_tallies(const Scenario& scenario, const fs::path&
     auto run_dir = newest.find(version);
     if (run_dir == newest.end()) continue;
     try {
-      chaos::StoredRun run = chaos::load_run(run_dir->second);
-      std::vector<chaos::TrialResult> results;
-      for (const chaos::TrialInput& input : run.trials) results.push_back(chaos::judge(input));
+      store::StoredRun run = store::load_run(run_dir->second);
+      std::vector<checker::TrialResult> results;
+      for (const checker::TrialInput& input : run.trials) results.push_back(checker::judge(input));
       VersionTally t = tally(version, results, scenario.loss);
       t.run_dir = run_dir->second;
       tallies.push_back(t);

@@ -67,8 +67,8 @@ struct VersionTally {
 };
 
 // The tally of one version's trials.
-VersionTally tally(const std::string& version, const std::vector<chaos::TrialResult>& trials,
-                   const std::vector<chaos::Loss>& losses);
+VersionTally tally(const std::string& version, const std::vector<checker::TrialResult>& trials,
+                   const std::vector<checker::Loss>& losses);
 
 // "reproduces in 3.4.3 (7/20, 95% 18-57%), not in 3.5.21 (0/20, 0-16%)", or "does not reproduce in
 // any version judged: 3.5.21 (0/20, 0-16%)"; "no trial judged" when no version judged one.

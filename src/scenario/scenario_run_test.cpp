@@ -28,12 +28,12 @@ std::string scenario_text(const std::string& name, const std::string& client = "
          R"(", "ttl_ms": 500, "workers": 2, "trials": 5, "loss": ["lost-update"], "sequence": ["s"]})";
 }
 
-chaos::TrialResult trial(int number, bool lost, bool not_run = false) {
-  chaos::TrialResult r;
+checker::TrialResult trial(int number, bool lost, bool not_run = false) {
+  checker::TrialResult r;
   r.spec = chaos::TrialSpec{lab::Strategy::ttl, chaos::Fault(), number, std::nullopt};
-  r.lost = {lost ? chaos::Validity::invalid : chaos::Validity::valid, "", lost ? 30 : 0, 0};
-  r.overlaps.validity = chaos::Validity::valid;
-  r.fences.validity = chaos::Validity::valid;
+  r.lost = {lost ? checker::Validity::invalid : checker::Validity::valid, "", lost ? 30 : 0, 0};
+  r.overlaps.validity = checker::Validity::valid;
+  r.fences.validity = checker::Validity::valid;
   r.ok_ops = 2;
   r.not_run = not_run;
   r.judged = !not_run;
@@ -42,7 +42,7 @@ chaos::TrialResult trial(int number, bool lost, bool not_run = false) {
 
 TEST(Tally, CountsTrialsJudgedAndThoseThatShowedTheLoss) {
   VersionTally t = tally("3.4.3", {trial(0, false), trial(1, true), trial(2, true), trial(3, false, true)},
-                         {chaos::Loss::lost_update});
+                         {checker::Loss::lost_update});
   EXPECT_EQ(t.trials, 3);
   EXPECT_EQ(t.showed, 2);
   EXPECT_EQ(t.not_run, 1);

@@ -17,7 +17,7 @@
 #include "util/plain_files.h"
 #include "util/sha256.h"
 
-namespace rlock::chaos {
+namespace rlock::store {
 namespace {
 
 namespace fs = std::filesystem;
@@ -206,4 +206,4 @@ std::string for_each_gzip_line(const fs::path& path, std::size_t max_line, std::
   return digest.hex();
 }
 
-}  // namespace rlock::chaos
+}  // namespace rlock::store

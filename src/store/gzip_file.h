@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-namespace rlock::chaos {
+namespace rlock::store {
 
 inline constexpr std::size_t kGzipChunk = std::size_t{1} << 20;
 
@@ -34,4 +34,4 @@ std::string gzip_file(const std::filesystem::path& from, const std::filesystem::
 std::string for_each_gzip_line(const std::filesystem::path& path, std::size_t max_line, std::uint64_t max_total,
                                const std::function<void(std::string_view line)>& line, std::size_t chunk = kGzipChunk);
 
-}  // namespace rlock::chaos
+}  // namespace rlock::store

@@ -15,7 +15,7 @@
 #include "rlock/error.h"
 #include "store/run_record.h"
 
-namespace rlock::chaos {
+namespace rlock::store {
 namespace {
 
 namespace fs = std::filesystem;
@@ -135,4 +135,4 @@ TEST(GzipFile, SealingThatCannotWriteKeepsTheOriginal) {
 }
 
 }  // namespace
-}  // namespace rlock::chaos
+}  // namespace rlock::store

@@ -22,21 +22,22 @@
 #include "store/synthetic_run.h"
 #include "util/sanitizers.h"
 
-namespace rlock::chaos {
+namespace rlock::store {
 namespace {
 
 namespace fs = std::filesystem;
 
-Campaign small_campaign(int trials = 7) {
-  return Campaign{{lab::Strategy::ttl, lab::Strategy::redlock, lab::Strategy::pg_row_lock},
-                  {},
-                  {fault_named("none"), fault_named("kill"), fault_named("redis-restart"), fault_named("failover")},
-                  trials,
-                  2};
+chaos::Campaign small_campaign(int trials = 7) {
+  return chaos::Campaign{{lab::Strategy::ttl, lab::Strategy::redlock, lab::Strategy::pg_row_lock},
+                         {},
+                         {chaos::fault_named("none"), chaos::fault_named("kill"), chaos::fault_named("redis-restart"),
+                          chaos::fault_named("failover")},
+                         trials,
+                         2};
 }
 
-ChaosSetup setup_in(const fs::path& dir) {
-  ChaosSetup setup;
+chaos::ChaosSetup setup_in(const fs::path& dir) {
+  chaos::ChaosSetup setup;
   setup.dir = dir;
   setup.seed = 2026;
   return setup;
@@ -53,15 +54,15 @@ std::string file_text(const fs::path& path) {
 // read by load_run, then tabulated.
 std::string json_of_loaded(const fs::path& run_dir, const fs::path& out) {
   StoredRun run = load_run(run_dir);
-  std::vector<TrialResult> results;
-  for (const TrialInput& input : run.trials) results.push_back(judge(input));
-  write_json(out.string(), tabulate(run.campaign, results), run.campaign, run.setup);
+  std::vector<checker::TrialResult> results;
+  for (const checker::TrialInput& input : run.trials) results.push_back(checker::judge(input));
+  checker::write_json(out.string(), checker::tabulate(run.campaign, results), run.campaign, run.setup);
   return file_text(out);
 }
 
 std::string json_of_judged(const fs::path& run_dir, const fs::path& out) {
   JudgedRun run = judge_stored_run(run_dir);
-  write_json(out.string(), run.cells, run.campaign, run.setup);
+  checker::write_json(out.string(), run.cells, run.campaign, run.setup);
   return file_text(out);
 }
 
@@ -153,4 +154,4 @@ TEST(JudgedRun, MemoryDoesNotGrowWithTheTrials) {
 }
 
 }  // namespace
-}  // namespace rlock::chaos
+}  // namespace rlock::store

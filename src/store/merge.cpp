@@ -25,7 +25,7 @@
 #include "util/plain_files.h"
 #include "util/printable.h"
 
-namespace rlock::chaos {
+namespace rlock::store {
 namespace {
 
 namespace fs = std::filesystem;
@@ -43,7 +43,7 @@ std::vector<ShardRun> read_shards(const std::vector<fs::path>& dirs) {
   for (const fs::path& dir : dirs) {
     try {
       shards.push_back({dir, load_run_file(dir)});
-    } catch (const Interrupted& e) {
+    } catch (const chaos::Interrupted& e) {
       throw Error(fmt::format("a shard cannot be merged: {}", e.what()));
     }
   }
@@ -64,18 +64,19 @@ std::string first_difference(const RunFile& a, const RunFile& b) {
 std::vector<ShardRun> check_shards(std::vector<ShardRun> shards) {
   const ShardRun& first = shards.front();
   std::string fingerprint_of_first = fingerprint(first.file);
-  const Shard& first_shard = first.file.campaign.shard;
+  const chaos::Shard& first_shard = first.file.campaign.shard;
   const int count = first_shard.count;
   for (const ShardRun& s : shards) {
-    const Shard& shard = s.file.campaign.shard;
+    const chaos::Shard& shard = s.file.campaign.shard;
     if (fingerprint(s.file) != fingerprint_of_first) {
       throw UsageError(fmt::format("{} (shard {}) is not of the campaign of {} (shard {}): {}", s.dir.string(),
-                                   shard_name(shard), first.dir.string(), shard_name(first_shard),
+                                   chaos::shard_name(shard), first.dir.string(), chaos::shard_name(first_shard),
                                    first_difference(first.file, s.file)));
     }
     if (shard.count != count) {
       throw UsageError(fmt::format("{} is shard {} and {} shard {}: one campaign is cut into one number of shards",
-                                   s.dir.string(), shard_name(shard), first.dir.string(), shard_name(first_shard)));
+                                   s.dir.string(), chaos::shard_name(shard), first.dir.string(),
+                                   chaos::shard_name(first_shard)));
     }
   }
   std::sort(shards.begin(), shards.end(), [](const ShardRun& a, const ShardRun& b) {
@@ -83,8 +84,9 @@ std::vector<ShardRun> check_shards(std::vector<ShardRun> shards) {
   });
   for (std::size_t i = 1; i < shards.size(); ++i) {
     if (shards[i].file.campaign.shard == shards[i - 1].file.campaign.shard) {
-      throw UsageError(fmt::format("shard {} is given twice: {} and {}", shard_name(shards[i].file.campaign.shard),
-                                   shards[i - 1].dir.string(), shards[i].dir.string()));
+      throw UsageError(fmt::format("shard {} is given twice: {} and {}",
+                                   chaos::shard_name(shards[i].file.campaign.shard), shards[i - 1].dir.string(),
+                                   shards[i].dir.string()));
     }
   }
   std::vector<bool> given(static_cast<std::size_t>(count) + 1, false);
@@ -108,8 +110,8 @@ std::vector<ShardRun> check_shards(std::vector<ShardRun> shards) {
 
 // A trial that keeps its directory in the campaign's trials/ (trial.cpp): an anomaly or a client's
 // error; one that ended in an error may leave it there too.
-bool keeps_its_directory(const TrialInput& input, const TrialResult& result) {
-  return anomaly(result) || !result.client_error.empty() || !input.error.empty();
+bool keeps_its_directory(const checker::TrialInput& input, const checker::TrialResult& result) {
+  return checker::anomaly(result) || !result.client_error.empty() || !input.error.empty();
 }
 
 // The kept trials of `shard` copied into `to`: only the directories of trials its own lines keep,
@@ -131,7 +133,7 @@ void copy_kept_trials(const ShardRun& shard, const PlanTally& plan, const fs::pa
     std::string name = entry.path().filename().string();
     if (!plan.kept(name, shard.file.campaign)) {
       throw Error(fmt::format("{} is not the directory of a trial that shard {} kept: a forged or foreign shard",
-                              util::printable(entry.path().string()), shard_name(shard.file.campaign.shard)));
+                              util::printable(entry.path().string()), chaos::shard_name(shard.file.campaign.shard)));
     }
     util::copy_plain_tree(entry.path(), to / name, util::FileCopy::bytes, kMaxKeptFileBytes);
   }
@@ -182,27 +184,28 @@ MergedRun merge(const std::vector<fs::path>& shard_dirs, const fs::path& chaos_d
                    {},
                    fingerprint(shards.front().file),
                    static_cast<int>(shards.size())};
-  merged.campaign.shard = Shard{};
+  merged.campaign.shard = chaos::Shard{};
   merged.setup.run_dir = merged.setup.dir = new_run_dir(chaos_dir, merged.setup.seed);
-  merged.cells = empty_table(merged.campaign);
+  merged.cells = checker::empty_table(merged.campaign);
   RunUnderway run(merged.setup.run_dir);
-  ChaosSetup written = merged.setup;
+  chaos::ChaosSetup written = merged.setup;
   written.run_dir = run.path();
   write_run_record(merged.campaign, written);
   PlanTally plan(merged.campaign);
   {
     lab::AppendFile out(run.path() / "trials.jsonl");  // in a run directory made new
     for (const ShardRun& shard : shards) {
-      judge_trial_lines(shard.dir, shard.file.campaign, plan, merged.cells,
-                        [&](std::string_view text, const TrialInput& input, const TrialResult& result) {
-                          if (keeps_its_directory(input, result)) plan.keep(input.spec);
-                          out.append_line(text);
-                        });
+      judge_trial_lines(
+          shard.dir, shard.file.campaign, plan, merged.cells,
+          [&](std::string_view text, const checker::TrialInput& input, const checker::TrialResult& result) {
+            if (keeps_its_directory(input, result)) plan.keep(input.spec);
+            out.append_line(text);
+          });
       copy_kept_trials(shard, plan, run.path() / "trials");
     }
   }
   close_table(plan, merged.cells);
-  check_judged(merged.cells, fmt::format("the {} shards", shards.size()));
+  checker::check_judged(merged.cells, fmt::format("the {} shards", shards.size()));
   seal_run(run.path());
   run.store();
   return merged;
@@ -219,4 +222,4 @@ MergedRun merge_shards(const std::vector<fs::path>& shard_dirs, const fs::path& 
   }
 }
 
-}  // namespace rlock::chaos
+}  // namespace rlock::store

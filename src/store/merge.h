@@ -20,12 +20,12 @@
 #include "chaos/campaign.h"
 #include "checker/tally.h"
 
-namespace rlock::chaos {
+namespace rlock::store {
 
 struct MergedRun {
-  Campaign campaign;  // the whole campaign (shard 1/1), with the first shard's jobs
-  ChaosSetup setup;   // the first shard's, its dir and run_dir the merged run's directory
-  std::vector<Cell> cells;
+  chaos::Campaign campaign;  // the whole campaign (shard 1/1), with the first shard's jobs
+  chaos::ChaosSetup setup;   // the first shard's, its dir and run_dir the merged run's directory
+  std::vector<checker::Cell> cells;
   std::string fingerprint;
   int shards = 0;
 };
@@ -40,4 +40,4 @@ struct MergedRun {
 // link, a FIFO, a device, another shard's trial), and shards whose trials were none judged.
 MergedRun merge_shards(const std::vector<std::filesystem::path>& shard_dirs, const std::filesystem::path& chaos_dir);
 
-}  // namespace rlock::chaos
+}  // namespace rlock::store

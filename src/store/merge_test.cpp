@@ -17,21 +17,22 @@
 #include "store/run_record.h"
 #include "store/synthetic_run.h"
 
-namespace rlock::chaos {
+namespace rlock::store {
 namespace {
 
 namespace fs = std::filesystem;
 
-Campaign small_campaign() {
-  return Campaign{{lab::Strategy::ttl, lab::Strategy::redlock, lab::Strategy::pg_row_lock},
-                  {},
-                  {fault_named("none"), fault_named("kill"), fault_named("redis-restart"), fault_named("failover")},
-                  7,
-                  2};
+chaos::Campaign small_campaign() {
+  return chaos::Campaign{{lab::Strategy::ttl, lab::Strategy::redlock, lab::Strategy::pg_row_lock},
+                         {},
+                         {chaos::fault_named("none"), chaos::fault_named("kill"), chaos::fault_named("redis-restart"),
+                          chaos::fault_named("failover")},
+                         7,
+                         2};
 }
 
-ChaosSetup setup_in(const fs::path& dir, std::uint64_t seed = 2026) {
-  ChaosSetup setup;
+chaos::ChaosSetup setup_in(const fs::path& dir, std::uint64_t seed = 2026) {
+  chaos::ChaosSetup setup;
   setup.dir = dir;
   setup.seed = seed;
   return setup;
@@ -64,14 +65,14 @@ bool no_run_in(const fs::path& chaos_dir) {
 
 // Plants in each shard's trials/ the directory of each trial its lines keep, as a campaign leaves
 // them; returns their names.
-std::set<std::string> plant_kept_trials(const Campaign& campaign, const ChaosSetup& setup,
+std::set<std::string> plant_kept_trials(const chaos::Campaign& campaign, const chaos::ChaosSetup& setup,
                                         const std::vector<fs::path>& shards) {
   std::set<std::string> names;
   for (std::size_t k = 0; k < shards.size(); ++k) {
-    Campaign part = campaign;
-    part.shard = Shard{static_cast<int>(k) + 1, static_cast<int>(shards.size())};
-    for (const TrialSpec& spec : all_trials(part)) {
-      if (!anomaly(judge(synthetic_trial(spec, setup)))) continue;
+    chaos::Campaign part = campaign;
+    part.shard = chaos::Shard{static_cast<int>(k) + 1, static_cast<int>(shards.size())};
+    for (const chaos::TrialSpec& spec : chaos::all_trials(part)) {
+      if (!checker::anomaly(checker::judge(synthetic_trial(spec, setup)))) continue;
       fs::path kept = shards[k] / "trials" / trial_dir_name(spec);
       fs::create_directories(kept / "sub");
       std::ofstream(kept / "history.jsonl") << "{}\n";
@@ -108,17 +109,18 @@ void rewrite_trials(const fs::path& shard, const std::vector<std::string>& lines
 
 TEST(Merge, TheMergedShardsGiveTheWholeCampaignsTableCellByCell) {
   host::TempDir dir("merge_test");
-  Campaign campaign = small_campaign();
-  ChaosSetup setup = setup_in(dir.path());
-  std::vector<TrialResult> whole;
-  for (const TrialSpec& spec : all_trials(campaign)) whole.push_back(judge(synthetic_trial(spec, setup)));
-  std::vector<Cell> expected = tabulate(campaign, whole);
+  chaos::Campaign campaign = small_campaign();
+  chaos::ChaosSetup setup = setup_in(dir.path());
+  std::vector<checker::TrialResult> whole;
+  for (const chaos::TrialSpec& spec : chaos::all_trials(campaign))
+    whole.push_back(checker::judge(synthetic_trial(spec, setup)));
+  std::vector<checker::Cell> expected = checker::tabulate(campaign, whole);
 
   MergedRun merged = merge_shards(write_synthetic_shards(campaign, setup, 3), dir.path() / "merged");
   ASSERT_EQ(merged.cells.size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) {
-    const Cell &got = merged.cells[i], &want = expected[i];
-    SCOPED_TRACE(want.row + " " + fault_label(want));
+    const checker::Cell &got = merged.cells[i], &want = expected[i];
+    SCOPED_TRACE(want.row + " " + checker::fault_label(want));
     EXPECT_EQ(got.trials, want.trials);
     EXPECT_EQ(got.anomalies, want.anomalies);
     EXPECT_EQ(got.lost, want.lost);
@@ -134,8 +136,8 @@ TEST(Merge, TheMergedShardsGiveTheWholeCampaignsTableCellByCell) {
 
   StoredRun again = load_run(merged.setup.run_dir);  // a run as any other, for rlock analyze
   EXPECT_EQ(again.trials.size(), whole.size());
-  EXPECT_TRUE(
-      std::none_of(again.trials.begin(), again.trials.end(), [](const TrialInput& t) { return !t.error.empty(); }));
+  EXPECT_TRUE(std::none_of(again.trials.begin(), again.trials.end(),
+                           [](const checker::TrialInput& t) { return !t.error.empty(); }));
 }
 
 TEST(Merge, ATrialThatLeftNoLineIsNotRunAsInTheWholeCampaign) {
@@ -153,7 +155,7 @@ TEST(Merge, ATrialThatLeftNoLineIsNotRunAsInTheWholeCampaign) {
   seal_run(shards[0]);  // the campaign sealed what its jobs wrote
   MergedRun merged = merge_shards(shards, dir.path() / "merged");
   long not_run = 0;
-  for (const Cell& c : merged.cells) not_run += c.not_run;
+  for (const checker::Cell& c : merged.cells) not_run += c.not_run;
   EXPECT_EQ(not_run, 1);
 }
 
@@ -168,7 +170,7 @@ TEST(Merge, ShardsOfAnotherSeedAreRefusedNamingTheSeed) {
 
 TEST(Merge, ShardsOfOtherTrialsOrCountsAreRefused) {
   host::TempDir dir("merge_test");
-  Campaign more = small_campaign();
+  chaos::Campaign more = small_campaign();
   more.trials = 8;
   std::vector<fs::path> a = write_synthetic_shards(small_campaign(), setup_in(dir.path() / "a"), 2);
   std::vector<fs::path> b = write_synthetic_shards(more, setup_in(dir.path() / "b"), 2);
@@ -195,7 +197,7 @@ TEST(Merge, AnInterruptedShardIsAnErrorNotAUsageError) {
     FAIL() << "merged an interrupted shard";
   } catch (const UsageError& e) {
     FAIL() << e.what();
-  } catch (const Interrupted& e) {
+  } catch (const chaos::Interrupted& e) {
     FAIL() << e.what();
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("interrupted"), std::string::npos) << e.what();
@@ -204,7 +206,7 @@ TEST(Merge, AnInterruptedShardIsAnErrorNotAUsageError) {
 
 TEST(Merge, TheKeptTrialsOfEachShardAreCopiedByteForByte) {
   host::TempDir dir("merge_test");
-  ChaosSetup setup = setup_in(dir.path());
+  chaos::ChaosSetup setup = setup_in(dir.path());
   std::vector<fs::path> shards = write_synthetic_shards(small_campaign(), setup, 3);
   std::set<std::string> planted = plant_kept_trials(small_campaign(), setup, shards);
   ASSERT_FALSE(planted.empty());
@@ -220,7 +222,7 @@ TEST(Merge, TheKeptTrialsOfEachShardAreCopiedByteForByte) {
 
 TEST(Merge, ALinkInAShardsTrialsIsRefusedAndLeavesNoRun) {
   host::TempDir dir("merge_test");
-  ChaosSetup setup = setup_in(dir.path());
+  chaos::ChaosSetup setup = setup_in(dir.path());
   std::vector<fs::path> shards = write_synthetic_shards(small_campaign(), setup, 2);
   std::string name = *plant_kept_trials(small_campaign(), setup, shards).begin();
   fs::create_directories(dir.path() / "secret");
@@ -251,7 +253,7 @@ TEST(Merge, ALinkLoopOrTrialsAsAFileIsRefusedAndLeavesNoRun) {
 
 TEST(Merge, AKeptTrialOfOneShardInAnotherIsRefusedAndLeavesNoRun) {
   host::TempDir dir("merge_test");
-  ChaosSetup setup = setup_in(dir.path());
+  chaos::ChaosSetup setup = setup_in(dir.path());
   std::vector<fs::path> shards = write_synthetic_shards(small_campaign(), setup, 2);
   plant_kept_trials(small_campaign(), setup, shards);
   fs::path first = fs::directory_iterator(shards[0] / "trials")->path();
@@ -290,7 +292,7 @@ TEST(Merge, ASealOfBeforeTheDigestIsReadAsBefore) {
   std::vector<fs::path> shards = write_synthetic_shards(small_campaign(), setup_in(dir.path()), 2);
   for (const fs::path& shard : shards) std::ofstream(shard / "sealed.json") << R"({"format": 1, "state": "complete"})";
   MergedRun merged = merge_shards(shards, dir.path() / "merged");
-  EXPECT_EQ(load_run(merged.setup.run_dir).trials.size(), all_trials(small_campaign()).size());
+  EXPECT_EQ(load_run(merged.setup.run_dir).trials.size(), chaos::all_trials(small_campaign()).size());
 }
 
 TEST(Merge, ALabDirectoryThatCannotBeWrittenIsAnErrorInOneLine) {
@@ -321,4 +323,4 @@ TEST(Merge, ShardsWithNoJudgedTrialAreRefusedAndLeaveNoRun) {
 }
 
 }  // namespace
-}  // namespace rlock::chaos
+}  // namespace rlock::store

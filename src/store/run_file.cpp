@@ -17,7 +17,7 @@
 
 extern char** environ;
 
-namespace rlock::chaos {
+namespace rlock::store {
 namespace {
 
 using nlohmann::json;
@@ -103,23 +103,24 @@ protocol::ClientSpec client_from(const json& k, const std::vector<protocol::Clie
   return c;
 }
 
-Campaign campaign_from(const json& j) {
-  Campaign c;
+chaos::Campaign campaign_from(const json& j) {
+  chaos::Campaign c;
   c.strategies = name_list<lab::Strategy>(j, "strategies", lab::strategy_from, "strategy");
-  c.faults = name_list<Fault>(j, "faults", recorded_fault_from, "fault");
+  c.faults = name_list<chaos::Fault>(j, "faults", chaos::recorded_fault_from, "fault");
   for (const json& k : j.at("clients").get_ref<const json::array_t&>()) c.clients.push_back(client_from(k, c.clients));
-  c.trials = static_cast<int>(integer(j, "trials", 1, kMaxTrialsACell));
-  c.jobs = static_cast<int>(integer(j, "jobs", 1, kMaxJobs));
-  if (planned_trials(c) > kMaxTrialsARun) {
-    throw Error(fmt::format("the campaign runs {} trials: at most {} a run", planned_trials(c), kMaxTrialsARun));
+  c.trials = static_cast<int>(integer(j, "trials", 1, chaos::kMaxTrialsACell));
+  c.jobs = static_cast<int>(integer(j, "jobs", 1, chaos::kMaxJobs));
+  if (chaos::planned_trials(c) > chaos::kMaxTrialsARun) {
+    throw Error(
+        fmt::format("the campaign runs {} trials: at most {} a run", chaos::planned_trials(c), chaos::kMaxTrialsARun));
   }
   return c;
 }
 
-ChaosSetup setup_from(const json& j) {
-  ChaosSetup s;
+chaos::ChaosSetup setup_from(const json& j) {
+  chaos::ChaosSetup s;
   s.seed = runfiles::integer_at<std::uint64_t>(j, "seed");
-  s.ttl = std::chrono::milliseconds(integer(j, "ttl_ms", kMinTtlMs, kMaxTtlMs));
+  s.ttl = std::chrono::milliseconds(integer(j, "ttl_ms", chaos::kMinTtlMs, chaos::kMaxTtlMs));
   s.wait = parse_name<WaitMode>(
       j.at("wait"),
       [](const std::string& name) -> std::optional<WaitMode> {
@@ -130,8 +131,8 @@ ChaosSetup setup_from(const json& j) {
       "wait mode");
   s.dir = j.at("dir").get<std::string>();
   s.first_account = integer(j, "first_account", 0, std::numeric_limits<int>::max());
-  s.failover_port = static_cast<int>(integer(j, "failover_port", kMinOwnPort, kMaxOwnPort));
-  s.redlock_port = static_cast<int>(integer(j, "redlock_port", kMinOwnPort, kMaxOwnPort));
+  s.failover_port = static_cast<int>(integer(j, "failover_port", chaos::kMinOwnPort, chaos::kMaxOwnPort));
+  s.redlock_port = static_cast<int>(integer(j, "redlock_port", chaos::kMinOwnPort, chaos::kMaxOwnPort));
   // Runs stored before it was recorded ran without --netns.
   if (j.contains("netns")) s.netns = j.at("netns").get<bool>();
   if (j.contains("workers")) s.workers = static_cast<int>(integer(j, "workers", 2, 4));
@@ -139,24 +140,24 @@ ChaosSetup setup_from(const json& j) {
 }
 
 // A scenario's name is a client's name; a version holds a dot (scenario/scenario_file.h).
-ScenarioLabel scenario_label_from(const json& j) {
-  ScenarioLabel label{j.at("name").get<std::string>(), j.at("version").get<std::string>()};
+chaos::ScenarioLabel scenario_label_from(const json& j) {
+  chaos::ScenarioLabel label{j.at("name").get<std::string>(), j.at("version").get<std::string>()};
   if (!protocol::is_client_name(label.name) || !protocol::is_version_number(label.version))
     throw Error(fmt::format("scenario {} is not a scenario's name and version", j.dump()));
   return label;
 }
 
-json plan_json(const Campaign& campaign) {
+json plan_json(const chaos::Campaign& campaign) {
   json strategies = json::array(), faults = json::array(), clients = json::array();
   for (lab::Strategy s : campaign.strategies) strategies.push_back(to_string(s));
-  for (Fault f : campaign.faults) faults.push_back(to_string(f));
+  for (chaos::Fault f : campaign.faults) faults.push_back(to_string(f));
   for (const protocol::ClientSpec& c : campaign.clients) clients.push_back(client_json(c));
   return json{{"strategies", strategies}, {"faults", faults}, {"clients", clients}, {"trials", campaign.trials}};
 }
 
-Shard shard_from(const json& j, const RunFile& run) {
-  Shard shard{static_cast<int>(integer(j, "index", 1, kMaxShards)),
-              static_cast<int>(integer(j, "count", 1, kMaxShards))};
+chaos::Shard shard_from(const json& j, const RunFile& run) {
+  chaos::Shard shard{static_cast<int>(integer(j, "index", 1, chaos::kMaxShards)),
+                     static_cast<int>(integer(j, "count", 1, chaos::kMaxShards))};
   if (shard.index > shard.count)
     throw Error(fmt::format("shard {}/{}: its index is past its count", shard.index, shard.count));
   std::string stated = j.at("fingerprint").get<std::string>(), computed = fingerprint(run);
@@ -189,7 +190,7 @@ std::string fingerprint(const RunFile& run) {
   return fmt::format("{:016x}", util::fnv1a(fields.dump()));
 }
 
-json run_file_json(const Campaign& campaign, const ChaosSetup& setup) {
+json run_file_json(const chaos::Campaign& campaign, const chaos::ChaosSetup& setup) {
   json campaign_json = plan_json(campaign);
   campaign_json["jobs"] = campaign.jobs;
   json file{{"format", kRunFileFormat},
@@ -211,7 +212,7 @@ json run_file_json(const Campaign& campaign, const ChaosSetup& setup) {
               {"postgres", bank::describe_conninfo(setup.conninfo)}}}};
   if (setup.workers != 0) file["setup"]["workers"] = setup.workers;
   if (setup.scenario) file["scenario"] = {{"name", setup.scenario->name}, {"version", setup.scenario->version}};
-  const Shard& shard = campaign.shard;
+  const chaos::Shard& shard = campaign.shard;
   if (!shard.whole()) {
     file["shard"] = {{"index", shard.index},
                      {"count", shard.count},
@@ -227,4 +228,4 @@ RunFile run_file_from(const json& j) {
   return run;
 }
 
-}  // namespace rlock::chaos
+}  // namespace rlock::store

@@ -13,7 +13,7 @@
 
 #include "chaos/campaign.h"
 
-namespace rlock::chaos {
+namespace rlock::store {
 
 // 1: format, started, command, environment, campaign, setup. A file without the field is refused.
 // 2: the same fields; the run is sealed by its sealed.json (run_record.h). A run of format 1 was
@@ -27,11 +27,11 @@ inline constexpr int kRunFileFormat = 3;
 std::string_view rlock_version();
 
 // The run.json of `campaign` started now by this process.
-nlohmann::json run_file_json(const Campaign& campaign, const ChaosSetup& setup);
+nlohmann::json run_file_json(const chaos::Campaign& campaign, const chaos::ChaosSetup& setup);
 
 struct RunFile {
-  Campaign campaign;          // its shard 1/1 unless the file names one
-  ChaosSetup setup;           // the seed, TTL, wait mode, directories and ports; no server addresses
+  chaos::Campaign campaign;   // its shard 1/1 unless the file names one
+  chaos::ChaosSetup setup;    // the seed, TTL, wait mode, directories and ports; no server addresses
   std::string rlock_version;  // empty before format 3
 };
 
@@ -48,4 +48,4 @@ RunFile run_file_from(const nlohmann::json& j);
 nlohmann::json plan_fields(const RunFile& run);
 std::string fingerprint(const RunFile& run);
 
-}  // namespace rlock::chaos
+}  // namespace rlock::store

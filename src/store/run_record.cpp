@@ -16,7 +16,7 @@
 #include "util/printable.h"
 #include "util/run_dir.h"
 
-namespace rlock::chaos {
+namespace rlock::store {
 namespace {
 
 using nlohmann::json;
@@ -74,7 +74,7 @@ void check_sealed(const fs::path& dir, int run_format) {
         fmt::format("{} is not sealed: it has no {} (the campaign is running or was stopped)", dir.string(), kSealed));
   }
   if (seal->state == kSealedInterrupted) {
-    throw Interrupted(
+    throw chaos::Interrupted(
         fmt::format("{} is the run of an interrupted campaign ({}): its trials were not all run, and "
                     "it is not judged",
                     dir.string(), util::printable(seal->signal.empty() ? "a signal" : seal->signal.substr(0, 16))));
@@ -88,11 +88,11 @@ void check_sealed(const fs::path& dir, int run_format) {
 // position in `trials`). A line naming no trial of the campaign is refused; a trial named twice
 // keeps its last line.
 void read_trial_lines(const fs::path& dir, const std::map<TrialKey, std::size_t>& index,
-                      std::vector<TrialInput>& trials) {
+                      std::vector<checker::TrialInput>& trials) {
   for_each_trial_line(dir, [&](std::string_view, const json& j, const std::string& where) {
     auto found = index.find(trial_key_of(j));
     if (found == index.end()) throw Error(fmt::format("{} names no trial of the campaign", where));
-    TrialInput& input = trials[found->second];
+    checker::TrialInput& input = trials[found->second];
     input = trial_input_from(j, input.spec);
   });
 }
@@ -111,23 +111,23 @@ void seal_as(const fs::path& run_dir, json seal) {
 
 }  // namespace
 
-fs::path new_run_dir(const fs::path& chaos_dir, std::uint64_t seed, const Shard& shard) {
+fs::path new_run_dir(const fs::path& chaos_dir, std::uint64_t seed, const chaos::Shard& shard) {
   std::string part = shard.whole() ? "" : fmt::format("-shard{}of{}", shard.index, shard.count);
   return util::unused_path(chaos_dir / "runs" /
                            fmt::format("{}-seed{}{}", util::utc_now("%Y%m%dT%H%M%SZ"), seed, part));
 }
 
-void write_run_record(const Campaign& campaign, const ChaosSetup& setup) {
+void write_run_record(const chaos::Campaign& campaign, const chaos::ChaosSetup& setup) {
   fs::create_directories(setup.run_dir);
   runfiles::write_json_file(setup.run_dir / "run.json", run_file_json(campaign, setup));
 }
 
-void record_trial(const fs::path& run_dir, const TrialInput& input) {
+void record_trial(const fs::path& run_dir, const checker::TrialInput& input) {
   lab::AppendFile(run_dir / kPlain).append_line(trial_line(input).dump());
 }
 
-std::string trial_dir_name(const TrialSpec& spec) {
-  return fmt::format("{}-{}-{}", row_name(spec), to_string(spec.fault), spec.number);
+std::string trial_dir_name(const chaos::TrialSpec& spec) {
+  return fmt::format("{}-{}-{}", chaos::row_name(spec), to_string(spec.fault), spec.number);
 }
 
 void keep_trials(const fs::path& run_dir, const fs::path& trials) {
@@ -213,12 +213,12 @@ StoredRun load_run(const fs::path& dir) {
   StoredRun run{file.campaign, file.setup, {}};
   run.setup.run_dir = dir;
   std::map<TrialKey, std::size_t> index;
-  for (const TrialSpec& spec : all_trials(run.campaign)) {
+  for (const chaos::TrialSpec& spec : chaos::all_trials(run.campaign)) {
     index.emplace(trial_key(spec), run.trials.size());
-    run.trials.emplace_back(spec).error = kNoResult;
+    run.trials.emplace_back(spec).error = chaos::kNoResult;
   }
   read_trial_lines(dir, index, run.trials);
   return run;
 }
 
-}  // namespace rlock::chaos
+}  // namespace rlock::store

@@ -35,17 +35,18 @@
 #include "checker/judge.h"
 #include "store/run_file.h"
 
-namespace rlock::chaos {
+namespace rlock::store {
 
 // chaos_dir/runs/<UTC time>-seed<S>, or <UTC time>-seed<S>-shard<K>of<N> for a shard's run (with
 // -2, -3... when taken), not yet created.
-std::filesystem::path new_run_dir(const std::filesystem::path& chaos_dir, std::uint64_t seed, const Shard& shard = {});
+std::filesystem::path new_run_dir(const std::filesystem::path& chaos_dir, std::uint64_t seed,
+                                  const chaos::Shard& shard = {});
 // Creates setup.run_dir and writes its run.json. Throws Error when it cannot.
-void write_run_record(const Campaign& campaign, const ChaosSetup& setup);
+void write_run_record(const chaos::Campaign& campaign, const chaos::ChaosSetup& setup);
 // Appends the trial's line to run_dir/trials.jsonl.
-void record_trial(const std::filesystem::path& run_dir, const TrialInput& input);
+void record_trial(const std::filesystem::path& run_dir, const checker::TrialInput& input);
 // The directory of the trial `spec` under a campaign's trials/ and a run's: ROW-FAULT-NUMBER.
-std::string trial_dir_name(const TrialSpec& spec);
+std::string trial_dir_name(const chaos::TrialSpec& spec);
 // Keeps the campaign's kept trials (the directories in `trials`, anomalous or with a client's
 // error) in run_dir/trials too, as hard links (copies across file systems): the next campaign
 // clears `trials`, not the run. Names starting with a dot are the campaign's own records, not
@@ -96,9 +97,9 @@ void for_each_trial_line(
     const std::function<void(std::string_view text, const nlohmann::json& j, const std::string& where)>& line);
 
 struct StoredRun {
-  Campaign campaign;
-  ChaosSetup setup;                // the seed, TTL, wait mode and directories; no server addresses
-  std::vector<TrialInput> trials;  // in the campaign's order; a trial that left no line says so in `error`
+  chaos::Campaign campaign;
+  chaos::ChaosSetup setup;                  // the seed, TTL, wait mode and directories; no server addresses
+  std::vector<checker::TrialInput> trials;  // in the campaign's order; a trial that left no line says so in `error`
 };
 
 // Reads a run directory. Throws Error, in one line, for a directory that is missing or not a run,
@@ -109,4 +110,4 @@ struct StoredRun {
 // interrupted campaign.
 StoredRun load_run(const std::filesystem::path& run_dir);
 
-}  // namespace rlock::chaos
+}  // namespace rlock::store

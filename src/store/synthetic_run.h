@@ -13,13 +13,13 @@
 #include "chaos/campaign.h"
 #include "checker/judge.h"
 
-namespace rlock::chaos {
+namespace rlock::store {
 
-TrialInput synthetic_trial(const TrialSpec& spec, const ChaosSetup& setup);
+checker::TrialInput synthetic_trial(const chaos::TrialSpec& spec, const chaos::ChaosSetup& setup);
 
 // Writes the run of each shard 1..`shards` of `campaign` (its shard ignored) under
 // setup.dir/runs/, sealed complete, each trial synthetic; returns their directories in order.
-std::vector<std::filesystem::path> write_synthetic_shards(const Campaign& campaign, const ChaosSetup& setup,
-                                                          int shards);
+std::vector<std::filesystem::path> write_synthetic_shards(const chaos::Campaign& campaign,
+                                                          const chaos::ChaosSetup& setup, int shards);
 
-}  // namespace rlock::chaos
+}  // namespace rlock::store

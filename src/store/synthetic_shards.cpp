@@ -12,23 +12,24 @@
 #include "store/synthetic_run.h"
 
 int main(int argc, char** argv) {
-  using namespace rlock::chaos;
+  using namespace rlock;
   if (argc != 4) {
     fmt::print(stderr, "usage: synthetic_shards DIR TRIALS SHARDS\n");
     return 2;
   }
   try {
-    Campaign campaign{rlock::lab::all_strategies(), {}, all_faults(), std::atoi(argv[2]), 8};
+    chaos::Campaign campaign{rlock::lab::all_strategies(), {}, chaos::all_faults(), std::atoi(argv[2]), 8};
     int shards = std::atoi(argv[3]);
-    if (campaign.trials < 1 || campaign.trials > kMaxTrialsACell || shards < 1 || shards > kMaxShards) {
-      fmt::print(stderr, "synthetic_shards: TRIALS from 1 to {}, SHARDS from 1 to {}\n", kMaxTrialsACell, kMaxShards);
+    if (campaign.trials < 1 || campaign.trials > chaos::kMaxTrialsACell || shards < 1 || shards > chaos::kMaxShards) {
+      fmt::print(stderr, "synthetic_shards: TRIALS from 1 to {}, SHARDS from 1 to {}\n", chaos::kMaxTrialsACell,
+                 chaos::kMaxShards);
       return 2;
     }
-    ChaosSetup setup;
+    chaos::ChaosSetup setup;
     setup.dir = argv[1];
     setup.seed = 2026;
-    for (const auto& dir : write_synthetic_shards(campaign, setup, shards)) fmt::print("{}\n", dir.string());
-    fmt::print(stderr, "synthetic_shards: {} trials in {} shards\n", planned_trials(campaign), shards);
+    for (const auto& dir : store::write_synthetic_shards(campaign, setup, shards)) fmt::print("{}\n", dir.string());
+    fmt::print(stderr, "synthetic_shards: {} trials in {} shards\n", chaos::planned_trials(campaign), shards);
     return 0;
   } catch (const std::exception& e) {
     fmt::print(stderr, "synthetic_shards: {}\n", e.what());

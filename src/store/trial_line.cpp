@@ -2,19 +2,19 @@
 
 #include "runfiles/file_format.h"
 
-namespace rlock::chaos {
+namespace rlock::store {
 
 using nlohmann::json;
 
-TrialKey trial_key(const TrialSpec& spec) {
-  return {row_name(spec), spec.client.has_value(), std::string(to_string(spec.fault)), spec.number};
+TrialKey trial_key(const chaos::TrialSpec& spec) {
+  return {chaos::row_name(spec), spec.client.has_value(), std::string(to_string(spec.fault)), spec.number};
 }
 
-json trial_line(const TrialInput& input) {
+json trial_line(const checker::TrialInput& input) {
   json history = json::array();
-  for (const Operation& op : input.history) history.push_back(operation_json(op));
+  for (const checker::Operation& op : input.history) history.push_back(checker::operation_json(op));
   json line{{"format", kTrialLineFormat},
-            {"row", row_name(input.spec)},
+            {"row", chaos::row_name(input.spec)},
             {"client", input.spec.client.has_value()},
             {"fault", to_string(input.spec.fault)},
             {"number", input.spec.number},
@@ -29,7 +29,7 @@ json trial_line(const TrialInput& input) {
   if (input.final_balance) line["balance"] = *input.final_balance;
   if (!input.balance_error.empty()) line["balance_error"] = input.balance_error;
   if (input.served) {
-    const ServedTally& served = *input.served;
+    const checker::ServedTally& served = *input.served;
     line["served"] = {{"stale_writes", served.stale_writes},
                       {"lost_money", served.lost_money},
                       {"repeated_writes", served.repeated_writes},
@@ -45,8 +45,8 @@ TrialKey trial_key_of(const json& line) {
           runfiles::integer_at<int>(line, "number")};
 }
 
-TrialInput trial_input_from(const json& line, const TrialSpec& spec) {
-  TrialInput input{spec};
+checker::TrialInput trial_input_from(const json& line, const chaos::TrialSpec& spec) {
+  checker::TrialInput input{spec};
   input.ms = line.at("ms").get<double>();
   input.error = line.at("error").get<std::string>();
   input.client_error = line.at("client_error").get<std::string>();
@@ -55,19 +55,19 @@ TrialInput trial_input_from(const json& line, const TrialSpec& spec) {
   input.balance_error = line.value("balance_error", "");
   if (line.contains("served")) {
     const json& served = line.at("served");
-    input.served = ServedTally{.stale_writes = runfiles::integer_at<int>(served, "stale_writes"),
-                               .lost_money = runfiles::integer_at<long long>(served, "lost_money"),
-                               .repeated_writes = runfiles::integer_at<int>(served, "repeated_writes", 0),
-                               .unwritten = runfiles::integer_at<int>(served, "unwritten", 0)};
+    input.served = checker::ServedTally{.stale_writes = runfiles::integer_at<int>(served, "stale_writes"),
+                                        .lost_money = runfiles::integer_at<long long>(served, "lost_money"),
+                                        .repeated_writes = runfiles::integer_at<int>(served, "repeated_writes", 0),
+                                        .unwritten = runfiles::integer_at<int>(served, "unwritten", 0)};
     if (served.contains("balance")) input.served->balance = runfiles::integer_at<long long>(served, "balance");
     if (served.contains("expected_balance"))
       input.served->expected_balance = runfiles::integer_at<long long>(served, "expected_balance");
   }
-  for (const json& op : line.at("history")) input.history.push_back(operation_from(op));
+  for (const json& op : line.at("history")) input.history.push_back(checker::operation_from(op));
   for (const json& stuck : line.value("stuck", json::array())) input.stuck.push_back(stuck.get<bool>());
   input.struck = line.value("struck", false);
   if (line.contains("lock_reached_replica")) input.lock_reached_replica = line.at("lock_reached_replica").get<bool>();
   return input;
 }
 
-}  // namespace rlock::chaos
+}  // namespace rlock::store

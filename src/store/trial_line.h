@@ -12,20 +12,20 @@
 
 #include "checker/judge.h"
 
-namespace rlock::chaos {
+namespace rlock::store {
 
 // 1: the trial's key, its outcome fields and its history. A line without the field is refused.
 inline constexpr int kTrialLineFormat = 1;
 
 // A trial's identity in a run: its row, whether that is a client, its fault and its number.
 using TrialKey = std::tuple<std::string, bool, std::string, int>;
-TrialKey trial_key(const TrialSpec& spec);
+TrialKey trial_key(const chaos::TrialSpec& spec);
 
-nlohmann::json trial_line(const TrialInput& input);
+nlohmann::json trial_line(const checker::TrialInput& input);
 // The key a line names. Throws nlohmann::json::exception when it lacks one of its fields.
 TrialKey trial_key_of(const nlohmann::json& line);
 // The line of the campaign's trial `spec` read back. Throws nlohmann::json::exception, or Error
 // for a history entry that is not one, for a field missing or of the wrong type.
-TrialInput trial_input_from(const nlohmann::json& line, const TrialSpec& spec);
+checker::TrialInput trial_input_from(const nlohmann::json& line, const chaos::TrialSpec& spec);
 
-}  // namespace rlock::chaos
+}  // namespace rlock::store
