@@ -13,6 +13,10 @@
       each target's links; checks them against ROOT's files and LINKS, or with --write rewrites them.
       A line count passes within 5% (at least 20 lines) of the code's, so that a small change does
       not make the page wrong; the links must be exact.
+  module_graph.py headers SRC
+      Every header a comment of SRC's sources names exists: a bare name (judge.h) anywhere under
+      SRC or SRC/../include, a path (lab/run_log.h) beside the file, under SRC, SRC/../include, the
+      checkout or the system's include. Prints each that does not, exit 1.
 """
 import collections
 import os
@@ -215,15 +219,58 @@ def figures(doc, root, links_file, write):
     return 0
 
 
+HEADER_NAMED = re.compile(r'(?<![\w./-])((?:[a-z_]+/)*[a-z_][a-z0-9_]*\.h)\b')
+
+
+def missing_headers(src):
+    """(file, line number, header) for each header a comment names that is nowhere to be found."""
+    root = os.path.dirname(os.path.abspath(src))
+    include = os.path.join(root, 'include')
+    everywhere = set()  # every header's bare name: a comment may name one of another folder so
+    for top in (src, include):
+        for _, _, files in os.walk(top):
+            everywhere.update(f for f in files if f.endswith('.h'))
+    missing = []
+    for path, _, files in os.walk(src):
+        for name in sorted(files):
+            if not name.endswith(('.h', '.cpp', '.in')):
+                continue
+            file = os.path.join(path, name)
+            with open(file, errors='replace') as f:
+                for number, line in enumerate(f, 1):
+                    at = line.find('//')
+                    if at < 0:
+                        continue
+                    for header in HEADER_NAMED.findall(line[at:]):
+                        if '/' not in header and header in everywhere:
+                            continue
+                        places = [os.path.join(path, header), os.path.join(src, header), os.path.join(include, header),
+                                  os.path.join(root, header), os.path.join('/usr/include', header)]
+                        if not any(os.path.isfile(p) for p in places):
+                            missing.append((os.path.relpath(file, src), number, header))
+    return missing
+
+
+def headers(src):
+    missing = missing_headers(src)
+    for file, number, header in missing:
+        print(f'{file}:{number}: names {header}, which is not there')
+    print(f'{src}: {len(missing)} comments name a header that does not exist')
+    return 1 if missing else 0
+
+
 def main(argv):
     if len(argv) >= 3 and argv[1] == 'cycles':
         return cycles(argv[2])
     if len(argv) >= 5 and argv[1] == 'links':
         return check_links(argv[2], argv[3], argv[4:])
+    if len(argv) == 3 and argv[1] == 'headers':
+        return headers(argv[2])
     if len(argv) in (5, 6) and argv[1] == 'figures':
         return figures(argv[2], argv[3], argv[4], len(argv) == 6 and argv[5] == '--write')
     print(__doc__.strip().split('\n\n')[0])
-    print('usage: module_graph.py cycles SRC | links LINKS TARGET FORBIDDEN... | figures DOC ROOT LINKS [--write]')
+    print('usage: module_graph.py cycles SRC | links LINKS TARGET FORBIDDEN... | figures DOC ROOT LINKS [--write] | '
+          'headers SRC')
     return 2
 
 

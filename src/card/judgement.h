@@ -1,5 +1,5 @@
 // `rlock judge` on the servers: the subject's client, and its fenced variant beside it, under each
-// fault that applies, as one chaos campaign kept as a run (chaos/run_record.h, with its chaos.json
+// fault that applies, as one chaos campaign kept as a run (store/run_record.h, with its chaos.json
 // for `rlock report` and `rlock analyze`), then the scenarios written for it (a run each, as
 // `rlock scenario` keeps them), then its verdict (verdict.h) printed and its card (card_page.h)
 // written. Runs in the calling process, which must have no other threads (the

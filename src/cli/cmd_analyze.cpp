@@ -1,6 +1,6 @@
 // rlock analyze RUN_DIR [--json FILE] [--compare ROW:FAULT ROW:FAULT]: the checkers run again on a
-// stored chaos run's histories (chaos/run_record.h), one trial at a time (chaos/judged_run.h), the
-// same judgement as the campaign's (chaos/judge.h), and the same table printed; --compare adds two cells' counts,
+// stored chaos run's histories (store/run_record.h), one trial at a time (store/judged_run.h), the
+// same judgement as the campaign's (checker/judge.h), and the same table printed; --compare adds two cells' counts,
 // Wilson intervals and Fisher's exact p-value. Exits as rlock chaos does: 4 when a cell expected to be safe showed an
 // anomaly, and 1 for a run in which not one trial was judged. Writes nothing but --json's file, and that only once the
 // whole run has been read.

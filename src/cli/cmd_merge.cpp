@@ -1,5 +1,5 @@
 // rlock merge SHARD_DIR... [--json FILE]: the runs of `rlock chaos --shard K/N`, K from 1 to N,
-// merged into one run of the whole campaign (chaos/merge.h), stored under chaos/runs/ with its
+// merged into one run of the whole campaign (store/merge.h), stored under chaos/runs/ with its
 // chaos.json and report.html, its table printed as `rlock chaos` prints it. A command of its own
 // rather than `analyze --merge`: analyze reads one run and writes nothing, merge writes a new run,
 // which analyze and report then read as any other. Exits 2 for shards that are not the N parts of

@@ -2,7 +2,7 @@
 // each, driven through Turns one move at a time; the explorer's events made to happen (the lock key
 // deleted as its TTL running out, a pause and its end, the Redis crashed and started again, empty,
 // a failover to a replica that never got the lock); and the chaos checkers' verdict on what the
-// order left (chaos/judge.h).
+// order left (checker/judge.h).
 //
 // A world with the failover event runs on a failover pair of the stage's own (host/failover_pair.h)
 // instead of the given Redis: each order cuts the replica's replication once the keys are clean, so

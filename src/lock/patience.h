@@ -1,6 +1,6 @@
 // How long an acquisition loop has been kept waiting: since when its server stopped answering, and
 // the call's deadline. Shared by the Acquirer (acquire.h) and the RedlockAcquirer
-// (patterns/redlock.h). Internal to the lock library; a value per call, not thread-safe.
+// (rlock/patterns/redlock.h). Internal to the lock library; a value per call, not thread-safe.
 #pragma once
 
 #include <chrono>

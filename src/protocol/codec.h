@@ -1,6 +1,6 @@
 // The one codec of rlock's line protocol (messages.h): a message to one line of JSON, and a line
 // back to a message, validated. Both ends use it: the harness's driver (client_driver.h) and
-// `rlock client` (chaos/strategy_client.h).
+// `rlock client` (protocol/strategy_client.h).
 //
 // A line decodes when it is a JSON object with a string "type" that the receiving side knows, and
 // every field the message needs is there with its JSON type: integers within a long long (ids,

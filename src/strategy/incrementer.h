@@ -1,6 +1,6 @@
 // A locking strategy as one object: it adds an amount to an account under its lock, the way its
 // name says (lab/strategy.h), whoever runs it: the lab's worker, `rlock bench`, `rlock explore`
-// (worker.h) and `rlock client --strategy` (chaos/strategy_client.h). make_incrementer is the one
+// (worker.h) and `rlock client --strategy` (protocol/strategy_client.h). make_incrementer is the one
 // place that picks the object by the strategy's name; one file per strategy implements it.
 //
 // The object owns its Redis connections and borrows its account, journal and step hook, which

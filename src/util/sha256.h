@@ -1,5 +1,5 @@
 // SHA-256 of a stream of bytes, fed in pieces, given as 64 lowercase hexadecimal digits: the digest
-// a stored run's seal keeps of its trials (chaos/run_record.h). OpenSSL's libcrypto computes it.
+// a stored run's seal keeps of its trials (store/run_record.h). OpenSSL's libcrypto computes it.
 //
 // A value owning its hashing state; not thread-safe, one per stream.
 #pragma once
