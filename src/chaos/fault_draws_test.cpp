@@ -23,8 +23,8 @@ TEST(FaultDraws, PauseLateStopsTheTargetWithinItsWorkByADelayOfItsOwn) {
     EXPECT_EQ(own[0].first, "pause_after_s");
     EXPECT_EQ(own[0].second, late->strike_after_s(s));
     EXPECT_GE(late->strike_after_s(s), 0);
-    EXPECT_LE(late->strike_after_s(s), s.workers[s.target].work_s);
-    early += late->strike_after_s(s) < s.workers[s.target].work_s / 2;
+    EXPECT_LE(late->strike_after_s(s), s.workers[s.target].work_seconds);
+    early += late->strike_after_s(s) < s.workers[s.target].work_seconds / 2;
   }
   EXPECT_GT(early, 30);  // drawn across the whole work, not pinned to one end
   EXPECT_LT(early, 70);
@@ -41,7 +41,7 @@ TEST(FaultDraws, AFaultThatDrawsNothingOfItsOwnKeepsNothing) {
 
 TEST(FaultDraws, AScheduleMadeByHandReadsAsNothingDrawn) {
   Schedule by_hand;
-  by_hand.workers.push_back(WorkerSchedule{"A", 1, 0, 0.1});
+  by_hand.workers.push_back(lab::WorkerPlan{.name = "A", .amount = 1, .delay_seconds = 0, .work_seconds = 0.1});
   EXPECT_EQ(fault_named("kill")->strike_after_s(by_hand), 0);
   EXPECT_EQ(fault_named("clock-skew")->target_clock_rate(by_hand), 1);
   EXPECT_EQ(fault_named("pause-late")->strike_after_s(by_hand), 0);

@@ -25,11 +25,13 @@ Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup) {
   auto count = static_cast<int>(rng.integer(2, 4));
   if (setup.workers != 0) count = setup.workers;  // drawn all the same: the other draws stay the seed's
   for (int i = 0; i < count; ++i) {
-    schedule.workers.push_back(WorkerSchedule{std::string(1, static_cast<char>('A' + i)), rng.integer(1, 100),
-                                              uniform(0, 0.05), uniform(0.005, 0.03)});
+    schedule.workers.push_back(lab::WorkerPlan{.name = std::string(1, static_cast<char>('A' + i)),
+                                               .amount = rng.integer(1, 100),
+                                               .delay_seconds = uniform(0, 0.05),
+                                               .work_seconds = uniform(0.005, 0.03)});
   }
   auto first = std::min_element(schedule.workers.begin(), schedule.workers.end(),
-                                [](const auto& a, const auto& b) { return a.delay_s < b.delay_s; });
+                                [](const auto& a, const auto& b) { return a.delay_seconds < b.delay_seconds; });
   schedule.target = static_cast<std::size_t>(first - schedule.workers.begin());
   // The fault's draws come around the pause's length, which every trial draws: the target's work
   // before it, the rest after it (faults/fault.h).

@@ -54,7 +54,7 @@ TEST(LeaseFaults, SessionExpiryHoldsPastTheWholeSecondsOfTheLeaseAndAnswersTheRe
       Schedule s = schedule_of("session-expiry", n, ttl);
       EXPECT_GE(s.pause_s, std::ceil(ttl_s) + 0.75 * ttl_s);
       EXPECT_LE(s.pause_s, std::ceil(ttl_s) + 1.5 * ttl_s);
-      double after_heal = s.workers[s.target].work_s - s.pause_s;
+      double after_heal = s.workers[s.target].work_seconds - s.pause_s;
       EXPECT_GE(after_heal, 0.2 * ttl_s);
       EXPECT_LE(after_heal, 0.5 * ttl_s);
     }
@@ -66,7 +66,7 @@ TEST(LeaseFaults, StarvedRenewalHoldsOneAndAHalfToThreeTtlsAndAnswersTheReadAfte
     Schedule s = schedule_of("starved-renewal", n, std::chrono::milliseconds(1000));
     EXPECT_GE(s.pause_s, 1.5);
     EXPECT_LE(s.pause_s, 3.0);
-    double after_heal = s.workers[s.target].work_s - s.pause_s;
+    double after_heal = s.workers[s.target].work_seconds - s.pause_s;
     EXPECT_GE(after_heal, 0.1);
     EXPECT_LE(after_heal, 0.3);
   }

@@ -10,21 +10,15 @@
 #include <string>
 #include <vector>
 
-namespace rlock::chaos {
+#include "lab/worker_plan.h"
 
-struct WorkerSchedule {
-  std::string name;
-  long long amount = 0;
-  double delay_s = 0;
-  double work_s = 0;
-  double hold_s = 0;  // after its write, before its release (the target under `kill`)
-};
+namespace rlock::chaos {
 
 // The generator: who starts when, adds what, works how long, and the fault's victim and length.
 struct Schedule {
-  std::vector<WorkerSchedule> workers;
-  std::size_t target = 0;  // the worker the nemesis picks: the first to start, likely the first holder
-  double pause_s = 0;      // how long a pause, a partition, a held write or a stall lasts
+  std::vector<lab::WorkerPlan> workers;  // each one's name, amount, start, work and hold; the rest set by its runner
+  std::size_t target = 0;                // the worker the nemesis picks: the first to start, likely the first holder
+  double pause_s = 0;                    // how long a pause, a partition, a held write or a stall lasts
   // What the trial's fault drew for itself, a value of a type of its own file's (faults/fault.h:
   // ScheduleDraw::keep), read back by that file alone (drawn_by_fault).
   std::any fault_draws{};

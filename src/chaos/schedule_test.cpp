@@ -40,9 +40,9 @@ std::string describe(const TrialSpec& spec, const Schedule& s) {
   }
   latency.resize(s.workers.size());
   for (std::size_t i = 0; i < s.workers.size(); ++i) {
-    const WorkerSchedule& w = s.workers[i];
-    line += fmt::format(" | {} +{} at {:.6f} for {:.6f} hold {:.6f} latency {:.3f}", w.name, w.amount, w.delay_s,
-                        w.work_s, w.hold_s, latency[i]);
+    const lab::WorkerPlan& w = s.workers[i];
+    line += fmt::format(" | {} +{} at {:.6f} for {:.6f} hold {:.6f} latency {:.3f}", w.name, w.amount, w.delay_seconds,
+                        w.work_seconds, w.hold_seconds, latency[i]);
   }
   return line + "\n";
 }

@@ -58,9 +58,9 @@ TrialClock::duration trial_limit(const FaultModel& fault, const Schedule& schedu
   double ttl_s = std::chrono::duration<double>(ttl).count();
   double last_start = 0, work = 0, clock_rate = fault.target_clock_rate(schedule);
   for (std::size_t i = 0; i < schedule.workers.size(); ++i) {
-    const WorkerSchedule& w = schedule.workers[i];
-    last_start = std::max(last_start, w.delay_s);
-    work += (w.work_s + w.hold_s) / (i == schedule.target ? std::min(clock_rate, 1.0) : 1.0);
+    const lab::WorkerPlan& w = schedule.workers[i];
+    last_start = std::max(last_start, w.delay_seconds);
+    work += (w.work_seconds + w.hold_seconds) / (i == schedule.target ? std::min(clock_rate, 1.0) : 1.0);
   }
   double waits = static_cast<double>(schedule.workers.size() + 2) * ttl_s;
   return std::max<TrialClock::duration>(

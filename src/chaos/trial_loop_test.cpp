@@ -30,7 +30,7 @@ TEST(TrialLimit, CoversTheLongestPauseAndTheLockWaitsAtLongTtls) {
         Schedule schedule =
             schedule_for(TrialSpec{lab::Strategy::ttl, fault_named(fault), number, std::nullopt}, setup);
         double needed = schedule.pause_s + 2 * std::chrono::duration<double>(ttl).count();
-        for (const WorkerSchedule& w : schedule.workers) needed += w.work_s;
+        for (const lab::WorkerPlan& w : schedule.workers) needed += w.work_seconds;
         EXPECT_GT(trial_limit(*fault_named(fault), schedule, ttl), seconds_of(needed)) << fault << " " << number;
       }
     }

@@ -142,12 +142,12 @@ TEST(Schedule, AKillFallsFromTheTargetsReadToItsReleaseAndAFailoverInItsWork) {
   setup.seed = 2026;
   for (int n = 0; n < 50; ++n) {
     chaos::Schedule kill = chaos::schedule_for({lab::Strategy::ttl, chaos::fault_named("kill"), n, {}}, setup);
-    const chaos::WorkerSchedule& target = kill.workers[kill.target];
-    EXPECT_GE(target.hold_s, 0.005);
-    EXPECT_LE(chaos::fault_named("kill")->strike_after_s(kill), target.work_s + target.hold_s);
+    const lab::WorkerPlan& target = kill.workers[kill.target];
+    EXPECT_GE(target.hold_seconds, 0.005);
+    EXPECT_LE(chaos::fault_named("kill")->strike_after_s(kill), target.work_seconds + target.hold_seconds);
     chaos::Fault failover_fault = chaos::fault_named("failover");
     chaos::Schedule failover = chaos::schedule_for({lab::Strategy::ttl, failover_fault, n, {}}, setup);
-    EXPECT_LE(failover_fault->strike_after_s(failover), failover.workers[failover.target].work_s);
+    EXPECT_LE(failover_fault->strike_after_s(failover), failover.workers[failover.target].work_seconds);
     auto drawn = failover_fault->own_draws(failover);
     ASSERT_EQ(drawn.size(), 2u);
     EXPECT_EQ(drawn[1].first, "replica_lag_s");
@@ -157,7 +157,7 @@ TEST(Schedule, AKillFallsFromTheTargetsReadToItsReleaseAndAFailoverInItsWork) {
 }
 
 TEST(FaultStruck, ByTheNemesisActsOrUnderSlowByTheTargetsRead) {
-  chaos::Schedule schedule{{{"A", 10, 0, 0}, {"B", 20, 0.01, 0}}, 0, 0, {}};
+  chaos::Schedule schedule{{{.name = "A", .amount = 10}, {.name = "B", .amount = 20, .delay_seconds = 0.01}}, 0, 0, {}};
   std::vector<Event> read_only{event(0.1, "A", EventKind::read, {{"balance", 100}})};
   std::vector<Event> signalled{event(0.1, "A", EventKind::read, {{"balance", 100}}),
                                event(0.2, "host", EventKind::signal, {{"signal", "SIGSTOP"}, {"target", "A"}})};
@@ -168,7 +168,7 @@ TEST(FaultStruck, ByTheNemesisActsOrUnderSlowByTheTargetsRead) {
 }
 
 TEST(FaultStruck, NetDelayStrikesAnyWorkerThatDidAnything) {
-  chaos::Schedule schedule{{{"A", 10, 0, 0}}, 0, 0, {}};
+  chaos::Schedule schedule{{{.name = "A", .amount = 10}}, 0, 0, {}};
   std::vector<Event> added_only{event(0.1, "A", EventKind::wrote, {{"before", 100}, {"amount", 10}, {"after", 110}})};
   EXPECT_TRUE(chaos::fault_named("net-delay")->struck(schedule, added_only));
   EXPECT_FALSE(chaos::fault_named("net-delay")->struck(schedule, {}));

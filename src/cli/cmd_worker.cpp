@@ -23,7 +23,7 @@ struct WorkerOptions {
   long long amount = 0;
   long ttl_ms = 2000;
   double delay_seconds = 0;
-  double pause_seconds = 0;
+  double work_seconds = 0;
   long account = 1;
   long retry_every_ms = 100;
   lab::StrategyFlags strategy;  // worker_flags.h
@@ -45,7 +45,7 @@ lab::WorkerPlan plan_of(const WorkerOptions& o) {
   plan.account = o.account;
   plan.ttl = std::chrono::milliseconds(o.ttl_ms);
   plan.delay_seconds = o.delay_seconds;
-  plan.pause_seconds = o.pause_seconds;
+  plan.work_seconds = o.work_seconds;
   plan.wait = o.wait;
   plan.busy_retry = std::chrono::milliseconds(o.retry_every_ms);
   plan.lock_options.min_redis_uptime = std::chrono::milliseconds(o.min_uptime_ms);
@@ -75,7 +75,7 @@ void add_run_options(CLI::App* cmd, WorkerOptions& o) {
   cmd->add_option("--delay", o.delay_seconds, "seconds after the run's start before acquiring")
       ->check(util::in_range(0.0, 3600.0))
       ->capture_default_str();
-  cmd->add_option("--pause", o.pause_seconds, "seconds to pause after the first read (a GC pause)")
+  cmd->add_option("--pause", o.work_seconds, "seconds to pause after the first read (a GC pause)")
       ->check(util::in_range(0.0, 3600.0))
       ->capture_default_str();
   cmd->add_option("--account", o.account, "account id")->check(CLI::PositiveNumber)->capture_default_str();

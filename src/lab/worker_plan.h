@@ -1,6 +1,7 @@
-// What a worker is asked to do (WorkerPlan: its name, amount, account, TTL, pauses, waits and
-// strategy), where it runs (LabSetup: the servers, the lab directory, the language of run.log), and
-// the one failure a caller tells apart (WriteRejected). Plain values; thread-safe.
+// What a worker is asked to do (WorkerPlan: its name, amount, account, TTL, work, waits and
+// strategy; a chaos schedule draws the name, amount, start, work and hold of each), where it runs (LabSetup: the
+// servers, the lab directory, the language of run.log), and the one failure a caller tells apart (WriteRejected). Plain
+// values; thread-safe.
 #pragma once
 
 #include <chrono>
@@ -22,9 +23,9 @@ struct WorkerPlan {
   long long amount = 0;
   long account = 1;
   std::chrono::milliseconds ttl{2000};
-  double delay_seconds = 0;                   // after the run's start
-  double pause_seconds = 0;                   // after the first read only: the simulated GC pause
-  double hold_seconds = 0;                    // after the first write, before the release: work still under the lock
+  double delay_seconds = 0;  // after the run's start
+  double work_seconds = 0;   // after the first read only: the work before the write (the article's GC pause)
+  double hold_seconds = 0;   // after the first write, before the release: work still under the lock
   std::chrono::milliseconds busy_retry{100};  // how long to wait before asking again for a refused lock
   // poll: sleep busy_retry between attempts (the article); notify: wake as soon as the lock's
   // release is announced, and after busy_retry at the latest (release_waiter.h).

@@ -20,7 +20,7 @@ using Clock = chaos::TrialClock;
 
 // One worker of the trial: its client process and where its increment stands.
 struct ClientWorker {
-  const chaos::WorkerSchedule& plan;
+  const lab::WorkerPlan& plan;
   protocol::ClientDriver client;
   long long id = 0;
   bool sent = false;     // its increment was sent
@@ -66,7 +66,7 @@ class ClientTrial : public chaos::Participants {
     const lab::LabDir& dir = trial.dir;
     const chaos::Schedule& schedule = trial.schedule;
     for (std::size_t i = 0; i < schedule.workers.size(); ++i) {
-      const chaos::WorkerSchedule& w = schedule.workers[i];
+      const lab::WorkerPlan& w = schedule.workers[i];
       workers_.push_back(ClientWorker{
           w,
           protocol::ClientDriver(w.name, setup.client.command, dir.root() / fmt::format("client-{}.stderr", w.name),
@@ -104,7 +104,7 @@ class ClientTrial : public chaos::Participants {
 
   void advance(Clock::time_point now) override {
     for (ClientWorker& w : workers_) {
-      if (!w.sent && now >= start_ + chaos::seconds_of(w.plan.delay_s)) send_increment(w);
+      if (!w.sent && now >= start_ + chaos::seconds_of(w.plan.delay_seconds)) send_increment(w);
     }
   }
 
@@ -235,7 +235,7 @@ class ClientTrial : public chaos::Participants {
                    reply.claimed ? nlohmann::json{{"balance", reply.balance}, {"fence", *message.token}}
                                  : nlohmann::json{{"balance", reply.balance}});
     }
-    held_.push_back(HeldReply{Clock::now() + chaos::seconds_of(w.plan.work_s), i, reply});
+    held_.push_back(HeldReply{Clock::now() + chaos::seconds_of(w.plan.work_seconds), i, reply});
     if (i == schedule_.target && !target_read_at_) target_read_at_ = Clock::now();
   }
 

@@ -1,7 +1,7 @@
 // A chaos campaign run: trials in `jobs` processes side by side (job.h), each trial the Jepsen
 // way: its schedule (schedule.h), its workers (worker_spawn.h) or protocol client (client_trial.h), its nemesis
-// (chaos/faults/fault.h), its history (history.h) and the checkers' verdicts on it (checkers.h). A trial with an anomaly
-// keeps its directory (run.log, events.jsonl, history.jsonl, timeline.svg) for `rlock showlog --dir`.
+// (chaos/faults/fault.h), its history (history.h) and the checkers' verdicts on it (checkers.h). A trial with an
+// anomaly keeps its directory (run.log, events.jsonl, history.jsonl, timeline.svg) for `rlock showlog --dir`.
 //
 // Runs in the calling process, which must have no other threads: jobs and trials fork.
 #pragma once

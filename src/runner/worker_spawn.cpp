@@ -40,7 +40,7 @@ std::vector<std::string> skewed_command(const lab::WorkerPlan& plan, const lab::
                                 "--delay",
                                 fmt::format("{:.6f}", plan.delay_seconds),
                                 "--pause",
-                                fmt::format("{:.6f}", plan.pause_seconds),
+                                fmt::format("{:.6f}", plan.work_seconds),
                                 "--retry-every",
                                 std::to_string(plan.busy_retry.count())};
   for (std::string& flag : lab::strategy_args(plan.strategy, plan.redlock)) args.push_back(std::move(flag));
@@ -52,16 +52,11 @@ std::vector<std::string> skewed_command(const lab::WorkerPlan& plan, const lab::
 
 }  // namespace
 
-lab::WorkerPlan plan_for(lab::Strategy strategy, const chaos::WorkerSchedule& w, long account,
-                         const chaos::ChaosSetup& setup, const std::vector<RedisAddress>& redlock) {
-  lab::WorkerPlan plan;
-  plan.name = w.name;
-  plan.amount = w.amount;
+lab::WorkerPlan plan_for(lab::Strategy strategy, const lab::WorkerPlan& w, long account, const chaos::ChaosSetup& setup,
+                         const std::vector<RedisAddress>& redlock) {
+  lab::WorkerPlan plan = w;  // its name, amount, start, work and hold, as the schedule drew them
   plan.account = account;
   plan.ttl = setup.ttl;
-  plan.delay_seconds = w.delay_s;
-  plan.pause_seconds = w.work_s;
-  plan.hold_seconds = w.hold_s;
   plan.busy_retry = chaos::kBusyRetry;
   plan.strategy = strategy;
   if (lab::lock_servers(strategy) == 3) plan.redlock = redlock;

@@ -18,8 +18,8 @@
 namespace rlock::runner {
 
 // The worker `w` of a trial of `strategy` on `account`; `redlock` are the servers of a redlock trial.
-lab::WorkerPlan plan_for(lab::Strategy strategy, const chaos::WorkerSchedule& w, long account,
-                         const chaos::ChaosSetup& setup, const std::vector<RedisAddress>& redlock);
+lab::WorkerPlan plan_for(lab::Strategy strategy, const lab::WorkerPlan& w, long account, const chaos::ChaosSetup& setup,
+                         const std::vector<RedisAddress>& redlock);
 
 // A worker process. Exit codes as rlock's: 0, 1 failed, 3 write rejected. With a
 // clock_rate other than 1 it is a fresh `rlock worker` under faketime (libfaketime is preloaded at

@@ -21,7 +21,7 @@ class ForkedWorkers : public chaos::Participants {
  public:
   ForkedWorkers(const chaos::TrialContext& trial, std::vector<pid_t> pids)
       : trial_(trial), pids_(std::move(pids)), done_(pids_.size(), false) {
-    for (const chaos::WorkerSchedule& w : trial.schedule.workers)
+    for (const lab::WorkerPlan& w : trial.schedule.workers)
       exits_.push_back(checker::WorkerExit{w.name, w.amount, false, 0});
   }
 

@@ -11,15 +11,15 @@ checker::TrialInput synthetic_trial(const chaos::TrialSpec& spec, const chaos::C
   checker::TrialInput input(spec);
   long long balance = bank::AccountStore::kInitialBalance;
   for (std::size_t i = 0; i < schedule.workers.size(); ++i) {
-    const chaos::WorkerSchedule& w = schedule.workers[i];
-    double read_at = w.delay_s + static_cast<double>(i) * 0.1;
+    const lab::WorkerPlan& w = schedule.workers[i];
+    double read_at = w.delay_seconds + static_cast<double>(i) * 0.1;
     bool overlapping = spec.number % 3 == 0 && i == 1;  // read before the first worker wrote
-    if (overlapping) read_at = schedule.workers[0].delay_s + 0.01;
+    if (overlapping) read_at = schedule.workers[0].delay_seconds + 0.01;
     input.history.push_back(checker::Operation{
         w.name,
         w.amount,
         checker::Outcome::ok,
-        {checker::Section{read_at, read_at + w.work_s + 0.05, true, static_cast<long long>(i) + 1}}});
+        {checker::Section{read_at, read_at + w.work_seconds + 0.05, true, static_cast<long long>(i) + 1}}});
     if (!overlapping) balance += w.amount;
     input.stuck.push_back(false);
   }

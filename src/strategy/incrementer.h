@@ -33,7 +33,7 @@ struct Setting {
   std::chrono::milliseconds ttl{2000};
   AcquirePolicy policy;      // how a refused lock is asked for again; with a deadline, when to give up
   LockOptions lock_options;  // the restart guard and WAIT; its waiters as the policy waits
-  double pause_seconds = 0;  // after the read (a one-lock strategy's first read only)
+  double work_seconds = 0;   // after the read (a one-lock strategy's first read only)
   double hold_seconds = 0;   // after the first write, before the release
 };
 

@@ -156,7 +156,7 @@ TEST(CheckBeforeWrite, StartsAgainWhenTheLockWasLost) {
 TEST(Watchdog, KeepsTheLeaseAcrossAPauseLongerThanTheTtl) {
   for (Strategy strategy : {Strategy::watchdog, Strategy::ttl}) {
     Bench bench(strategy, 9425, 200ms);
-    bench.setting_.pause_seconds = 0.5;
+    bench.setting_.work_seconds = 0.5;
     bench.make()->increment(7);
     EXPECT_EQ(bench.balance(), bank::AccountStore::kInitialBalance + 7);
     const nlohmann::json* released = bench.journal.first(EventKind::released);

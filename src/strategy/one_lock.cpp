@@ -76,7 +76,7 @@ OneLock::Pass OneLock::read_modify_write(const Lease& lease, long long amount, b
   if (!check(lease)) return Pass::lock_lost;
   // After the check: a fault that strikes at the marker falls between the check and the write.
   parts_.journal.mark_read();
-  if (first) pause_for(setting_.pause_seconds);
+  if (first) pause_for(setting_.work_seconds);
   parts_.steps.before(lab::Step::write);
   double sent_at = parts_.journal.elapsed();  // a checker's section ends when the write left, not when confirmed
   return write(lease, *balance, amount, sent_at) ? Pass::written : Pass::rejected;

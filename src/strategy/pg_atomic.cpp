@@ -13,7 +13,7 @@ class PgAtomic final : public Incrementer {
   void add(long long amount) override {
     // The marker a host waits for to pause or kill a worker mid-work, then the work itself.
     parts_.journal.mark_read();
-    pause_for(setting_.pause_seconds);
+    pause_for(setting_.work_seconds);
     long long after = written([&] { return parts_.account.add_atomically(amount); });
     state_.added = true;
     parts_.journal.record(lab::EventKind::pg_added, {{"amount", amount}, {"after", after}});

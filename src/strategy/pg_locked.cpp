@@ -22,7 +22,7 @@ class PgLocked final : public Incrementer {
         parts_.journal.record(lab::EventKind::read, {{"balance", balance}});
         before = balance;
         parts_.journal.mark_read();
-        pause_for(setting_.pause_seconds);
+        pause_for(setting_.work_seconds);
         sent_at = parts_.journal.elapsed();  // the commit releases the lock later
         return balance + amount;
       });

@@ -19,7 +19,7 @@ class RedlockStrategy final : public Incrementer {
     long long before = parts_.account.read();
     parts_.journal.record(lab::EventKind::read, {{"balance", before}});
     parts_.journal.mark_read();
-    pause_for(setting_.pause_seconds);
+    pause_for(setting_.work_seconds);
     double sent_at = parts_.journal.elapsed();
     written([&] { parts_.account.write(before + amount); });
     state_.added = true;

@@ -23,7 +23,7 @@ Setting setting_of(const lab::WorkerPlan& plan, const RedisAddress& redis) {
                  .ttl = plan.ttl,
                  .policy = AcquirePolicy{.retry = plan.busy_retry, .wait = plan.wait, .deadline = std::nullopt},
                  .lock_options = plan.lock_options,
-                 .pause_seconds = plan.pause_seconds,
+                 .work_seconds = plan.work_seconds,
                  .hold_seconds = plan.hold_seconds};
 }
 
@@ -57,7 +57,7 @@ struct RepeatedWorker::Impl {
   Impl(lab::WorkerPlan p, const RedisAddress& redis, const std::string& conninfo)
       : plan(std::move(p)), account(conninfo, plan.account) {
     plan.delay_seconds = 0;
-    plan.pause_seconds = 0;
+    plan.work_seconds = 0;
     strategy = make_incrementer(setting_of(plan, redis), {account, silent, free});
   }
 

@@ -23,7 +23,7 @@ namespace rlock::strategy {
 void run_worker(const lab::WorkerPlan& plan, const lab::LabSetup& setup);
 
 // run_worker's increment again and again on the same connections, recording nothing (no log, no
-// markers, no pid file): what rlock bench times. plan.delay_seconds and pause_seconds are not
+// markers, no pid file): what rlock bench times. plan.delay_seconds and work_seconds are not
 // used. increment() throws as run_worker does. Not thread-safe.
 class RepeatedWorker {
  public:

@@ -41,7 +41,9 @@ class ClockSkew : public FaultModel {
  public:
   std::string_view name() const override { return "clock-skew"; }
   std::string_view not_applicable(lab::Strategy strategy) const override { return no_lock_held(strategy); }
-  void draw_work(ScheduleDraw& draw) const override { draw.target().work_s = draw.ttl_s * draw.uniform(0.7, 0.95); }
+  void draw_work(ScheduleDraw& draw) const override {
+    draw.target().work_seconds = draw.ttl_s * draw.uniform(0.7, 0.95);
+  }
   void draw_rest(ScheduleDraw& draw) const override { draw.keep(ClockSkewDraws{std::exp2(draw.uniform(-1, 1))}); }
   std::vector<std::pair<std::string_view, double>> own_draws(const Schedule& schedule) const override {
     return {{"clock_rate", target_clock_rate(schedule)}};

@@ -24,7 +24,9 @@ class ConnDrop : public FaultModel {
  public:
   std::string_view name() const override { return "conn-drop"; }
   std::string_view not_applicable(lab::Strategy strategy) const override { return redis_unused(strategy); }
-  void draw_work(ScheduleDraw& draw) const override { draw.target().work_s = draw.ttl_s * draw.uniform(1.5, 3.0); }
+  void draw_work(ScheduleDraw& draw) const override {
+    draw.target().work_seconds = draw.ttl_s * draw.uniform(1.5, 3.0);
+  }
   void draw_rest(ScheduleDraw& draw) const override { draw.keep(ConnDropDraws{draw.ttl_s * draw.uniform(0.1, 0.5)}); }
   std::vector<std::pair<std::string_view, double>> own_draws(const Schedule& schedule) const override {
     return {{"strike_after_s", strike_after_s(schedule)}};

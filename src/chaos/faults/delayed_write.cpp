@@ -27,7 +27,7 @@ class DelayedWrite : public FaultModel {
   }
   // Held from the read on, delivered the pause after the write left.
   double heal_after_s(const Schedule& schedule) const override {
-    return schedule.pause_s + schedule.workers[schedule.target].work_s;
+    return schedule.pause_s + schedule.workers[schedule.target].work_seconds;
   }
   std::optional<double> held_write_s(const Schedule& schedule) const override { return schedule.pause_s; }
 };

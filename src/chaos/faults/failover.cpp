@@ -31,10 +31,12 @@ class Failover : public FaultModel {
   std::string_view not_applicable(lab::Strategy strategy) const override { return redis_unused(strategy); }
   std::string_view not_applicable_to_client(protocol::ServerKind kind) const override { return redis_unused(kind); }
 
-  void draw_work(ScheduleDraw& draw) const override { draw.target().work_s = draw.ttl_s * draw.uniform(0.5, 0.8); }
+  void draw_work(ScheduleDraw& draw) const override {
+    draw.target().work_seconds = draw.ttl_s * draw.uniform(0.5, 0.8);
+  }
   void draw_rest(ScheduleDraw& draw) const override {
     double replica_lag_s = draw.ttl_s * draw.uniform(0, 2.0);
-    draw.keep(FailoverDraws{draw.uniform(0, draw.target().work_s), replica_lag_s});
+    draw.keep(FailoverDraws{draw.uniform(0, draw.target().work_seconds), replica_lag_s});
   }
   std::vector<std::pair<std::string_view, double>> own_draws(const Schedule& schedule) const override {
     FailoverDraws drawn = drawn_by_fault<FailoverDraws>(schedule);

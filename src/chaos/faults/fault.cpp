@@ -10,7 +10,7 @@ namespace rlock::chaos {
 
 double ScheduleDraw::uniform(double low, double high) { return rng.real(low, high); }
 
-WorkerSchedule& ScheduleDraw::target() { return schedule.workers[schedule.target]; }
+lab::WorkerPlan& ScheduleDraw::target() { return schedule.workers[schedule.target]; }
 
 void ScheduleDraw::keep(std::any drawn) { schedule.fault_draws = std::move(drawn); }
 

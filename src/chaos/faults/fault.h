@@ -23,6 +23,7 @@
 
 namespace rlock::lab {
 struct Event;
+struct WorkerPlan;
 }  // namespace rlock::lab
 
 namespace rlock::util {
@@ -34,7 +35,6 @@ namespace rlock::chaos {
 class Participants;
 struct Schedule;
 struct TrialContext;
-struct WorkerSchedule;
 
 // A strike returns what heals it (empty: nothing heals a crash).
 using Heal = std::function<void()>;
@@ -48,7 +48,7 @@ struct ScheduleDraw {
   double ttl_s;
 
   double uniform(double low, double high);
-  WorkerSchedule& target();
+  lab::WorkerPlan& target();
   // Keeps what the fault drew for itself, a value of a type its own file defines, in the schedule
   // (Schedule::fault_draws); the file reads it back with drawn_by_fault (schedule.h).
   void keep(std::any drawn);

@@ -19,9 +19,9 @@ class Kill : public FaultModel {
   std::string_view name() const override { return "kill"; }
 
   void draw_rest(ScheduleDraw& draw) const override {
-    WorkerSchedule& target = draw.target();
-    target.hold_s = draw.uniform(0.005, 0.03);
-    draw.keep(KillDraws{draw.uniform(0, target.work_s + target.hold_s)});
+    lab::WorkerPlan& target = draw.target();
+    target.hold_seconds = draw.uniform(0.005, 0.03);
+    draw.keep(KillDraws{draw.uniform(0, target.work_seconds + target.hold_seconds)});
   }
   std::vector<std::pair<std::string_view, double>> own_draws(const Schedule& schedule) const override {
     return {{"strike_after_s", strike_after_s(schedule)}};

@@ -15,7 +15,9 @@ class Partition : public FaultModel {
   std::string_view name() const override { return "partition"; }
   std::string_view not_applicable(lab::Strategy strategy) const override { return redis_unused(strategy); }
   std::string_view not_applicable_to_client(protocol::ServerKind kind) const override { return redis_unused(kind); }
-  void draw_work(ScheduleDraw& draw) const override { draw.target().work_s = draw.ttl_s * draw.uniform(1.5, 3.0); }
+  void draw_work(ScheduleDraw& draw) const override {
+    draw.target().work_seconds = draw.ttl_s * draw.uniform(1.5, 3.0);
+  }
   bool through_proxies() const override { return true; }
   bool runs_in_netns() const override { return true; }
 

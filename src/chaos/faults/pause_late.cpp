@@ -21,7 +21,7 @@ class PauseLate : public FaultModel {
   std::string_view not_applicable(lab::Strategy strategy) const override { return no_lock_held(strategy); }
 
   void draw_rest(ScheduleDraw& draw) const override {
-    draw.keep(PauseLateDraws{draw.uniform(0, draw.target().work_s)});
+    draw.keep(PauseLateDraws{draw.uniform(0, draw.target().work_seconds)});
   }
   std::vector<std::pair<std::string_view, double>> own_draws(const Schedule& schedule) const override {
     return {{"pause_after_s", strike_after_s(schedule)}};

@@ -27,7 +27,7 @@ std::vector<std::size_t> waiters_of(const Schedule& schedule) {
   std::vector<std::size_t> order(schedule.workers.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return schedule.workers[a].delay_s < schedule.workers[b].delay_s;
+    return schedule.workers[a].delay_seconds < schedule.workers[b].delay_seconds;
   });
   std::erase(order, schedule.target);
   return order;
@@ -49,17 +49,20 @@ class PauseWaiter : public FaultModel {
   void draw_rest(ScheduleDraw& draw) const override {
     Schedule& schedule = draw.schedule;
     if (schedule.workers.size() < 3) {
-      const WorkerSchedule& waiter = schedule.workers[waiter_of(schedule)];
+      const lab::WorkerPlan& waiter = schedule.workers[waiter_of(schedule)];
       schedule.workers.push_back(
-          WorkerSchedule{"C", draw.rng.integer(1, 100), draw.uniform(waiter.delay_s, waiter.delay_s + 0.05), 0});
+          lab::WorkerPlan{.name = "C",
+                          .amount = draw.rng.integer(1, 100),
+                          .delay_seconds = draw.uniform(waiter.delay_seconds, waiter.delay_seconds + 0.05),
+                          .work_seconds = 0});
     }
     for (std::size_t i = 0; i < schedule.workers.size(); ++i) {
-      if (i != schedule.target) schedule.workers[i].work_s = draw.ttl_s * draw.uniform(0.5, 0.8);
+      if (i != schedule.target) schedule.workers[i].work_seconds = draw.ttl_s * draw.uniform(0.5, 0.8);
     }
-    const WorkerSchedule& waiter = schedule.workers[waiter_of(schedule)];
-    WorkerSchedule& holder = draw.target();
-    double strike_after_s = waiter.delay_s - holder.delay_s + draw.ttl_s * draw.uniform(0.1, 0.2);
-    holder.work_s = strike_after_s + draw.ttl_s * draw.uniform(0.1, 0.3);
+    const lab::WorkerPlan& waiter = schedule.workers[waiter_of(schedule)];
+    lab::WorkerPlan& holder = draw.target();
+    double strike_after_s = waiter.delay_seconds - holder.delay_seconds + draw.ttl_s * draw.uniform(0.1, 0.2);
+    holder.work_seconds = strike_after_s + draw.ttl_s * draw.uniform(0.1, 0.3);
     schedule.pause_s = draw.ttl_s * draw.uniform(1.25, 2.25);
     draw.keep(PauseWaiterDraws{strike_after_s});
   }

@@ -20,7 +20,9 @@ class RedisStall : public FaultModel {
   std::string_view name() const override { return "redis-stall"; }
   std::string_view not_applicable(lab::Strategy strategy) const override { return redis_unused(strategy); }
   std::string_view not_applicable_to_client(protocol::ServerKind kind) const override { return redis_unused(kind); }
-  void draw_work(ScheduleDraw& draw) const override { draw.target().work_s = draw.ttl_s * draw.uniform(0.5, 0.8); }
+  void draw_work(ScheduleDraw& draw) const override {
+    draw.target().work_seconds = draw.ttl_s * draw.uniform(0.5, 0.8);
+  }
   bool strikes_server() const override { return true; }
   bool runs_own_redis() const override { return true; }
 

@@ -30,7 +30,7 @@ class SessionExpiry : public FaultModel {
   }
   void draw_rest(ScheduleDraw& draw) const override {
     draw.schedule.pause_s = std::ceil(draw.ttl_s) + draw.ttl_s * draw.uniform(0.75, 1.5);
-    draw.target().work_s = draw.schedule.pause_s + draw.ttl_s * draw.uniform(0.2, 0.5);
+    draw.target().work_seconds = draw.schedule.pause_s + draw.ttl_s * draw.uniform(0.2, 0.5);
   }
   bool through_proxies() const override { return true; }
 

@@ -11,7 +11,9 @@ class Slow : public FaultModel {
  public:
   std::string_view name() const override { return "slow"; }
   std::string_view not_applicable(lab::Strategy strategy) const override { return no_lock_held(strategy); }
-  void draw_work(ScheduleDraw& draw) const override { draw.target().work_s = draw.ttl_s * draw.uniform(1.5, 3.0); }
+  void draw_work(ScheduleDraw& draw) const override {
+    draw.target().work_seconds = draw.ttl_s * draw.uniform(1.5, 3.0);
+  }
   bool struck(const Schedule& schedule, const std::vector<lab::Event>& events) const override {
     return FaultModel::struck(schedule, events) || target_read(schedule, events);
   }

@@ -25,7 +25,7 @@ class StarvedRenewal : public FaultModel {
   std::string_view not_applicable_to_client(protocol::ServerKind kind) const override { return redis_unused(kind); }
   void draw_rest(ScheduleDraw& draw) const override {
     draw.schedule.pause_s = draw.ttl_s * draw.uniform(1.5, 3.0);
-    draw.target().work_s = draw.schedule.pause_s + draw.ttl_s * draw.uniform(0.1, 0.3);
+    draw.target().work_seconds = draw.schedule.pause_s + draw.ttl_s * draw.uniform(0.1, 0.3);
   }
   bool through_proxies() const override { return true; }
 

@@ -21,7 +21,7 @@ std::string_view no_lock_held(lab::Strategy strategy) { return lab::holds_lock(s
 
 nemesis::Targets nemesis_targets(TrialContext& trial, Participants& workers) {
   nemesis::Targets targets{&trial.run_log(), trial.key};
-  for (const WorkerSchedule& w : trial.schedule.workers) targets.workers.push_back(w.name);
+  for (const lab::WorkerPlan& w : trial.schedule.workers) targets.workers.push_back(w.name);
   targets.signal = [&workers](std::size_t worker, int number) { return workers.signal(worker, number); };
   targets.redis = &trial.job.redis;
   if (trial.pair) targets.pair = &*trial.pair;
