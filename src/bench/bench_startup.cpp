@@ -11,7 +11,7 @@
 
 #include "bench/bench.h"
 #include "host/child.h"
-#include "lab/lab_dir.h"
+#include "lab/log_dir.h"
 #include "rlock/error.h"
 #include "util/stats.h"
 
@@ -69,7 +69,7 @@ std::string first_line(const std::filesystem::path& path) {
 }  // namespace
 
 BenchCase measure_startup(const BenchSetup& setup) {
-  lab::LabDir lab(setup.dir / "startup");
+  lab::LogDir lab(setup.dir / "startup");
   lab.start_new_run(static_cast<double>(wall_us()) / 1e6 - 1);  // already started: workers do not wait
   bank::AccountStore(setup.conninfo).reset(setup.account);
   RedisConnection monitor(setup.redis);

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "lab/lab_dir.h"
+#include "lab/log_dir.h"
 #include "report/lab_report.h"
 #include "report/page.h"
 #include "rlock/error.h"
@@ -18,7 +18,7 @@ std::string tally_cell(const std::optional<Tally>& tally) {
   return fmt::format("<td><span class=\"{}\">{}</span></td>", cls, html_escape(tally_text(*tally)));
 }
 
-std::string table(const Verdict& v) {
+std::string table(const LibraryVerdict& v) {
   std::string html =
       fmt::format("<table>\n<tr><th scope=\"col\">fault</th><th scope=\"col\">{}</th>{}</tr>\n", html_escape(v.client),
                   v.fenced.empty() ? "" : fmt::format("<th scope=\"col\">{}</th>", html_escape(v.fenced)));
@@ -29,15 +29,15 @@ std::string table(const Verdict& v) {
   return html + "</table>\n";
 }
 
-std::string shortest_loss(const Verdict& v, const CardFacts& facts, lab::Lang lang) {
+std::string shortest_loss(const LibraryVerdict& v, const CardFacts& facts, lab::Lang lang) {
   if (!v.shortest_loss) return "";
   const checker::TrialResult& loss = *v.shortest_loss;
   std::string heading = fmt::format("The shortest loss: {} under {}, trial {}, {:.1f} s", v.client,
                                     to_string(loss.spec.fault), loss.spec.number, loss.ms / 1000);
   std::string body;
-  if (facts.loss_trial && std::filesystem::exists(lab::LabDir(*facts.loss_trial).events())) {
+  if (facts.loss_trial && std::filesystem::exists(lab::LogDir(*facts.loss_trial).events())) {
     std::string caption = fmt::format("kept in <code>{}</code>", html_escape(facts.loss_trial->string()));
-    body = report::timeline_figure(lab::LabDir(*facts.loss_trial), facts.loss_trial->filename().string(), caption, lang,
+    body = report::timeline_figure(lab::LogDir(*facts.loss_trial), facts.loss_trial->filename().string(), caption, lang,
                                    "shortest-loss-timeline");
   } else {
     body = "<p>Its trial was not kept: no timeline to draw.</p>\n";
@@ -46,7 +46,7 @@ std::string shortest_loss(const Verdict& v, const CardFacts& facts, lab::Lang la
 }
 
 // The scenarios' verdicts, each with its report's title; no address: the page names none.
-std::string scenarios(const Verdict& v) {
+std::string scenarios(const LibraryVerdict& v) {
   if (v.scenarios.empty() && v.other_scenarios.empty()) return "";
   std::string items;
   for (const ScenarioVerdict& s : v.scenarios) {
@@ -61,7 +61,7 @@ std::string scenarios(const Verdict& v) {
 
 }  // namespace
 
-std::string card_html(const Verdict& v, const CardFacts& facts, lab::Lang lang) {
+std::string card_html(const LibraryVerdict& v, const CardFacts& facts, lab::Lang lang) {
   const JudgedSetup& s = facts.setup;
   std::string ttl = fmt::format("{} ms{}", s.ttl_ms, s.ttl_step_ms > 1 ? " (" + ttl_unit(s.ttl_step_ms) + ")" : "");
   std::vector<std::pair<std::string, std::string>> meta{
@@ -81,10 +81,11 @@ std::string card_html(const Verdict& v, const CardFacts& facts, lab::Lang lang) 
                            {verdict, scenarios(v), shortest_loss(v, facts, lang)});
 }
 
-void write_card(const Verdict& verdict, const CardFacts& facts, lab::Lang lang, const std::filesystem::path& out) {
+void write_card(const LibraryVerdict& verdict, const CardFacts& facts, lab::Lang lang,
+                const std::filesystem::path& out) {
   std::string html = card_html(verdict, facts, lang);
   std::filesystem::path dir = out.parent_path().empty() ? std::filesystem::path(".") : out.parent_path();
-  lab::LabDir(dir).write_file(out, html);
+  lab::LogDir(dir).write_file(out, html);
 }
 
 }  // namespace rlock::card

@@ -21,10 +21,11 @@ struct CardFacts {
   std::optional<std::filesystem::path> loss_trial;  // the shortest loss's kept trial directory
 };
 
-std::string card_html(const Verdict& verdict, const CardFacts& facts, lab::Lang lang);
+std::string card_html(const LibraryVerdict& verdict, const CardFacts& facts, lab::Lang lang);
 
 // The page written to `out` through a temporary file and a rename. Throws rlock::Error when it
 // cannot be written.
-void write_card(const Verdict& verdict, const CardFacts& facts, lab::Lang lang, const std::filesystem::path& out);
+void write_card(const LibraryVerdict& verdict, const CardFacts& facts, lab::Lang lang,
+                const std::filesystem::path& out);
 
 }  // namespace rlock::card

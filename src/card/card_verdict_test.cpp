@@ -26,7 +26,7 @@ Subject subject_with_fenced() {
   return s;
 }
 
-TEST(Verdict, ATallyCountsEachTrialAsTheClassificationSaysAndAJudgedClientErrorAmongTheClientErrors) {
+TEST(LibraryVerdict, ATallyCountsEachTrialAsTheClassificationSaysAndAJudgedClientErrorAmongTheClientErrors) {
   checker::TrialResult lost = trial("lib", "pause"), refused = trial("lib", "pause"), stuck = trial("lib", "pause");
   lost.lost = {Validity::invalid, "", 50, 1};
   lost.client_error = "it exited";  // after its stale write: judged all the same
@@ -49,7 +49,7 @@ TEST(Verdict, ATallyCountsEachTrialAsTheClassificationSaysAndAJudgedClientErrorA
   EXPECT_EQ(tally_text(t), "money 1/3 (95% 6-80%): lost updates 1; stuck 1; 1 not judged; client errors 1");
 }
 
-TEST(Verdict, EachFaultTalliesTheClientAndItsFencedVariantApartAndTheShortestMoneyLossIsKept) {
+TEST(LibraryVerdict, EachFaultTalliesTheClientAndItsFencedVariantApartAndTheShortestMoneyLossIsKept) {
   std::vector<chaos::Fault> faults{chaos::fault_named("none"), chaos::fault_named("pause")};
   checker::TrialResult slow_loss = trial("lib", "pause", 3000), quick_loss = trial("lib", "pause", 2000);
   slow_loss.lost = {Validity::invalid, "", 30, 1};
@@ -60,8 +60,9 @@ TEST(Verdict, EachFaultTalliesTheClientAndItsFencedVariantApartAndTheShortestMon
   checker::TrialResult unjudged = trial("lib", "none");
   unjudged.client_error = "it exited";
   unjudged.judged = false;
-  Verdict v = verdict_of(subject_with_fenced(), faults,
-                         {trial("lib", "none"), unjudged, slow_loss, quick_loss, failed, trial("lib-fenced", "none")});
+  LibraryVerdict v =
+      verdict_of(subject_with_fenced(), faults,
+                 {trial("lib", "none"), unjudged, slow_loss, quick_loss, failed, trial("lib-fenced", "none")});
   ASSERT_EQ(v.faults.size(), 2u);
   EXPECT_EQ(v.faults[0].client.judged, 1);
   EXPECT_EQ(v.faults[0].client.unjudged, 1);
@@ -84,8 +85,8 @@ TEST(Verdict, EachFaultTalliesTheClientAndItsFencedVariantApartAndTheShortestMon
   EXPECT_THROW(check_verdict(v), MoneyLost);
 }
 
-TEST(Verdict, TheStrategiesOfferedInsteadKeepTheMoneyUnderEveryFaultTheClientLostItUnder) {
-  Verdict v{"lib", "", {{chaos::fault_named("pause"), {}, std::nullopt}}, std::nullopt, {}, {}};
+TEST(LibraryVerdict, TheStrategiesOfferedInsteadKeepTheMoneyUnderEveryFaultTheClientLostItUnder) {
+  LibraryVerdict v{"lib", "", {{chaos::fault_named("pause"), {}, std::nullopt}}, std::nullopt, {}, {}};
   v.faults[0].client.judged = v.faults[0].client.money = 1;
   std::vector<lab::Strategy> safe = safe_instead(v);
   auto has = [&](lab::Strategy s) { return std::find(safe.begin(), safe.end(), s) != safe.end(); };
@@ -95,22 +96,22 @@ TEST(Verdict, TheStrategiesOfferedInsteadKeepTheMoneyUnderEveryFaultTheClientLos
   EXPECT_FALSE(has(lab::Strategy::watchdog));
 }
 
-TEST(Verdict, LivenessAloneAndNothingLostAreTheirOwnVerdicts) {
+TEST(LibraryVerdict, LivenessAloneAndNothingLostAreTheirOwnVerdicts) {
   std::vector<chaos::Fault> faults{chaos::fault_named("pause")};
   checker::TrialResult failed = trial("lib", "pause");
   failed.failed_ops = 2;
   failed.ok_ops = 0;
   Subject s{client("lib"), std::nullopt, "", 1, "", {}, {}};
-  Verdict liveness = verdict_of(s, faults, {failed});
+  LibraryVerdict liveness = verdict_of(s, faults, {failed});
   EXPECT_EQ(verdict_line(liveness), "verdict: lib lost no money; increments stuck or none succeeding under pause");
   EXPECT_THROW(check_verdict(liveness), LivenessLost);
-  Verdict safe = verdict_of(s, faults, {trial("lib", "pause")});
+  LibraryVerdict safe = verdict_of(s, faults, {trial("lib", "pause")});
   EXPECT_EQ(verdict_line(safe), "verdict: lib lost nothing in 1 trial under 1 faults");
   EXPECT_NO_THROW(check_verdict(safe));
   checker::TrialResult fenced = trial("lib", "pause");  // the stale holder refused, the other's increment done
   fenced.failed_ops = 1;
   fenced.ok_ops = 1;
-  Verdict fence_working = verdict_of(s, faults, {fenced});
+  LibraryVerdict fence_working = verdict_of(s, faults, {fenced});
   EXPECT_EQ(tally_text(fence_working.faults[0].client), "nothing lost 0/1 (95% 0-80%); failed safely 1");
   EXPECT_NO_THROW(check_verdict(fence_working)) << "a fence that refuses a stale holder is no loss";
 }

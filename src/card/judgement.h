@@ -26,7 +26,7 @@ struct JudgeRequest {
 };
 
 struct Judgement {
-  Verdict verdict;
+  LibraryVerdict verdict;
   std::filesystem::path run_dir;
   std::filesystem::path card;
 };

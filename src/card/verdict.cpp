@@ -32,7 +32,7 @@ std::string join(const std::vector<std::string>& names) {
   return out;
 }
 
-long judged_trials(const Verdict& v) {
+long judged_trials(const LibraryVerdict& v) {
   long n = 0;
   for (const FaultVerdict& f : v.faults) n += f.client.judged;
   return n;
@@ -64,15 +64,15 @@ void Tally::add(const checker::TrialResult& r) {
   client_errors += k.client_error;
 }
 
-bool Verdict::money_lost() const {
+bool LibraryVerdict::money_lost() const {
   return std::any_of(faults.begin(), faults.end(), [](const FaultVerdict& f) { return f.client.money > 0; });
 }
 
-bool Verdict::liveness_lost() const {
+bool LibraryVerdict::liveness_lost() const {
   return std::any_of(faults.begin(), faults.end(), [](const FaultVerdict& f) { return f.client.liveness > 0; });
 }
 
-std::string Verdict::money_faults() const {
+std::string LibraryVerdict::money_faults() const {
   std::vector<std::string> names;
   for (const FaultVerdict& f : faults) {
     if (f.client.money > 0) names.emplace_back(to_string(f.fault));
@@ -80,10 +80,10 @@ std::string Verdict::money_faults() const {
   return join(names);
 }
 
-Verdict verdict_of(const Subject& subject, const std::vector<chaos::Fault>& faults,
-                   const std::vector<checker::TrialResult>& results) {
-  Verdict v{subject.client.name,    subject.fenced ? subject.fenced->name : "", {}, std::nullopt, {},
-            subject.other_scenarios};
+LibraryVerdict verdict_of(const Subject& subject, const std::vector<chaos::Fault>& faults,
+                          const std::vector<checker::TrialResult>& results) {
+  LibraryVerdict v{subject.client.name,    subject.fenced ? subject.fenced->name : "", {}, std::nullopt, {},
+                   subject.other_scenarios};
   for (chaos::Fault fault : faults) {
     v.faults.push_back({fault, {}, subject.fenced ? std::optional<Tally>(Tally{}) : std::nullopt});
   }
@@ -103,7 +103,7 @@ Verdict verdict_of(const Subject& subject, const std::vector<chaos::Fault>& faul
   return v;
 }
 
-std::vector<lab::Strategy> safe_instead(const Verdict& verdict) {
+std::vector<lab::Strategy> safe_instead(const LibraryVerdict& verdict) {
   std::vector<lab::Strategy> safe;
   for (lab::Strategy strategy : lab::all_strategies()) {
     bool keeps = std::all_of(verdict.faults.begin(), verdict.faults.end(), [&](const FaultVerdict& f) {
@@ -139,7 +139,7 @@ std::string tally_text(const Tally& t) {
   return fmt::format("nothing lost 0/{} ({}){}{}", t.judged, interval(0, t.judged), safely, unjudged);
 }
 
-std::string instead_text(const Verdict& v) {
+std::string instead_text(const LibraryVerdict& v) {
   std::vector<std::string> strategies;
   for (lab::Strategy s : safe_instead(v)) strategies.emplace_back(lab::to_string(s));
   std::string builtin = fmt::format("rlock's {} keep the money under {} (docs/chaos.md)", join(strategies),
@@ -159,7 +159,7 @@ std::string instead_text(const Verdict& v) {
   return fmt::format("instead: {}; {}", fenced, builtin);
 }
 
-std::string verdict_line(const Verdict& v) {
+std::string verdict_line(const LibraryVerdict& v) {
   if (v.money_lost()) return fmt::format("verdict: {} loses money under {}", v.client, v.money_faults());
   std::vector<std::string> liveness;
   for (const FaultVerdict& f : v.faults) {
@@ -177,7 +177,7 @@ std::string scenario_line(const ScenarioVerdict& s) {
   return fmt::format("scenario {} ({}): {}", s.name, s.fault, scenario::verdict_line(s.tallies));
 }
 
-void print_verdict(const Verdict& v, const JudgedSetup& setup) {
+void print_verdict(const LibraryVerdict& v, const JudgedSetup& setup) {
   fmt::print("\nrlock judge {}{}: {} faults, {} each, TTL {} ms{}, seed {}\n", v.client,
              setup.library.empty() ? "" : " (" + setup.library + ")", v.faults.size(), trials_text(setup.trials),
              setup.ttl_ms, setup.ttl_step_ms > 1 ? " (" + ttl_unit(setup.ttl_step_ms) + ")" : "", setup.seed);
@@ -195,7 +195,7 @@ void print_verdict(const Verdict& v, const JudgedSetup& setup) {
   fmt::print("{}\n{}\n", instead_text(v), verdict_line(v));
 }
 
-void check_verdict(const Verdict& v) {
+void check_verdict(const LibraryVerdict& v) {
   if (v.money_lost()) throw MoneyLost(fmt::format("judge: {} lost money under {}", v.client, v.money_faults()));
   if (v.liveness_lost()) throw LivenessLost(fmt::format("judge: {} lost liveness, not money", v.client));
 }

@@ -51,7 +51,7 @@ struct ScenarioVerdict {
   std::vector<scenario::VersionTally> tallies;
 };
 
-struct Verdict {
+struct LibraryVerdict {
   std::string client;  // the names of the rows
   std::string fenced;  // empty: no fenced variant
   std::vector<FaultVerdict> faults;
@@ -67,13 +67,13 @@ struct Verdict {
 };
 
 // The verdict of `results` (a campaign of the client's row, and its fenced variant's, under `faults`).
-Verdict verdict_of(const Subject& subject, const std::vector<chaos::Fault>& faults,
-                   const std::vector<checker::TrialResult>& results);
+LibraryVerdict verdict_of(const Subject& subject, const std::vector<chaos::Fault>& faults,
+                          const std::vector<checker::TrialResult>& results);
 
 // The built-in strategies that lose no money under any of the faults the client lost money under
 // (each expected safe under it, or the fault cannot touch it: chaos.h); every strategy expected
 // safe under every fault when it lost none.
-std::vector<lab::Strategy> safe_instead(const Verdict& verdict);
+std::vector<lab::Strategy> safe_instead(const LibraryVerdict& verdict);
 
 // A row's tally as the verdict says it: "money 2/3 (95% 21-94%): lost updates 2, two holders 1",
 // "liveness 1/3 (95% 6-79%): stuck 1", "nothing lost 0/3 (95% 0-56%); failed safely 2",
@@ -81,9 +81,9 @@ std::vector<lab::Strategy> safe_instead(const Verdict& verdict);
 std::string tally_text(const Tally& tally);
 // What to do instead, one sentence: the fenced variant's result where the client lost money, and
 // the built-in strategies that keep it.
-std::string instead_text(const Verdict& verdict);
+std::string instead_text(const LibraryVerdict& verdict);
 // The verdict's last line: "NAME loses money under pause, partition", "NAME loses no money, ...".
-std::string verdict_line(const Verdict& verdict);
+std::string verdict_line(const LibraryVerdict& verdict);
 // A scenario's line: "scenario etcd-11456 (pause-waiter): reproduces in 3.5.21 (1/2, 95% 9-91%)".
 std::string scenario_line(const ScenarioVerdict& scenario);
 
@@ -100,7 +100,7 @@ struct JudgedSetup {
 };
 
 // The verdict on stdout, one screen: a header, a line per fault, what to do instead, the verdict.
-void print_verdict(const Verdict& verdict, const JudgedSetup& setup);
+void print_verdict(const LibraryVerdict& verdict, const JudgedSetup& setup);
 
 // The client lost money (or two held the lock at once): `rlock judge` exits 3.
 class MoneyLost : public Error {
@@ -113,6 +113,6 @@ class LivenessLost : public Error {
   using Error::Error;
 };
 // Throws MoneyLost or LivenessLost, in one line, as the verdict says; nothing when nothing was lost.
-void check_verdict(const Verdict& verdict);
+void check_verdict(const LibraryVerdict& verdict);
 
 }  // namespace rlock::card

@@ -42,7 +42,7 @@ class JobLab {
   void heal_all();
 
  private:
-  host::NetnsLab lab_;
+  host::NetnsBridge lab_;
   pid_t redis_pid_ = -1;
 };
 

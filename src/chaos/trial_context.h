@@ -17,7 +17,7 @@
 #include "chaos/schedule.h"
 #include "host/failover_pair.h"
 #include "host/local_redis.h"
-#include "lab/lab_dir.h"
+#include "lab/log_dir.h"
 #include "lab/run_log.h"
 #include "rlock/lock_key.h"
 #include "rlock/redis_address.h"
@@ -28,7 +28,7 @@ struct TrialContext {
   const TrialSpec& spec;
   const Schedule& schedule;
   Job& job;
-  const lab::LabDir& dir;
+  const lab::LogDir& dir;
   long account;
   LockKey key;
   std::vector<RedisAddress> redlock{};       // the job's Redlock servers, when the lock lives on three

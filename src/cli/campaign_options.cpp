@@ -43,7 +43,7 @@ void check_own_ports(const CampaignOptions& options) {
   }
 }
 
-chaos::ChaosSetup campaign_setup(const CampaignOptions& options, const lab::LabSetup& lab) {
+chaos::ChaosSetup campaign_setup(const CampaignOptions& options, const lab::RunSetup& lab) {
   chaos::ChaosSetup setup;
   setup.redis = lab.redis;
   setup.conninfo = lab.conninfo;

@@ -34,6 +34,6 @@ void check_own_ports(const CampaignOptions& options);
 
 // The setup of a campaign on `lab`'s servers, kept under its chaos/ folder, its seed the one given
 // or a new one.
-chaos::ChaosSetup campaign_setup(const CampaignOptions& options, const lab::LabSetup& lab);
+chaos::ChaosSetup campaign_setup(const CampaignOptions& options, const lab::RunSetup& lab);
 
 }  // namespace rlock::cli

@@ -119,7 +119,7 @@ void check_balances(const std::vector<bench::BenchCase>& cases, const std::vecto
 }
 
 bench::BenchSetup setup_of(const BenchOptions& options, const GlobalOptions& global, const std::filesystem::path& dir) {
-  lab::LabSetup lab = setup_to_change_data(global, "bench", ServersChanged::redis_and_db);
+  lab::RunSetup lab = setup_to_change_data(global, "bench", ServersChanged::redis_and_db);
   bench::BenchSetup setup{lab.redis,
                           lab.conninfo,
                           dir,

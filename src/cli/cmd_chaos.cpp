@@ -146,12 +146,12 @@ void replay_order(const ChaosOptions& options, const GlobalOptions& global) {
     throw UsageError("--replay-order takes one --strategies of ttl, watchdog, fenced, fenced-retry, fenced-claim");
   }
   explore::OrderToReplay order = explore::order_to_replay(strategies.front(), *options.replay_order);
-  lab::LabSetup lab = setup_to_change_data(global, "chaos", ServersChanged::redis_and_db);
+  lab::RunSetup lab = setup_to_change_data(global, "chaos", ServersChanged::redis_and_db);
   explore::ReplayedOrder replayed =
       explore::run_order_as_trial(order, explore::Servers{lab.redis, lab.conninfo, options.campaign.failover_port},
                                   lab.dir.root(), kReplayAccount, options.campaign.seed.value_or(random_seed()));
   explore::print_order_run(replayed.run, replayed.log_dir);
-  fmt::print("recorded: {}\n", explore::recorded_order(lab::read_events(lab::LabDir(replayed.log_dir))));
+  fmt::print("recorded: {}\n", explore::recorded_order(lab::read_events(lab::LogDir(replayed.log_dir))));
   fmt::print("run: {} (rlock analyze DIR, rlock report DIR)\n", replayed.run_dir.string());
 }
 
@@ -174,8 +174,8 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   // Every argument read before a server is asked.
   chaos::Campaign campaign = campaign_of(options);
   warn_of_rounded_ttls(campaign, options.ttl_ms);
-  if (options.netns) host::NetnsLab::cleanup_leftovers();  // says so, in one line, when not root
-  lab::LabSetup lab = setup_to_change_data(global, "chaos", ServersChanged::redis_and_db);
+  if (options.netns) host::NetnsBridge::cleanup_leftovers();  // says so, in one line, when not root
+  lab::RunSetup lab = setup_to_change_data(global, "chaos", ServersChanged::redis_and_db);
   chaos::ChaosSetup setup = campaign_setup(options.campaign, lab);
   setup.ttl = std::chrono::milliseconds(options.ttl_ms);
   setup.wait = options.wait;

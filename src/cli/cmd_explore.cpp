@@ -22,7 +22,7 @@
 #include "explore/summary.h"
 #include "explore/walk_record.h"
 #include "explore/world.h"
-#include "lab/lab_dir.h"
+#include "lab/log_dir.h"
 #include "lab/run_log.h"
 #include "lab/strategy_list.h"
 #include "rlock/error.h"
@@ -86,11 +86,11 @@ std::vector<explore::World> worlds_of(const ExploreOptions& options) {
 }
 
 // Job 0's stage is explore/stage, on the account given; job J's explore/stage-J, on the J-th next.
-std::unique_ptr<explore::Stage> stage_for(const explore::World& world, const lab::LabSetup& lab, long account,
+std::unique_ptr<explore::Stage> stage_for(const explore::World& world, const lab::RunSetup& lab, long account,
                                           int failover_port, int job = 0) {
   std::string name = job == 0 ? "stage" : fmt::format("stage-{}", job);
   return std::make_unique<explore::Stage>(world, explore::Servers{lab.redis, lab.conninfo, failover_port},
-                                          lab::LabDir(lab.dir.root() / "explore" / name), account + job);
+                                          lab::LogDir(lab.dir.root() / "explore" / name), account + job);
 }
 
 // The stages a walk runs on at once: one for a world that restarts or fails over its Redis, which
@@ -107,7 +107,7 @@ explore::Order order_to_replay(const ExploreOptions& options, const explore::Wor
 }
 
 void replay(const ExploreOptions& options, const explore::World& world, const explore::Order& order,
-            const lab::LabSetup& lab) {
+            const lab::RunSetup& lab) {
   std::unique_ptr<explore::Stage> stage = stage_for(world, lab, options.account, options.failover_port);
   std::size_t added = 0;
   explore::OrderRun run = explore::replay(*stage, order, 0, added);
@@ -117,7 +117,7 @@ void replay(const ExploreOptions& options, const explore::World& world, const ex
   explore::print_order_run(run, stage->dir().root());
 }
 
-explore::Explored walk(const ExploreOptions& options, const explore::World& world, const lab::LabSetup& lab) {
+explore::Explored walk(const ExploreOptions& options, const explore::World& world, const lab::RunSetup& lab) {
   std::unique_ptr<explore::Stage> stage = stage_for(world, lab, options.account, options.failover_port);
   explore::Estimate estimate = explore::estimate_orders(*stage, kProbes, kProbeSeed);
   if (estimate.orders > chaos::kMaxTrialsACell) {
@@ -149,7 +149,7 @@ void explore(const ExploreOptions& options, const GlobalOptions& global) {
     if (!options.strategies.empty() || options.replay || options.replay_trail || !options.json.empty()) {
       throw UsageError("--order-of reads a run's log: no --strategy, --replay, --replay-trail or --json");
     }
-    fmt::print("{}\n", explore::recorded_order(lab::read_events(lab::LabDir(*options.order_of))));
+    fmt::print("{}\n", explore::recorded_order(lab::read_events(lab::LogDir(*options.order_of))));
     return;
   }
   if (options.replay && options.replay_trail) throw UsageError("--replay and --replay-trail: give one order");
@@ -160,7 +160,7 @@ void explore(const ExploreOptions& options, const GlobalOptions& global) {
   std::vector<explore::World> worlds = worlds_of(options);
   std::optional<explore::Order> order;
   if (replaying) order = order_to_replay(options, worlds.front());
-  lab::LabSetup lab = setup_to_change_data(global, "explore", ServersChanged::redis_and_db);
+  lab::RunSetup lab = setup_to_change_data(global, "explore", ServersChanged::redis_and_db);
   if (order) return replay(options, worlds.front(), *order, lab);
   std::vector<explore::Explored> walks;
   for (const explore::World& world : worlds) {

@@ -47,7 +47,7 @@ void judge(const JudgeOptions& options, const GlobalOptions& global) {
                              options.trials.value_or(options.quick ? kQuickTrials : kTrials), options.campaign.jobs,
                              options.html ? std::optional<std::filesystem::path>(*options.html) : std::nullopt};
   if (!ttl.rounded.empty()) fmt::print(stderr, "rlock: warning: {}\n", ttl.rounded);
-  lab::LabSetup lab = setup_to_change_data(global, "judge", ServersChanged::redis_and_db);
+  lab::RunSetup lab = setup_to_change_data(global, "judge", ServersChanged::redis_and_db);
   try {
     chaos::ChaosSetup setup = campaign_setup(options.campaign, lab);
     setup.ttl = ttl.ttl;

@@ -17,7 +17,7 @@ struct NetnsOptions {
 };
 
 void cleanup() {
-  std::vector<std::string> removed = host::NetnsLab::cleanup_leftovers();
+  std::vector<std::string> removed = host::NetnsBridge::cleanup_leftovers();
   for (const std::string& name : removed) fmt::print("removed network namespace {}\n", name);
   fmt::print("netns cleanup: {} left over\n", removed.size());
 }

@@ -29,12 +29,12 @@ struct RedisOptions {
 };
 
 // The pid of a stopped Redis cannot be asked from Redis: `stop` leaves it here for `cont`.
-std::filesystem::path stopped_pid_file(const lab::LabSetup& setup) {
+std::filesystem::path stopped_pid_file(const lab::RunSetup& setup) {
   return setup.dir.root() / fmt::format(".redis_pid_{}", setup.redis.port);
 }
 
 void act(const RedisOptions& options, const GlobalOptions& global) {
-  lab::LabSetup setup = setup_to_change_data(global, "redis", ServersChanged::redis);
+  lab::RunSetup setup = setup_to_change_data(global, "redis", ServersChanged::redis);
   lab::RunLog log(setup.dir, setup.lang);
   std::string server = setup.redis.display();
   LockKey key = LockKey::for_account(options.account);

@@ -21,7 +21,7 @@ struct ResetOptions {
 };
 
 void reset(const ResetOptions& options, const GlobalOptions& global) {
-  lab::LabSetup setup = setup_to_change_data(global, "reset", ServersChanged::redis_and_db);
+  lab::RunSetup setup = setup_to_change_data(global, "reset", ServersChanged::redis_and_db);
   // Connect to both before touching anything, so an unreachable server leaves the last run intact.
   RedisConnection redis(setup.redis);
   bank::AccountStore store(setup.conninfo);

@@ -81,7 +81,7 @@ void run_scenarios(const ScenarioOptions& options, const GlobalOptions& global) 
   std::vector<scenario::ScenarioPlan> plans;
   for (const scenario::Scenario& s : asked)
     plans.push_back(scenario::plan_scenario(s, catalogue, {options.trials, options.versions}));
-  lab::LabSetup lab = setup_to_change_data(global, "scenario", ServersChanged::redis_and_db);
+  lab::RunSetup lab = setup_to_change_data(global, "scenario", ServersChanged::redis_and_db);
   chaos::ChaosSetup base = campaign_setup(options.campaign, lab);
   nlohmann::json results = nlohmann::json::array();
   for (const scenario::ScenarioPlan& plan : plans) {

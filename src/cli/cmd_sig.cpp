@@ -18,7 +18,7 @@ struct SigOptions {
 };
 
 void send(const SigOptions& options, const GlobalOptions& global) {
-  lab::LabSetup setup = global.setup();
+  lab::RunSetup setup = global.setup();
   int number = options.signal == "STOP" ? SIGSTOP : SIGCONT;
   lab::RunLog log(setup.dir, setup.lang);
   pid_t pid = lab::find_worker(setup.dir, options.name);

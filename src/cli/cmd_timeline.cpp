@@ -19,7 +19,7 @@ struct TimelineOptions {
 };
 
 void timeline(const TimelineOptions& options, const GlobalOptions& global) {
-  lab::LabSetup setup = global.setup();
+  lab::RunSetup setup = global.setup();
   std::filesystem::path out = options.out.empty() ? setup.dir.timeline() : std::filesystem::path(options.out);
   std::string title = options.title;
   if (title.empty()) {

@@ -19,7 +19,7 @@ struct VerdictOptions {
 };
 
 void verdict(const VerdictOptions& options, const GlobalOptions& global) {
-  lab::LabSetup setup = global.setup();
+  lab::RunSetup setup = global.setup();
   bank::AccountStore store(setup.conninfo);
   bank::AccountRow row = store.read(options.account);
   std::vector<lab::Event> events;
@@ -29,7 +29,7 @@ void verdict(const VerdictOptions& options, const GlobalOptions& global) {
     // no run recorded here: the balance alone decides
   }
   fmt::print("account {}: balance {}, fence {}\n", options.account, row.balance, row.fence);
-  fmt::print("{}\n", lab::judge(row.balance, options.expect, events).line());
+  fmt::print("{}\n", lab::balance_verdict(row.balance, options.expect, events).line());
 }
 
 }  // namespace

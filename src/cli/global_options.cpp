@@ -25,8 +25,8 @@ std::string GlobalOptions::own_lab_dir() const {
   return lab;
 }
 
-lab::LabSetup GlobalOptions::setup() const {
-  lab::LabSetup setup{RedisAddress::parse(redis_url), db, lab::LabDir(own_lab_dir()), lab::parse_lang(lang)};
+lab::RunSetup GlobalOptions::setup() const {
+  lab::RunSetup setup{RedisAddress::parse(redis_url), db, lab::LogDir(own_lab_dir()), lab::parse_lang(lang)};
   if (!sentinel.empty()) setup.redis.use_sentinel(sentinel, master);
   return setup;
 }

@@ -24,7 +24,7 @@ struct GlobalOptions {
 
   // The parsed options. Throws rlock::UsageError for a malformed Redis URL or Sentinel address,
   // and as own_lab_dir does.
-  lab::LabSetup setup() const;
+  lab::RunSetup setup() const;
   // --dir, or default_lab_dir() without it.
   std::string lab_dir() const;
   // lab_dir(), where rlock writes: throws rlock::UsageError, in one line, when it is not this

@@ -26,8 +26,8 @@ bool is_project_redis(const RedisAddress& address) {
 
 }  // namespace
 
-lab::LabSetup setup_to_change_data(const GlobalOptions& global, std::string_view subcommand, ServersChanged changed) {
-  lab::LabSetup setup = global.setup();
+lab::RunSetup setup_to_change_data(const GlobalOptions& global, std::string_view subcommand, ServersChanged changed) {
+  lab::RunSetup setup = global.setup();
   const char* unnamed = nullptr;
   if (changed == ServersChanged::redis_and_db && !global.db_named()) {
     unnamed = "no PostgreSQL was named";

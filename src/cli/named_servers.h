@@ -18,6 +18,6 @@ enum class ServersChanged { redis, redis_and_db };
 // global.setup(), once the servers `changed` are named or the project's own. Otherwise throws
 // UsageError, one line: how to start the project's servers (eval "$(scripts/services.sh up)") or
 // how to name one's own.
-lab::LabSetup setup_to_change_data(const GlobalOptions& global, std::string_view subcommand, ServersChanged changed);
+lab::RunSetup setup_to_change_data(const GlobalOptions& global, std::string_view subcommand, ServersChanged changed);
 
 }  // namespace rlock::cli

@@ -9,7 +9,7 @@
 
 #include "explore/explorer.h"
 #include "explore/walk_record.h"
-#include "lab/lab_dir.h"
+#include "lab/log_dir.h"
 #include "lab/run_log.h"
 #include "nemesis/operation.h"
 #include "rlock/error.h"
@@ -92,7 +92,7 @@ OrderToReplay order_to_replay(lab::Strategy strategy, const std::string& text) {
 ReplayedOrder run_order_as_trial(const OrderToReplay& replay, const Servers& servers,
                                  const std::filesystem::path& lab_dir, long account, std::uint64_t seed) {
   std::filesystem::path chaos_dir = lab_dir / "chaos";
-  Stage stage(replay.world, servers, lab::LabDir(chaos_dir / "stage"), account);
+  Stage stage(replay.world, servers, lab::LogDir(chaos_dir / "stage"), account);
   WalkRecord record(replay.world, servers, chaos_dir, seed);
   std::size_t added = 0;
   Exploration walk;

@@ -48,7 +48,7 @@ bool OrderRun::losing() const {
 }
 
 struct Stage::Impl {
-  Impl(World w, Servers s, lab::LabDir d, long a)
+  Impl(World w, Servers s, lab::LogDir d, long a)
       : world(std::move(w)),
         servers(std::move(s)),
         dir(std::move(d)),
@@ -63,7 +63,7 @@ struct Stage::Impl {
     store.reset(account);
     for (int i = 0; i < world.workers; ++i) {
       workers.push_back(std::make_unique<strategy::GatedWorker>(
-          plan_of(static_cast<std::size_t>(i)), lab::LabSetup{redis_address(), servers.conninfo, dir, lab::Lang::en},
+          plan_of(static_cast<std::size_t>(i)), lab::RunSetup{redis_address(), servers.conninfo, dir, lab::Lang::en},
           turns));
     }
   }
@@ -238,7 +238,7 @@ struct Stage::Impl {
 
   World world;
   Servers servers;
-  lab::LabDir dir;
+  lab::LogDir dir;
   long account;
   LockKey key;
   std::unique_ptr<host::FailoverPair> pair;  // the world's Redis when it has the failover event
@@ -256,12 +256,12 @@ struct Stage::Impl {
   Turns turns;  // last: its threads run the workers, so they end first
 };
 
-Stage::Stage(World world, Servers servers, lab::LabDir dir, long account)
+Stage::Stage(World world, Servers servers, lab::LogDir dir, long account)
     : impl_(std::make_unique<Impl>(std::move(world), std::move(servers), std::move(dir), account)) {}
 
 Stage::~Stage() = default;
 
-const lab::LabDir& Stage::dir() const { return impl_->dir; }
+const lab::LogDir& Stage::dir() const { return impl_->dir; }
 const World& Stage::world() const { return impl_->world; }
 
 OrderRun Stage::run(const Chooser& choose, int number, Walk walk) {

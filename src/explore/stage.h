@@ -24,7 +24,7 @@
 #include "checker/judge.h"
 #include "explore/world.h"
 #include "lab/event.h"
-#include "lab/lab_dir.h"
+#include "lab/log_dir.h"
 #include "rlock/redis_address.h"
 
 namespace rlock::explore {
@@ -67,7 +67,7 @@ using Chooser = std::function<std::size_t(const std::vector<Move>& enabled, std:
 class Stage {
  public:
   // Opens the workers' connections and the stage's own. Throws Error when a server does not answer.
-  Stage(World world, Servers servers, lab::LabDir dir, long account);
+  Stage(World world, Servers servers, lab::LogDir dir, long account);
   ~Stage();
   Stage(const Stage&) = delete;
   Stage& operator=(const Stage&) = delete;
@@ -83,7 +83,7 @@ class Stage {
   // often as run()'s orders did on average (before offering an expiry), and reads the balance.
   double floor_seconds(int orders);
 
-  const lab::LabDir& dir() const;
+  const lab::LogDir& dir() const;
   const World& world() const;
 
  private:

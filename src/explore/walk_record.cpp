@@ -76,7 +76,7 @@ fs::path WalkRecord::finish(Exploration& walk) {
   store::write_run_record(campaign, setup);
   checker::write_json((run_dir_ / "chaos.json").string(), cells_, campaign, setup);
   if (kept_ && walk.shortest) {
-    lab::LabDir kept(*kept_);
+    lab::LogDir kept(*kept_);
     lab::write_events(kept, walk.shortest->events, lab::Lang::en);
     steps_as_seconds(kept, *walk.shortest);
     timeline::write_timeline(kept, kept.timeline(),
@@ -87,7 +87,7 @@ fs::path WalkRecord::finish(Exploration& walk) {
   return kept_.value_or(fs::path());
 }
 
-void steps_as_seconds(const lab::LabDir& dir, OrderRun& order) {
+void steps_as_seconds(const lab::LogDir& dir, OrderRun& order) {
   const std::vector<double>& started = order.started;
   for (checker::Operation& op : order.judged.input.history) {
     for (checker::Section& section : op.sections) {

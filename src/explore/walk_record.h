@@ -55,6 +55,6 @@ class WalkRecord {
 // move during which it was recorded, so a log or a drawing gives a step a second: events.jsonl and
 // run.log written back, and the order's history and verdict (the same: the moves keep their order)
 // in step numbers too, so that a replay prints the same words. Throws Error as read_events does.
-void steps_as_seconds(const lab::LabDir& dir, OrderRun& order);
+void steps_as_seconds(const lab::LogDir& dir, OrderRun& order);
 
 }  // namespace rlock::explore

@@ -96,17 +96,17 @@ std::optional<NetnsId> netns_id(const fs::path& file) {
   return NetnsId{st.st_dev, st.st_ino};
 }
 
-// A namespace rlock created, as its marker (NetnsLab::kMarkerDir/NAME: "PID DEV INO") records it.
+// A namespace rlock created, as its marker (NetnsBridge::kMarkerDir/NAME: "PID DEV INO") records it.
 struct Marker {
   std::string name;
   pid_t owner = 0;
   NetnsId id;
 };
 
-fs::path marker_path(const std::string& name) { return fs::path(NetnsLab::kMarkerDir) / name; }
+fs::path marker_path(const std::string& name) { return fs::path(NetnsBridge::kMarkerDir) / name; }
 
 void write_marker(const std::string& name, const NetnsId& id) {
-  fs::create_directories(NetnsLab::kMarkerDir);
+  fs::create_directories(NetnsBridge::kMarkerDir);
   util::write_whole_file(marker_path(name), fmt::format("{} {} {}\n", ::getpid(), id.first, id.second));
 }
 
@@ -150,7 +150,7 @@ std::vector<std::string> remove_namespaces(const std::vector<Marker>& markers) {
 
 }  // namespace
 
-NetnsLab::NetnsLab(const std::vector<std::string>& members) {
+NetnsBridge::NetnsBridge(const std::vector<std::string>& members) {
   need_root();
   for (const char* program : {"ip", "nft"}) {
     if (!on_path(program)) {
@@ -177,11 +177,11 @@ NetnsLab::NetnsLab(const std::vector<std::string>& members) {
   }
 }
 
-NetnsLab::~NetnsLab() { teardown(); }
+NetnsBridge::~NetnsBridge() { teardown(); }
 
 // Creates the namespaces and marks each one created, even when the batch stopped half-way. A name
 // taken already is someone else's namespace: nothing is created then.
-void NetnsLab::create_namespaces(const std::vector<std::string>& names) {
+void NetnsBridge::create_namespaces(const std::vector<std::string>& names) {
   std::vector<std::string> adds;
   for (const std::string& name : names) {
     if (netns_id(fs::path(kNetnsDir) / name)) {
@@ -207,7 +207,7 @@ void NetnsLab::create_namespaces(const std::vector<std::string>& names) {
   mark();
 }
 
-void NetnsLab::build(const std::vector<std::string>& members) {
+void NetnsBridge::build(const std::vector<std::string>& members) {
   std::vector<std::string> names{lab_};
   for (const std::string& member : members) names.push_back(namespace_of(member));
   create_namespaces(names);
@@ -231,7 +231,7 @@ void NetnsLab::build(const std::vector<std::string>& members) {
   }
 }
 
-void NetnsLab::teardown() noexcept {
+void NetnsBridge::teardown() noexcept {
   try {
     std::vector<Marker> markers;
     for (const std::string& name : namespaces_) {
@@ -244,27 +244,27 @@ void NetnsLab::teardown() noexcept {
   namespaces_.clear();
 }
 
-const std::string& NetnsLab::address(const std::string& member) const {
+const std::string& NetnsBridge::address(const std::string& member) const {
   auto it = address_.find(member);
   if (it == address_.end()) throw Error("no namespace member named " + member);
   return it->second;
 }
 
-std::string NetnsLab::namespace_of(const std::string& member) const {
+std::string NetnsBridge::namespace_of(const std::string& member) const {
   address(member);  // throws for an unknown member
   return fmt::format("{}-{}", lab_, member);
 }
 
-std::string NetnsLab::port_of(const std::string& member) const { return kPrefix + member; }
+std::string NetnsBridge::port_of(const std::string& member) const { return kPrefix + member; }
 
-pid_t NetnsLab::spawn(const std::string& member, const std::vector<std::string>& args,
-                      const SpawnOptions& options) const {
+pid_t NetnsBridge::spawn(const std::string& member, const std::vector<std::string>& args,
+                         const SpawnOptions& options) const {
   std::vector<std::string> all{"ip", "netns", "exec", namespace_of(member)};
   all.insert(all.end(), args.begin(), args.end());
   return spawn_child(all, options);
 }
 
-void NetnsLab::enter(const std::string& member) const {
+void NetnsBridge::enter(const std::string& member) const {
   std::string path = (fs::path(kNetnsDir) / namespace_of(member)).string();
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0 || ::setns(fd, CLONE_NEWNET) != 0) {
@@ -275,25 +275,25 @@ void NetnsLab::enter(const std::string& member) const {
   ::close(fd);
 }
 
-void NetnsLab::partition(const std::string& a, const std::string& b) {
+void NetnsBridge::partition(const std::string& a, const std::string& b) {
   address(a);  // throws for an unknown member
   address(b);
   cut_.insert(std::minmax(a, b));
   apply_rules();
 }
 
-void NetnsLab::heal(const std::string& a, const std::string& b) {
+void NetnsBridge::heal(const std::string& a, const std::string& b) {
   cut_.erase(std::minmax(a, b));
   apply_rules();
 }
 
-void NetnsLab::heal_all() {
+void NetnsBridge::heal_all() {
   cut_.clear();
   apply_rules();
 }
 
 // Writes the whole table again, in one nft transaction: the rules change at once, both ways.
-void NetnsLab::apply_rules() const {
+void NetnsBridge::apply_rules() const {
   std::string rules = fmt::format(
       "table bridge {0}\ndelete table bridge {0}\n"
       "table bridge {0} {{\n  chain forward {{\n    type filter hook forward priority 0; policy accept;\n",
@@ -309,7 +309,7 @@ void NetnsLab::apply_rules() const {
   run({"ip", "netns", "exec", lab_, "nft", "-f", file.string()});
 }
 
-std::vector<std::string> NetnsLab::cleanup_leftovers() {
+std::vector<std::string> NetnsBridge::cleanup_leftovers() {
   need_root();
   std::vector<Marker> leftovers;
   std::error_code ignored;

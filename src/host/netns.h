@@ -46,7 +46,7 @@
 
 namespace rlock::host {
 
-class NetnsLab {
+class NetnsBridge {
  public:
   // Every namespace and bridge port of a lab starts with this (a name, not a mark of ownership).
   static constexpr const char* kPrefix = "rlock-";
@@ -58,10 +58,10 @@ class NetnsLab {
   // root ("--netns needs root ..."), when `ip` or `nft` is missing (naming its Debian package), when
   // a namespace of its names exists already (someone else's: it is left alone), or when a command
   // fails (its stderr's last line); UsageError for a bad member name.
-  explicit NetnsLab(const std::vector<std::string>& members);
-  ~NetnsLab();
-  NetnsLab(const NetnsLab&) = delete;
-  NetnsLab& operator=(const NetnsLab&) = delete;
+  explicit NetnsBridge(const std::vector<std::string>& members);
+  ~NetnsBridge();
+  NetnsBridge(const NetnsBridge&) = delete;
+  NetnsBridge& operator=(const NetnsBridge&) = delete;
 
   // The member's address on the bridge, such as "127.77.0.1". Throws Error for an unknown member.
   const std::string& address(const std::string& member) const;

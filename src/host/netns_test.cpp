@@ -43,7 +43,7 @@ std::string output_of(const std::string& command) {
 }
 
 // Exit code 0 when a fresh connection from `member` to the lab's Redis answers PING within `timeout`.
-bool pings(const NetnsLab& lab, const std::string& member, std::chrono::milliseconds timeout) {
+bool pings(const NetnsBridge& lab, const std::string& member, std::chrono::milliseconds timeout) {
   pid_t pid = fork_child([&] {
     lab.enter(member);
     RedisAddress redis;
@@ -59,7 +59,7 @@ bool pings(const NetnsLab& lab, const std::string& member, std::chrono::millisec
 // and exits 0 when it was answered within `timeout`.
 class HeldConnection {
  public:
-  HeldConnection(const NetnsLab& lab, const std::string& member, std::chrono::milliseconds timeout) {
+  HeldConnection(const NetnsBridge& lab, const std::string& member, std::chrono::milliseconds timeout) {
     if (::pipe(ready_) != 0 || ::pipe(go_) != 0) throw Error("pipe failed");
     pid_ = fork_child([&] {
       lab.enter(member);
@@ -99,14 +99,14 @@ class HeldConnection {
   bool done_ = false;
 };
 
-TEST(NetnsLab, APartitionCutsOneWorkerOffRedisAndHealingLetsItBackIn) {
+TEST(NetnsBridge, APartitionCutsOneWorkerOffRedisAndHealingLetsItBackIn) {
   ASSERT_EQ(::geteuid(), 0u) << "netns_test needs root (CI runs as root)";
-  std::string prefix = fmt::format("{}{}-", NetnsLab::kPrefix, ::getpid());
+  std::string prefix = fmt::format("{}{}-", NetnsBridge::kPrefix, ::getpid());
   TempDir dir("rlock-netns-test");
   pid_t server = 0;
   pid_t idle = 0;
   {
-    NetnsLab lab({"redis", "w0", "w1"});
+    NetnsBridge lab({"redis", "w0", "w1"});
     EXPECT_EQ(lab.address("redis"), "127.77.0.1");
     EXPECT_NE(output_of("ip netns list").find(lab.namespace_of("w0")), std::string::npos);
     server = lab.spawn("redis", {"redis-server", "--bind", lab.address("redis"), "--port", std::to_string(kRedisPort),
@@ -130,17 +130,17 @@ TEST(NetnsLab, APartitionCutsOneWorkerOffRedisAndHealingLetsItBackIn) {
   EXPECT_TRUE(WIFSIGNALED(idle_end.status) && WTERMSIG(idle_end.status) == SIGKILL)
       << "a process left in a namespace outlived the lab";
   EXPECT_EQ(output_of("ip netns list").find(prefix), std::string::npos);
-  EXPECT_EQ(output_of("ip link").find(NetnsLab::kPrefix), std::string::npos);
-  EXPECT_EQ(output_of("nft list ruleset").find(NetnsLab::kPrefix), std::string::npos);
+  EXPECT_EQ(output_of("ip link").find(NetnsBridge::kPrefix), std::string::npos);
+  EXPECT_EQ(output_of("nft list ruleset").find(NetnsBridge::kPrefix), std::string::npos);
 }
 
-TEST(NetnsLab, CleanupRemovesWhatACrashedRunLeftBehind) {
+TEST(NetnsBridge, CleanupRemovesWhatACrashedRunLeftBehind) {
   ASSERT_EQ(::geteuid(), 0u) << "netns_test needs root (CI runs as root)";
   // A run that dies by SIGKILL, its lab never destroyed, a process still inside one namespace.
   TempDir dir("rlock-netns-test");
   std::filesystem::path pid_file = dir.path() / "pid";
   pid_t crashed = fork_child([&] {
-    NetnsLab lab({"redis", "w0"});
+    NetnsBridge lab({"redis", "w0"});
     pid_t inside = lab.spawn("redis", {"sleep", "60"});
     std::FILE* out = std::fopen(pid_file.c_str(), "w");
     std::fprintf(out, "%d", inside);
@@ -151,10 +151,10 @@ TEST(NetnsLab, CleanupRemovesWhatACrashedRunLeftBehind) {
   reap(crashed);
   pid_t inside = std::atoi(output_of("cat " + pid_file.string()).c_str());
   ASSERT_GT(inside, 0);
-  std::string prefix = fmt::format("{}{}-", NetnsLab::kPrefix, crashed);
+  std::string prefix = fmt::format("{}{}-", NetnsBridge::kPrefix, crashed);
   ASSERT_NE(output_of("ip netns list").find(prefix), std::string::npos) << "the crashed run left nothing";
 
-  std::vector<std::string> removed = NetnsLab::cleanup_leftovers();
+  std::vector<std::string> removed = NetnsBridge::cleanup_leftovers();
   EXPECT_EQ(
       std::count_if(removed.begin(), removed.end(), [&](const std::string& ns) { return ns.rfind(prefix, 0) == 0; }),
       3)  // the bridge's, redis's and w0's
@@ -163,17 +163,17 @@ TEST(NetnsLab, CleanupRemovesWhatACrashedRunLeftBehind) {
   EXPECT_TRUE(wait_for(2s, [&] { return !process_alive(inside); })) << "the crashed run's process still runs";
 }
 
-TEST(NetnsLab, CleanupLeavesNamespacesItDidNotCreateWhateverTheirNames) {
+TEST(NetnsBridge, CleanupLeavesNamespacesItDidNotCreateWhateverTheirNames) {
   ASSERT_EQ(::geteuid(), 0u) << "netns_test needs root (CI runs as root)";
   // A user's own namespace, and one named as a dead run's would be: rlock created neither.
-  std::vector<std::string> theirs{"rlock-vpn", fmt::format("{}4194303-0-w0", NetnsLab::kPrefix)};
+  std::vector<std::string> theirs{"rlock-vpn", fmt::format("{}4194303-0-w0", NetnsBridge::kPrefix)};
   std::vector<pid_t> inside;
   for (const std::string& ns : theirs) {
     ASSERT_TRUE(reap(spawn_child({"ip", "netns", "add", ns})).succeeded()) << ns;
     inside.push_back(spawn_child({"ip", "netns", "exec", ns, "sleep", "60"}));
   }
-  std::vector<std::string> removed = NetnsLab::cleanup_leftovers();
-  { NetnsLab lab({"w0"}); }  // a lab's start cleans up too
+  std::vector<std::string> removed = NetnsBridge::cleanup_leftovers();
+  { NetnsBridge lab({"w0"}); }  // a lab's start cleans up too
   std::string listed = output_of("ip netns list");
   for (std::size_t i = 0; i < theirs.size(); ++i) {
     EXPECT_EQ(std::count(removed.begin(), removed.end(), theirs[i]), 0) << theirs[i];
@@ -184,7 +184,7 @@ TEST(NetnsLab, CleanupLeavesNamespacesItDidNotCreateWhateverTheirNames) {
   }
 }
 
-TEST(NetnsLab, WithoutRootOrNftItSaysSoInOneLine) {
+TEST(NetnsBridge, WithoutRootOrNftItSaysSoInOneLine) {
   ASSERT_EQ(::geteuid(), 0u) << "netns_test needs root (CI runs as root)";
   auto message_of = [](const std::function<void()>& setup) {
     TempDir dir("rlock-netns-test");
@@ -193,7 +193,7 @@ TEST(NetnsLab, WithoutRootOrNftItSaysSoInOneLine) {
       std::FILE* out = std::fopen(file.c_str(), "w");  // before setup() takes root away
       setup();
       try {
-        NetnsLab lab({"w0"});
+        NetnsBridge lab({"w0"});
       } catch (const Error& e) {
         std::fputs(e.what(), out);
       }

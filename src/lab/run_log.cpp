@@ -36,7 +36,7 @@ void sleep_until_wall(double epoch_seconds) {
   }
 }
 
-RunLog::RunLog(const LabDir& dir, Lang lang)
+RunLog::RunLog(const LogDir& dir, Lang lang)
     : start_(dir.start()), lang_(lang), events_(std::in_place, dir.events()), lines_(std::in_place, dir.run_log()) {}
 
 RunLog::RunLog(double start_epoch_seconds) : start_(start_epoch_seconds) {}
@@ -64,7 +64,7 @@ std::vector<Event> RunLog::kept() const {
   return kept_;
 }
 
-void write_events(const LabDir& dir, const std::vector<Event>& events, Lang lang) {
+void write_events(const LogDir& dir, const std::vector<Event>& events, Lang lang) {
   std::string json_lines, log_lines;
   for (const Event& event : events) {
     json_lines += event.to_json_line() + '\n';
@@ -83,7 +83,7 @@ void signal_and_record(const RunLog& log, pid_t pid, int number, std::string_vie
   log.record_at(sent, "host", kind, std::move(fields));
 }
 
-std::vector<Event> read_events(const LabDir& dir) {
+std::vector<Event> read_events(const LogDir& dir) {
   std::error_code missing;
   if (!std::filesystem::exists(std::filesystem::symlink_status(dir.events(), missing)))
     throw Error(fmt::format("no log in {}: {} does not exist", dir.root().string(), dir.events().string()));

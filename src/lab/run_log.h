@@ -16,7 +16,7 @@
 
 #include "lab/append_file.h"
 #include "lab/event.h"
-#include "lab/lab_dir.h"
+#include "lab/log_dir.h"
 #include "lab/wording.h"
 
 namespace rlock::lab {
@@ -31,7 +31,7 @@ void sleep_until_wall(double epoch_seconds);
 class RunLog {
  public:
   // Throws rlock::Error when no run was started in `dir` or its files cannot be opened.
-  RunLog(const LabDir& dir, Lang lang);
+  RunLog(const LogDir& dir, Lang lang);
   // A log kept in memory, its run started at `start_epoch_seconds` (wall_seconds()).
   explicit RunLog(double start_epoch_seconds);
 
@@ -54,7 +54,7 @@ class RunLog {
 };
 
 // Writes `events` as a run's events.jsonl and run.log in `dir`, replacing what was there.
-void write_events(const LabDir& dir, const std::vector<Event>& events, Lang lang);
+void write_events(const LogDir& dir, const std::vector<Event>& events, Lang lang);
 
 // Sends signal `number` to `pid` and records `kind` with `fields`, as the host, stamped just before
 // the signal left: a continued process may log before this one does. Throws rlock::Error naming
@@ -69,7 +69,7 @@ inline constexpr std::uintmax_t kMaxEventsBytes = std::uintmax_t{64} << 20;
 // (util/plain_files.h: a link, a FIFO or /dev/zero is refused at once). Throws rlock::Error when
 // there is no log, it is no regular file or larger than kMaxEventsBytes, it is empty, or a line is
 // not an event record (naming the line).
-std::vector<Event> read_events(const LabDir& dir);
+std::vector<Event> read_events(const LogDir& dir);
 
 // Sorts by time; events with equal times keep their order in the file.
 void sort_by_time(std::vector<Event>& events);

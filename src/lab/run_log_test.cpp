@@ -17,7 +17,7 @@
 
 #include "host/temp_dir.h"
 #include "lab/append_file.h"
-#include "lab/lab_dir.h"
+#include "lab/log_dir.h"
 #include "rlock/error.h"
 #include "testing/test_env.h"
 
@@ -50,7 +50,7 @@ std::set<std::string> names_in(const fs::path& dir) {
 class RunLogTest : public ::testing::Test {
  protected:
   host::TempDir tmp_;
-  LabDir dir_{tmp_.path()};
+  LogDir dir_{tmp_.path()};
 };
 
 // --- Event records ---
@@ -102,7 +102,7 @@ TEST_F(RunLogTest, StartNewRunClearsThePreviousRunAndKeepsOtherFiles) {
 }
 
 TEST_F(RunLogTest, StartNewRunCreatesAMissingDirectory) {
-  LabDir nested(tmp_.path() / "a" / "b");
+  LogDir nested(tmp_.path() / "a" / "b");
   nested.start_new_run(7.25);
   EXPECT_DOUBLE_EQ(nested.start(), 7.25);
 }

@@ -19,8 +19,8 @@ constexpr Wording kLost{"lost", "LOST UPDATE ({amount} missing)", "갱신 손실
 
 }  // namespace
 
-Verdict judge(long long balance, long long expected, const std::vector<Event>& events) {
-  Verdict verdict{balance, expected, 0, 0, {}};
+BalanceVerdict balance_verdict(long long balance, long long expected, const std::vector<Event>& events) {
+  BalanceVerdict verdict{balance, expected, 0, 0, {}};
   for (const Event& event : events) {
     if (event.kind != EventKind::error || event.added().value_or(true)) continue;
     long long amount = event.amount().value_or(0);
@@ -40,12 +40,12 @@ long long BalanceBounds::missing(long long balance) const {
   return 0;
 }
 
-long long Verdict::missing() const {
+long long BalanceVerdict::missing() const {
   long long most = expected - not_acknowledged;
   return BalanceBounds{most - in_doubt, most}.missing(balance);
 }
 
-std::string Verdict::line(Lang lang) const {
+std::string BalanceVerdict::line(Lang lang) const {
   std::string head = fill_wording(kHead, lang, {{"balance", balance}, {"expected", expected}}) + ": ";
   if (balance == expected) return head + fill_wording(kNoneLost, lang, {});
   if (!lost_update()) {

@@ -25,7 +25,7 @@ struct BalanceBounds {
   long long missing(long long balance) const;
 };
 
-struct Verdict {
+struct BalanceVerdict {
   long long balance = 0;
   long long expected = 0;          // every worker's amount applied
   long long not_acknowledged = 0;  // the amounts of workers that failed before adding them
@@ -43,6 +43,6 @@ struct Verdict {
   std::string line(Lang lang = Lang::en) const;
 };
 
-Verdict judge(long long balance, long long expected, const std::vector<Event>& events);
+BalanceVerdict balance_verdict(long long balance, long long expected, const std::vector<Event>& events);
 
 }  // namespace rlock::lab

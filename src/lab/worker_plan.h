@@ -1,5 +1,5 @@
 // What a worker is asked to do (WorkerPlan: its name, amount, account, TTL, work, waits and
-// strategy; a chaos schedule draws the name, amount, start, work and hold of each), where it runs (LabSetup: the
+// strategy; a chaos schedule draws the name, amount, start, work and hold of each), where it runs (RunSetup: the
 // servers, the lab directory, the language of run.log), and the one failure a caller tells apart (WriteRejected). Plain
 // values; thread-safe.
 #pragma once
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "lab/lab_dir.h"
+#include "lab/log_dir.h"
 #include "lab/strategy.h"
 #include "lab/wording.h"
 #include "rlock/error.h"
@@ -44,10 +44,10 @@ struct WorkerPlan {
 };
 
 // Where a worker's run happens: the servers, the lab directory, the language of run.log.
-struct LabSetup {
+struct RunSetup {
   RedisAddress redis;
   std::string conninfo;
-  LabDir dir;
+  LogDir dir;
   Lang lang = Lang::en;
 };
 

@@ -19,7 +19,7 @@ bool is_running_worker(pid_t pid) {
 
 }  // namespace
 
-pid_t find_worker(const LabDir& dir, std::string_view name) {
+pid_t find_worker(const LogDir& dir, std::string_view name) {
   std::ifstream in(dir.pid_file(name));
   if (!in)
     throw Error(fmt::format("worker {} has not run in {} (no {})", name, dir.root().string(),

@@ -8,12 +8,12 @@
 
 #include <string_view>
 
-#include "lab/lab_dir.h"
+#include "lab/log_dir.h"
 
 namespace rlock::lab {
 
 // The running worker's pid. Throws rlock::Error saying whether the worker never ran here or has
 // exited since.
-pid_t find_worker(const LabDir& dir, std::string_view name);
+pid_t find_worker(const LogDir& dir, std::string_view name);
 
 }  // namespace rlock::lab

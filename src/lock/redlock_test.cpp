@@ -12,7 +12,7 @@
 #include "host/redis_server.h"
 #include "host/temp_dir.h"
 #include "lab/host_events.h"
-#include "lab/lab_dir.h"
+#include "lab/log_dir.h"
 #include "lab/run_log.h"
 #include "rlock/error.h"
 #include "testing/test_env.h"
@@ -98,7 +98,7 @@ TEST_F(RedlockTest, ARestartedServerIsAskedAgain) {
 TEST_F(RedlockTest, ACrashOfOneServerIsLoggedAndForgetsItsCopyOfTheLock) {
   Redlock lock(addresses_, key_);
   ASSERT_TRUE(lock.acquire(30000ms));
-  lab::LabDir dir(temp_.path() / "run");
+  lab::LogDir dir(temp_.path() / "run");
   dir.start_new_run(lab::wall_seconds());
   host::LocalRedis& server = *servers_[0];
   lab::record_crash(lab::RunLog(dir, lab::Lang::en), host::crash_server(server.connection(), key_,

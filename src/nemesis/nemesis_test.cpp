@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "host/temp_dir.h"
-#include "lab/lab_dir.h"
+#include "lab/log_dir.h"
 #include "rlock/error.h"
 #include "testing/test_env.h"
 
@@ -33,7 +33,7 @@ class NemesisTest : public ::testing::Test {
 
   host::TempDir temp_;
   host::LocalRedis server_;
-  lab::LabDir dir_;
+  lab::LogDir dir_;
   std::optional<lab::RunLog> log_;
   Targets targets_;
 };

@@ -13,8 +13,8 @@
 #include "protocol/client_spec.h"
 #include "rlock/error.h"
 #include "runfiles/file_format.h"
-#include "util/data_dir.h"
 #include "util/printable.h"
+#include "util/shipped_data.h"
 
 namespace rlock::protocol {
 namespace {
@@ -190,7 +190,7 @@ std::string Catalogue::first_duplicate() const {
   return "";
 }
 
-fs::path catalogue_dir() { return util::data_dir("RLOCK_CLIENTS_DIR", "clients"); }
+fs::path catalogue_dir() { return util::shipped_data_dir("RLOCK_CLIENTS_DIR", "clients"); }
 
 std::vector<CatalogueEntry> read_manifest(std::string_view text, const fs::path& folder) {
   json j = runfiles::parse_json(text);

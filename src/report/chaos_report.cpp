@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "lab/lab_dir.h"
+#include "lab/log_dir.h"
 #include "lab/run_log.h"
 #include "report/lab_report.h"
 #include "report/page.h"
@@ -144,7 +144,7 @@ std::string kept_cell(const ChaosRun& run, const runfiles::ChaosFileCell& c, lab
       more += (more.empty() ? "" : ", ") + name;
       continue;
     }
-    lab::LabDir trial(trials / name);
+    lab::LogDir trial(trials / name);
     if (!run.kept.contains(name) || !std::filesystem::exists(trial.events())) {
       html += fmt::format("<p>{}</p>\n", say(words::kNotKept, lang, {{"trial", name}, {"dir", trials.string()}}));
       continue;
@@ -162,7 +162,7 @@ std::string kept_cell(const ChaosRun& run, const runfiles::ChaosFileCell& c, lab
 }
 
 // The time a kept trial's events span, or nullopt when they cannot be read.
-std::optional<double> span_of(const lab::LabDir& trial) {
+std::optional<double> span_of(const lab::LogDir& trial) {
   try {
     std::vector<lab::Event> events = lab::read_events(trial);
     auto [first, last] = std::minmax_element(events.begin(), events.end(),
@@ -184,7 +184,7 @@ std::string shortest_losses(const ChaosRun& run, lab::Lang lang, std::string_vie
       for (const std::string& number : c.kept_trials) {
         std::string name = fmt::format("{}-{}-{}", c.strategy, c.fault, number);
         if (!run.kept.contains(name)) continue;
-        std::optional<double> span = span_of(lab::LabDir(run.trials / name));
+        std::optional<double> span = span_of(lab::LogDir(run.trials / name));
         if (span && (!shortest || *span < shortest->first)) shortest = std::pair(*span, name);
       }
     }
@@ -192,7 +192,7 @@ std::string shortest_losses(const ChaosRun& run, lab::Lang lang, std::string_vie
       without += (without.empty() ? "" : ", ") + row;
       continue;
     }
-    lab::LabDir trial(run.trials / shortest->second);
+    lab::LogDir trial(run.trials / shortest->second);
     // Raw: the timeline escapes its title.
     std::string title = lab::fill_wording(
         words::kShortestLoss, lang,

@@ -19,12 +19,12 @@ std::string figure(const timeline::Timeline& timeline, std::string_view title, s
 
 }  // namespace
 
-std::string timeline_figure(const lab::LabDir& dir, std::string_view title, std::string_view caption, lab::Lang lang,
+std::string timeline_figure(const lab::LogDir& dir, std::string_view title, std::string_view caption, lab::Lang lang,
                             std::string_view id) {
   return figure(timeline::build_timeline(lab::read_events(dir)), title, caption, lang, id);
 }
 
-std::string lab_section(const lab::LabDir& dir, lab::Lang lang, std::string_view id) {
+std::string lab_section(const lab::LogDir& dir, lab::Lang lang, std::string_view id) {
   std::vector<lab::Event> events = lab::read_events(dir);
   timeline::Timeline timeline = timeline::build_timeline(events);
   lab::sort_by_time(events);

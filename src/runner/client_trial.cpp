@@ -63,7 +63,7 @@ class ClientTrial : public chaos::Participants {
         setup_(setup),
         account_(setup.initial_balance),
         silence_limit_(protocol::silence_limit(setup.ttl)) {
-    const lab::LabDir& dir = trial.dir;
+    const lab::LogDir& dir = trial.dir;
     const chaos::Schedule& schedule = trial.schedule;
     for (std::size_t i = 0; i < schedule.workers.size(); ++i) {
       const lab::WorkerPlan& w = schedule.workers[i];

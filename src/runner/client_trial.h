@@ -24,7 +24,7 @@
 #include "chaos/trial_context.h"
 #include "checker/history.h"
 #include "checker/judge.h"
-#include "lab/lab_dir.h"
+#include "lab/log_dir.h"
 #include "lab/run_log.h"
 #include "protocol/served_account.h"
 

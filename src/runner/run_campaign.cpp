@@ -92,9 +92,9 @@ std::vector<checker::TrialResult> run_plan(const chaos::TrialPlan& plan, const c
   auto progress = [&](std::size_t done, std::size_t anomalies) {
     line.update(done_before + done, fmt::format("{} with an anomaly", anomalies_before + anomalies));
   };
-  if (setup.netns) host::NetnsLab::cleanup_leftovers();
+  if (setup.netns) host::NetnsBridge::cleanup_leftovers();
   std::vector<checker::TrialResult> results = run_trials(plan.side_by_side, jobs_setup, campaign.jobs, progress);
-  if (setup.netns) host::NetnsLab::cleanup_leftovers();  // those of a job killed
+  if (setup.netns) host::NetnsBridge::cleanup_leftovers();  // those of a job killed
   done_before = results.size();
   anomalies_before = static_cast<std::size_t>(
       std::count_if(results.begin(), results.end(), [](const checker::TrialResult& r) { return checker::anomaly(r); }));

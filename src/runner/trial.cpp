@@ -15,7 +15,7 @@
 #include "chaos/trial_context.h"
 #include "checker/classification.h"
 #include "checker/history.h"
-#include "lab/lab_dir.h"
+#include "lab/log_dir.h"
 #include "lab/run_log.h"
 #include "protocol/client_spec.h"
 #include "rlock/error.h"
@@ -134,7 +134,7 @@ std::vector<lab::Event> gather(chaos::TrialContext& trial, const std::vector<che
 
 // An anomalous trial, or one a client failed, keeps its directory with its history and timeline;
 // under keep_incomplete, one with a failed, stuck or unwritten increment too.
-void keep_or_remove(const lab::LabDir& dir, const std::vector<lab::Event>& events, const checker::JudgedTrial& trial,
+void keep_or_remove(const lab::LogDir& dir, const std::vector<lab::Event>& events, const checker::JudgedTrial& trial,
                     bool keep_incomplete) {
   const checker::TrialResult& r = trial.result;
   bool incomplete = !r.not_run && (r.failed_ops > 0 || r.stuck_ops > 0 || r.unwritten_ops > 0);
@@ -151,7 +151,7 @@ void keep_or_remove(const lab::LabDir& dir, const std::vector<lab::Event>& event
 
 checker::JudgedTrial run_trial(const chaos::TrialSpec& spec, long account, chaos::Job& job) {
   auto began = Clock::now();
-  lab::LabDir dir(job.setup.dir / "trials" / store::trial_dir_name(spec));
+  lab::LogDir dir(job.setup.dir / "trials" / store::trial_dir_name(spec));
   chaos::Schedule schedule = chaos::schedule_for(spec, job.setup);
   chaos::TrialContext trial{spec, schedule, job, dir, account, LockKey::for_account(account)};
   checker::TrialInput input{spec};

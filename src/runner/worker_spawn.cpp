@@ -23,7 +23,7 @@ namespace {
 // for its delay by the host's clock (lab::sleep_until_wall), so that its start-up, slower than a
 // fork's, comes before the trial's start. The servers' addresses go by the environment, where no
 // `ps` shows a password.
-std::vector<std::string> skewed_command(const lab::WorkerPlan& plan, const lab::LabSetup& setup, double clock_rate) {
+std::vector<std::string> skewed_command(const lab::WorkerPlan& plan, const lab::RunSetup& setup, double clock_rate) {
   std::vector<std::string> args{"faketime",
                                 "-f",
                                 fmt::format("+0 x{:.6f}", clock_rate),
@@ -64,7 +64,7 @@ lab::WorkerPlan plan_for(lab::Strategy strategy, const lab::WorkerPlan& w, long 
   return plan;
 }
 
-pid_t spawn_worker(const lab::WorkerPlan& plan, const lab::LabSetup& setup, double clock_rate,
+pid_t spawn_worker(const lab::WorkerPlan& plan, const lab::RunSetup& setup, double clock_rate,
                    const std::function<void()>& first) {
   if (clock_rate != 1) {
     std::vector<std::string> args = skewed_command(plan, setup, clock_rate);

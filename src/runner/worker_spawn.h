@@ -31,7 +31,7 @@ lab::WorkerPlan plan_for(lab::Strategy strategy, const lab::WorkerPlan& w, long 
 // spawned: an exec'd rlock starts in about 15 ms, 250 ms when built with the sanitizers.
 inline constexpr double kExecLead = 0.5;
 
-pid_t spawn_worker(const lab::WorkerPlan& plan, const lab::LabSetup& setup, double clock_rate = 1,
+pid_t spawn_worker(const lab::WorkerPlan& plan, const lab::RunSetup& setup, double clock_rate = 1,
                    const std::function<void()>& first = {});
 
 }  // namespace rlock::runner

@@ -81,7 +81,7 @@ pid_t spawn(const chaos::TrialContext& trial, std::size_t i) {
   const chaos::ChaosSetup& setup = trial.setup();
   const chaos::TrialNetwork* network = trial.network.get();
   std::vector<RedisAddress> servers = network ? network->redis_of(i) : trial.redlock;
-  lab::LabSetup lab{network ? servers.front() : trial.redis(), network ? network->conninfo_of(i) : setup.conninfo,
+  lab::RunSetup lab{network ? servers.front() : trial.redis(), network ? network->conninfo_of(i) : setup.conninfo,
                     trial.dir, lab::Lang::en};
   lab::WorkerPlan plan = plan_for(trial.spec.strategy, trial.schedule.workers[i], trial.account, setup,
                                   trial.redlock.empty() ? trial.redlock : servers);

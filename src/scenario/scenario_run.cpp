@@ -40,7 +40,7 @@ fs::path draw_first(const fs::path& run_dir, const std::string& name, const std:
   std::error_code missing;
   if (!fs::is_regular_file(kept / "events.jsonl", missing)) return {};
   fs::path out = run_dir / "timeline.svg";
-  timeline::write_timeline(lab::LabDir(kept), out, timeline::SvgOptions{title});
+  timeline::write_timeline(lab::LogDir(kept), out, timeline::SvgOptions{title});
   return out;
 }
 

@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 
 #include "rlock/error.h"
-#include "util/data_dir.h"
 #include "util/printable.h"
+#include "util/shipped_data.h"
 
 namespace rlock::scenario {
 namespace {
@@ -33,7 +33,7 @@ Scenario scenario_in(const fs::path& file) {
 
 }  // namespace
 
-fs::path scenarios_dir() { return util::data_dir("RLOCK_SCENARIOS_DIR", "scenarios"); }
+fs::path scenarios_dir() { return util::shipped_data_dir("RLOCK_SCENARIOS_DIR", "scenarios"); }
 
 ScenarioSet read_scenario_set(const fs::path& dir) {
   ScenarioSet set{dir, {}, {}};

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "lab/lab_dir.h"
+#include "lab/log_dir.h"
 #include "lab/run_log.h"
 #include "strategy/journal.h"
 
@@ -17,7 +17,7 @@ namespace rlock::strategy {
 class RunJournal final : public Journal {
  public:
   enum class Markers { write, none };
-  RunJournal(std::string worker, const lab::LabDir& dir, lab::Lang lang, Markers markers)
+  RunJournal(std::string worker, const lab::LogDir& dir, lab::Lang lang, Markers markers)
       : name_(std::move(worker)), dir_(dir), lang_(lang), markers_(markers) {}
 
   // Logs to the run started last in the lab directory from now on.
@@ -36,7 +36,7 @@ class RunJournal final : public Journal {
 
  private:
   std::string name_;
-  const lab::LabDir& dir_;
+  const lab::LogDir& dir_;
   lab::Lang lang_;
   Markers markers_;
   std::optional<lab::RunLog> own_;

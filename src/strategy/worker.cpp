@@ -36,7 +36,7 @@ void record_failure(const lab::RunLog& log, const lab::WorkerPlan& plan, const W
 
 }  // namespace
 
-void run_worker(const lab::WorkerPlan& plan, const lab::LabSetup& setup) {
+void run_worker(const lab::WorkerPlan& plan, const lab::RunSetup& setup) {
   RunJournal journal(plan.name, setup.dir, setup.lang, RunJournal::Markers::write);
   journal.open();
   PgAccount account(setup.conninfo, plan.account);
@@ -80,7 +80,7 @@ bool gated(lab::Strategy strategy) {
 }
 
 struct GatedWorker::Impl {
-  Impl(lab::WorkerPlan p, lab::LabSetup s, lab::StepGate& gate)
+  Impl(lab::WorkerPlan p, lab::RunSetup s, lab::StepGate& gate)
       : plan(std::move(p)),
         setup(std::move(s)),
         journal(plan.name, setup.dir, setup.lang, RunJournal::Markers::none),
@@ -89,14 +89,14 @@ struct GatedWorker::Impl {
         strategy(make_incrementer(setting_of(plan, setup.redis), {account, journal, steps})) {}
 
   lab::WorkerPlan plan;
-  lab::LabSetup setup;
+  lab::RunSetup setup;
   RunJournal journal;  // its markers are the gate's steps
   PgAccount account;
   GatedSteps steps;
   std::unique_ptr<Incrementer> strategy;
 };
 
-GatedWorker::GatedWorker(lab::WorkerPlan plan, lab::LabSetup setup, lab::StepGate& gate) {
+GatedWorker::GatedWorker(lab::WorkerPlan plan, lab::RunSetup setup, lab::StepGate& gate) {
   if (!gated(plan.strategy)) {
     throw UsageError(fmt::format("strategy {} has no gated worker", lab::to_string(plan.strategy)));
   }

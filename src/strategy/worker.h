@@ -20,7 +20,7 @@ namespace rlock::strategy {
 // run's log. Throws Error (connection, lock or database failures, also recorded in the log as an
 // error event saying whether the amount was added, was not, or may have been) or
 // lab::WriteRejected.
-void run_worker(const lab::WorkerPlan& plan, const lab::LabSetup& setup);
+void run_worker(const lab::WorkerPlan& plan, const lab::RunSetup& setup);
 
 // run_worker's increment again and again on the same connections, recording nothing (no log, no
 // markers, no pid file): what rlock bench times. plan.delay_seconds and work_seconds are not
@@ -50,7 +50,7 @@ bool gated(lab::Strategy strategy);
 // calls increment(), the gate's calls aside.
 class GatedWorker {
  public:
-  GatedWorker(lab::WorkerPlan plan, lab::LabSetup setup, lab::StepGate& gate);
+  GatedWorker(lab::WorkerPlan plan, lab::RunSetup setup, lab::StepGate& gate);
   ~GatedWorker();
   GatedWorker(const GatedWorker&) = delete;
   GatedWorker& operator=(const GatedWorker&) = delete;

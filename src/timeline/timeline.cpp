@@ -176,7 +176,7 @@ Timeline build_timeline(std::vector<Event> events) {
   auto paused = pauses(events, timeline.end);
   for (Lane& lane : timeline.workers) lane.paused = paused[lane.name];
 
-  timeline.verdict = lab::judge(final_balance(events), expected_balance(events), events);
+  timeline.verdict = lab::balance_verdict(final_balance(events), expected_balance(events), events);
   return timeline;
 }
 

@@ -49,7 +49,7 @@ struct Timeline {
   std::vector<Lane> workers;
   Lane host;       // no marks: the run had no host events
   double end = 0;  // seconds since the start of the last event or interval end
-  lab::Verdict verdict;
+  lab::BalanceVerdict verdict;
 };
 
 // Throws rlock::Error when `events` is empty.

@@ -256,7 +256,7 @@ std::string timeline_svg(const Timeline& timeline, const SvgOptions& options) {
   return Drawing(timeline, options).svg();
 }
 
-void write_timeline(const lab::LabDir& dir, const std::filesystem::path& out, const SvgOptions& options) {
+void write_timeline(const lab::LogDir& dir, const std::filesystem::path& out, const SvgOptions& options) {
   dir.write_file(out, timeline_svg(build_timeline(lab::read_events(dir)), options));
 }
 

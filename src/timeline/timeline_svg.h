@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <string>
 
-#include "lab/lab_dir.h"
+#include "lab/log_dir.h"
 #include "lab/wording.h"
 #include "timeline/timeline.h"
 
@@ -30,6 +30,6 @@ std::string timeline_svg(const Timeline& timeline, const SvgOptions& options);
 
 // Draws the run in `dir` and writes it to `out` through a temporary file and a rename. Throws
 // rlock::Error when the run has no events or the file cannot be written.
-void write_timeline(const lab::LabDir& dir, const std::filesystem::path& out, const SvgOptions& options);
+void write_timeline(const lab::LogDir& dir, const std::filesystem::path& out, const SvgOptions& options);
 
 }  // namespace rlock::timeline

@@ -10,7 +10,7 @@
 namespace rlock::timeline {
 namespace {
 
-Timeline lab1() { return build_timeline(lab::read_events(lab::LabDir(std::string(RLOCK_TESTDATA) + "/lab1"))); }
+Timeline lab1() { return build_timeline(lab::read_events(lab::LogDir(std::string(RLOCK_TESTDATA) + "/lab1"))); }
 
 TEST(Xml, EscapesMarkupAndDropsForbiddenControls) {
   EXPECT_EQ(xml_escape(R"(<a href="x">&'</a>)"), "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");

@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "lab/lab_dir.h"
+#include "lab/log_dir.h"
 #include "lab/run_log.h"
 #include "rlock/error.h"
 
@@ -21,7 +21,7 @@ namespace {
 using nlohmann::json;
 
 std::vector<lab::Event> lab_events(const char* lab) {
-  return lab::read_events(lab::LabDir(std::string(RLOCK_TESTDATA) + "/" + lab));
+  return lab::read_events(lab::LogDir(std::string(RLOCK_TESTDATA) + "/" + lab));
 }
 
 const Lane& lane(const Timeline& timeline, const std::string& name) {

@@ -1,4 +1,4 @@
-#include "lab/lab_dir.h"
+#include "lab/log_dir.h"
 
 #include <fstream>
 #include <system_error>
@@ -12,7 +12,7 @@ namespace fs = std::filesystem;
 
 namespace rlock::lab {
 
-void LabDir::start_new_run(double start_epoch_seconds) const {
+void LogDir::start_new_run(double start_epoch_seconds) const {
   std::error_code ec;
   fs::create_directories(root_, ec);
   if (ec) throw Error(fmt::format("cannot create lab directory {}: {}", root_.string(), ec.message()));
@@ -28,7 +28,7 @@ void LabDir::start_new_run(double start_epoch_seconds) const {
   write_file(start_file(), fmt::format("{:.6f}\n", start_epoch_seconds));
 }
 
-double LabDir::start() const {
+double LogDir::start() const {
   std::ifstream in(start_file());
   double start = 0;
   if (!(in >> start)) {
@@ -37,6 +37,6 @@ double LabDir::start() const {
   return start;
 }
 
-void LabDir::write_file(const fs::path& path, std::string_view text) const { util::write_whole_file(path, text); }
+void LogDir::write_file(const fs::path& path, std::string_view text) const { util::write_whole_file(path, text); }
 
 }  // namespace rlock::lab

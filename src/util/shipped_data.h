@@ -11,7 +11,7 @@ namespace rlock::util {
 // $`variable` when it is set and not empty. Else, for a binary run from the bin/ of the prefix it
 // was built for (CMAKE_INSTALL_PREFIX, or the Debian package's /usr), that prefix's
 // share/rlock/`folder`; for any other, the `folder` of the checkout it was built from.
-std::filesystem::path data_dir(const char* variable, const char* folder);
+std::filesystem::path shipped_data_dir(const char* variable, const char* folder);
 
 // Why `path` cannot be trusted with commands that run as this user: another user (not root) owns
 // it, or its group or others can write it. Empty when it can.

@@ -1,4 +1,4 @@
-#include "util/data_dir.h"
+#include "util/shipped_data.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,7 +13,7 @@ namespace rlock::util {
 
 namespace fs = std::filesystem;
 
-fs::path data_dir(const char* variable, const char* folder) {
+fs::path shipped_data_dir(const char* variable, const char* folder) {
   if (const char* given = std::getenv(variable); given != nullptr && *given != '\0') return given;
   std::error_code unknown;
   fs::path binary_dir = fs::read_symlink("/proc/self/exe", unknown).parent_path();

@@ -15,9 +15,9 @@
 
 namespace rlock::lab {
 
-class LabDir {
+class LogDir {
  public:
-  explicit LabDir(std::filesystem::path root) : root_(std::move(root)) {}
+  explicit LogDir(std::filesystem::path root) : root_(std::move(root)) {}
 
   const std::filesystem::path& root() const { return root_; }
   std::filesystem::path run_log() const { return root_ / "run.log"; }
