@@ -6,9 +6,9 @@
 #   cargo_tool             prints the path of a cargo new enough for the Rust clients, or dies naming what is missing
 #   build_rlock            configures and builds build/rlock (incrementally, the binary only)
 #   lab_options MODE... -- ARGS...   a lab's arguments: one of the MODEs (MODE), --ttl MS (TTL), --pause S (PAUSE)
-#   lab_begin NAME         build, services up, a fresh lab directory (RLOCK_DIR, default run/NAME; installed:
+#   lab_begin NAME         build, services up, a fresh data directory (RLOCK_DIR, default run/NAME; installed:
 #                          ~/.local/state/rlock/NAME)
-#   lab_timeline           draws the run as timeline.svg in the lab directory, titled NAME; prints its path
+#   lab_timeline           draws the run as timeline.svg in the data directory, titled NAME; prints its path
 #   start_worker NAME ARGS...   `rlock worker NAME ARGS` in the background
 #   wait_worker NAME       waits for one worker, returning its exit status
 #   wait_workers [NAME...] waits for all of them; fails when one fails, unless it is named

@@ -120,12 +120,12 @@ silent=$(cat "$port_file")
 expect 1 "Redis at 127\\.0\\.0\\.1:$silent.*(answer|timeout)"    -- --redis "redis://127.0.0.1:$silent" reset
 expect 1 "PostgreSQL at 127\\.0\\.0\\.1:$silent/bank: .*timeout" -- --db "postgresql://postgres@127.0.0.1:$silent/bank" reset
 
-# The lab directory and its files.
+# The data directory and its files.
 expect 1 'no run started'          -- worker A 30
 expect 1 'no log in'               -- showlog
 touch "$work/file"
-expect 1 'lab directory'           -- --dir "$work/file/lab" reset
-expect 1 'lab directory'           -- --dir /proc/rlock-lab reset
+expect 1 'data directory'           -- --dir "$work/file/lab" reset
+expect 1 'data directory'           -- --dir /proc/rlock-lab reset
 "$rlock" reset --start-in 0 --account 9900 >/dev/null || { echo "FAIL: reset"; failed=$((failed + 1)); }
 expect 1 'no log in'               -- showlog
 expect 1 'no log in .*events\.jsonl does not exist' -- timeline

@@ -30,7 +30,7 @@ check "the failed client's trial is kept" bash -c "ls -d '$lab'/chaos/trials/gon
 check "a variable's and --auth's secrets are *** in run.json" grep -qF \
     "env REDISCLI_AUTH=*** PGPASSWORD=*** PG_PASSWORD=*** python3 $work/c.py --auth *** --requirepass=***" "$run/run.json"
 for secret in hunter2 s3cret pwq7z authq8 pgq9 pgr1 autr2 reqs3; do
-    check "no file of the lab directory holds $secret" bash -c "! grep -rqa '$secret' '$lab'"
+    check "no file of the data directory holds $secret" bash -c "! grep -rqa '$secret' '$lab'"
     check "no compressed file holds $secret" \
         bash -c "! find '$lab' -name '*.gz' -exec gzip -dc {} + | grep -qa '$secret'"
     check "rlock's output does not show $secret" bash -c "! grep -qa '$secret' '$work/out.txt' '$work/err.txt'"

@@ -4,7 +4,7 @@
 # gone, the shared Redis running (a redis-restart trial may have been mid-crash), and its run sealed
 # as interrupted, which `rlock analyze` says (exit 6). A second signal kills at once (130), and
 # nothing outlives it. After SIGKILL mid-restart the shared Redis answers again within 10 s. A
-# second campaign on the same lab directory is refused (exit 2).
+# second campaign on the same data directory is refused (exit 2).
 set -uo pipefail
 rlock=$1
 source "$(dirname "$0")/checks.sh"
@@ -39,7 +39,7 @@ stop() {
 }
 send() { if [ "$1" = SIGINT ]; then kill -s SIGINT -- "-$pid"; else kill -s "$1" "$pid"; fi; }
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-# nothing_left LAB: no process of the campaign (its lab directory is in every command line: rlock's
+# nothing_left LAB: no process of the campaign (its data directory is in every command line: rlock's
 # own, its workers' and its servers') and every job port free, within 3 s.
 nothing_left() {
     local p

@@ -16,7 +16,7 @@ source "$here/chromium.sh"
 command -v tidy >/dev/null || { echo "tidy is not installed (scripts/test.sh installs it)"; exit 1; }
 ports=(--failover-port 6620 --redlock-port 6650)
 
-# judge NAME ARGS...: rlock judge ARGS in a lab directory of its own ($work/NAME); its stdout in
+# judge NAME ARGS...: rlock judge ARGS in a data directory of its own ($work/NAME); its stdout in
 # $work/NAME.out, its stderr in $work/NAME.err, its status in $rc, its seconds in $seconds.
 judge() {
     local name=$1 began; shift
@@ -69,7 +69,7 @@ check "a money line names what was lost" grep -qE '^[a-z-]+ +money 1/1 \(95% [0-
 check "it says what to do instead" grep -q "^instead: .*rlock's fenced-claim" "$work/redis-py.out"
 run=$(sed -n 's/^run: \(.*\) (rlock report DIR, rlock analyze DIR)$/\1/p' "$work/redis-py.out")
 card=$(sed -n 's/^card: //p' "$work/redis-py.out")
-check "the run is kept in the lab directory" test -d "$run" -a "${run#"$work/redis-py/chaos/runs/"}" != "$run"
+check "the run is kept in the data directory" test -d "$run" -a "${run#"$work/redis-py/chaos/runs/"}" != "$run"
 check "rlock analyze reads the run" bash -c "\"$rlock\" analyze \"$run\" >\"$work/analyzed.txt\""
 check "its chaos.json is beside it" test -s "$run/chaos.json"
 check "the card is written beside the run" test "$card" = "$run/card.html" -a -s "$card"

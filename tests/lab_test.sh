@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # lab_test.sh NAME [SCRIPT [ARGS...]]: runs scripts/SCRIPT.sh ARGS (SCRIPT: NAME unless given) in a
-# fresh lab directory and compares what it printed, with the times, PTTLs before a crash, uptimes
+# fresh data directory and compares what it printed, with the times, PTTLs before a crash, uptimes
 # and the text of error events (it names the call that failed) taken off, to expected/NAME.txt: the events in the expected order, the final row and the verdict.
 # The timeline the lab drew (the path it printed last, left out of the comparison) must be
 # well-formed XML (xmllint) and render (rsvg-convert) at its width, 960 px; so must the same run

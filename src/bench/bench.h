@@ -38,7 +38,7 @@ namespace rlock::bench {
 struct BenchSetup {
   RedisAddress redis;
   std::string conninfo;
-  std::filesystem::path dir;  // the clients' records and the startup runs' lab directory
+  std::filesystem::path dir;  // the clients' records and the startup runs' data directory
   long account = 7000;
   std::chrono::duration<double> seconds{3};  // per case (the round-trip cases share theirs, interleaved)
   int clients = 2;

@@ -57,7 +57,7 @@ void analyze(const AnalyzeOptions& options) {
 void register_analyze(CLI::App& app, const GlobalOptions&) {
   auto options = std::make_shared<AnalyzeOptions>();
   CLI::App* cmd = app.add_subcommand("analyze", "run the checkers again on a stored chaos run and print its table");
-  cmd->add_option("run_dir", options->run_dir, "a run directory: LAB_DIR/chaos/runs/TIME-seedS")->required();
+  cmd->add_option("run_dir", options->run_dir, "a run directory: DATA_DIR/chaos/runs/TIME-seedS")->required();
   cmd->add_option("--json", options->json, "also write the table as JSON to this file");
   cmd->add_option("--compare", options->compare, "ROW:FAULT ROW:FAULT: two cells' rates and Fisher's exact p-value")
       ->expected(2);

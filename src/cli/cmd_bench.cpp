@@ -226,7 +226,7 @@ std::vector<bench::StrategyRow> strategy_rows(const std::vector<lab::Strategy>& 
 // The run kept in DIR/bench/runs/<UTC time>/: its bench.json and its report, whose path is printed.
 void keep_run(const GlobalOptions& global, const std::vector<bench::BenchCase>& cases,
               const std::vector<bench::StrategyRow>& rows, const nlohmann::json& env) {
-  std::filesystem::path run = util::unused_path(std::filesystem::path(global.own_lab_dir()) / "bench" / "runs" /
+  std::filesystem::path run = util::unused_path(std::filesystem::path(global.own_data_dir()) / "bench" / "runs" /
                                                 util::utc_now("%Y%m%dT%H%M%SZ"));
   std::filesystem::create_directories(run);
   runfiles::write_bench_file(run / "bench.json", bench_file(cases, rows, env));
@@ -256,7 +256,7 @@ void bench(const BenchOptions& options, const GlobalOptions& global) {
       lab::parse_strategy_list(options.strategies, bench::default_bench_strategies());
   std::vector<protocol::ClientSpec> peers = protocol::parse_command_line_clients(options.clients_specs);
   std::vector<protocol::ClientSpec> handoff_peers = handoff_clients(options.handoff_specs);
-  host::TempDir scratch("rlock_bench");  // the clients' records, the startup runs' lab directory, redlock's servers
+  host::TempDir scratch("rlock_bench");  // the clients' records, the startup runs' data directory, redlock's servers
   bench::BenchSetup setup = setup_of(options, global, scratch.path());
   std::unique_ptr<chaos::TrialNetwork> proxies = options.through_proxy ? route_through_proxies(setup) : nullptr;
   nlohmann::json env{{"through_proxy", options.through_proxy}};

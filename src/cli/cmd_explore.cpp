@@ -209,10 +209,10 @@ void register_explore(CLI::App& app, const GlobalOptions& global) {
                   "FILE: run the order of a spin trail's replay output (its STEP lines)");
   cmd->add_option("--json", options->json, "also write what each walk found as JSON to this file");
   cmd->add_option("--order-of", options->order_of,
-                  "DIR: print the order a run took (a kept chaos trial's directory, a lab directory) as its log "
+                  "DIR: print the order a run took (a kept chaos trial's directory, a data directory) as its log "
                   "recorded it: the workers' steps and the nemesis's operations, as tokens");
   cmd->add_option("--run-dir", options->run_dir,
-                  "DIR: keep the walk's run here (default: explore/runs/ in the lab directory), one strategy");
+                  "DIR: keep the walk's run here (default: explore/runs/ in the data directory), one strategy");
   cmd->callback([options, &global] { explore(*options, global); });
 }
 

@@ -50,7 +50,7 @@ void register_merge(CLI::App& app, const GlobalOptions& global) {
   CLI::App* cmd =
       app.add_subcommand("merge", "merge the runs of rlock chaos --shard K/N into one run of the whole campaign");
   cmd->add_option("shard_dirs", options->shards,
-                  "the N shards' run directories: LAB_DIR/chaos/runs/TIME-seedS-shardKofN")
+                  "the N shards' run directories: DATA_DIR/chaos/runs/TIME-seedS-shardKofN")
       ->required();
   cmd->add_option("--json", options->json, "also write the table as JSON to this file");
   cmd->callback([options, &global] { merge(*options, global); });

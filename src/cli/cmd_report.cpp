@@ -22,7 +22,7 @@ struct ReportOptions {
 
 void report(const ReportOptions& options, const GlobalOptions& global) {
   std::vector<std::filesystem::path> dirs(options.dirs.begin(), options.dirs.end());
-  if (dirs.empty()) dirs.emplace_back(global.own_lab_dir());
+  if (dirs.empty()) dirs.emplace_back(global.own_data_dir());
   if (options.out.empty() && dirs.size() > 1) throw UsageError("report: give --out for a page of several runs");
   for (const std::filesystem::path& dir : dirs) {
     if (std::filesystem::is_directory(dir)) util::check_own_dir(dir, "report: the run directory");
@@ -41,7 +41,7 @@ void register_report(CLI::App& app, const GlobalOptions& global) {
   auto options = std::make_shared<ReportOptions>();
   CLI::App* cmd = app.add_subcommand(
       "report",
-      "write one HTML page of stored runs (a lab directory, a chaos.json or a bench.json) and print its path");
+      "write one HTML page of stored runs (a data directory, a chaos.json or a bench.json) and print its path");
   cmd->add_option("dirs", options->dirs, "run directories (default: --dir)");
   cmd->add_option("--out", options->out, "the HTML file to write (default: report.html in the one run directory)");
   cmd->add_flag("--shortest-loss", options->shortest_loss,

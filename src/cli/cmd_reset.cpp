@@ -1,5 +1,5 @@
 // rlock reset [--start-in S=1] [--account N=1]: a new run. Balance back to 100 and fence to 0, lock
-// and fence keys deleted, the lab directory's previous run cleared, start time recorded.
+// and fence keys deleted, the data directory's previous run cleared, start time recorded.
 #include <memory>
 
 #include <fmt/format.h>

@@ -1,6 +1,6 @@
 // rlock scenarios: every scenario of the scenarios folder (scenario/scenario_set.h), one line each:
 // its name, the catalogue client it judges, the versions of its library, its fault, and its last
-// verdict, read from the newest kept run of each version under the lab directory's chaos/runs
+// verdict, read from the newest kept run of each version under the data directory's chaos/runs
 // ("not run" when none). Prints to stdout, each file skipped named on stderr; exit 0, or 2 when no
 // scenario is found (saying where it looked) or the folder is not the user's.
 #include <algorithm>
@@ -31,7 +31,7 @@ void list_scenarios(const GlobalOptions& global) {
         "no scenario in {}: set RLOCK_SCENARIOS_DIR to a folder of NAME.json files (a checkout's scenarios/)",
         set.dir.string()));
   }
-  std::filesystem::path chaos_dir = std::filesystem::path(global.lab_dir()) / "chaos";
+  std::filesystem::path chaos_dir = std::filesystem::path(global.data_dir()) / "chaos";
   std::size_t name_w = 4, client_w = 6, versions_w = 8, fault_w = 5;
   for (const scenario::Scenario& s : set.scenarios) {
     name_w = std::max(name_w, s.name.size());

@@ -1,5 +1,5 @@
 // rlock timeline [--out FILE] [--width PX] [--title TEXT]: draws the run's events as one SVG
-// (timeline.svg in the lab directory unless --out says otherwise) and prints its path. --lang
+// (timeline.svg in the data directory unless --out says otherwise) and prints its path. --lang
 // picks the labels' language.
 #include <memory>
 
@@ -13,8 +13,8 @@ namespace rlock::cli {
 namespace {
 
 struct TimelineOptions {
-  std::string out;    // empty: timeline.svg in the lab directory
-  std::string title;  // empty: the lab directory's name
+  std::string out;    // empty: timeline.svg in the data directory
+  std::string title;  // empty: the data directory's name
   int width = timeline::SvgOptions{}.width;
 };
 
@@ -35,11 +35,11 @@ void timeline(const TimelineOptions& options, const GlobalOptions& global) {
 void register_timeline(CLI::App& app, const GlobalOptions& global) {
   auto options = std::make_shared<TimelineOptions>();
   CLI::App* cmd = app.add_subcommand("timeline", "draw the run's events on a time axis as an SVG and print its path");
-  cmd->add_option("--out", options->out, "the SVG file to write (default: timeline.svg in the lab directory)");
+  cmd->add_option("--out", options->out, "the SVG file to write (default: timeline.svg in the data directory)");
   cmd->add_option("--width", options->width, "the drawing's width in pixels")
       ->check(util::in_range(400, 10000))
       ->capture_default_str();
-  cmd->add_option("--title", options->title, "the title above the verdict (default: the lab directory's name)");
+  cmd->add_option("--title", options->title, "the title above the verdict (default: the data directory's name)");
   cmd->callback([options, &global] { timeline(*options, global); });
 }
 

@@ -7,7 +7,7 @@
 
 namespace rlock::cli {
 
-std::string default_lab_dir() {
+std::string default_data_dir() {
   auto set = [](const char* name) -> const char* {
     const char* value = std::getenv(name);
     return value != nullptr && *value != '\0' ? value : nullptr;
@@ -17,16 +17,16 @@ std::string default_lab_dir() {
   return (std::filesystem::temp_directory_path() / "rlock-runs").string();
 }
 
-std::string GlobalOptions::lab_dir() const { return dir.empty() ? default_lab_dir() : dir; }
+std::string GlobalOptions::data_dir() const { return dir.empty() ? default_data_dir() : dir; }
 
-std::string GlobalOptions::own_lab_dir() const {
-  std::string lab = lab_dir();
-  util::check_own_dir(lab, "the lab directory");
-  return lab;
+std::string GlobalOptions::own_data_dir() const {
+  std::string dir = data_dir();
+  util::check_own_dir(dir, "the data directory");
+  return dir;
 }
 
 lab::RunSetup GlobalOptions::setup() const {
-  lab::RunSetup setup{RedisAddress::parse(redis_url), db, lab::LogDir(own_lab_dir()), lab::parse_lang(lang)};
+  lab::RunSetup setup{RedisAddress::parse(redis_url), db, lab::LogDir(own_data_dir()), lab::parse_lang(lang)};
   if (!sentinel.empty()) setup.redis.use_sentinel(sentinel, master);
   return setup;
 }
@@ -44,7 +44,7 @@ void register_global_options(CLI::App& app, GlobalOptions& options) {
                              ->capture_default_str();
   options.db_option =
       app.add_option("--db", options.db, "PostgreSQL conninfo or URL")->envname("DATABASE_URL")->capture_default_str();
-  app.add_option("--dir", options.dir, "lab directory: run.log, events.jsonl, pid files, chaos/ and bench/ runs")
+  app.add_option("--dir", options.dir, "data directory: run.log, events.jsonl, pid files, chaos/ and bench/ runs")
       ->envname("RLOCK_DIR")
       ->default_str("$XDG_STATE_HOME/rlock or ~/.local/state/rlock");
   app.add_option("--lang", options.lang, "language of the log lines")

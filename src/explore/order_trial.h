@@ -2,7 +2,7 @@
 // docs/chaos.md): the world it needs read from its own tokens (its workers, the events its
 // operations make, and the least bound its retries and extensions take), its moves made on a stage
 // (stage.h) with the same strategy, judged by chaos's checkers, and kept as a chaos run of one trial
-// under chaos/runs/ in the lab directory, its fault named by its events (walk_fault).
+// under chaos/runs/ in the data directory, its fault named by its events (walk_fault).
 //
 // Functions; not thread-safe (the stage is not).
 #pragma once

@@ -1,5 +1,5 @@
 // A walk kept as a chaos run (store/run_record.h), so that `rlock report` and `rlock analyze` read
-// it: explore/runs/<UTC time>-seed<S>/ under the lab directory, with run.json (a campaign of the one
+// it: explore/runs/<UTC time>-seed<S>/ under the data directory, with run.json (a campaign of the one
 // strategy under the fault its events make, walk_fault: `expire+failover`, a trial an order), trials.jsonl.gz (each
 // order's history, judged again by analyze), chaos.json (the table), sealed.json; and, of its own, orders.txt (line
 // N+1: trial N's order) and the shortest losing order's run kept as a chaos trial's directory, trials/STRATEGY-FAULT-N/

@@ -15,7 +15,7 @@ namespace rlock::lab {
 void LogDir::start_new_run(double start_epoch_seconds) const {
   std::error_code ec;
   fs::create_directories(root_, ec);
-  if (ec) throw Error(fmt::format("cannot create lab directory {}: {}", root_.string(), ec.message()));
+  if (ec) throw Error(fmt::format("cannot create data directory {}: {}", root_.string(), ec.message()));
   for (const fs::directory_entry& entry : fs::directory_iterator(root_, ec)) {
     std::string name = entry.path().filename().string();
     if (name == "run.log" || name == "events.jsonl" || name == "timeline.svg" || name.starts_with(".read_") ||
@@ -24,7 +24,7 @@ void LogDir::start_new_run(double start_epoch_seconds) const {
       if (ec) throw Error(fmt::format("cannot remove {}: {}", entry.path().string(), ec.message()));
     }
   }
-  if (ec) throw Error(fmt::format("cannot read lab directory {}: {}", root_.string(), ec.message()));
+  if (ec) throw Error(fmt::format("cannot read data directory {}: {}", root_.string(), ec.message()));
   write_file(start_file(), fmt::format("{:.6f}\n", start_epoch_seconds));
 }
 

@@ -1,4 +1,4 @@
-// The lab directory: where a run keeps its files.
+// The data directory: where a run keeps its files.
 //
 //   run.log        the run's lines as the article prints them, in the writers' order
 //   events.jsonl   the same events as records, one JSON object per line

@@ -1,4 +1,4 @@
-// A run's log: records events to the lab directory, and reads them back.
+// A run's log: records events to the data directory, and reads them back.
 //
 // record() stamps an event with the seconds since the run's start, appends its JSON record to
 // events.jsonl and its rendered line to run.log (each one write(2), see AppendFile); a log kept in

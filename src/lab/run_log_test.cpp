@@ -89,7 +89,7 @@ TEST(EventRecord, UnknownEventIsNamed) {
   EXPECT_NE(message.find("teleported"), std::string::npos) << message;
 }
 
-// --- The lab directory ---
+// --- The data directory ---
 
 TEST_F(RunLogTest, StartNewRunClearsThePreviousRunAndKeepsOtherFiles) {
   for (const char* name : {"run.log", "events.jsonl", ".read_A", ".read_B", ".pid_A", ".pid_B", ".start", "notes.txt",

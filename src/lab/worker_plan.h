@@ -1,6 +1,6 @@
 // What a worker is asked to do (WorkerPlan: its name, amount, account, TTL, work, waits and
 // strategy; a chaos schedule draws the name, amount, start, work and hold of each), where it runs (RunSetup: the
-// servers, the lab directory, the language of run.log), and the one failure a caller tells apart (WriteRejected). Plain
+// servers, the data directory, the language of run.log), and the one failure a caller tells apart (WriteRejected). Plain
 // values; thread-safe.
 #pragma once
 
@@ -43,7 +43,7 @@ struct WorkerPlan {
   std::vector<RedisAddress> redlock;
 };
 
-// Where a worker's run happens: the servers, the lab directory, the language of run.log.
+// Where a worker's run happens: the servers, the data directory, the language of run.log.
 struct RunSetup {
   RedisAddress redis;
   std::string conninfo;

@@ -1,4 +1,4 @@
-// Finding a running worker by the pid file it wrote in the lab directory.
+// Finding a running worker by the pid file it wrote in the data directory.
 //
 // A pid file outlives its worker, and the kernel reuses pids, so a pid counts only while its
 // process is alive (not a zombie) and is an `rlock worker`. Thread-safe.

@@ -1,5 +1,5 @@
 // A lab run in the report: its log (sorted as `rlock showlog` prints it), its verdict and its
-// timeline, drawn from the events.jsonl of a lab directory (or of a chaos trial kept as one).
+// timeline, drawn from the events.jsonl of a data directory (or of a chaos trial kept as one).
 // Reads files only; thread-safe.
 #pragma once
 

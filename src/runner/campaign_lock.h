@@ -1,4 +1,4 @@
-// The lock a campaign holds on its chaos directory (LAB_DIR/chaos) while it runs: a second
+// The lock a campaign holds on its chaos directory (DATA_DIR/chaos) while it runs: a second
 // campaign there would clear the first's trials, share its accounts and ports, and write into its
 // run. An flock(2) on chaos/campaign.lock, which names the holder's pid; the kernel lets it go
 // when the holder and its jobs are gone, however they ended.

@@ -217,7 +217,7 @@ MergedRun merge_shards(const std::vector<fs::path>& shard_dirs, const fs::path& 
   if (shard_dirs.empty()) throw UsageError("merge: no shard given");
   try {
     return merge(shard_dirs, chaos_dir);
-  } catch (const fs::filesystem_error& e) {  // a shard unreadable, the lab directory unwritable
+  } catch (const fs::filesystem_error& e) {  // a shard unreadable, the data directory unwritable
     throw Error(fmt::format("merge: {}", e.what()));
   }
 }

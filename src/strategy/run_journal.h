@@ -1,4 +1,4 @@
-// A strategy's journal kept in a lab directory: each step an event of the run's log (run_log.h),
+// A strategy's journal kept in a data directory: each step an event of the run's log (run_log.h),
 // and, unless the explorer's gate stands in for it, the read marker a host's fault waits for.
 // Opened later: open() for the run started last, or use() for a log of the caller's (the explorer's,
 // kept in memory). Its record() is called from the strategy's thread and its watchdog's, as RunLog
@@ -20,7 +20,7 @@ class RunJournal final : public Journal {
   RunJournal(std::string worker, const lab::LogDir& dir, lab::Lang lang, Markers markers)
       : name_(std::move(worker)), dir_(dir), lang_(lang), markers_(markers) {}
 
-  // Logs to the run started last in the lab directory from now on.
+  // Logs to the run started last in the data directory from now on.
   void open() { log_ = &own_.emplace(dir_, lang_); }
   // Logs to `log` from now on; it must outlive the steps recorded.
   void use(const lab::RunLog& log) { log_ = &log; }

@@ -11,7 +11,7 @@
 //           event of that acquisition): the time it wrote under a lock it no longer had;
 //   paused  from a host SIGSTOP aimed at the worker to the SIGCONT (or the end of the run);
 //   marks   one per event, with how it went: a fenced write with rowcount 0 is rejected.
-// The balances come from the events alone, so an old lab directory still tells its own run:
+// The balances come from the events alone, so an old data directory still tells its own run:
 // the final balance is the last write the database accepted, the expected one the initial balance
 // plus every worker's amount. Plain values and pure functions; thread-safe.
 #pragma once

@@ -1,4 +1,4 @@
-// Whether a directory that rlock writes in is its user's own: the lab directory (--dir), where
+// Whether a directory that rlock writes in is its user's own: the data directory (--dir), where
 // report writes its page, the directory of a run that merge writes. Anyone who can write in it, or
 // in a directory above it, can plant a link where rlock is about to write, so such a directory is
 // refused before anything is written, in one line:
@@ -21,7 +21,7 @@ namespace rlock::util {
 // when it may.
 std::string not_own_dir(const std::filesystem::path& dir);
 
-// Throws rlock::UsageError, in one line naming `what` ("the lab directory") and `dir`, when
+// Throws rlock::UsageError, in one line naming `what` ("the data directory") and `dir`, when
 // not_own_dir says why.
 void check_own_dir(const std::filesystem::path& dir, std::string_view what);
 

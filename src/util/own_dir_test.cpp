@@ -22,7 +22,7 @@ TEST(NotOwnDir, OnesOwnDirectoryAndOneNotMadeYetUnderItAreOwn) {
   host::TempDir dir;
   EXPECT_EQ(not_own_dir(dir.path()), "");
   EXPECT_EQ(not_own_dir(dir.path() / "lab" / "chaos"), "");
-  EXPECT_NO_THROW(check_own_dir(dir.path(), "the lab directory"));
+  EXPECT_NO_THROW(check_own_dir(dir.path(), "the data directory"));
 }
 
 TEST(NotOwnDir, ADirectoryOthersCanWriteIsNot) {
@@ -35,7 +35,7 @@ TEST(NotOwnDir, ADirectoryOthersCanWriteIsNot) {
   EXPECT_NE(not_own_dir(dir.path()), "") << "but rlock writes in no directory others can write";
   ::chmod(dir.path().c_str(), 0770);
   EXPECT_EQ(not_own_dir(dir.path()), dir.path().string() + " can be written by its group (mode 0770)");
-  EXPECT_THROW(check_own_dir(dir.path(), "the lab directory"), UsageError);
+  EXPECT_THROW(check_own_dir(dir.path(), "the data directory"), UsageError);
 }
 
 TEST(NotOwnDir, ALinkOfOnesOwnIsFollowedAndItsTargetJudged) {
