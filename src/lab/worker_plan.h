@@ -1,7 +1,7 @@
 // What a worker is asked to do (WorkerPlan: its name, amount, account, TTL, work, waits and
 // strategy; a chaos schedule draws the name, amount, start, work and hold of each), where it runs (RunSetup: the
-// servers, the data directory, the language of run.log), and the one failure a caller tells apart (WriteRejected). Plain
-// values; thread-safe.
+// servers, the data directory, the language of run.log), and the one failure a caller tells apart (WriteRejected).
+// Plain values; thread-safe.
 #pragma once
 
 #include <chrono>
