@@ -3,7 +3,6 @@
 #include <signal.h>
 
 #include <algorithm>
-#include <iterator>
 #include <thread>
 #include <utility>
 
@@ -11,6 +10,7 @@
 
 #include "chaos/trial_loop.h"
 #include "protocol/client_driver.h"
+#include "runner/held_messages.h"
 #include "rlock/error.h"
 
 namespace rlock::runner {
@@ -29,30 +29,6 @@ struct ClientWorker {
   bool stopped = false;  // the nemesis stopped it (SIGSTOP): it cannot be late
   checker::WorkerExit exit;
 };
-
-// A read's answer, held back for the worker's work time.
-struct HeldReply {
-  Clock::time_point due;
-  std::size_t worker;
-  protocol::ReadOk message;
-};
-
-// A write the network holds (delayed-write), applied once due as sent at `sent_at` (the log's clock).
-struct HeldWrite {
-  Clock::time_point due;
-  std::size_t worker;
-  protocol::Write message;
-  double sent_at;
-};
-
-// Removes from `held` what is due by `now` and returns it, both in the order they were held.
-template <typename Held>
-std::vector<Held> take_due(std::vector<Held>& held, Clock::time_point now) {
-  auto due = std::stable_partition(held.begin(), held.end(), [&](const Held& h) { return h.due > now; });
-  std::vector<Held> taken(std::make_move_iterator(due), std::make_move_iterator(held.end()));
-  held.erase(due, held.end());
-  return taken;
-}
 
 class ClientTrial : public chaos::Participants {
  public:
