@@ -334,7 +334,7 @@ start_hz() {
     members=$(print_hz_env | cut -d= -f2)
     for p in "${HZ_PORTS[@]}"; do
         (close_inherited_fds
-         exec setsid java -Xmx256m -XX:+UseSerialGC -cp "$HZ_JAR" rlock.HazelcastMember --id "$HZ_DIR/rlock-id" "$p" "$members") \
+         exec setsid java -Xmx256m -XX:+UseSerialGC -Djava.net.preferIPv4Stack=true -cp "$HZ_JAR" rlock.HazelcastMember --id "$HZ_DIR/rlock-id" "$p" "$members") \
             </dev/null >"$HZ_DIR/member-$p.log" 2>&1 &
         pid=$!
         # Recorded once it is java: recorded before its exec, it would be the subshell's command line,

@@ -36,7 +36,9 @@ public final class HazelcastMember {
     config.setClusterName(CLUSTER);
     config.setProperty("hazelcast.phone.home.enabled", "false");
     config.setProperty("hazelcast.local.localAddress", "127.0.0.1");
-    config.setProperty("hazelcast.socket.bind.any", "false");  // 127.0.0.1 alone, not every interface
+    // 127.0.0.1 alone, not every interface: the server socket has a property of its own
+    config.setProperty("hazelcast.socket.bind.any", "false");
+    config.setProperty("hazelcast.socket.server.bind.any", "false");
     NetworkConfig network = config.getNetworkConfig();
     network.setPort(port).setPortAutoIncrement(false);
     network.getInterfaces().setEnabled(true).addInterface("127.0.0.1");
