@@ -12,25 +12,40 @@ export function send(message) {
   process.stdout.write(JSON.stringify(message) + "\n");
 }
 
+// The steps the harness asked to be announced (init's "steps"); a harness that names none asks for
+// the release alone, as protocol 1 first had it.
+let announced = new Set(["release"]);
+
 // The next message, which must be of type `expected`; null when the harness closed stdin.
 export async function receive(expected) {
   const { value, done } = await lines.next();
   if (done) return null;
   const message = JSON.parse(value);
   if (message.type !== expected) throw new Error(`expected ${expected}, got ${value}`);
+  if (expected === "init" && Array.isArray(message.steps)) announced = new Set(message.steps);
   return message;
 }
 
-// Tells the harness the library is about to take the step `name` ("acquire", "release") of the
-// increment `id`, and waits until the harness lets it (step_ok): a fault may wait for it. False when
-// the trial ended meanwhile.
+// Tells the harness the library is about to take the step `name` ("acquire", "acquired", "release",
+// "extend") of the increment `id`, and waits until the harness lets it (step_ok): a fault may wait
+// for it. Nothing when the harness did not ask for that step. False when the trial ended meanwhile.
 export async function step(id, name) {
+  if (!announced.has(name)) return true;
   send({ type: "step", id, step: name });
   return (await receive("step_ok")) !== null;
 }
 
-// read and write through the harness; false when the trial ended meanwhile.
+// The next increment, its "acquire" step announced; null when the harness closed stdin.
+export async function nextIncrement() {
+  const request = await receive("increment");
+  if (request === null || !(await step(request.id, "acquire"))) return null;
+  return request;
+}
+
+// read and write through the harness, once the lock is taken ("acquired"); false when the trial
+// ended meanwhile.
 export async function readModifyWrite(request, signal) {
+  if (!(await step(request.id, "acquired"))) return false;
   send({ type: "read", id: request.id });
   const read = await receive("read_ok");
   if (read === null) return false;

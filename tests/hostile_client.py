@@ -12,6 +12,9 @@ long-line     answers an increment with 100 MB and no newline, then waits
 flood         answers an increment with valid reads of it, without end
 stderr-flood  writes 300 MB to stderr, then exits before init_ok
 escape        writes escape codes and NULs to stderr and stdout
+fenced-once   claims a fencing token for its first increment, as a fenced lock does, and writes
+              every later one plain (a lock object that loses its fence once used): safe while a
+              process locks once, losing from its second lock on
 setsid        leaves `setsid sleep 301.5` behind, then behaves
 env           prints its environment to stderr, then exits before init_ok
 """
@@ -68,6 +71,7 @@ if mode == "env":
         sys.stderr.write(f"env {name}={value}\n")
     sys.exit(3)
 send({"type": "init_ok"})
+locked_before = False
 while True:
     increment = receive()
     lock = server.lock(increment["key"], timeout=ttl_s, sleep=0.01, blocking_timeout=10 * ttl_s)
@@ -90,6 +94,23 @@ while True:
         lock.release()
         send({"type": "done", "id": increment["id"], "error": "refused, every time"})
         continue
+    elif mode == "fenced-once" and not locked_before:
+        locked_before = True
+        token = server.incr(increment["key"] + ":fence")
+        send({"type": "read", "id": increment["id"], "token": token, "claim": True})
+        read = receive()
+        applied = False
+        if read.get("claimed"):
+            send({"type": "write", "id": increment["id"], "balance": read["balance"] + increment["amount"],
+                  "token": token})
+            applied = receive().get("applied")
+        if not applied:
+            try:
+                lock.release()
+            except redis.exceptions.LockError:
+                pass
+            send({"type": "done", "id": increment["id"], "error": "refused by the fence"})
+            continue
     elif mode == "late-exit":
         send({"type": "read", "id": increment["id"]})
         balance = receive()["balance"]

@@ -24,7 +24,13 @@ type Message struct {
 	Applied bool     `json:"applied"`
 	Redis   []string `json:"redis"`
 	TTLMs   int64    `json:"ttl_ms"`
+	// init's steps: those the harness asks to be announced; nil when it names none.
+	Steps *[]string `json:"steps"`
 }
+
+// announced holds the steps the harness asked for; a harness that names none asks for the release
+// alone, as protocol 1 first had it.
+var announced = map[string]bool{"release": true}
 
 // TTL is init's ttl_ms as a duration.
 func (m Message) TTL() time.Duration { return time.Duration(m.TTLMs) * time.Millisecond }
@@ -55,21 +61,34 @@ func Receive(expected string) (Message, error) {
 		fmt.Fprintf(os.Stderr, "%s: expected %s, got %s\n", os.Args[0], expected, lines.Text())
 		os.Exit(1)
 	}
+	if expected == "init" && m.Steps != nil {
+		announced = map[string]bool{}
+		for _, step := range *m.Steps {
+			announced[step] = true
+		}
+	}
 	return m, nil
 }
 
-// Step tells the harness the library is about to take the step name ("acquire", "release") of the
-// increment id, and waits until the harness lets it (step_ok): a fault may wait for it.
+// Step tells the harness the library is about to take the step name ("acquire", "acquired",
+// "release", "extend") of the increment id, and waits until the harness lets it (step_ok): a fault
+// may wait for it. Nothing when the harness did not ask for that step.
 func Step(id int64, name string) error {
+	if !announced[name] {
+		return nil
+	}
 	Send(map[string]any{"type": "step", "id": id, "step": name})
 	_, err := Receive("step_ok")
 	return err
 }
 
-// ReadModifyWrite reads the account and writes it plus the amount, without a token. lost, when not
+// ReadModifyWrite, once the lock is taken (the step "acquired"), reads the account and writes it plus the amount, without a token. lost, when not
 // nil, is asked after the read: a non-empty answer (the library said the lock is gone) is the
 // increment's error, and nothing is written.
 func ReadModifyWrite(request Message, lost func() string) (string, error) {
+	if err := Step(request.ID, "acquired"); err != nil {
+		return "", err
+	}
 	Send(map[string]any{"type": "read", "id": request.ID})
 	read, err := Receive("read_ok")
 	if err != nil {
@@ -88,6 +107,9 @@ func ReadModifyWrite(request Message, lost func() string) (string, error) {
 // FencedReadModifyWrite claims the account with token at the read and writes with it; refusal is
 // the increment's error (not a Go error, which only ErrTrialOver is).
 func FencedReadModifyWrite(request Message, token int64) (refusal string, err error) {
+	if err := Step(request.ID, "acquired"); err != nil {
+		return "", err
+	}
 	Send(map[string]any{"type": "read", "id": request.ID, "token": token, "claim": true})
 	read, err := Receive("read_ok")
 	if err != nil {
@@ -122,7 +144,7 @@ func Serve(setUp func(init Message) error, increment func(request Message) (stri
 	Send(map[string]any{"type": "init_ok"})
 	for {
 		request, err := Receive("increment")
-		if err != nil {
+		if err != nil || Step(request.ID, "acquire") != nil {
 			return
 		}
 		failure, err := increment(request)

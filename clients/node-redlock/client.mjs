@@ -9,7 +9,7 @@
 // redlock may be another package of the same API, as an npm alias (@sesamecare-oss/redlock).
 //   node client.mjs [BUILD] [--acquire]   BUILD: the folder whose node_modules holds the version to
 //                                         run (the manifest's {build}), this one if none
-import { readModifyWrite, receive, requireFrom, send, step } from "../protocol.mjs";
+import { nextIncrement, readModifyWrite, receive, requireFrom, send, step } from "../protocol.mjs";
 
 const require = requireFrom(import.meta.url);
 const Redis = require("ioredis");
@@ -50,7 +50,7 @@ async function main() {
   redlock.on("error", () => {}); // failed attempts on single servers; the quorum decides
   send({ type: "init_ok" });
   for (;;) {
-    const request = await receive("increment");
+    const request = await nextIncrement();
     if (request === null) break;
     const trial = { ended: false };
     try {

@@ -5,7 +5,7 @@
 // it), release() at the end. No fencing token.
 //   node client.mjs [BUILD]   BUILD: the folder whose node_modules holds the version to run (the
 //                             manifest's {build}), this one if none.
-import { readModifyWrite, receive, requireFrom, send, step } from "../protocol.mjs";
+import { nextIncrement, readModifyWrite, receive, requireFrom, send, step } from "../protocol.mjs";
 
 const require = requireFrom(import.meta.url);
 const Redis = require("ioredis");
@@ -25,7 +25,7 @@ async function main() {
   await server.connect(); // connected before init_ok: with no offline queue, a first command sent early fails
   send({ type: "init_ok" });
   for (;;) {
-    const request = await receive("increment");
+    const request = await nextIncrement();
     if (request === null) break;
     const lost = { error: null };
     const mutex = new Mutex(server, request.key, {

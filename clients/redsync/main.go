@@ -23,8 +23,9 @@ import (
 )
 
 // check is the question --valid or --extend asks of the mutex before the write: a non-empty answer,
-// the lock is not ours, is the increment's error. Nil for neither.
-func check(valid, extend bool, mutex *redsync.Mutex) func() string {
+// the lock is not ours, is the increment's error. Nil for neither. An extend of increment id is
+// announced as its step "extend" first.
+func check(valid, extend bool, mutex *redsync.Mutex, id int64) func() string {
 	ask := func(name string, call func(context.Context) (bool, error)) func() string {
 		return func() string {
 			if ok, err := call(context.Background()); !ok || err != nil {
@@ -37,7 +38,12 @@ func check(valid, extend bool, mutex *redsync.Mutex) func() string {
 	case valid:
 		return ask("valid", mutex.ValidContext)
 	case extend:
-		return ask("extend", mutex.ExtendContext)
+		return ask("extend", func(ctx context.Context) (bool, error) {
+			if err := protocol.Step(id, "extend"); err != nil {
+				return false, err
+			}
+			return mutex.ExtendContext(ctx)
+		})
 	}
 	return nil
 }
@@ -73,7 +79,7 @@ func main() {
 		if err := mutex.LockContext(context.Background()); err != nil {
 			return fmt.Sprintf("acquire: %v", err), nil
 		}
-		failure, err := protocol.ReadModifyWrite(request, check(*valid, *extend, mutex))
+		failure, err := protocol.ReadModifyWrite(request, check(*valid, *extend, mutex, request.ID))
 		if err != nil {
 			return "", err
 		}

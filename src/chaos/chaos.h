@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "chaos/faults/fault.h"
+#include "chaos/workload.h"
 #include "lab/strategy.h"
 #include "protocol/client_spec.h"
 #include "rlock/error.h"
@@ -80,6 +81,10 @@ struct ChaosSetup {
   bool keep_incomplete = false;
   // The scenario and the version of its library that a run replays, named in its run.json.
   std::optional<ScenarioLabel> scenario{};
+  // Trials as histories (workload.h): a protocol client's workers lock again and again under a
+  // nemesis schedule, `nemesis` or, without one, the one drawn for each cell's fault.
+  Workload workload{};
+  std::optional<NemesisSchedule> nemesis{};
 };
 
 // A server the harness itself needs (the shared Redis or PostgreSQL, a failover pair, a Redlock

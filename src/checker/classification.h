@@ -8,7 +8,8 @@
 //   money          a lost update, money created, two holders' overlapping sections, a stale fence,
 //                  an increment reported done and never written, or a checker that could not decide
 //   liveness       no money lost, but an increment stuck past the trial's end, or none succeeding
-//                  (not for a trial a client's error ended: the harness ended it there)
+//                  (a history's: none of those sent after the last heal; not for a trial a
+//                  client's error ended: the harness ended it there)
 //   failed safely  no money lost, progress made, and some increments failed and said so (a stale
 //                  holder refused by a fence: the fence working)
 //

@@ -70,11 +70,14 @@ nlohmann::json operation_json(const Operation& op) {
     if (s.fence) section["fence"] = *s.fence;
     sections.push_back(section);
   }
-  return {{"worker", op.worker},
-          {"f", "add"},
-          {"value", op.amount},
-          {"type", to_string(op.outcome)},
-          {"sections", sections}};
+  nlohmann::json j{{"worker", op.worker},
+                   {"f", "add"},
+                   {"value", op.amount},
+                   {"type", to_string(op.outcome)},
+                   {"sections", sections}};
+  if (op.invoked_at) j["invoked_at"] = *op.invoked_at;
+  if (op.completed_at) j["completed_at"] = *op.completed_at;
+  return j;
 }
 
 Operation operation_from(const nlohmann::json& line) {
@@ -89,9 +92,24 @@ Operation operation_from(const nlohmann::json& line) {
       if (s.contains("fence")) section.fence = runfiles::integer_at<long long>(s, "fence");
       op.sections.push_back(section);
     }
+    if (line.contains("invoked_at")) op.invoked_at = runfiles::number_at(line, "invoked_at");
+    if (line.contains("completed_at")) op.completed_at = runfiles::number_at(line, "completed_at");
     return op;
   } catch (const nlohmann::json::exception& e) {
     throw Error(fmt::format("a history operation is malformed: {}", e.what()));
+  }
+}
+
+nlohmann::json strike_json(const Strike& s) {
+  return {{"fault", s.fault}, {"worker", s.worker}, {"at", s.at}, {"healed_at", s.healed_at}};
+}
+
+Strike strike_from(const nlohmann::json& j) {
+  try {
+    return Strike{j.at("fault").get<std::string>(), j.at("worker").get<std::string>(), runfiles::number_at(j, "at"),
+                  runfiles::number_at(j, "healed_at")};
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(fmt::format("a history's strike is malformed: {}", e.what()));
   }
 }
 

@@ -34,6 +34,19 @@ struct Operation {
   long long amount = 0;
   Outcome outcome = Outcome::info;
   std::vector<Section> sections;
+  // A history's increment (workload.h): when it was sent and when its done came (or it ended
+  // otherwise), in the run log's seconds. Unset for a one-increment trial's.
+  std::optional<double> invoked_at{};
+  std::optional<double> completed_at{};
+};
+
+// One nemesis operation a history struck: its fault, the worker it struck, when, and when it was
+// healed (at the strike for one nothing heals, a crash), in the run log's seconds.
+struct Strike {
+  std::string fault;
+  std::string worker;
+  double at = 0;
+  double healed_at = 0;
 };
 
 // How a worker process ended, as waitpid(2) told.
@@ -53,5 +66,8 @@ void write_history(const std::filesystem::path& path, const std::vector<Operatio
 // missing or of the wrong type.
 nlohmann::json operation_json(const Operation& op);
 Operation operation_from(const nlohmann::json& line);
+// A strike as a stored history holds it, and back (operation_from's errors).
+nlohmann::json strike_json(const Strike& strike);
+Strike strike_from(const nlohmann::json& j);
 
 }  // namespace rlock::checker

@@ -1,6 +1,7 @@
 #include "checker/judge.h"
 
 #include <algorithm>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -32,6 +33,29 @@ CheckResult balance_check(const ServedTally& account) {
           created, account.repeated_writes};
 }
 
+// A history's figures: each loss counted against the strike before it, progress after the last heal.
+void history_figures(const TrialInput& input, TrialResult& r) {
+  const std::vector<Operation>& ops = input.history;
+  r.history = std::any_of(ops.begin(), ops.end(), [](const Operation& op) { return op.invoked_at.has_value(); });
+  if (!r.history) return;
+  r.increments = static_cast<int>(ops.size());
+  r.faults_struck = static_cast<int>(input.strikes.size());
+  std::vector<double> losses = input.served ? input.served->stale_write_times : std::vector<double>{};
+  if (input.served) r.lost_increments = input.served->lost_increments;
+  double last_heal = 0;
+  for (std::size_t i = 0; i < input.strikes.size(); ++i) {
+    double from = input.strikes[i].at;
+    double until = i + 1 < input.strikes.size() ? input.strikes[i + 1].at : std::numeric_limits<double>::infinity();
+    r.faults_followed_by_loss += std::any_of(losses.begin(), losses.end(), [&](double t) { return t >= from && t < until; });
+    last_heal = std::max(last_heal, input.strikes[i].healed_at);
+  }
+  for (const Operation& op : ops) {
+    if (!op.invoked_at || *op.invoked_at < last_heal) continue;
+    ++r.started_after_heal;
+    r.ok_after_heal += op.outcome == Outcome::ok;
+  }
+}
+
 }  // namespace
 
 TrialResult judge(const TrialInput& input) {
@@ -59,6 +83,7 @@ TrialResult judge(const TrialInput& input) {
     result.fences = guarded([&] { return check_fences(history); });
   }
   if (input.served) result.unwritten_ops = input.served->unwritten;
+  history_figures(input, result);
   for (std::size_t i = 0; i < history.size(); ++i) {  // one operation a worker, in the exits' order
     if (i < input.stuck.size() && input.stuck[i]) {
       ++result.stuck_ops;

@@ -47,6 +47,13 @@ struct TrialResult {
   // Run, and something the harness saw can be judged: the checkers' verdicts above hold.
   // classification.h says what the trial showed.
   bool judged = false;
+  // A history's figures (workload.h): its increments, those a stale write lost, the nemesis
+  // operations struck, and those followed by a loss before the next one struck (or the end); the
+  // increments sent after the last heal, and of them those that succeeded. All 0 for a
+  // one-increment trial (history false).
+  bool history = false;
+  int increments = 0, lost_increments = 0, faults_struck = 0, faults_followed_by_loss = 0;
+  int started_after_heal = 0, ok_after_heal = 0;
   // Not run because the campaign stopped: the harness lost a server (`error` names it).
   bool harness_lost = false;
 };
@@ -61,6 +68,8 @@ struct ServedTally {
   std::optional<long long> expected_balance{};  // initial + each increment with an applied write, once
   int repeated_writes = 0;                      // applied writes beyond the first of their increment
   int unwritten = 0;                            // increments reported done with no write applied, no error
+  int lost_increments = 0;                      // increments whose applied write a stale write overwrote
+  std::vector<double> stale_write_times{};      // when each stale write was applied (a history's; run log s)
 };
 
 struct TrialInput {
@@ -74,6 +83,7 @@ struct TrialInput {
   std::optional<long long> final_balance;    // a built-in strategy's account at the end
   std::string balance_error;                 // why final_balance could not be read
   std::optional<ServedTally> served;         // a protocol client's account
+  std::vector<Strike> strikes;               // a history's nemesis operations, in the order struck
   double ms = 0;
   std::string error;         // the trial itself could not run
   std::string client_error;  // the client broke the protocol: judged up to there (TrialResult::judged)

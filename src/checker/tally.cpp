@@ -88,6 +88,10 @@ void tally(std::vector<Cell>& cells, const TrialResult& r) {
   c.unwritten += r.unwritten_ops;
   if (r.balance.validity == Validity::invalid) ++c.created, c.created_amount += r.balance.amount;
   if (r.struck) ++c.struck;
+  c.increments += r.increments;
+  c.lost_increments += r.lost_increments;
+  c.faults_struck += r.faults_struck;
+  c.faults_followed_by_loss += r.faults_followed_by_loss;
   if (k.harm() == Harm::money) ++c.anomalies, c.kept.push_back(std::to_string(r.spec.number));
 }
 
@@ -96,6 +100,30 @@ std::vector<Cell> tabulate(const chaos::Campaign& campaign, const std::vector<Tr
   for (const TrialResult& r : results) tally(cells, r);
   return cells;
 }
+
+namespace {
+
+// The histories' figures, each rate with its 95% Wilson interval: increments lost of those sent,
+// and nemesis operations followed by a loss of those struck.
+void print_histories(const std::vector<Cell>& cells) {
+  if (std::none_of(cells.begin(), cells.end(), [](const Cell& c) { return c.increments > 0; })) return;
+  fmt::print("\n{:<19}{:<14}{:>11}{:>6}  {:<15}{:>7}{:>11}  {:<15}\n", "history", "fault", "increments", "lost",
+             "95% CI", "struck", "then_loss", "95% CI");
+  for (const Cell& c : cells) {
+    if (c.increments == 0) continue;
+    auto [lost_low, lost_high] = util::wilson_interval(c.lost_increments, c.increments);
+    auto [loss_low, loss_high] = util::wilson_interval(c.faults_followed_by_loss, c.faults_struck);
+    fmt::print("{:<19}{:<14}{:>11}{:>6}  [{:.3f}, {:.3f}]{:>7}{:>11}  [{:.2f}, {:.2f}]\n", c.row, fault_label(c),
+               c.increments, c.lost_increments, lost_low, lost_high, c.faults_struck, c.faults_followed_by_loss,
+               loss_low, loss_high);
+  }
+  fmt::print(
+      "history: a cell of histories, its workers locking again and again. lost: increments whose applied\n"
+      "write a stale write overwrote. struck: nemesis operations struck; then_loss: those followed by a stale\n"
+      "write before the next one struck.\n");
+}
+
+}  // namespace
 
 void print_table(const std::vector<Cell>& cells, const chaos::ChaosSetup& setup) {
   bool clients = std::any_of(cells.begin(), cells.end(), [](const Cell& c) { return c.client; });
@@ -136,6 +164,7 @@ void print_table(const std::vector<Cell>& cells, const chaos::ChaosSetup& setup)
       "fault cannot strike or cannot matter to the strategy (docs/chaos.md); not run. Anomalous trials are\n"
       "kept in {}\n",
       (setup.dir / "trials").string());
+  print_histories(cells);
   if (clients) {
     fmt::print(
         "client_error: trials that ended in a client's error (it broke the protocol, exited or fell\n"
@@ -178,7 +207,11 @@ void write_json(const std::string& path, const std::vector<Cell>& cells, const c
                                                  .median_trial_ms = util::median(c.ms),
                                                  .kept_trials = c.kept,
                                                  .not_applicable = std::string(c.not_applicable),
-                                                 .replica = std::string(c.replica)});
+                                                 .replica = std::string(c.replica),
+                                                 .increments = c.increments,
+                                                 .lost_increments = c.lost_increments,
+                                                 .faults_struck = c.faults_struck,
+                                                 .faults_followed_by_loss = c.faults_followed_by_loss});
   }
   runfiles::write_chaos_file(path, file);
 }

@@ -38,6 +38,8 @@ struct Cell {
   long long lost_amount = 0, failed_amount = 0;
   std::vector<double> ms{};
   std::vector<std::string> kept{};  // trial numbers of the anomalies
+  // Histories' (TrialResult's history figures, summed): 0 in a cell of one-increment trials.
+  long increments = 0, lost_increments = 0, faults_struck = 0, faults_followed_by_loss = 0;
 
   long judged() const { return trials - unjudged; }
   double rate() const;  // of judged trials with an anomaly

@@ -51,6 +51,8 @@ struct ChaosOptions {
   bool netns = false;
   std::string shard;  // K/N; empty: the whole campaign
   std::optional<std::string> replay_order;
+  chaos::Workload workload;          // --increments, --duration, --workers: trials as histories
+  std::optional<std::string> nemesis;  // --nemesis: the histories' schedule
 };
 
 template <typename T, typename Parse>
@@ -108,21 +110,55 @@ chaos::Shard shard_of(const std::string& text, long long planned_trials) {
   return shard;
 }
 
+// A history campaign's checks (chaos/workload.h): clients alone, each fault one a history can
+// strike, and its faults those of --nemesis when given (the table's row is the schedule's first).
+void check_histories(const ChaosOptions& options, const chaos::Campaign& campaign) {
+  if (!options.workload.history()) {
+    if (options.nemesis) throw UsageError("--nemesis schedules histories: give --increments K or --duration S");
+    return;
+  }
+  chaos::check_workload(options.workload);
+  if (!campaign.strategies.empty() || campaign.clients.empty()) {
+    throw UsageError("--increments and --duration run histories of protocol clients: give --client NAME and no "
+                     "--strategies (or --strategies none)");
+  }
+  if (options.netns || !options.shard.empty()) throw UsageError("histories take no --netns or --shard");
+  for (chaos::Fault fault : campaign.faults) {
+    if (std::string_view why = chaos::history_refusal(fault); !why.empty()) {
+      throw UsageError(fmt::format("--faults {}: no history's operation: {}", to_string(fault), why));
+    }
+  }
+}
+
 // The campaign the flags ask for: --quick's strategies, faults and trials unless named;
-// `--strategies none` (or '') runs no built-in strategy, for a campaign of clients alone.
+// `--strategies none` (or '') runs no built-in strategy, for a campaign of clients alone. Histories
+// run clients alone, 2 a cell unless --trials says.
 chaos::Campaign campaign_of(const ChaosOptions& options) {
   std::vector<std::string> fault_names = options.faults;
+  bool history = options.workload.history();
+  std::optional<chaos::NemesisSchedule> nemesis;
+  if (options.nemesis) {
+    if (!history) throw UsageError("--nemesis schedules histories: give --increments K or --duration S");
+    if (!fault_names.empty()) throw UsageError("--nemesis names the faults: no --faults beside it");
+    nemesis = chaos::parse_schedule(*options.nemesis, options.workload.workers);
+    fault_names = {std::string(to_string(nemesis->steps.front().fault))};
+  }
   std::vector<lab::Strategy> quick{lab::Strategy::ttl, lab::Strategy::fenced_retry, lab::Strategy::fenced_claim,
                                    lab::Strategy::pg_row_lock};
-  std::vector<lab::Strategy> strategies =
-      lab::parse_strategy_list(options.strategies, options.quick ? quick : lab::all_strategies());
+  std::vector<lab::Strategy> strategies = lab::parse_strategy_list(
+      options.strategies, history ? std::vector<lab::Strategy>{} : options.quick ? quick : lab::all_strategies());
   if (options.quick && fault_names.empty()) fault_names = {"none", "pause"};
+  std::vector<chaos::Fault> history_faults;
+  for (chaos::Fault f : chaos::all_faults()) {
+    if (chaos::history_refusal(f).empty()) history_faults.push_back(f);
+  }
   std::vector<chaos::Fault> faults = fault_names.empty()
-                                         ? chaos::all_faults()
+                                         ? (history ? history_faults : chaos::all_faults())
                                          : parse_list<chaos::Fault>(fault_names, chaos::fault_from, "--faults", "fault",
                                                                     names_of(chaos::all_faults()));
-  int trials = options.quick && options.trials == 200 ? 20 : options.trials;
+  int trials = options.trials != 200 ? options.trials : history ? 2 : options.quick ? 20 : options.trials;
   chaos::Campaign campaign{strategies, clients_of(options), faults, trials, options.campaign.jobs};
+  check_histories(options, campaign);
   if (chaos::planned_trials(campaign) > chaos::kMaxTrialsARun) {
     throw UsageError(fmt::format("the campaign runs {} trials: at most {} a run", chaos::planned_trials(campaign),
                                  chaos::kMaxTrialsARun));
@@ -180,6 +216,11 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   setup.ttl = std::chrono::milliseconds(options.ttl_ms);
   setup.wait = options.wait;
   setup.netns = options.netns;
+  if (options.workload.history()) {
+    setup.workload = options.workload;
+    setup.workers = options.workload.workers;
+    if (options.nemesis) setup.nemesis = chaos::parse_schedule(*options.nemesis, options.workload.workers);
+  }
   setup.run_dir = store::new_run_dir(setup.dir, setup.seed, campaign.shard);
   std::vector<checker::TrialResult> results = runner::run_campaign(campaign, setup);
   std::vector<checker::Cell> cells = checker::tabulate(campaign, results);
@@ -228,6 +269,19 @@ void register_chaos(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--shard", options->shard,
                   "K/N: run only the K-th of N disjoint parts of the campaign's trials (K from 1); `rlock merge` "
                   "makes one run of the N (docs/scale.md)");
+  cmd->add_option("--increments", options->workload.increments,
+                  "K: each trial a history, each worker a client process making K increments back to back "
+                  "(docs/chaos.md)")
+      ->check(util::in_range(1, chaos::kMaxHistoryIncrements));
+  cmd->add_option("--duration", options->workload.duration_s,
+                  "S: each trial a history of S seconds, its workers making increments back to back")
+      ->check(util::in_range(0.1, chaos::kMaxHistorySeconds));
+  cmd->add_option("--workers", options->workload.workers, "a history's workers, each one client process")
+      ->check(util::in_range(chaos::kMinHistoryWorkers, chaos::kMaxHistoryWorkers))
+      ->capture_default_str();
+  cmd->add_option("--nemesis", options->nemesis,
+                  "a history's schedule: FAULT[:WORKER] [at T|every T [from T]|on STEP[#N]] [for T]; ... "
+                  "(default: each fault every 2 to 4 TTLs)");
   cmd->add_option("--replay-order", options->replay_order,
                   "ORDER or FILE: run this order of `rlock explore` (its tokens, or a file holding them) as one trial "
                   "of the one --strategies strategy (docs/chaos.md)");

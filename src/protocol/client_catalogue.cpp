@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "protocol/client_spec.h"
+#include "protocol/messages.h"
 #include "rlock/error.h"
 #include "runfiles/file_format.h"
 #include "util/printable.h"
@@ -97,6 +98,18 @@ CatalogueEntry entry_from(const json& j, const json& manifest, const Build& buil
     if (!step.is_number_unsigned() || step.get<std::uint64_t>() < 1 || step.get<std::uint64_t>() > 60'000)
       throw Error("\"ttl_step_ms\" is not a whole number of milliseconds from 1 to 60000");
     e.spec.ttl_step_ms = static_cast<long>(step.get<std::uint64_t>());
+  }
+  for (const json* level : {&manifest, &j}) {  // the manifest's steps, or its entry's own
+    if (!level->contains("steps")) continue;
+    const json& steps = level->at("steps");
+    if (!steps.is_array()) throw Error("\"steps\" is not a list of step names");
+    e.spec.steps.clear();
+    for (const json& step : steps) {
+      bool known = step.is_string() && std::find(std::begin(kSteps), std::end(kSteps), step.get<std::string>()) !=
+                                           std::end(kSteps);
+      if (!known) throw Error(fmt::format("\"steps\" names {}, not acquire, acquired, release or extend", step.dump()));
+      e.spec.steps.push_back(step.get<std::string>());
+    }
   }
   if (j.contains("clock_skew")) {
     if (!j.at("clock_skew").is_boolean()) throw Error("\"clock_skew\" is not true or false");

@@ -37,6 +37,16 @@ void ClientDriver::await_init_ok(std::chrono::milliseconds limit) {
   if (!std::holds_alternative<protocol::InitOk>(decode(line))) fail(fmt::format("answered init with {:.120}", line));
 }
 
+bool ClientDriver::init_ok_came(Clock::time_point deadline) {
+  std::optional<std::string> line = receive_line();
+  if (!line) {
+    if (Clock::now() > deadline) fail("did not answer init in time");
+    return false;
+  }
+  if (!std::holds_alternative<protocol::InitOk>(decode(*line))) fail(fmt::format("answered init with {:.120}", *line));
+  return true;
+}
+
 void ClientDriver::send_increment(const protocol::Increment& increment) {
   increment_ = increment.id;
   messages_ = 0;

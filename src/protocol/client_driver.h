@@ -63,6 +63,9 @@ class ClientDriver {
   // init_ok awaited for up to `limit`.
   void send_init(const protocol::Init& init);
   void await_init_ok(std::chrono::milliseconds limit);
+  // The second half without blocking (a client started again mid-history): whether init_ok came;
+  // a client error past `deadline`.
+  bool init_ok_came(Clock::time_point deadline);
 
   // Sends the increment: until its done, the client's messages must carry its id.
   void send_increment(const protocol::Increment& increment);

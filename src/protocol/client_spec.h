@@ -8,6 +8,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 #include <string>
 #include <string_view>
 
@@ -42,6 +43,9 @@ struct ClientSpec {
   // libfaketime reaches its runtime's clock (the catalogue's word: the JVM and Node adapters; not a
   // static Go binary, which runs true, nor CPython, whose waits hang under it).
   bool skewable_clock = false;
+  // The steps of its library it announces when asked (protocol/messages.h kSteps), the catalogue's
+  // word; empty for a command of one's own, whose steps are not known before it runs.
+  std::vector<std::string> steps{};
 };
 
 // Where a client's lock lives, as the KIND of `--client NAME@KIND=COMMAND` names it: a ServerKind,

@@ -79,6 +79,7 @@ class Fields {
     }
     return out;
   }
+  bool has(const char* field) const { return find(field) != nullptr; }
   // A field of any JSON type, as text: a string as it is, anything else as JSON.
   std::optional<std::string> optional_text(const char* field) const {
     const json* value = find(field);
@@ -103,6 +104,7 @@ void put(json& j, const Init& m) {
   j["redis"] = m.redis;
   j["ttl_ms"] = m.ttl_ms;
   if (m.replica) j["replica"] = *m.replica;
+  if (m.steps) j["steps"] = *m.steps;
 }
 void get(const Fields& f, Init& m) {
   long long version = f.integer("protocol");
@@ -114,6 +116,7 @@ void get(const Fields& f, Init& m) {
   m.redis = f.strings("redis");
   m.ttl_ms = f.integer("ttl_ms");
   m.replica = f.optional_string("replica");
+  if (f.has("steps")) m.steps = f.strings("steps");
 }
 
 void put(json&, const InitOk&) {}

@@ -24,6 +24,9 @@ struct Init {
   std::vector<std::string> redis;  // one URL, or three independent servers
   long long ttl_ms = 0;
   std::optional<std::string> replica;  // under failover: the replica of the one server, its URL
+  // The steps the harness asks the client to announce (kSteps); none named: the release alone, as
+  // the protocol first had it.
+  std::optional<std::vector<std::string>> steps;
   bool operator==(const Init&) const = default;
 };
 
@@ -81,9 +84,14 @@ struct Step {
   bool operator==(const Step&) const = default;
 };
 
-// The steps a client may name; a fault may wait for one of them (chaos/faults/fault.h).
+// The steps a client may name; a fault may wait for one of them (chaos/faults/fault.h, a history's
+// nemesis schedule): just before its library's acquire, just after it took the lock, just before its
+// release, and just before an extend of its lease where its library has one.
 inline constexpr std::string_view kAcquireStep = "acquire";
+inline constexpr std::string_view kAcquiredStep = "acquired";
 inline constexpr std::string_view kReleaseStep = "release";
+inline constexpr std::string_view kExtendStep = "extend";
+inline constexpr std::string_view kSteps[] = {kAcquireStep, kAcquiredStep, kReleaseStep, kExtendStep};
 
 // The harness is ready for the step `id` named: any fault waiting for it is armed.
 struct StepOk {

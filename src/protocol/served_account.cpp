@@ -11,6 +11,7 @@ ServedAccount::ReadResult ServedAccount::read(long long id, long long amount, st
   Increment& increment = increments_[id];
   increment.amount = amount;
   increment.read = balance_;
+  increment.read_after = applied_.size();
   increment.claimed.reset();
   ReadResult result{balance_, std::nullopt};
   if (token && claim) {
@@ -48,7 +49,9 @@ ServedAccount::WriteResult ServedAccount::write(long long id, long long balance,
   if (*increment.read != balance_) {
     ++stale_writes_;
     lost_money_ += balance_ - *increment.read;
+    for (std::size_t i = increment.read_after; i < applied_.size(); ++i) increments_[applied_[i]].lost = true;
   }
+  applied_.push_back(id);
   balance_ = balance;
   ++increment.applied_writes;
   increment.read.reset();  // a second write needs a read of its own
@@ -69,6 +72,11 @@ int ServedAccount::repeated_writes() const {
   int repeated = 0;
   for (const auto& [id, increment] : increments_) repeated += std::max(increment.applied_writes - 1, 0);
   return repeated;
+}
+
+int ServedAccount::lost_increments() const {
+  return static_cast<int>(
+      std::count_if(increments_.begin(), increments_.end(), [](const auto& entry) { return entry.second.lost; }));
 }
 
 int ServedAccount::unwritten() const {

@@ -19,6 +19,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace rlock::protocol {
 
@@ -56,20 +57,25 @@ class ServedAccount {
   int repeated_writes() const;
   // Increments reported done with no error while no write of theirs was applied.
   int unwritten() const;
+  // Increments whose applied write a stale write overwrote: their money is gone.
+  int lost_increments() const;
 
  private:
   struct Increment {
     long long amount = 0;
     std::optional<long long> read;     // the balance its last read returned
     std::optional<long long> claimed;  // the token its last read claimed
+    std::size_t read_after = 0;  // the applied writes before its last read
     int applied_writes = 0;
     bool done_without_error = false;
+    bool lost = false;  // a stale write overwrote its applied write
   };
 
   long long initial_;
   long long balance_;
   long long fence_ = 0;
   std::map<long long, Increment> increments_;
+  std::vector<long long> applied_;  // the increment of each applied write, in order
   int stale_writes_ = 0;
   long long lost_money_ = 0;
 };

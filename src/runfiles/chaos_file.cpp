@@ -33,10 +33,17 @@ nlohmann::json cell_json(const ChaosFileCell& c) {
   if (c.unjudged != c.client_error) j["unjudged"] = c.unjudged;  // as in the files written before it
   if (!c.not_applicable.empty()) j["not_applicable"] = c.not_applicable;
   if (!c.replica.empty()) j["replica"] = c.replica;
+  if (c.increments > 0) {
+    j["history"] = {{"increments", c.increments},
+                    {"lost_increments", c.lost_increments},
+                    {"faults_struck", c.faults_struck},
+                    {"faults_followed_by_loss", c.faults_followed_by_loss}};
+  }
   return j;
 }
 
 ChaosFileCell cell_from(const nlohmann::json& j) {
+  nlohmann::json history = j.value("history", nlohmann::json::object());
   return ChaosFileCell{.strategy = j.at("strategy").get<std::string>(),
                        .fault = j.at("fault").get<std::string>(),
                        .client = j.value("client", false),
@@ -63,7 +70,11 @@ ChaosFileCell cell_from(const nlohmann::json& j) {
                        .median_trial_ms = number_at(j, "median_trial_ms"),
                        .kept_trials = j.at("kept_trials").get<std::vector<std::string>>(),
                        .not_applicable = j.value("not_applicable", ""),
-                       .replica = j.value("replica", "")};
+                       .replica = j.value("replica", ""),
+                       .increments = count_at(history, "increments", 0L),
+                       .lost_increments = count_at(history, "lost_increments", 0L),
+                       .faults_struck = count_at(history, "faults_struck", 0L),
+                       .faults_followed_by_loss = count_at(history, "faults_followed_by_loss", 0L)};
 }
 
 }  // namespace

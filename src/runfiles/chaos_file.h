@@ -49,6 +49,9 @@ struct ChaosFileCell {
   std::vector<std::string> kept_trials;  // numbers of the anomalous trials
   std::string not_applicable;            // why the cell cannot fail; empty when it can
   std::string replica;                   // a split failover's half: "lagging" or "in-sync"; empty otherwise
+  // A cell of histories (chaos/workload.h): its increments, those a stale write lost, the nemesis
+  // operations struck and those followed by a loss. Written only when increments is above 0.
+  long increments = 0, lost_increments = 0, faults_struck = 0, faults_followed_by_loss = 0;
 };
 
 struct ChaosFile {

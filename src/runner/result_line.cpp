@@ -35,7 +35,14 @@ nlohmann::json result_json(const checker::TrialResult& r) {
           {"error", r.error},
           {"client_error", r.client_error},
           {"not_run", r.not_run},
-          {"judged", r.judged}};
+          {"judged", r.judged},
+          {"history", r.history},
+          {"increments", r.increments},
+          {"lost_increments", r.lost_increments},
+          {"faults_struck", r.faults_struck},
+          {"faults_followed_by_loss", r.faults_followed_by_loss},
+          {"started_after_heal", r.started_after_heal},
+          {"ok_after_heal", r.ok_after_heal}};
 }
 
 checker::TrialResult result_from(const nlohmann::json& line, const chaos::TrialSpec& spec) {
@@ -59,7 +66,14 @@ checker::TrialResult result_from(const nlohmann::json& line, const chaos::TrialS
       .error = line.value("error", ""),
       .client_error = line.value("client_error", ""),
       .not_run = line.value("not_run", false),
-      .judged = line.value("judged", false)};
+      .judged = line.value("judged", false),
+      .history = line.value("history", false),
+      .increments = runfiles::count_at(line, "increments", 0),
+      .lost_increments = runfiles::count_at(line, "lost_increments", 0),
+      .faults_struck = runfiles::count_at(line, "faults_struck", 0),
+      .faults_followed_by_loss = runfiles::count_at(line, "faults_followed_by_loss", 0),
+      .started_after_heal = runfiles::count_at(line, "started_after_heal", 0),
+      .ok_after_heal = runfiles::count_at(line, "ok_after_heal", 0)};
 }
 
 }  // namespace rlock::runner

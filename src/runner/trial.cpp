@@ -1,5 +1,6 @@
 #include "runner/trial.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -20,6 +21,7 @@
 #include "protocol/client_spec.h"
 #include "rlock/error.h"
 #include "runner/client_trial.h"
+#include "runner/history_trial.h"
 #include "runner/worker_trial.h"
 #include "store/run_record.h"
 #include "timeline/timeline_svg.h"
@@ -56,8 +58,18 @@ std::vector<std::vector<std::string>> client_overrides(const chaos::TrialContext
   return overrides;
 }
 
-// The trial's account and lock made new, and the servers and proxies its lock and its fault use.
-void set_up(chaos::TrialContext& trial) {
+// The faults a trial strikes: its own, or its history's schedule's.
+std::vector<chaos::Fault> faults_of(const chaos::TrialContext& trial, bool history) {
+  std::vector<chaos::Fault> faults{trial.spec.fault};
+  if (!history || !trial.setup().nemesis) return faults;
+  for (const chaos::NemesisStep& step : trial.setup().nemesis->steps) {
+    if (std::find(faults.begin(), faults.end(), step.fault) == faults.end()) faults.push_back(step.fault);
+  }
+  return faults;
+}
+
+// The trial's account and lock made new, and the servers and proxies its lock and its faults use.
+void set_up(chaos::TrialContext& trial, const std::vector<chaos::Fault>& faults) {
   const chaos::ChaosSetup& setup = trial.setup();
   if (!trial.spec.client)
     chaos::needing("PostgreSQL", chaos::postgres_at(setup), [&] { trial.job.store.reset(trial.account); });
@@ -67,17 +79,17 @@ void set_up(chaos::TrialContext& trial) {
         chaos::needing("a Redlock server", fmt::format("127.0.0.1:{}", setup.redlock_port + 3 * trial.job.number),
                        [&] { return chaos::redlock_servers_for(trial.job, trial.key); });
   }
-  trial.spec.fault->set_up(trial);
-  if (trial.spec.fault->through_proxies() && !trial.job.lab) {  // seeded from the trial's schedule
+  for (chaos::Fault fault : faults) fault->set_up(trial);
+  bool proxies = std::any_of(faults.begin(), faults.end(), [](chaos::Fault f) { return f->through_proxies(); });
+  if (proxies && !trial.job.lab) {  // seeded from the trial's schedule
     auto seed = static_cast<std::uint64_t>(trial.schedule.pause_s * 1e9);
     trial.network = std::make_unique<chaos::TrialNetwork>(trial.schedule.workers.size(), trial.servers(),
                                                           setup.conninfo, seed, client_server_address(trial.spec));
   }
 }
 
-// The protocol client's trial (client_trial.h): how each client ended, and the served account's
-// exact count of stale writes, or the client's error.
-ClientTrialOutcome run_clients(chaos::TrialContext& trial) {
+// What each worker's client is given: its servers' URLs, the replica's, its variables.
+ClientTrialSetup client_setup(const chaos::TrialContext& trial) {
   std::vector<std::vector<std::string>> urls;
   for (std::size_t i = 0; i < trial.schedule.workers.size(); ++i) {
     urls.emplace_back();
@@ -85,43 +97,72 @@ ClientTrialOutcome run_clients(chaos::TrialContext& trial) {
       urls.back().push_back(server.url());
     }
   }
-  const protocol::ClientSpec& client = *trial.spec.client;
-  ClientTrialSetup setup{client,
-                         urls,
-                         trial.pair ? std::optional(trial.pair->replica_address().url()) : std::nullopt,
-                         client_overrides(trial),
-                         trial.key.lock,
-                         trial.setup().ttl,
-                         bank::AccountStore::kInitialBalance};
+  return ClientTrialSetup{*trial.spec.client,
+                          urls,
+                          trial.pair ? std::optional(trial.pair->replica_address().url()) : std::nullopt,
+                          client_overrides(trial),
+                          trial.key.lock,
+                          trial.setup().ttl,
+                          bank::AccountStore::kInitialBalance};
+}
+
+// Runs `run` (the client's trial or history) with the trial's clock and its clients' directory.
+template <typename Run>
+auto with_clients(chaos::TrialContext& trial, const Run& run) {
   auto start_clock = [&] {
     trial.spec.fault->clock_started(trial);
     trial.dir.start_new_run(lab::wall_seconds());
     trial.log.emplace(trial.dir, lab::Lang::en);
   };
   std::filesystem::create_directories(trial.dir.root());  // for the clients' stderr
+  const protocol::ClientSpec& client = *trial.spec.client;
   return chaos::needing(fmt::format("client {}", client.name), protocol::blank_command_secrets(client.command), [&] {
-    return run_client_trial(trial, setup, start_clock, [&] { return chaos::stopping(trial.setup()); });
+    return run(start_clock, [&] { return chaos::stopping(trial.setup()); });
   });
+}
+
+// A history (history_trial.h): its operations and strikes, the served account, into `input`.
+void run_history(chaos::TrialContext& trial, chaos::Schedule& draws, checker::TrialInput& input) {
+  const chaos::ChaosSetup& setup = trial.setup();
+  chaos::NemesisSchedule nemesis = setup.nemesis.value_or(chaos::drawn_schedule(trial.spec.fault));
+  ClientTrialSetup clients = client_setup(trial);
+  HistoryOutcome outcome = with_clients(trial, [&](const auto& start_clock, const auto& stopped) {
+    return run_history_trial(trial, draws, clients, setup.workload, nemesis, start_clock, stopped);
+  });
+  input.served = outcome.tally();
+  input.client_error = outcome.client_error.value_or("");
+  input.history = std::move(outcome.operations);
+  input.stuck = std::move(outcome.stuck);
+  input.strikes = std::move(outcome.strikes);
+  input.struck = !input.strikes.empty();
 }
 
 // The trial's workers run, of either kind: how each one ended, into `input`.
 std::vector<checker::WorkerExit> run_participants(chaos::TrialContext& trial, checker::TrialInput& input) {
   if (!trial.spec.client) return run_workers(trial, [&] { return chaos::stopping(trial.setup()); });
-  ClientTrialOutcome outcome = run_clients(trial);
+  ClientTrialSetup clients = client_setup(trial);
+  ClientTrialOutcome outcome = with_clients(trial, [&](const auto& start_clock, const auto& stopped) {
+    return run_client_trial(trial, clients, start_clock, stopped);
+  });
   input.served = outcome.tally();
   input.client_error = outcome.client_error.value_or("");
   return std::move(outcome.exits);
 }
 
+// The trial's run log's events; none for a client that failed before the clock started.
+std::vector<lab::Event> events_of(const chaos::TrialContext& trial, const checker::TrialInput& input) {
+  try {
+    return lab::read_events(trial.dir);
+  } catch (const Error&) {
+    if (input.client_error.empty()) throw;
+    return {};
+  }
+}
+
 // What judge() needs from the trial's run: its history, and the account's balance.
 std::vector<lab::Event> gather(chaos::TrialContext& trial, const std::vector<checker::WorkerExit>& exits,
                                checker::TrialInput& input) {
-  std::vector<lab::Event> events;
-  try {
-    events = lab::read_events(trial.dir);
-  } catch (const Error&) {
-    if (input.client_error.empty()) throw;  // a client that failed before the clock started has none
-  }
+  std::vector<lab::Event> events = events_of(trial, input);
   input.history = checker::history_from(events, exits);
   for (const checker::WorkerExit& exit : exits) input.stuck.push_back(exit.stuck);
   if (!trial.spec.client && input.client_error.empty()) {
@@ -155,8 +196,14 @@ checker::JudgedTrial run_trial(const chaos::TrialSpec& spec, long account, chaos
   chaos::Schedule schedule = chaos::schedule_for(spec, job.setup);
   chaos::TrialContext trial{spec, schedule, job, dir, account, LockKey::for_account(account)};
   checker::TrialInput input{spec};
-  set_up(trial);
-  std::vector<checker::WorkerExit> exits = run_participants(trial, input);
+  bool history = spec.client && job.setup.workload.history();
+  set_up(trial, faults_of(trial, history));
+  std::vector<checker::WorkerExit> exits;
+  if (history) {
+    run_history(trial, schedule, input);
+  } else {
+    exits = run_participants(trial, input);
+  }
   if (trial.pair) input.lock_reached_replica = trial.pair->lock_reached_replica();
   trial.network.reset();
   trial.pair.reset();
@@ -164,7 +211,7 @@ checker::JudgedTrial run_trial(const chaos::TrialSpec& spec, long account, chaos
   if (chaos::stopping(job.setup)) throw chaos::TrialStopped{};
   // A trial that ran while the shared Redis was gone judges nothing: it is not run.
   chaos::on_shared_redis(job, {"PING"});
-  std::vector<lab::Event> events = gather(trial, exits, input);
+  std::vector<lab::Event> events = history ? events_of(trial, input) : gather(trial, exits, input);
   input.ms = std::chrono::duration<double, std::milli>(Clock::now() - began).count();
   checker::JudgedTrial judged{input, checker::judge(input)};
   keep_or_remove(dir, events, judged, job.setup.keep_incomplete);

@@ -36,6 +36,13 @@ json trial_line(const checker::TrialInput& input) {
                       {"unwritten", served.unwritten}};
     if (served.balance) line["served"]["balance"] = *served.balance;
     if (served.expected_balance) line["served"]["expected_balance"] = *served.expected_balance;
+    if (served.lost_increments > 0) line["served"]["lost_increments"] = served.lost_increments;
+    if (!served.stale_write_times.empty()) line["served"]["stale_write_times"] = served.stale_write_times;
+  }
+  if (!input.strikes.empty()) {
+    json strikes = json::array();
+    for (const checker::Strike& s : input.strikes) strikes.push_back(checker::strike_json(s));
+    line["strikes"] = strikes;
   }
   return line;
 }
@@ -62,7 +69,12 @@ checker::TrialInput trial_input_from(const json& line, const chaos::TrialSpec& s
     if (served.contains("balance")) input.served->balance = runfiles::integer_at<long long>(served, "balance");
     if (served.contains("expected_balance"))
       input.served->expected_balance = runfiles::integer_at<long long>(served, "expected_balance");
+    input.served->lost_increments = runfiles::count_at<int>(served, "lost_increments", 0);
+    for (const json& t : served.value("stale_write_times", json::array())) {
+      input.served->stale_write_times.push_back(runfiles::within(t.get<double>(), 0.0, 1e9, "stale_write_times"));
+    }
   }
+  for (const json& s : line.value("strikes", json::array())) input.strikes.push_back(checker::strike_from(s));
   for (const json& op : line.at("history")) input.history.push_back(checker::operation_from(op));
   for (const json& stuck : line.value("stuck", json::array())) input.stuck.push_back(stuck.get<bool>());
   input.struck = line.value("struck", false);

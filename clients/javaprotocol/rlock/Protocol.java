@@ -24,6 +24,8 @@ final class Protocol {
   }
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** The steps the harness asked to be announced (init's "steps"); the release alone when it names none. */
+  private static java.util.Set<String> announced = java.util.Set.of("release");
   private static final BufferedReader IN =
       new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
 
@@ -49,7 +51,14 @@ final class Protocol {
     if (line == null) throw new TrialOver();
     try {
       JsonNode message = JSON.readTree(line);
-      if (expected.equals(message.path("type").asText())) return message;
+      if (expected.equals(message.path("type").asText())) {
+        if (expected.equals("init") && message.path("steps").isArray()) {
+          java.util.Set<String> steps = new java.util.HashSet<>();
+          message.get("steps").forEach(step -> steps.add(step.asText()));
+          announced = steps;
+        }
+        return message;
+      }
     } catch (IOException e) {
       // reported below
     }
@@ -59,17 +68,20 @@ final class Protocol {
   }
 
   /**
-   * Tells the harness the library is about to take the step name ("acquire", "release") of the
-   * increment id, and waits until the harness lets it (step_ok): a fault may wait for it.
+   * Tells the harness the library is about to take the step name ("acquire", "acquired",
+   * "release", "extend") of the increment id, and waits until the harness lets it (step_ok): a
+   * fault may wait for it. Nothing when the harness did not ask for that step.
    */
   static void step(long id, String name) throws TrialOver {
+    if (!announced.contains(name)) return;
     send(message("step", id).put("step", name));
     receive("step_ok");
   }
 
-  /** Reads the account and writes it plus the amount, without a token. */
+  /** Once the lock is taken (the step "acquired"), reads the account and writes it plus the amount. */
   static void readModifyWrite(JsonNode request) throws TrialOver {
     long id = request.get("id").asLong();
+    step(id, "acquired");
     send(message("read", id));
     long balance = receive("read_ok").get("balance").asLong();
     send(message("write", id).put("balance", balance + request.get("amount").asLong()));
@@ -79,6 +91,7 @@ final class Protocol {
   /** Claims the account with token at the read and writes with it; the refusal, or null. */
   static String fencedReadModifyWrite(JsonNode request, long token) throws TrialOver {
     long id = request.get("id").asLong();
+    step(id, "acquired");
     send(message("read", id).put("token", token).put("claim", true));
     JsonNode read = receive("read_ok");
     if (!read.path("claimed").asBoolean()) {
@@ -98,6 +111,7 @@ final class Protocol {
       send(JSON.createObjectNode().put("type", "init_ok"));
       for (;;) {
         JsonNode request = receive("increment");
+        step(request.get("id").asLong(), "acquire");
         String error = adapter.increment(request);
         ObjectNode done = message("done", request.get("id").asLong());
         if (error != null) done.put("error", error);

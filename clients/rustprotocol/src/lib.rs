@@ -4,8 +4,16 @@
 //! for concurrent use: an adapter speaks from one thread, and runs its library's futures in between.
 
 use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::collections::HashSet;
 use std::io::{BufRead, Write};
 use std::time::Duration;
+
+thread_local! {
+    /// The steps the harness asked to be announced (init's "steps"); the release alone when it
+    /// names none, as protocol 1 first had it.
+    static ANNOUNCED: RefCell<HashSet<String>> = RefCell::new(HashSet::from(["release".to_string()]));
+}
 
 /// The harness closed stdin: the trial ended.
 #[derive(Debug)]
@@ -40,7 +48,13 @@ pub fn receive(expected: &str) -> Result<Value, TrialOver> {
         Ok(_) => {}
     }
     match serde_json::from_str::<Value>(&line) {
-        Ok(message) if message["type"] == expected => Ok(message),
+        Ok(message) if message["type"] == expected => {
+            if let (true, Some(steps)) = (expected == "init", message["steps"].as_array()) {
+                let steps = steps.iter().filter_map(|s| s.as_str().map(String::from)).collect();
+                ANNOUNCED.with(|announced| *announced.borrow_mut() = steps);
+            }
+            Ok(message)
+        }
         _ => {
             let program = std::env::args().next().unwrap_or_default();
             eprintln!("{program}: expected {expected}, got {}", line.trim_end());
@@ -56,15 +70,20 @@ fn integer(message: &Value, field: &str) -> i64 {
     })
 }
 
-/// Tells the harness the library is about to take the step `name` ("acquire", "release") of the
-/// increment `id`, and waits until the harness lets it (step_ok): a fault may wait for it.
+/// Tells the harness the library is about to take the step `name` ("acquire", "acquired",
+/// "release", "extend") of the increment `id`, and waits until the harness lets it (step_ok): a
+/// fault may wait for it. Nothing when the harness did not ask for that step.
 pub fn step(id: i64, name: &str) -> Result<(), TrialOver> {
+    if !ANNOUNCED.with(|announced| announced.borrow().contains(name)) {
+        return Ok(());
+    }
     send(json!({"type": "step", "id": id, "step": name}));
     receive("step_ok").map(|_| ())
 }
 
-/// Reads the account and writes it plus the amount, without a token.
+/// Once the lock is taken (the step "acquired"), reads the account and writes it plus the amount.
 pub fn read_modify_write(request: &Increment) -> Result<(), TrialOver> {
+    step(request.id, "acquired")?;
     send(json!({"type": "read", "id": request.id}));
     let balance = integer(&receive("read_ok")?, "balance");
     send(json!({"type": "write", "id": request.id, "balance": balance + request.amount}));
@@ -98,6 +117,9 @@ pub fn serve<S>(
             key: message["key"].as_str().unwrap_or_default().to_string(),
             amount: integer(&message, "amount"),
         };
+        if step(request.id, "acquire").is_err() {
+            return;
+        }
         let Ok(failure) = increment(&mut state, &request) else {
             return;
         };
