@@ -20,9 +20,9 @@ std::string default_data_dir() {
 std::string GlobalOptions::data_dir() const { return dir.empty() ? default_data_dir() : dir; }
 
 std::string GlobalOptions::own_data_dir() const {
-  std::string dir = data_dir();
-  util::check_own_dir(dir, "the data directory");
-  return dir;
+  std::string path = data_dir();
+  util::check_own_dir(path, "the data directory");
+  return path;
 }
 
 lab::RunSetup GlobalOptions::setup() const {
