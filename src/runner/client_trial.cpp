@@ -10,8 +10,8 @@
 
 #include "chaos/trial_loop.h"
 #include "protocol/client_driver.h"
-#include "runner/held_messages.h"
 #include "rlock/error.h"
+#include "runner/held_messages.h"
 
 namespace rlock::runner {
 namespace {

@@ -1,6 +1,5 @@
-// What a protocol client's trial holds back before it sends or applies it: a read's answer, held
-// for the worker's work time, and a write the network holds (delayed-write). A one-increment trial
-// (client_trial.h) and a history (history_trial.h) hold them alike.
+// What a protocol client's trial (client_trial.h) holds back before it sends or applies it: a
+// read's answer, held for the worker's work time, and a write the network holds (delayed-write).
 //
 // Plain values and a function template; thread-safe.
 #pragma once
