@@ -15,6 +15,8 @@ escape        writes escape codes and NULs to stderr and stdout
 fenced-once   claims a fencing token for its first increment, as a fenced lock does, and writes
               every later one plain (a lock object that loses its fence once used): safe while a
               process locks once, losing from its second lock on
+retry-release releases by deleting its key, and when the delete's reply is lost, deletes it again a
+              tenth of a TTL later: a retry that deletes the next holder's lock
 setsid        leaves `setsid sleep 301.5` behind, then behaves
 env           prints its environment to stderr, then exits before init_ok
 """
@@ -121,6 +123,16 @@ while True:
             sys.exit(1)
     else:
         add_once(increment)
+    if mode == "retry-release":
+        send({"type": "step", "id": increment["id"], "step": "release"})
+        receive()
+        try:
+            server.delete(increment["key"])
+        except redis.exceptions.ConnectionError:
+            time.sleep(ttl_s / 10)
+            server.delete(increment["key"])
+        send({"type": "done", "id": increment["id"]})
+        continue
     try:
         lock.release()
     except redis.exceptions.LockError:
