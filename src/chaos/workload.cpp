@@ -115,8 +115,8 @@ NemesisStep step_of(std::string_view text, int workers) {
         auto [end, error] = std::from_chars(n.data(), n.data() + n.size(), s.increment);
         if (error != std::errc() || end != n.data() + n.size() || s.increment < 1 ||
             s.increment > kMaxHistoryIncrements) {
-          refuse(text, fmt::format("#{} is no increment: a number from 1 to {}", util::printable(n),
-                                   kMaxHistoryIncrements));
+          refuse(text,
+                 fmt::format("#{} is no increment: a number from 1 to {}", util::printable(n), kMaxHistoryIncrements));
         }
       }
     } else if (word == "for") {
@@ -170,7 +170,8 @@ NemesisSchedule parse_schedule(std::string_view text, int workers) {
     }
     start = end + 1;
   }
-  if (schedule.steps.empty()) throw UsageError("--nemesis: no step (FAULT[:WORKER] [at T|every T|on STEP[#N]] [for T])");
+  if (schedule.steps.empty())
+    throw UsageError("--nemesis: no step (FAULT[:WORKER] [at T|every T|on STEP[#N]] [for T])");
   return schedule;
 }
 

@@ -9,9 +9,10 @@ namespace rlock::chaos {
 namespace {
 
 TEST(Workload, ReadsEachTriggerAndItsHeal) {
-  NemesisSchedule s = parse_schedule("pause:A on read#2 for 2ttl; lost-reply:B on release; kill at 1.5s; "
-                                     "conn-drop every 300ms from 1ttl",
-                                     3);
+  NemesisSchedule s = parse_schedule(
+      "pause:A on read#2 for 2ttl; lost-reply:B on release; kill at 1.5s; "
+      "conn-drop every 300ms from 1ttl",
+      3);
   ASSERT_EQ(s.steps.size(), 4u);
   EXPECT_EQ(to_string(s.steps[0].fault), "pause");
   EXPECT_EQ(s.steps[0].worker, "A");

@@ -61,8 +61,8 @@ Classification classify(const TrialResult& r) {
   if (c.client_error) return c;  // the harness ended the trial at the error: its progress says nothing
   c.stuck = r.stuck_ops > 0;
   // A history made no progress when none of the increments it sent after the last heal succeeded.
-  c.no_progress = r.history ? r.started_after_heal > 0 && r.ok_after_heal == 0
-                            : r.ok_ops == 0 && r.failed_ops + r.unknown_ops > 0;
+  c.no_progress =
+      r.history ? r.started_after_heal > 0 && r.ok_after_heal == 0 : r.ok_ops == 0 && r.failed_ops + r.unknown_ops > 0;
   return c;
 }
 

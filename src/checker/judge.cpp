@@ -46,7 +46,8 @@ void history_figures(const TrialInput& input, TrialResult& r) {
   for (std::size_t i = 0; i < input.strikes.size(); ++i) {
     double from = input.strikes[i].at;
     double until = i + 1 < input.strikes.size() ? input.strikes[i + 1].at : std::numeric_limits<double>::infinity();
-    r.faults_followed_by_loss += std::any_of(losses.begin(), losses.end(), [&](double t) { return t >= from && t < until; });
+    r.faults_followed_by_loss +=
+        std::any_of(losses.begin(), losses.end(), [&](double t) { return t >= from && t < until; });
     last_heal = std::max(last_heal, input.strikes[i].healed_at);
   }
   for (const Operation& op : ops) {

@@ -51,7 +51,7 @@ struct ChaosOptions {
   bool netns = false;
   std::string shard;  // K/N; empty: the whole campaign
   std::optional<std::string> replay_order;
-  chaos::Workload workload;          // --increments, --duration, --workers: trials as histories
+  chaos::Workload workload;            // --increments, --duration, --workers: trials as histories
   std::optional<std::string> nemesis;  // --nemesis: the histories' schedule
 };
 
@@ -119,8 +119,9 @@ void check_histories(const ChaosOptions& options, const chaos::Campaign& campaig
   }
   chaos::check_workload(options.workload);
   if (!campaign.strategies.empty() || campaign.clients.empty()) {
-    throw UsageError("--increments and --duration run histories of protocol clients: give --client NAME and no "
-                     "--strategies (or --strategies none)");
+    throw UsageError(
+        "--increments and --duration run histories of protocol clients: give --client NAME and no "
+        "--strategies (or --strategies none)");
   }
   if (options.netns || !options.shard.empty()) throw UsageError("histories take no --netns or --shard");
   for (chaos::Fault fault : campaign.faults) {
@@ -151,8 +152,10 @@ chaos::Campaign campaign_of(const ChaosOptions& options) {
   }
   std::vector<lab::Strategy> quick{lab::Strategy::ttl, lab::Strategy::fenced_retry, lab::Strategy::fenced_claim,
                                    lab::Strategy::pg_row_lock};
-  std::vector<lab::Strategy> strategies = lab::parse_strategy_list(
-      options.strategies, history ? std::vector<lab::Strategy>{} : options.quick ? quick : lab::all_strategies());
+  std::vector<lab::Strategy> strategies =
+      lab::parse_strategy_list(options.strategies, history         ? std::vector<lab::Strategy>{}
+                                                   : options.quick ? quick
+                                                                   : lab::all_strategies());
   if (options.quick && fault_names.empty()) fault_names = {"none", "pause"};
   std::vector<chaos::Fault> history_faults;
   for (chaos::Fault f : chaos::all_faults()) {

@@ -105,8 +105,8 @@ CatalogueEntry entry_from(const json& j, const json& manifest, const Build& buil
     if (!steps.is_array()) throw Error("\"steps\" is not a list of step names");
     e.spec.steps.clear();
     for (const json& step : steps) {
-      bool known = step.is_string() && std::find(std::begin(kSteps), std::end(kSteps), step.get<std::string>()) !=
-                                           std::end(kSteps);
+      bool known = step.is_string() &&
+                   std::find(std::begin(kSteps), std::end(kSteps), step.get<std::string>()) != std::end(kSteps);
       if (!known) throw Error(fmt::format("\"steps\" names {}, not acquire, acquired, release or extend", step.dump()));
       e.spec.steps.push_back(step.get<std::string>());
     }

@@ -8,9 +8,9 @@
 #pragma once
 
 #include <optional>
-#include <vector>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rlock::protocol {
 

@@ -65,7 +65,7 @@ class ServedAccount {
     long long amount = 0;
     std::optional<long long> read;     // the balance its last read returned
     std::optional<long long> claimed;  // the token its last read claimed
-    std::size_t read_after = 0;  // the applied writes before its last read
+    std::size_t read_after = 0;        // the applied writes before its last read
     int applied_writes = 0;
     bool done_without_error = false;
     bool lost = false;  // a stale write overwrote its applied write

@@ -12,8 +12,8 @@
 #include "chaos/schedule.h"
 #include "chaos/trial_loop.h"
 #include "protocol/client_driver.h"
-#include "runner/held_messages.h"
 #include "rlock/error.h"
+#include "runner/held_messages.h"
 #include "util/seeded_random.h"
 
 namespace rlock::runner {
@@ -37,10 +37,10 @@ struct Armed {
 // The increment a worker has under way.
 struct Current {
   long long id = 0;
-  std::size_t op = 0;    // its operation in the history
-  double read_at = -1;   // its last read, in the run log's seconds; -1: none since its last write
-  bool applied = false;  // one of its writes was applied
-  std::optional<double> hold_write_s;         // the strike holds its next write this long (delayed-write)
+  std::size_t op = 0;                          // its operation in the history
+  double read_at = -1;                         // its last read, in the run log's seconds; -1: none since its last write
+  bool applied = false;                        // one of its writes was applied
+  std::optional<double> hold_write_s;          // the strike holds its next write this long (delayed-write)
   std::optional<Clock::time_point> strike_at;  // Point::after_read: when the armed operation strikes
 };
 
@@ -138,8 +138,8 @@ class HistoryTrial : public chaos::Participants {
   // A worker's client started and sent init (again after a kill).
   void start(HistoryWorker& w) {
     const lab::WorkerPlan& plan = *w.plan;
-    std::string stderr_name =
-        w.restarts == 0 ? fmt::format("client-{}.stderr", plan.name) : fmt::format("client-{}.{}.stderr", plan.name, w.restarts);
+    std::string stderr_name = w.restarts == 0 ? fmt::format("client-{}.stderr", plan.name)
+                                              : fmt::format("client-{}.{}.stderr", plan.name, w.restarts);
     w.client = std::make_unique<protocol::ClientDriver>(
         plan.name, setup_.client.command, trial_.dir.root() / stderr_name,
         setup_.environment.empty() ? std::vector<std::string>{} : setup_.environment[w.index]);
@@ -228,7 +228,8 @@ class HistoryTrial : public chaos::Participants {
       if (named && !w.finished && !waits) free.push_back(w.index);
     }
     if (free.empty()) return;
-    HistoryWorker& w = workers_[free[static_cast<std::size_t>(rng_.integer(0, static_cast<long long>(free.size()) - 1))]];
+    HistoryWorker& w =
+        workers_[free[static_cast<std::size_t>(rng_.integer(0, static_cast<long long>(free.size()) - 1))]];
     Armed a{&s, draw_for(s.fault, w.index), Point::read, "", number};
     std::string_view natural = s.fault->strike_step();
     if (s.trigger == chaos::Trigger::on_step && s.step == "write") {
@@ -278,8 +279,7 @@ class HistoryTrial : public chaos::Participants {
     w.armed.erase(w.armed.begin() + (armed - w.armed.data()));
     draws_ = a.draws;
     w.current->hold_write_s = a.step->fault->held_write_s(draws_);
-    double heal_after =
-        a.step->heal_after ? a.step->heal_after->seconds(ttl_s_) : a.step->fault->heal_after_s(draws_);
+    double heal_after = a.step->heal_after ? a.step->heal_after->seconds(ttl_s_) : a.step->fault->heal_after_s(draws_);
     double at = log_->elapsed();
     chaos::Strike strike = a.step->fault->strike(trial_, *this);
     chaos::Heal heal = strike ? strike() : chaos::Heal{};
@@ -422,11 +422,9 @@ class HistoryTrial : public chaos::Participants {
           w.plan->name, lab::EventKind::fenced_write,
           {{"balance", balance}, {"fence", *message.token}, {"rowcount", reply.applied ? 1 : 0}, {"sent_at", sent_at}});
     } else {
-      log_->record(w.plan->name, lab::EventKind::wrote,
-                   {{"before", balance - w.plan->amount},
-                    {"amount", w.plan->amount},
-                    {"after", balance},
-                    {"sent_at", sent_at}});
+      log_->record(
+          w.plan->name, lab::EventKind::wrote,
+          {{"before", balance - w.plan->amount}, {"amount", w.plan->amount}, {"after", balance}, {"sent_at", sent_at}});
     }
     checker::Operation& op = outcome_.operations[c.op];
     op.sections.push_back(checker::Section{c.read_at < 0 ? sent_at : c.read_at, sent_at, reply.applied,
@@ -441,11 +439,9 @@ class HistoryTrial : public chaos::Participants {
       end_operation(w, checker::Outcome::ok, false);
       return;
     }
-    log_->record(w.plan->name, lab::EventKind::error,
-                 {{"message", *message.error},
-                  {"amount", w.plan->amount},
-                  {"added", w.current->applied},
-                  {"in_doubt", false}});
+    log_->record(
+        w.plan->name, lab::EventKind::error,
+        {{"message", *message.error}, {"amount", w.plan->amount}, {"added", w.current->applied}, {"in_doubt", false}});
     end_operation(w, w.current->applied ? checker::Outcome::info : checker::Outcome::fail, false);
   }
 

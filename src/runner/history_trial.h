@@ -35,8 +35,8 @@ struct HistoryOutcome {
   std::vector<bool> stuck;                     // each operation's: the history's time ran out on it
   std::vector<checker::Strike> strikes;        // the nemesis operations struck, in order
   protocol::ServedAccount account;
-  std::vector<double> stale_write_times;        // when each stale write was applied (run log s)
-  std::optional<std::string> client_error;     // the client broke the protocol: not an anomaly
+  std::vector<double> stale_write_times;    // when each stale write was applied (run log s)
+  std::optional<std::string> client_error;  // the client broke the protocol: not an anomaly
 
   // What the judge reads of the served account.
   checker::ServedTally tally() const;

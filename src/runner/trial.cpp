@@ -116,9 +116,8 @@ auto with_clients(chaos::TrialContext& trial, const Run& run) {
   };
   std::filesystem::create_directories(trial.dir.root());  // for the clients' stderr
   const protocol::ClientSpec& client = *trial.spec.client;
-  return chaos::needing(fmt::format("client {}", client.name), protocol::blank_command_secrets(client.command), [&] {
-    return run(start_clock, [&] { return chaos::stopping(trial.setup()); });
-  });
+  return chaos::needing(fmt::format("client {}", client.name), protocol::blank_command_secrets(client.command),
+                        [&] { return run(start_clock, [&] { return chaos::stopping(trial.setup()); }); });
 }
 
 // A history (history_trial.h): its operations and strikes, the served account, into `input`.
