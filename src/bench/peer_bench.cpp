@@ -137,8 +137,8 @@ std::vector<protocol::ClientDriver> start_peers(const BenchSetup& setup, const p
     for (int i = first; i < end; ++i) {
       drivers.emplace_back(fmt::format("bench-{}", i), client.command,
                            setup.dir / fmt::format("{}-{}.stderr", stderr_prefix, i));
-      drivers.back().send_init(
-          protocol::Init{protocol::kVersion, drivers.back().worker(), redis, kPeerTtl.count(), std::nullopt});
+      drivers.back().send_init(protocol::Init{protocol::kVersion, drivers.back().worker(), redis, kPeerTtl.count(),
+                                              std::nullopt, std::nullopt});
     }
     for (int i = first; i < end; ++i)
       drivers[static_cast<std::size_t>(i)].await_init_ok(protocol::start_limit(kPeerTtl));

@@ -41,12 +41,17 @@ class ScriptedClient : public ::testing::Test {
   // The client error of a handshake that fails.
   static std::string handshake_error(ClientDriver& driver) {
     return client_error([&] {
-      driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200, std::nullopt});
+      driver.send_init(init());
       driver.await_init_ok(5s);
     });
   }
 
   static constexpr const char* kInitOk = R"(read l; echo '{"type":"init_ok"}'; read l; )";
+
+  // Worker A's init; no server is asked.
+  static protocol::Init init() {
+    return protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200, std::nullopt, std::nullopt};
+  }
 
   host::TempDir dir_{"rlock_client_driver_test"};
 };
@@ -55,7 +60,7 @@ TEST_F(ScriptedClient, AnIncrementIsServedFromTheAccount) {
   ClientDriver driver = start(std::string(kInitOk) +
                               R"(echo '{"type":"read","id":1}'; read l; echo '{"type":"write","id":1,"balance":105}'; )"
                               R"(read l; echo '{"type":"done","id":1}'; read l)");
-  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200, std::nullopt});
+  driver.send_init(init());
   driver.await_init_ok(5s);
   ServedAccount account(100);
   driver.send_increment(protocol::Increment{1, "lock:account:1", 5});
@@ -75,7 +80,7 @@ TEST_F(ScriptedClient, AnIncrementIsServedFromTheAccount) {
 TEST_F(ScriptedClient, AStepOfTheIncrementIsPassedOnAndAnsweredWithItsId) {
   ClientDriver driver = start(std::string(kInitOk) + R"(echo '{"type":"step","id":1,"step":"release"}'; read l; )" +
                               R"(echo "{\"type\":\"done\",\"id\":1,\"error\":$l}"; read l)");
-  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200, std::nullopt});
+  driver.send_init(init());
   driver.await_init_ok(5s);
   driver.send_increment(protocol::Increment{1, "lock:account:1", 5});
   protocol::ClientMessage step = next(driver);
@@ -86,7 +91,7 @@ TEST_F(ScriptedClient, AStepOfTheIncrementIsPassedOnAndAnsweredWithItsId) {
 
 TEST_F(ScriptedClient, AStepWithAnotherIdIsAClientError) {
   ClientDriver driver = start(std::string(kInitOk) + R"(echo '{"type":"step","id":2,"step":"release"}'; read l)");
-  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200, std::nullopt});
+  driver.send_init(init());
   driver.await_init_ok(5s);
   driver.send_increment(protocol::Increment{1, "lock:account:1", 5});
   EXPECT_EQ(client_error([&] { next(driver); }),
@@ -95,13 +100,13 @@ TEST_F(ScriptedClient, AStepWithAnotherIdIsAClientError) {
 
 TEST_F(ScriptedClient, AnyOtherAnswerToInitIsAClientError) {
   ClientDriver driver = start(R"(read l; echo '{"type":"done","id":1}'; read l)");
-  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200, std::nullopt});
+  driver.send_init(init());
   EXPECT_EQ(client_error([&] { driver.await_init_ok(5s); }), R"(worker A: answered init with {"type":"done","id":1})");
 }
 
 TEST_F(ScriptedClient, AMessageWithAnotherIdIsAClientError) {
   ClientDriver driver = start(std::string(kInitOk) + R"(echo '{"type":"read","id":2}'; read l)");
-  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200, std::nullopt});
+  driver.send_init(init());
   driver.await_init_ok(5s);
   driver.send_increment(protocol::Increment{1, "lock:account:1", 5});
   EXPECT_EQ(client_error([&] { next(driver); }), R"(worker A: sent an unknown id: {"type":"read","id":2})");
@@ -109,7 +114,7 @@ TEST_F(ScriptedClient, AMessageWithAnotherIdIsAClientError) {
 
 TEST_F(ScriptedClient, AMessageBeforeAnyIncrementHasAnUnknownId) {
   ClientDriver driver = start(R"(read l; echo '{"type":"init_ok"}'; echo '{"type":"done","id":1}'; read l)");
-  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200, std::nullopt});
+  driver.send_init(init());
   driver.await_init_ok(5s);
   EXPECT_EQ(client_error([&] { next(driver); }), R"(worker A: sent an unknown id: {"type":"done","id":1})");
 }
@@ -154,7 +159,7 @@ TEST_F(ScriptedClient, ALineLongerThan64KiBIsAClientErrorThoughNoNewlineComes) {
 
 TEST_F(ScriptedClient, MoreThan64MessagesInOneIncrementIsAClientError) {
   ClientDriver driver = start(std::string(kInitOk) + R"(while :; do echo '{"type":"read","id":1}'; done)");
-  driver.send_init(protocol::Init{1, "A", {"redis://127.0.0.1:6391/0"}, 200, std::nullopt});
+  driver.send_init(init());
   driver.await_init_ok(5s);
   driver.send_increment(protocol::Increment{1, "lock:account:1", 5});
   EXPECT_EQ(client_error([&] {

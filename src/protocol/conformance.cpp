@@ -120,7 +120,7 @@ Conformance check_conformance(const ConformanceSetup& setup) {
   Conformance result;
   ClientDriver driver("A", setup.command, setup.stderr_file);
   try {
-    driver.send_init(Init{kVersion, "A", setup.redis, setup.ttl.count(), std::nullopt});
+    driver.send_init(Init{kVersion, "A", setup.redis, setup.ttl.count(), std::nullopt, std::nullopt});
     driver.await_init_ok(setup.start_limit);
     result.passed.push_back("init: init_ok");
   } catch (const ClientError& e) {

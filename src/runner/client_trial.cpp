@@ -73,7 +73,7 @@ class ClientTrial : public chaos::Participants {
     for (ClientWorker& w : workers_) {
       w.client.send_init(protocol::Init{protocol::kVersion, w.plan.name,
                                         setup_.redis[static_cast<std::size_t>(w.id - 1)], setup_.ttl.count(),
-                                        setup_.replica});
+                                        setup_.replica, std::nullopt});
     }
     for (ClientWorker& w : workers_) w.client.await_init_ok(protocol::start_limit(setup_.ttl));
   }

@@ -78,7 +78,8 @@ class HistoryTrial : public chaos::Participants {
         workload_(workload),
         nemesis_(nemesis),
         ttl_s_(std::chrono::duration<double>(setup.ttl).count()),
-        rng_(util::SeededRandom::mix(trial.setup().seed ^ util::SeededRandom::mix(0x6869 + trial.spec.number))),
+        rng_(util::SeededRandom::mix(trial.setup().seed ^
+                                     util::SeededRandom::mix(0x6869 + static_cast<std::uint64_t>(trial.spec.number)))),
         silence_limit_(protocol::silence_limit(setup.ttl)),
         outcome_{{}, {}, {}, protocol::ServedAccount(setup.initial_balance), {}, std::nullopt} {
     for (std::size_t i = 0; i < base_.workers.size(); ++i) {
@@ -173,7 +174,10 @@ class HistoryTrial : public chaos::Participants {
     outcome_.operations.push_back(checker::Operation{w.plan->name, w.plan->amount, checker::Outcome::info, {}});
     outcome_.operations.back().invoked_at = log_->elapsed();
     outcome_.stuck.push_back(false);
-    w.current = Current{id, outcome_.operations.size() - 1};
+    Current current;
+    current.id = id;
+    current.op = outcome_.operations.size() - 1;
+    w.current = current;
     w.client->send_increment(protocol::Increment{id, setup_.key, w.plan->amount});
   }
 
