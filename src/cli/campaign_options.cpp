@@ -26,6 +26,19 @@ void add_campaign_options(CLI::App& cmd, CampaignOptions& options) {
       ->capture_default_str();
 }
 
+void add_workload_options(CLI::App& cmd, chaos::Workload& workload) {
+  cmd.add_option("--increments", workload.increments,
+                 "K: each trial a history, each worker a client process making K increments back to back "
+                 "(docs/chaos.md)")
+      ->check(util::in_range(1, chaos::kMaxHistoryIncrements));
+  cmd.add_option("--duration", workload.duration_s,
+                 "S: each trial a history of S seconds, its workers making increments back to back")
+      ->check(util::in_range(0.1, chaos::kMaxHistorySeconds));
+  cmd.add_option("--workers", workload.workers, "a history's workers, each one client process")
+      ->check(util::in_range(chaos::kMinHistoryWorkers, chaos::kMaxHistoryWorkers))
+      ->capture_default_str();
+}
+
 std::uint64_t random_seed() {
   std::string hex = make_token().hex.substr(0, 12);
   return std::stoull(hex, nullptr, 16);

@@ -1,7 +1,8 @@
-// The options a chaos campaign takes whoever starts it (`rlock chaos`, `rlock scenario`): its seed,
-// its jobs and the ports of the servers its jobs start, bound once to a subcommand, checked, and
-// turned into the campaign's setup on the servers a data-changing subcommand accepts.
-// Functions; add_campaign_options keeps a reference to the options it binds.
+// The options a chaos campaign takes whoever starts it (`rlock chaos`, `rlock scenario`, `rlock
+// judge`): its seed, its jobs, the ports of the servers its jobs start and, when its trials are
+// histories, their workload; bound once to a subcommand, checked, and turned into the campaign's
+// setup on the servers a data-changing subcommand accepts. Functions; the add_ ones keep a
+// reference to the options they bind.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +24,8 @@ struct CampaignOptions {
 
 // Binds --seed, --jobs, --failover-port and --redlock-port to `options`.
 void add_campaign_options(CLI::App& cmd, CampaignOptions& options);
+// Binds --increments, --duration and --workers to `workload`: trials as histories (chaos/workload.h).
+void add_workload_options(CLI::App& cmd, chaos::Workload& workload);
 
 // A new seed, drawn from a token.
 std::uint64_t random_seed();

@@ -278,16 +278,7 @@ void register_chaos(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--shard", options->shard,
                   "K/N: run only the K-th of N disjoint parts of the campaign's trials (K from 1); `rlock merge` "
                   "makes one run of the N (docs/scale.md)");
-  cmd->add_option("--increments", options->workload.increments,
-                  "K: each trial a history, each worker a client process making K increments back to back "
-                  "(docs/chaos.md)")
-      ->check(util::in_range(1, chaos::kMaxHistoryIncrements));
-  cmd->add_option("--duration", options->workload.duration_s,
-                  "S: each trial a history of S seconds, its workers making increments back to back")
-      ->check(util::in_range(0.1, chaos::kMaxHistorySeconds));
-  cmd->add_option("--workers", options->workload.workers, "a history's workers, each one client process")
-      ->check(util::in_range(chaos::kMinHistoryWorkers, chaos::kMaxHistoryWorkers))
-      ->capture_default_str();
+  add_workload_options(*cmd, options->workload);
   cmd->add_option("--nemesis", options->nemesis,
                   "a history's schedule: FAULT[:WORKER] [at T|every T [from T]|on STEP[#N]] [for T]; ... "
                   "(default: each fault every 2 to 4 TTLs)");
