@@ -28,7 +28,7 @@ Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup) {
     schedule.workers.push_back(lab::WorkerPlan{.name = std::string(1, static_cast<char>('A' + i)),
                                                .amount = rng.integer(1, 100),
                                                .delay_seconds = uniform(0, 0.05),
-                                               .work_seconds = uniform(0.005, 0.03)});
+                                               .work_seconds = uniform(kMinWorkSeconds, kMaxWorkSeconds)});
   }
   auto first = std::min_element(schedule.workers.begin(), schedule.workers.end(),
                                 [](const auto& a, const auto& b) { return a.delay_seconds < b.delay_seconds; });

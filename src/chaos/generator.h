@@ -9,6 +9,10 @@
 
 namespace rlock::chaos {
 
+// A worker's work under the lock, in a trial whose fault draws none for it: the target's own is
+// the fault's (faults/fault.h draw_work).
+inline constexpr double kMinWorkSeconds = 0.005, kMaxWorkSeconds = 0.03;
+
 Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup);
 
 }  // namespace rlock::chaos

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "chaos/generator.h"
 #include "chaos/schedule.h"
 #include "chaos/trial_loop.h"
 #include "protocol/client_driver.h"
@@ -83,6 +84,9 @@ class HistoryTrial : public chaos::Participants {
         silence_limit_(protocol::silence_limit(setup.ttl)),
         outcome_{{}, {}, {}, protocol::ServedAccount(setup.initial_balance), {}, std::nullopt} {
     for (std::size_t i = 0; i < base_.workers.size(); ++i) {
+      // Between strikes each worker works as in a trial the fault draws nothing for: the long work
+      // the fault draws for a target (slow's, conn-drop's) comes with each strike (draw_for).
+      base_.workers[i].work_seconds = rng_.real(chaos::kMinWorkSeconds, chaos::kMaxWorkSeconds);
       HistoryWorker w;
       w.index = i;
       w.plan = &base_.workers[i];
@@ -493,7 +497,7 @@ class HistoryTrial : public chaos::Participants {
 
   chaos::TrialContext& trial_;
   chaos::Schedule& draws_;
-  const chaos::Schedule base_;
+  chaos::Schedule base_;  // the trial's draws, each worker working as if the fault drew nothing
   const ClientTrialSetup& setup_;
   const chaos::Workload& workload_;
   const chaos::NemesisSchedule& nemesis_;
