@@ -7,7 +7,8 @@
 # faults that leave its counter in place; one that never succeeds exits 4; one that exits after a
 # stale write loses money (3) as it does without the exit; etcd-lock's fenced variant beside
 # it, its TTL rounded up to whole seconds with a warning; etcd-mutex's scenario run at the version
-# judged; bad input one line and exit 2 before any server is asked. Usage: judge_test.sh RLOCK_BINARY. Chromium and tidy come from scripts/test.sh.
+# judged; redis-py by histories (--duration) losing money under pause, each line with its
+# histories' figures; bad input one line and exit 2 before any server is asked. Usage: judge_test.sh RLOCK_BINARY. Chromium and tidy come from scripts/test.sh.
 set -uo pipefail
 rlock=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -52,6 +53,18 @@ refuses "not a fault that applies to redis-py's redis lock" redis-py --faults cl
 refuses "not a fault that applies to etcd-lock's etcd lock" etcd-lock --faults redis-restart
 refuses "the command is empty" "mine="
 refuses "overlap with 4 jobs" redis-py --failover-port 7000 --redlock-port 7001
+refuses "--faults redis-restart: no history's operation" redis-py --duration 3 --faults redis-restart
+refuses "one of them, not both" redis-py --duration 3 --increments 3
+
+# By histories: redis-py's three processes lock again and again for 3 s under none and pause, and
+# lose money under pause, each line with its histories' figures.
+judge histories redis-py --quick --duration 3 --faults none,pause
+check "judge by histories exits 3, money lost (got $rc)" test $rc -eq 3
+check "its header says what each fault ran" grep -q ': 2 faults, 1 history of 3 workers x 3 s each,' "$work/histories.out"
+check "none struck nothing and lost no increment" \
+    grep -Eq '^none .*; increments lost 0/[0-9]+ \(95% [0-9-]+%\), struck 0, 0 followed by a loss$' "$work/histories.out"
+check "pause struck and lost increments" \
+    grep -Eq '^pause .*; increments lost [1-9][0-9]*/[0-9]+ \(95% [0-9-]+%\), struck [1-9][0-9]*, ' "$work/histories.out"
 
 # A shipped Python adapter, --quick: every fault that applies to a Redis lock, 1 trial each.
 judge redis-py redis-py --quick

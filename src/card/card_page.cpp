@@ -66,7 +66,7 @@ std::string card_html(const LibraryVerdict& v, const CardFacts& facts, lab::Lang
   std::string ttl = fmt::format("{} ms{}", s.ttl_ms, s.ttl_step_ms > 1 ? " (" + ttl_unit(s.ttl_step_ms) + ")" : "");
   std::vector<std::pair<std::string, std::string>> meta{
       {"library", html_escape(s.library.empty() ? "one's own client" : s.library)},
-      {"faults", html_escape(fmt::format("{}, {} each", v.faults.size(), trials_text(s.trials)))},
+      {"faults", html_escape(fmt::format("{}, {} each", v.faults.size(), runs_text(s)))},
       {"TTL", html_escape(ttl)},
       {"seed", html_escape(std::to_string(s.seed))},
       {"run", fmt::format("<code>{}</code> (<code>rlock report</code>, <code>rlock analyze</code>)",

@@ -131,17 +131,25 @@ TEST(Ttl, ALibraryOfWholeSecondsHasItsTtlRoundedUpAndSaysSo) {
 TEST(Faults, OnlyThoseThatApplyToTheClientsServerKind) {
   protocol::ClientSpec etcd = client("e");
   etcd.server = protocol::ServerKind::etcd;
-  std::vector<chaos::Fault> faults = faults_for(etcd, {});
+  std::vector<chaos::Fault> faults = faults_for(etcd, {}, false);
   auto named = [&](std::string_view n) {
     return std::find(faults.begin(), faults.end(), chaos::fault_named(n)) != faults.end();
   };
   EXPECT_TRUE(named("pause"));
   EXPECT_FALSE(named("redis-restart"));
   EXPECT_FALSE(named("clock-skew"));  // its runtime is not one libfaketime is known to reach
-  EXPECT_EQ(faults_for(etcd, {"pause", "pause"}).size(), 1u);
-  EXPECT_THROW(faults_for(etcd, {"failover"}), UsageError);
-  EXPECT_THROW(faults_for(client("r"), {"clock-skew"}), UsageError);
-  EXPECT_THROW(faults_for(client("r"), {"session-expiry"}), UsageError);
+  EXPECT_EQ(faults_for(etcd, {"pause", "pause"}, false).size(), 1u);
+  EXPECT_THROW(faults_for(etcd, {"failover"}, false), UsageError);
+  EXPECT_THROW(faults_for(client("r"), {"clock-skew"}, false), UsageError);
+  EXPECT_THROW(faults_for(client("r"), {"session-expiry"}, false), UsageError);
+}
+
+TEST(Faults, ThoseOfHistoriesAreThoseAHistoryCanStrike) {
+  std::vector<chaos::Fault> faults = faults_for(client("r"), {}, true);
+  EXPECT_NE(std::find(faults.begin(), faults.end(), chaos::fault_named("pause")), faults.end());
+  EXPECT_EQ(std::find(faults.begin(), faults.end(), chaos::fault_named("redis-restart")), faults.end());
+  EXPECT_EQ(faults_for(client("r"), {"kill"}, true).size(), 1u);
+  EXPECT_THROW(faults_for(client("r"), {"redis-restart"}, true), UsageError);
 }
 
 }  // namespace

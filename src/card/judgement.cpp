@@ -13,6 +13,11 @@ Judgement run_judgement(const JudgeRequest& request, chaos::ChaosSetup setup, la
   std::vector<protocol::ClientSpec> clients{request.subject.client};
   if (request.subject.fenced) clients.push_back(*request.subject.fenced);
   chaos::Campaign campaign{{}, clients, request.faults, request.trials, request.jobs};
+  const chaos::ChaosSetup scenarios_setup = setup;  // the scenarios' trials are theirs, whatever the workload
+  if (request.workload.history()) {
+    setup.workload = request.workload;
+    setup.workers = request.workload.workers;
+  }
   setup.run_dir = store::new_run_dir(setup.dir, setup.seed);
   std::vector<checker::TrialResult> results = runner::run_campaign(campaign, setup);
   runner::check_harness(results);
@@ -23,14 +28,12 @@ Judgement run_judgement(const JudgeRequest& request, chaos::ChaosSetup setup, la
   Judgement judgement{verdict_of(request.subject, request.faults, results), setup.run_dir,
                       request.card.value_or(setup.run_dir / "card.html")};
   for (const scenario::ScenarioPlan& plan : request.subject.scenarios) {
-    chaos::ChaosSetup base = setup;
-    base.run_dir.clear();
     judgement.verdict.scenarios.push_back({plan.scenario.name, plan.scenario.report.title,
                                            std::string(to_string(plan.scenario.fault)),
-                                           scenario::run_scenario(plan, base, request.jobs)});
+                                           scenario::run_scenario(plan, scenarios_setup, request.jobs)});
   }
   CardFacts facts{JudgedSetup{request.subject.library, static_cast<long>(setup.ttl.count()),
-                              request.subject.ttl_step_ms, request.trials, setup.seed},
+                              request.subject.ttl_step_ms, request.trials, setup.seed, request.workload},
                   setup.run_dir, std::nullopt};
   if (judgement.verdict.shortest_loss) {
     facts.loss_trial = setup.run_dir / "trials" / store::trial_dir_name(judgement.verdict.shortest_loss->spec);

@@ -23,6 +23,7 @@ struct JudgeRequest {
   int trials = 0;  // a fault, for the client and for its fenced variant each
   int jobs = 0;
   std::optional<std::filesystem::path> card;  // empty: card.html in the run's directory
+  chaos::Workload workload{};                 // trials as histories, when it says so (chaos/workload.h)
 };
 
 struct Judgement {

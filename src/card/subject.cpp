@@ -75,11 +75,13 @@ Ttl ttl_for(const Subject& subject, std::optional<long> asked_ms) {
                                                       subject.client.name, ttl_unit(step), asked, ttl)};
 }
 
-std::vector<chaos::Fault> faults_for(const protocol::ClientSpec& client, const std::vector<std::string>& names) {
+std::vector<chaos::Fault> faults_for(const protocol::ClientSpec& client, const std::vector<std::string>& names,
+                                     bool histories) {
   std::vector<chaos::Fault> apply;
   std::string known;
   for (chaos::Fault fault : chaos::all_faults()) {
     if (!chaos::not_applicable_to_client(fault, client).empty()) continue;
+    if (histories && !chaos::history_refusal(fault).empty()) continue;
     apply.push_back(fault);
     known += (known.empty() ? "" : ",") + std::string(to_string(fault));
   }
@@ -88,6 +90,10 @@ std::vector<chaos::Fault> faults_for(const protocol::ClientSpec& client, const s
   for (const std::string& name : names) {
     auto fault = std::find_if(apply.begin(), apply.end(), [&](chaos::Fault f) { return to_string(f) == name; });
     if (fault == apply.end()) {
+      std::optional<chaos::Fault> named = chaos::fault_from(name);
+      if (histories && named && !chaos::history_refusal(*named).empty()) {
+        throw UsageError(fmt::format("--faults {}: no history's operation: {}", name, chaos::history_refusal(*named)));
+      }
       throw UsageError(fmt::format("--faults {}: not a fault that applies to {}'s {} lock (those that do: {})", name,
                                    client.name, protocol::to_string(client.server), known));
     }

@@ -47,7 +47,9 @@ Ttl ttl_for(const Subject& subject, std::optional<long> asked_ms);
 std::string ttl_unit(long step_ms);
 
 // The registry's faults that apply to the client's server kind (not n/a for it), in the registry's
-// order; with `names`, those alone, each of which must apply (UsageError naming the ones that do).
-std::vector<chaos::Fault> faults_for(const protocol::ClientSpec& client, const std::vector<std::string>& names);
+// order, and when `histories`, those a history can strike (chaos/workload.h); with `names`, those
+// alone, each of which must apply (UsageError naming the ones that do).
+std::vector<chaos::Fault> faults_for(const protocol::ClientSpec& client, const std::vector<std::string>& names,
+                                     bool histories);
 
 }  // namespace rlock::card

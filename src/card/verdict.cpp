@@ -62,6 +62,10 @@ void Tally::add(const checker::TrialResult& r) {
   no_progress += k.no_progress;
   failed_safely += k.failed_safely();
   client_errors += k.client_error;
+  increments += r.increments;
+  lost_increments += r.lost_increments;
+  faults_struck += r.faults_struck;
+  faults_followed_by_loss += r.faults_followed_by_loss;
 }
 
 bool LibraryVerdict::money_lost() const {
@@ -115,7 +119,17 @@ std::vector<lab::Strategy> safe_instead(const LibraryVerdict& verdict) {
   return safe;
 }
 
-std::string tally_text(const Tally& t) {
+namespace {
+
+// "; increments lost 12/60 (95% 12-32%), struck 6, 3 followed by a loss"; "" for one-increment trials.
+std::string history_text(const Tally& t) {
+  if (t.increments == 0) return "";
+  return fmt::format("; increments lost {}/{} ({}), struck {}, {} followed by a loss", t.lost_increments, t.increments,
+                     interval(t.lost_increments, t.increments), t.faults_struck, t.faults_followed_by_loss);
+}
+
+// The tally's text but its histories' figures.
+std::string trials_tally_text(const Tally& t) {
   std::string unjudged = t.unjudged > 0 ? fmt::format("; {} not judged", t.unjudged) : "";
   if (t.client_errors > 0) unjudged += fmt::format("; client errors {}", t.client_errors);
   if (t.judged == 0)
@@ -137,6 +151,17 @@ std::string tally_text(const Tally& t) {
                        safely, unjudged);
   }
   return fmt::format("nothing lost 0/{} ({}){}{}", t.judged, interval(0, t.judged), safely, unjudged);
+}
+
+}  // namespace
+
+std::string tally_text(const Tally& t) { return trials_tally_text(t) + history_text(t); }
+
+std::string runs_text(const JudgedSetup& s) {
+  if (!s.workload.history()) return trials_text(s.trials);
+  std::string each = s.workload.increments > 0 ? fmt::format("{} increments", s.workload.increments)
+                                               : fmt::format("{:g} s", s.workload.duration_s);
+  return fmt::format("{} histor{} of {} workers x {}", s.trials, s.trials == 1 ? "y" : "ies", s.workload.workers, each);
 }
 
 std::string instead_text(const LibraryVerdict& v) {
@@ -179,8 +204,8 @@ std::string scenario_line(const ScenarioVerdict& s) {
 
 void print_verdict(const LibraryVerdict& v, const JudgedSetup& setup) {
   fmt::print("\nrlock judge {}{}: {} faults, {} each, TTL {} ms{}, seed {}\n", v.client,
-             setup.library.empty() ? "" : " (" + setup.library + ")", v.faults.size(), trials_text(setup.trials),
-             setup.ttl_ms, setup.ttl_step_ms > 1 ? " (" + ttl_unit(setup.ttl_step_ms) + ")" : "", setup.seed);
+             setup.library.empty() ? "" : " (" + setup.library + ")", v.faults.size(), runs_text(setup), setup.ttl_ms,
+             setup.ttl_step_ms > 1 ? " (" + ttl_unit(setup.ttl_step_ms) + ")" : "", setup.seed);
   std::size_t width = v.client.size();
   for (const FaultVerdict& f : v.faults) width = std::max(width, tally_text(f.client).size());
   auto row = [&](std::string_view fault, const std::string& client, const std::string& fenced) {

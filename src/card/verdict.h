@@ -33,6 +33,8 @@ struct Tally {
   long lost = 0, created = 0, overlaps = 0, fences = 0, unwritten = 0, unknown = 0, stuck = 0, no_progress = 0;
   long failed_safely = 0;  // trials that lost nothing and made progress, with increments that failed and said so
   long client_errors = 0;  // judged trials that ended in the client's error
+  // Histories' figures (checker/judge.h), summed; 0 for one-increment trials.
+  long increments = 0, lost_increments = 0, faults_struck = 0, faults_followed_by_loss = 0;
 
   void add(const checker::TrialResult& result);
 };
@@ -77,7 +79,8 @@ std::vector<lab::Strategy> safe_instead(const LibraryVerdict& verdict);
 
 // A row's tally as the verdict says it: "money 2/3 (95% 21-94%): lost updates 2, two holders 1",
 // "liveness 1/3 (95% 6-79%): stuck 1", "nothing lost 0/3 (95% 0-56%); failed safely 2",
-// "not judged (3 trials not run or left by the client's error)".
+// "not judged (3 trials not run or left by the client's error)"; of histories, their figures
+// after it: "...; increments lost 12/60 (95% 12-32%), struck 6, 3 followed by a loss".
 std::string tally_text(const Tally& tally);
 // What to do instead, one sentence: the fenced variant's result where the client lost money, and
 // the built-in strategies that keep it.
@@ -97,7 +100,12 @@ struct JudgedSetup {
   long ttl_step_ms = 1;
   int trials = 0;
   std::uint64_t seed = 0;
+  chaos::Workload workload{};  // trials as histories, when it says so
 };
+
+// What each fault ran, as the verdict and the card say it: "10 trials", "2 histories of 3 workers
+// x 20 increments", "1 history of 3 workers x 30 s".
+std::string runs_text(const JudgedSetup& setup);
 
 // The verdict on stdout, one screen: a header, a line per fault, what to do instead, the verdict.
 void print_verdict(const LibraryVerdict& verdict, const JudgedSetup& setup);

@@ -1,7 +1,9 @@
 // rlock judge NAME [--quick] [--trials N] [--faults LIST] [--ttl MS] [--client-server KIND]
-// [--html FILE] [--seed S] [--jobs J] [--failover-port P] [--redlock-port P]: one lock client, a
-// shipped adapter by its catalogue name or one's own NAME=COMMAND, under every fault that applies
-// to its server kind, beside its fenced variant, as one chaos campaign kept as a run; its verdict
+// [--html FILE] [--seed S] [--jobs J] [--failover-port P] [--redlock-port P] [--increments K |
+// --duration S] [--workers W]: one lock client, a shipped adapter by its catalogue name or one's
+// own NAME=COMMAND, under every fault that applies to its server kind (that a history can strike,
+// with --increments or --duration: 2 histories a fault by default), beside its fenced variant, as
+// one chaos campaign kept as a run; its verdict
 // on stdout (card/verdict.h), its card as one HTML page (card/card_page.h). Exits 3 when it lost
 // money (or two held the lock at once), 4 when it lost liveness alone, 1 when the run could not be
 // done (a server the harness needs lost, too).
@@ -33,19 +35,28 @@ struct JudgeOptions {
   std::optional<std::string> client_server;
   std::optional<std::string> html;
   CampaignOptions campaign{.seed = std::nullopt, .jobs = 4};
+  chaos::Workload workload;  // --increments, --duration, --workers: trials as histories
 };
 
 constexpr int kTrials = 10, kQuickTrials = 1, kQuickScenarioTrials = 2;
+constexpr int kHistories = 2;  // a fault, without --quick or --trials
 
 void judge(const JudgeOptions& options, const GlobalOptions& global) {
   check_own_ports(options.campaign);
   // Every argument read before a server is asked.
+  bool histories = options.workload.history();
+  if (histories) chaos::check_workload(options.workload);
   card::Subject subject = card::subject_of(options.name, options.client_server,
                                            options.trials.value_or(options.quick ? kQuickScenarioTrials : 0));
   card::Ttl ttl = card::ttl_for(subject, options.ttl_ms);
-  card::JudgeRequest request{subject, card::faults_for(subject.client, options.faults),
-                             options.trials.value_or(options.quick ? kQuickTrials : kTrials), options.campaign.jobs,
-                             options.html ? std::optional<std::filesystem::path>(*options.html) : std::nullopt};
+  card::JudgeRequest request{subject,
+                             card::faults_for(subject.client, options.faults, histories),
+                             options.trials.value_or(options.quick ? kQuickTrials
+                                                     : histories   ? kHistories
+                                                                   : kTrials),
+                             options.campaign.jobs,
+                             options.html ? std::optional<std::filesystem::path>(*options.html) : std::nullopt,
+                             options.workload};
   if (!ttl.rounded.empty()) fmt::print(stderr, "rlock: warning: {}\n", ttl.rounded);
   lab::RunSetup lab = setup_to_change_data(global, "judge", ServersChanged::redis_and_db);
   try {
@@ -82,6 +93,7 @@ void register_judge(CLI::App& app, const GlobalOptions& global) {
       "redis, redis@3, etcd or zookeeper: where one's own NAME=COMMAND client's lock lives (default redis)");
   cmd->add_option("--html", options->html, "write the card here (default: card.html in the run's directory)");
   add_campaign_options(*cmd, options->campaign);
+  add_workload_options(*cmd, options->workload);
   cmd->footer(
       "Exit status: 0 nothing lost; 3 money lost (lost updates, created money, two holders, a stale fence, an "
       "increment reported done and never written); 4 liveness lost only (increments stuck, or none succeeding); 2 a "
