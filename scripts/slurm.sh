@@ -187,6 +187,8 @@ down() {
     if [[ -n $pids ]]; then
         say "stopping the job processes left: $(echo $pids)"
         kill -KILL $pids 2>/dev/null || true
+        # A KILL is delivered, not yet done: down returns once they are gone (reaped).
+        within 10 all_ended $pids || say "job processes still there 10 s after their KILL: $(echo $pids)"
     fi
     say "down in $STATE"
 }
