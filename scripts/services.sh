@@ -331,10 +331,13 @@ start_hz() {
     private_dir "$HZ_DIR"
     new_id | write_file "$HZ_DIR/rlock-id"
     rm -f -- "$HZ_DIR"/rlock-id.ready.*
+    # The members run from a copy: `clients.sh install` rebuilding the adapter's jar under running
+    # members would take their classes away (NoClassDefFoundError, a cluster that no longer answers).
+    write_file "$HZ_DIR/member.jar" <"$HZ_JAR"
     members=$(print_hz_env | cut -d= -f2)
     for p in "${HZ_PORTS[@]}"; do
         (close_inherited_fds
-         exec setsid java -Xmx256m -XX:+UseSerialGC -Djava.net.preferIPv4Stack=true -cp "$HZ_JAR" rlock.HazelcastMember --id "$HZ_DIR/rlock-id" "$p" "$members") \
+         exec setsid java -Xmx256m -XX:+UseSerialGC -Djava.net.preferIPv4Stack=true -cp "$HZ_DIR/member.jar" rlock.HazelcastMember --id "$HZ_DIR/rlock-id" "$p" "$members") \
             </dev/null >"$HZ_DIR/member-$p.log" 2>&1 &
         pid=$!
         # Recorded once it is java: recorded before its exec, it would be the subshell's command line,
