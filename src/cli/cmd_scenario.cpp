@@ -11,7 +11,6 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "cli/campaign_options.h"
 #include "cli/commands.h"
@@ -19,7 +18,7 @@
 #include "cli/run_report.h"
 #include "protocol/client_catalogue.h"
 #include "rlock/error.h"
-#include "runfiles/file_format.h"
+#include "scenario/results_file.h"
 #include "scenario/scenario_run.h"
 #include "scenario/scenario_set.h"
 #include "util/option_checks.h"
@@ -62,17 +61,6 @@ std::string losses_of(const scenario::Scenario& s) {
   return out;
 }
 
-nlohmann::json tally_json(const scenario::VersionTally& t) {
-  return {{"version", t.version},
-          {"trials", t.trials},
-          {"showed", t.showed},
-          {"not_run", t.not_run},
-          {"interval", {t.interval.first, t.interval.second}},
-          {"run", t.run_dir.string()},
-          {"first_trial", t.first_trial},
-          {"timeline", t.timeline.string()}};
-}
-
 void run_scenarios(const ScenarioOptions& options, const GlobalOptions& global) {
   check_own_ports(options.campaign);
   scenario::ScenarioSet set = scenario::shipped_scenarios();
@@ -83,7 +71,7 @@ void run_scenarios(const ScenarioOptions& options, const GlobalOptions& global) 
     plans.push_back(scenario::plan_scenario(s, catalogue, {options.trials, options.versions}));
   lab::RunSetup lab = setup_to_change_data(global, "scenario", ServersChanged::redis_and_db);
   chaos::ChaosSetup base = campaign_setup(options.campaign, lab);
-  nlohmann::json results = nlohmann::json::array();
+  std::vector<scenario::ScenarioResult> results;
   for (const scenario::ScenarioPlan& plan : plans) {
     const scenario::Scenario& s = plan.scenario;
     fmt::print("{}: {} ({})\n", s.name, s.report.title, s.report.url);
@@ -97,13 +85,9 @@ void run_scenarios(const ScenarioOptions& options, const GlobalOptions& global) 
     }
     std::string verdict = scenario::verdict_line(tallies);
     fmt::print("{}: {}\n", s.name, verdict);
-    nlohmann::json versions = nlohmann::json::array();
-    for (const scenario::VersionTally& t : tallies) versions.push_back(tally_json(t));
-    results.push_back({{"name", s.name}, {"client", s.client}, {"verdict", verdict}, {"versions", versions}});
+    results.push_back({s.name, s.client, verdict, tallies});
   }
-  if (!options.json.empty()) {
-    runfiles::write_json_file(options.json, {{"format", 1}, {"seed", base.seed}, {"scenarios", results}});
-  }
+  if (!options.json.empty()) scenario::write_results_file(options.json, base.seed, results);
 }
 
 }  // namespace
