@@ -5,7 +5,7 @@
 # protocol clients beside ttl (--client), one by its catalogue name (redis-py, Debian's, always
 # installed) and one as NAME=COMMAND (rlock client): their rows have numbers and a checked balance,
 # and redis-py's own hand-off (--handoff-client) is a case beside the built-in ones; a name not shipped
-# or not installed is one line and exit 2, a peer that cannot start one line naming it and exit 1.
+# or not installed is one line and exit 2, a client that cannot start one line naming it and exit 1.
 # Then ttl through chaos's fault proxy (--through-proxy), without --dir: the run is kept in the state directory,
 # not in the directory rlock was started from.
 # A benchmark, not a timed test: no time is asserted.
@@ -83,14 +83,14 @@ one_line_exit_2 "a --handoff-client named as a built-in case" --strategies none 
     --json "$work/bench.json" >"$work/out.txt" 2>"$work/err.txt"
 rc=$?
 cat "$work/out.txt" "$work/err.txt"
-check "bench with peers exits 0 (got $rc)" test $rc -eq 0
-for peer in redis-py rlock-ttl; do
-    check "the peer $peer has its rows at 1 and 16 clients, with numbers and the correct balance" test "$(P=$peer json '
+check "bench with clients exits 0 (got $rc)" test $rc -eq 0
+for client in redis-py rlock-ttl; do
+    check "the client $client has its rows at 1 and 16 clients, with numbers and the correct balance" test "$(P=$client json '
         my @r = grep { $_->{name} eq $ENV{P} && $_->{client} } @{$j->{strategies}};
         my @good = grep { $_->{median_us} > 0 && $_->{p99_us} >= $_->{median_us} && $_->{floor_us} > 0
                           && $_->{ratio} > 0 && $_->{throughput_per_s} > 0 && $_->{increments} > 0 && $_->{balance_ok} } @r;
         join(",", map { $_->{clients} } @good)')" = "1,16"
-    check "the peer $peer's rows are table lines" test "$(grep -c "^$peer " "$work/out.txt")" -eq 2
+    check "the client $client's rows are table lines" test "$(grep -c "^$client " "$work/out.txt")" -eq 2
 done
 check "ttl's rows are there too, not marked as a client" test "$(json '
     scalar(grep { $_->{name} eq "ttl" && !$_->{client} } @{$j->{strategies}})')" = 4
@@ -103,15 +103,15 @@ check "handoff-redis-py ran until it had 20 hand-offs, with the correct balance,
        && $c->{balance_ok} && $c->{clients} == 2 && $c->{jain} > 0 && $c->{throughput_per_s} > 0
        && $c->{failed} == 0 ? "yes" : "no"')" = yes
 
-# A peer that cannot start: one line naming it, exit 1.
+# A client that cannot start: one line naming it, exit 1.
 "$rlock" --dir "$work" bench --seconds 0.2 --account 9720 --strategies none --client 'ghost=/nonexistent/lock-client' \
     >"$work/bad.out" 2>"$work/bad.err"
 rc=$?
 cat "$work/bad.err"
-check "a peer that cannot start: exit 1 (got $rc)" test $rc -eq 1
+check "a client that cannot start: exit 1 (got $rc)" test $rc -eq 1
 # It fails when its rows start, after the cases: stderr has their progress lines, then the error.
-check "a peer that cannot start: one line on stderr besides the progress, naming it" \
-    bash -c "test \$(grep -vc '^bench: ' '$work/bad.err') -eq 1 && tail -1 '$work/bad.err' | grep -q 'peer ghost'"
+check "a client that cannot start: one line on stderr besides the progress, naming it" \
+    bash -c "test \$(grep -vc '^bench: ' '$work/bad.err') -eq 1 && tail -1 '$work/bad.err' | grep -q 'client ghost'"
 
 # Through the fault proxy: every connection goes through it, and the balances still check out.
 mkdir -p "$work/started-in"

@@ -12,7 +12,7 @@
 //                         where an idle core wakes slowly (a virtual machine's), this is the floor a hand-off meets
 //   handoff-poll/-notify/-queue/-direct  N processes contending for one lock: release to the next acquisition; floor 2
 //                         Redis RTT (as in earlier runs), and the ratios to both sleeper floors besides
-//   handoff-NAME          the same, of a protocol client's own lock (peer_handoff.h)
+//   handoff-NAME          the same, of a protocol client's own lock (client_handoff.h)
 //   startup               `rlock worker` from spawn to its first Redis command, and its peak memory
 // and the price-of-safety rows (bench_strategy.h): each strategy's increment, done as the lab's
 // worker does it, alone against its floor and contended by 1, 4 and 16 processes.

@@ -1,8 +1,8 @@
 // rlock bench [--seconds S] [--clients N] [--json FILE] [--account N] [--strategies LIST]
 // [--wait poll|notify|queue|handoff] [--redlock-port P] [--client NAME=COMMAND ...] [--handoff-client NAME ...]
 // [--through-proxy]: the cost of a lock over the round trips it needs (bench.h), with protocol clients' own hand-offs
-// beside the built-in ones (peer_handoff.h), then the price of safety, strategy by strategy (bench_strategy.h), and of
-// the protocol clients beside them (peer_bench.h). Prints the environment, then one line per case and per strategy
+// beside the built-in ones (client_handoff.h), then the price of safety, strategy by strategy (bench_strategy.h), and
+// of the protocol clients beside them (client_rows.h). Prints the environment, then one line per case and per strategy
 // row: median, p99, the floor measured in the same run and the ratio to it, with its progress on stderr. Keeps the run
 // in DIR/bench/runs/<UTC time>/ (bench.json and report.html, whose path it prints). Exits 1 when a contended run ended
 // with a wrong balance. --through-proxy prices chaos's fault proxy, passing.
@@ -16,8 +16,8 @@
 
 #include "bench/bench.h"
 #include "bench/bench_strategy.h"
-#include "bench/peer_bench.h"
-#include "bench/peer_handoff.h"
+#include "bench/client_handoff.h"
+#include "bench/client_rows.h"
 #include "chaos/network.h"
 #include "cli/commands.h"
 #include "cli/named_servers.h"
@@ -158,12 +158,12 @@ std::vector<bench::BenchCase> environment_and_round_trips(const BenchOptions& op
 
 // Redlock's three servers, when a redlock row or a NAME@3 client is asked for.
 std::vector<std::unique_ptr<host::LocalRedis>> redlock_servers(const std::vector<lab::Strategy>& strategies,
-                                                               const std::vector<protocol::ClientSpec>& peers, int port,
-                                                               const std::filesystem::path& dir) {
+                                                               const std::vector<protocol::ClientSpec>& clients,
+                                                               int port, const std::filesystem::path& dir) {
   std::vector<std::unique_ptr<host::LocalRedis>> servers;
-  bool three =
-      lab::any_on_three_servers(strategies) ||
-      std::any_of(peers.begin(), peers.end(), [](const protocol::ClientSpec& peer) { return peer.servers == 3; });
+  bool three = lab::any_on_three_servers(strategies) ||
+               std::any_of(clients.begin(), clients.end(),
+                           [](const protocol::ClientSpec& client) { return client.servers == 3; });
   if (!three) return servers;
   for (int i = 0; i < 3; ++i) servers.push_back(std::make_unique<host::LocalRedis>(port + i, dir));
   return servers;
@@ -171,12 +171,12 @@ std::vector<std::unique_ptr<host::LocalRedis>> redlock_servers(const std::vector
 
 // The name column's width: the longest built-in case's (sleeper-floor-long) and one more, or the longest case or row
 // name of the clients'.
-std::size_t name_width(const std::vector<protocol::ClientSpec>& handoff_peers,
-                       const std::vector<protocol::ClientSpec>& peers) {
+std::size_t name_width(const std::vector<protocol::ClientSpec>& handoff_clients_asked,
+                       const std::vector<protocol::ClientSpec>& clients) {
   std::size_t width = 19;
-  for (const protocol::ClientSpec& peer : handoff_peers)
-    width = std::max(width, std::string("handoff-").size() + peer.name.size());
-  for (const protocol::ClientSpec& peer : peers) width = std::max(width, peer.name.size());
+  for (const protocol::ClientSpec& client : handoff_clients_asked)
+    width = std::max(width, std::string("handoff-").size() + client.name.size());
+  for (const protocol::ClientSpec& client : clients) width = std::max(width, client.name.size());
   return width;
 }
 
@@ -198,13 +198,13 @@ std::vector<protocol::ClientSpec> handoff_clients(const std::vector<std::string>
   return clients;
 }
 
-// The strategies' rows, then the peers', under one header; each strategy and peer one step of
+// The strategies' rows, then the clients', under one header; each strategy and client one step of
 // `progress`.
 std::vector<bench::StrategyRow> strategy_rows(const std::vector<lab::Strategy>& strategies,
-                                              const std::vector<protocol::ClientSpec>& peers,
+                                              const std::vector<protocol::ClientSpec>& clients,
                                               const bench::BenchSetup& setup, util::Progress& progress,
                                               std::size_t& step, std::size_t width) {
-  if (strategies.empty() && peers.empty()) return {};
+  if (strategies.empty() && clients.empty()) return {};
   progress.clear();
   fmt::print("\n{:<{}} {:>7} {:>8} {:>10} {:>10} {:>10} {:>7} {:>10}  {}\n", "strategy", width, "clients", "accounts",
              "median", "p99", "floor", "ratio", "incr/s", "balance");
@@ -219,7 +219,7 @@ std::vector<bench::StrategyRow> strategy_rows(const std::vector<lab::Strategy>& 
     progress.update(++step, name);
   };
   for (lab::Strategy strategy : strategies) add(bench::measure_strategy(setup, strategy), to_string(strategy));
-  for (const protocol::ClientSpec& peer : peers) add(bench::measure_peer(setup, peer), peer.name);
+  for (const protocol::ClientSpec& client : clients) add(bench::measure_client_rows(setup, client), client.name);
   return rows;
 }
 
@@ -254,21 +254,22 @@ std::unique_ptr<chaos::TrialNetwork> route_through_proxies(bench::BenchSetup& se
 void bench(const BenchOptions& options, const GlobalOptions& global) {
   std::vector<lab::Strategy> strategies =
       lab::parse_strategy_list(options.strategies, bench::default_bench_strategies());
-  std::vector<protocol::ClientSpec> peers = protocol::parse_command_line_clients(options.clients_specs);
-  std::vector<protocol::ClientSpec> handoff_peers = handoff_clients(options.handoff_specs);
+  std::vector<protocol::ClientSpec> clients = protocol::parse_command_line_clients(options.clients_specs);
+  std::vector<protocol::ClientSpec> handoff_clients_asked = handoff_clients(options.handoff_specs);
   host::TempDir scratch("rlock_bench");  // the clients' records, the startup runs' data directory, redlock's servers
   bench::BenchSetup setup = setup_of(options, global, scratch.path());
   std::unique_ptr<chaos::TrialNetwork> proxies = options.through_proxy ? route_through_proxies(setup) : nullptr;
   nlohmann::json env{{"through_proxy", options.through_proxy}};
-  std::size_t width = name_width(handoff_peers, peers);
+  std::size_t width = name_width(handoff_clients_asked, clients);
   std::vector<bench::BenchCase> cases = environment_and_round_trips(options, setup, env, width);
   double redis_rtt = cases.front().median_us;
-  std::vector<protocol::ClientSpec> all_peers = peers;
-  all_peers.insert(all_peers.end(), handoff_peers.begin(), handoff_peers.end());
-  auto servers = redlock_servers(strategies, all_peers, options.redlock_port, setup.dir);
+  std::vector<protocol::ClientSpec> all_clients = clients;
+  all_clients.insert(all_clients.end(), handoff_clients_asked.begin(), handoff_clients_asked.end());
+  auto servers = redlock_servers(strategies, all_clients, options.redlock_port, setup.dir);
   for (const auto& server : servers) setup.redlock.push_back(server->address());
-  // The steps: two sleeper floors, four hand-offs and each client's, the start-up, each strategy and each peer.
-  util::Progress progress(stderr, "bench", "steps", 7 + handoff_peers.size() + strategies.size() + peers.size());
+  // The steps: two sleeper floors, four hand-offs and each client's, the start-up, each strategy and each client.
+  util::Progress progress(stderr, "bench", "steps",
+                          7 + handoff_clients_asked.size() + strategies.size() + clients.size());
   std::size_t step = 0;
   auto measured = [&](bench::BenchCase c) {
     progress.clear();
@@ -285,10 +286,10 @@ void bench(const BenchOptions& options, const GlobalOptions& global) {
   sleepers.long_gap_us = cases.back().median_us;
   for (WaitMode mode : {WaitMode::poll, WaitMode::notify, WaitMode::queue, WaitMode::handoff})
     measured(bench::measure_handoff(setup, mode, redis_rtt, sleepers));
-  for (const protocol::ClientSpec& peer : handoff_peers)
-    measured(bench::measure_peer_handoff(setup, peer, redis_rtt, sleepers));
+  for (const protocol::ClientSpec& client : handoff_clients_asked)
+    measured(bench::measure_client_handoff(setup, client, redis_rtt, sleepers));
   measured(bench::measure_startup(setup));
-  std::vector<bench::StrategyRow> rows = strategy_rows(strategies, peers, setup, progress, step, width);
+  std::vector<bench::StrategyRow> rows = strategy_rows(strategies, clients, setup, progress, step, width);
   progress.finish();
   if (proxies) {
     env["proxy_connections"] = proxies->accepted();

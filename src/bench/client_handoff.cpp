@@ -1,4 +1,4 @@
-#include "bench/peer_handoff.h"
+#include "bench/client_handoff.h"
 
 #include <algorithm>
 #include <optional>
@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 
 #include "bench/bench_contended.h"
+#include "bench/client_rows.h"
 #include "bench/handoff_sections.h"
-#include "bench/peer_bench.h"
 #include "protocol/served_account.h"
 
 namespace rlock::bench {
@@ -19,7 +19,7 @@ using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
 // One client process: the increment it is doing, and the answer to its read while the bench holds it back.
-struct HandoffPeer {
+struct HandoffProcess {
   protocol::ClientDriver client;
   std::optional<Clock::time_point> acquired;  // its increment's first read came
   std::optional<std::pair<Clock::time_point, protocol::ReadOk>> held;
@@ -32,18 +32,19 @@ class HandoffRun {
       : key_(LockKey::for_account(setup.account).lock),
         account_(bank::AccountStore::kInitialBalance),
         rng_(std::random_device{}()) {
-    for (protocol::ClientDriver& client : start_peers(setup, spec, setup.clients, name))
-      peers_.push_back(HandoffPeer{std::move(client), std::nullopt, std::nullopt, false});
+    for (protocol::ClientDriver& client : start_client_processes(setup, spec, setup.clients, name))
+      processes_.push_back(HandoffProcess{std::move(client), std::nullopt, std::nullopt, false});
   }
 
   // Increments until the case's end, then lets those under way finish: the sections they made.
   std::vector<Section> run(Clock::time_point soonest, Clock::time_point latest) {
     soonest_ = soonest;
     latest_ = latest;
-    for (HandoffPeer& p : peers_) next(p);
-    while (std::any_of(peers_.begin(), peers_.end(), [](const HandoffPeer& p) { return p.client.under_way(); })) {
+    for (HandoffProcess& p : processes_) next(p);
+    while (std::any_of(processes_.begin(), processes_.end(),
+                       [](const HandoffProcess& p) { return p.client.under_way(); })) {
       wait_for_messages();
-      for (std::size_t i = 0; i < peers_.size(); ++i) serve(peers_[i], static_cast<int>(i));
+      for (std::size_t i = 0; i < processes_.size(); ++i) serve(processes_[i], static_cast<int>(i));
     }
     return sections_;
   }
@@ -58,7 +59,7 @@ class HandoffRun {
     return now >= latest_ || (now >= soonest_ && static_cast<long>(sections_.size()) > kMinHandoffs);
   }
 
-  void next(HandoffPeer& p) {
+  void next(HandoffProcess& p) {
     p.acquired.reset();
     p.client.send_increment(protocol::Increment{++last_id_, key_, 1});
   }
@@ -67,7 +68,7 @@ class HandoffRun {
   void wait_for_messages() {
     auto until = Clock::now() + 10ms;
     std::vector<const protocol::ClientDriver*> clients;
-    for (const HandoffPeer& p : peers_) {
+    for (const HandoffProcess& p : processes_) {
       if (p.held) until = std::min(until, p.held->first);
       if (p.client.under_way()) clients.push_back(&p.client);
     }
@@ -75,7 +76,7 @@ class HandoffRun {
     protocol::wait_for_any(clients, std::max(wait, 0ms));
   }
 
-  void serve(HandoffPeer& p, int index) {
+  void serve(HandoffProcess& p, int index) {
     if (p.held && Clock::now() >= p.held->first) {
       p.client.send(p.held->second);
       p.held.reset();
@@ -89,7 +90,7 @@ class HandoffRun {
     if (p.client.under_way() && !p.held) p.client.check_silence(kPeerSilenceLimit);
   }
 
-  void handle(HandoffPeer& p, int index, const protocol::ClientMessage& message) {
+  void handle(HandoffProcess& p, int index, const protocol::ClientMessage& message) {
     if (const auto* read = std::get_if<protocol::Read>(&message)) {
       auto now = Clock::now();
       if (!p.acquired) {
@@ -113,7 +114,7 @@ class HandoffRun {
   // queue (a fair lock's), or racing the other waiters (an unfair one's), but never ahead of them, as the releaser
   // that asks at once could.
   void unpark() {
-    for (HandoffPeer& p : peers_) {
+    for (HandoffProcess& p : processes_) {
       if (!p.parked) continue;
       p.parked = false;
       if (!p.client.under_way() && !ended()) next(p);
@@ -123,7 +124,7 @@ class HandoffRun {
   std::string key_;
   protocol::ServedAccount account_;
   std::mt19937_64 rng_;
-  std::vector<HandoffPeer> peers_;
+  std::vector<HandoffProcess> processes_;
   Clock::time_point soonest_{}, latest_{};
   long long last_id_ = 0;
   std::size_t failed_ = 0;
@@ -132,8 +133,8 @@ class HandoffRun {
 
 }  // namespace
 
-BenchCase measure_peer_handoff(const BenchSetup& setup, const protocol::ClientSpec& client, double redis_rtt_us,
-                               const SleeperFloors& sleepers) {
+BenchCase measure_client_handoff(const BenchSetup& setup, const protocol::ClientSpec& client, double redis_rtt_us,
+                                 const SleeperFloors& sleepers) {
   std::string name = "handoff-" + client.name;
   reset_accounts(setup, 1);
   try {
@@ -145,7 +146,7 @@ BenchCase measure_peer_handoff(const BenchSetup& setup, const protocol::ClientSp
     result.extra["failed"] = run.failed();
     return result;
   } catch (const protocol::ClientError& e) {
-    throw protocol::ClientError(fmt::format("bench: peer {}: {}", client.name, e.what()));
+    throw protocol::ClientError(fmt::format("bench: client {}: {}", client.name, e.what()));
   }
 }
 

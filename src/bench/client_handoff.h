@@ -2,10 +2,10 @@
 // which publishes on release and lets its waiters try again, measured as the built-in wait modes' hand-off cases
 // are (bench.h, handoff_sections.h) and printed beside them.
 //
-// setup.clients processes of the client (peer_bench.h's start_peers: their start-up comes before the clock) each
-// loop over increments of one account. The bench holds the answer to each read back for a work time of 0 to kMaxWork,
-// as the built-in clients work, answers the write at once, and sends a client that wrote its next increment once
-// another client's section began: it then asks as a refused client would, as the built-in clients wait after a
+// setup.clients processes of the client (client_rows.h's start_client_processes: their start-up comes before the clock)
+// each loop over increments of one account. The bench holds the answer to each read back for a work time of 0 to
+// kMaxWork, as the built-in clients work, answers the write at once, and sends a client that wrote its next increment
+// once another client's section began: it then asks as a refused client would, as the built-in clients wait after a
 // release, never ahead of the waiters that it would otherwise race, already running, as they wake. The bench sees the
 // section begin when the client's read arrives (it reads once it holds the lock) and its release begin when the write's
 // answer leaves (the client releases next). A sample, from that answer to the next client's read, therefore also
@@ -23,7 +23,7 @@ namespace rlock::bench {
 // has `failed`, the increments the clients gave up (done with an error). The clients' stderr goes to
 // handoff-NAME-I.stderr in setup.dir. Throws ClientError (one line naming the client) when a client fails to start
 // or breaks the protocol.
-BenchCase measure_peer_handoff(const BenchSetup& setup, const protocol::ClientSpec& client, double redis_rtt_us,
-                               const SleeperFloors& sleepers);
+BenchCase measure_client_handoff(const BenchSetup& setup, const protocol::ClientSpec& client, double redis_rtt_us,
+                                 const SleeperFloors& sleepers);
 
 }  // namespace rlock::bench

@@ -1,4 +1,4 @@
-#include "bench/peer_bench.h"
+#include "bench/client_rows.h"
 
 #include <algorithm>
 #include <functional>
@@ -23,7 +23,7 @@ double us_since(Clock::time_point start) {
 }
 
 // One client process and when it was sent the increment it is doing.
-struct Peer {
+struct ClientProcess {
   protocol::ClientDriver client;
   Clock::time_point sent{};
 };
@@ -33,22 +33,23 @@ class PeerRun {
  public:
   PeerRun(const BenchSetup& setup, const protocol::ClientSpec& spec, int clients)
       : key_(LockKey::for_account(setup.account).lock), account_(bank::AccountStore::kInitialBalance) {
-    for (protocol::ClientDriver& client : start_peers(setup, spec, clients, "peer-" + spec.name))
-      peers_.push_back(Peer{std::move(client)});
+    for (protocol::ClientDriver& client : start_client_processes(setup, spec, clients, "client-" + spec.name))
+      processes_.push_back(ClientProcess{std::move(client)});
   }
 
   // Increments until `end`, then lets those under way finish. `floor` (a single client's) is timed
   // before each increment.
   StrategyRow run(Clock::time_point end, const std::function<void()>& floor) {
     auto start = Clock::now();
-    for (Peer& p : peers_) next(p, floor);
-    while (std::any_of(peers_.begin(), peers_.end(), [](const Peer& p) { return p.client.under_way(); })) {
+    for (ClientProcess& p : processes_) next(p, floor);
+    while (std::any_of(processes_.begin(), processes_.end(),
+                       [](const ClientProcess& p) { return p.client.under_way(); })) {
       wait_for_messages();
-      for (Peer& p : peers_) serve(p, end, floor);
+      for (ClientProcess& p : processes_) serve(p, end, floor);
     }
     double seconds = us_since(start) / 1e6;
     StrategyRow row{"",
-                    static_cast<int>(peers_.size()),
+                    static_cast<int>(processes_.size()),
                     1,
                     latencies_.size(),
                     util::median(latencies_),
@@ -63,7 +64,7 @@ class PeerRun {
   }
 
  private:
-  void next(Peer& p, const std::function<void()>& floor) {
+  void next(ClientProcess& p, const std::function<void()>& floor) {
     if (floor) {
       auto began = Clock::now();
       floor();
@@ -75,13 +76,13 @@ class PeerRun {
 
   void wait_for_messages() {
     std::vector<const protocol::ClientDriver*> clients;
-    for (const Peer& p : peers_) {
+    for (const ClientProcess& p : processes_) {
       if (p.client.under_way()) clients.push_back(&p.client);
     }
     protocol::wait_for_any(clients, 10ms);
   }
 
-  void serve(Peer& p, Clock::time_point end, const std::function<void()>& floor) {
+  void serve(ClientProcess& p, Clock::time_point end, const std::function<void()>& floor) {
     while (p.client.under_way()) {
       std::optional<protocol::ClientMessage> message = p.client.receive();
       if (!message) break;
@@ -93,7 +94,7 @@ class PeerRun {
 
   // The client's read, write, step or done (the driver checked that it is one, of its increment): each
   // answered at once.
-  void handle(Peer& p, const protocol::ClientMessage& message) {
+  void handle(ClientProcess& p, const protocol::ClientMessage& message) {
     if (const auto* read = std::get_if<protocol::Read>(&message)) {
       p.client.send(p.client.serve_read(account_, *read, 1));
     } else if (const auto* write = std::get_if<protocol::Write>(&message)) {
@@ -111,7 +112,7 @@ class PeerRun {
 
   std::string key_;
   protocol::ServedAccount account_;
-  std::vector<Peer> peers_;
+  std::vector<ClientProcess> processes_;
   long long last_id_ = 0;
   long long applied_ = 0;
   std::size_t failed_ = 0;
@@ -120,8 +121,8 @@ class PeerRun {
 
 }  // namespace
 
-std::vector<protocol::ClientDriver> start_peers(const BenchSetup& setup, const protocol::ClientSpec& client,
-                                                int clients, const std::string& stderr_prefix) {
+std::vector<protocol::ClientDriver> start_client_processes(const BenchSetup& setup, const protocol::ClientSpec& client,
+                                                           int clients, const std::string& stderr_prefix) {
   std::vector<std::string> redis;
   if (client.servers == 3) {
     for (const RedisAddress& server : setup.redlock) redis.push_back(server.url());
@@ -137,16 +138,16 @@ std::vector<protocol::ClientDriver> start_peers(const BenchSetup& setup, const p
     for (int i = first; i < end; ++i) {
       drivers.emplace_back(fmt::format("bench-{}", i), client.command,
                            setup.dir / fmt::format("{}-{}.stderr", stderr_prefix, i));
-      drivers.back().send_init(protocol::Init{protocol::kVersion, drivers.back().worker(), redis, kPeerTtl.count(),
+      drivers.back().send_init(protocol::Init{protocol::kVersion, drivers.back().worker(), redis, kClientTtl.count(),
                                               std::nullopt, std::nullopt});
     }
     for (int i = first; i < end; ++i)
-      drivers[static_cast<std::size_t>(i)].await_init_ok(protocol::start_limit(kPeerTtl));
+      drivers[static_cast<std::size_t>(i)].await_init_ok(protocol::start_limit(kClientTtl));
   }
   return drivers;
 }
 
-std::vector<StrategyRow> measure_peer(const BenchSetup& setup, const protocol::ClientSpec& client) {
+std::vector<StrategyRow> measure_client_rows(const BenchSetup& setup, const protocol::ClientSpec& client) {
   bank::AccountStore store(setup.conninfo);
   std::function<void()> floor =
       strategy_floor(setup, client.servers == 3 ? lab::Strategy::redlock : lab::Strategy::ttl, store);
@@ -162,7 +163,7 @@ std::vector<StrategyRow> measure_peer(const BenchSetup& setup, const protocol::C
       rows.back().floor_us = rows.front().floor_us;  // the single client's, timed in its rounds
     }
   } catch (const protocol::ClientError& e) {
-    throw protocol::ClientError(fmt::format("bench: peer {}: {}", client.name, e.what()));
+    throw protocol::ClientError(fmt::format("bench: client {}: {}", client.name, e.what()));
   }
   return rows;
 }

@@ -19,23 +19,23 @@
 
 namespace rlock::bench {
 
-// The TTL the bench's peers are given, the bench's strategies' (WorkerPlan's default), and how long one that owes an
-// answer may be silent (as chaos allows).
-inline constexpr std::chrono::milliseconds kPeerTtl{2000};
-inline constexpr std::chrono::milliseconds kPeerSilenceLimit = protocol::silence_limit(kPeerTtl);
+// The TTL the bench's client processes are given, the bench's strategies' (WorkerPlan's default), and how long one that
+// owes an answer may be silent (as chaos allows).
+inline constexpr std::chrono::milliseconds kClientTtl{2000};
+inline constexpr std::chrono::milliseconds kPeerSilenceLimit = protocol::silence_limit(kClientTtl);
 
 // `clients` processes of `client` started and past their handshake, as many at a time as the machine has cores, so
 // that their start-up comes before any clock: workers bench-0 and on, on the bench's Redis (setup.redlock's three for
 // NAME@3), their stderr in `stderr_prefix`-I.stderr of setup.dir. Throws ClientError as the driver does.
-std::vector<protocol::ClientDriver> start_peers(const BenchSetup& setup, const protocol::ClientSpec& client,
-                                                int clients, const std::string& stderr_prefix);
+std::vector<protocol::ClientDriver> start_client_processes(const BenchSetup& setup, const protocol::ClientSpec& client,
+                                                           int clients, const std::string& stderr_prefix);
 
-// The client counts of a peer's rows, on one account.
+// The client counts of a client's rows, on one account.
 inline const std::vector<int> kPeerClients{1, 16};
 
 // The rows of `client`, for setup.seconds each (its three servers: setup.redlock). The clients'
-// stderr goes to peer-NAME-I.stderr in setup.dir. Throws ClientError (one line naming the client,
+// stderr goes to client-NAME-I.stderr in setup.dir. Throws ClientError (one line naming the client,
 // with the end of its stderr) when a client fails to start or breaks the protocol.
-std::vector<StrategyRow> measure_peer(const BenchSetup& setup, const protocol::ClientSpec& client);
+std::vector<StrategyRow> measure_client_rows(const BenchSetup& setup, const protocol::ClientSpec& client);
 
 }  // namespace rlock::bench
