@@ -2,7 +2,8 @@
 # rlock chaos --increments: histories of protocol clients (docs/chaos.md, "Histories"). Bad input is
 # one line and exit 2 before any server is asked. Two clients are caught by a history:
 # fenced-once (tests/hostile_client.py) fences its first lock and no later one, and loses under a
-# pause armed at a worker's third read, where one-increment trials under pause lose nothing;
+# pause armed at a worker's third read, where one-increment trials under pause lose nothing (and
+# rlock analyze judges its stored histories again to the same cells);
 # retry-release deletes its key again after a lost reply at its second release, the next holder's
 # lock by then, and loses, where redis-py under the same schedule loses nothing. One history a
 # server kind (etcd, ZooKeeper, PostgreSQL, Hazelcast) under a kill armed at a read: struck, the
@@ -59,13 +60,22 @@ history fenced-once-history --client "h=$hostile fenced-once" --increments 6 --n
 check "the history's pause struck both histories" test "$(history_cell h pause faults_struck)" -eq 2
 check "fenced-once loses increments in a history" test "$(history_cell h pause lost_increments)" -gt 0
 check "a history counts every worker's increments (3 workers x 6 x 2)" test "$(history_cell h pause increments)" -eq 36
+# rlock analyze judges the stored histories again to the same cells.
+cp "$work/table.json" "$work/stored.json"
+"$rlock" analyze "$work"/fenced-once-history/chaos/runs/* --json "$work/table.json" >/dev/null 2>&1
+check "rlock analyze judges the stored histories again (exit $?)" test $? -eq 0
+check "to the same cells" perl -MJSON::PP -0777 -e '
+    my ($a, $b) = map { local @ARGV = ($_); decode_json(<>)->{cells} } @ARGV;
+    exit !(JSON::PP->new->canonical->encode($a) eq JSON::PP->new->canonical->encode($b))' \
+    "$work/stored.json" "$work/table.json"
 
 # retry-release: a lost reply at the second release.
-history retry-release-history --client "h=$hostile retry-release" --client redis-py --increments 8 \
+# A retry deletes the next holder's lock while it works, or after: 6 histories, lest all 6 be after.
+history retry-release-history --client "h=$hostile retry-release" --client redis-py --increments 8 --trials 6 \
     --nemesis "lost-reply:A on release#2"
-check "the lost reply struck retry-release's histories" test "$(history_cell h lost-reply faults_struck)" -eq 2
+check "the lost reply struck retry-release's histories" test "$(history_cell h lost-reply faults_struck)" -eq 6
 check "retry-release's retried delete loses increments" test "$(history_cell h lost-reply lost_increments)" -gt 0
-check "the lost reply struck redis-py's histories" test "$(history_cell redis-py lost-reply faults_struck)" -eq 2
+check "the lost reply struck redis-py's histories" test "$(history_cell redis-py lost-reply faults_struck)" -eq 6
 check "redis-py, which does not retry, loses none" test "$(history_cell redis-py lost-reply lost_increments)" -eq 0
 
 # One history a server kind, two workers of three increments, the first worker killed at its second read.

@@ -15,8 +15,8 @@ escape        writes escape codes and NULs to stderr and stdout
 fenced-once   claims a fencing token for its first increment, as a fenced lock does, and writes
               every later one plain (a lock object that loses its fence once used): safe while a
               process locks once, losing from its second lock on
-retry-release releases by deleting its key, and when the delete's reply is lost, deletes it again a
-              tenth of a TTL later: a retry that deletes the next holder's lock
+retry-release releases by deleting its key, and when the delete's reply is lost, deletes it again
+              once the next holder has it: a retry that deletes the next holder's lock
 setsid        leaves `setsid sleep 301.5` behind, then behaves
 env           prints its environment to stderr, then exits before init_ok
 """
@@ -129,7 +129,10 @@ while True:
         try:
             server.delete(increment["key"])
         except redis.exceptions.ConnectionError:
-            time.sleep(ttl_s / 10)
+            # Back on a new connection once the next holder has the lock, as a retry that came late.
+            deadline = time.monotonic() + 10 * ttl_s
+            while not server.exists(increment["key"]) and time.monotonic() < deadline:
+                time.sleep(0.001)
             server.delete(increment["key"])
         send({"type": "done", "id": increment["id"]})
         continue
