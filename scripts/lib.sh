@@ -19,7 +19,9 @@
 #   lab_replicated_redis NAME PRIMARY-PORT REPLICA-PORT   two lab Redis servers, the second a replica in sync
 #   wait_replica_dropped PRIMARY-PORT      waits until the primary has no replica left
 #   lab_sentinel NAME PORT MASTER-PORT     a Sentinel watching that Redis as master NAME
-#   wait_until S WHAT COMMAND...           polls COMMAND until it succeeds, for at most S seconds
+#   within S COMMAND...                    polls COMMAND every 0.1 s until it succeeds, for at most S seconds;
+#                                          fails when it never did
+#   wait_until S WHAT COMMAND...           the same, dying ("gave up waiting for WHAT") when it never did
 #   redis_field PORT FIELD VALUE           true when INFO of the Redis on PORT has FIELD:VALUE
 #   state_dir [--make]     refuses (exit 2) a state directory (STATE, named by STATE_VARIABLE: RLOCK_STATE_DIR)
 #                          not this user's; --make makes it
@@ -298,14 +300,19 @@ sentinel_knows_replica() {
     redis-cli -p "$1" SENTINEL replicas "$2" 2>/dev/null | grep -qx 'slave'
 }
 
-wait_until() {
-    local seconds=$1 what=$2 i
-    shift 2
-    for ((i = 0; i < seconds * 10; i++)); do
-        "$@" >/dev/null 2>&1 && return 0
+within() {
+    local i
+    for ((i = 0; i < $1 * 10; i++)); do
+        "${@:2}" >/dev/null 2>&1 && return 0
         sleep 0.1
     done
-    die "gave up waiting for $what after $seconds s"
+    return 1
+}
+
+wait_until() {
+    local seconds=$1 what=$2
+    shift 2
+    within "$seconds" "$@" || die "gave up waiting for $what after $seconds s"
 }
 
 redis_field() {

@@ -131,16 +131,12 @@ start_redis() {
     # A restarted Redis must come back empty (lock-loss scenarios): no RDB snapshots and no AOF.
     throwaway_redis_conf "$REDIS_DIR" "$REDIS_PORT"
     (close_inherited_fds; exec redis-server "$REDIS_CONF") || { tail_log "$REDIS_DIR/redis.log"; die "redis-server failed to start"; }
-    for _ in $(seq 50); do
-        if redis_ours; then
-            record_process "$REDIS_DIR/redis.started" "$(redis_info process_id)"
-            say "redis started on 127.0.0.1:$REDIS_PORT"
-            return
-        fi
-        sleep 0.2
-    done
-    tail_log "$REDIS_DIR/redis.log"
-    die "redis did not answer PING on 127.0.0.1:$REDIS_PORT within 10 s"
+    if ! within 10 redis_ours; then
+        tail_log "$REDIS_DIR/redis.log"
+        die "redis did not answer PING on 127.0.0.1:$REDIS_PORT within 10 s"
+    fi
+    record_process "$REDIS_DIR/redis.started" "$(redis_info process_id)"
+    say "redis started on 127.0.0.1:$REDIS_PORT"
 }
 
 stop_redis() {
@@ -153,20 +149,19 @@ stop_redis() {
     elif port_taken "$REDIS_PORT"; then
         foreign redis "$REDIS_PORT"; return
     fi
-    for _ in $(seq 50); do
-        redis_ours || [[ -n $(recorded_pid "$REDIS_DIR/redis.started") ]] || { say "redis stopped"; return; }
-        sleep 0.2
-    done
-    die "redis on 127.0.0.1:$REDIS_PORT did not stop within 10 s"
+    within 10 redis_stopped || die "redis on 127.0.0.1:$REDIS_PORT did not stop within 10 s"
+    say "redis stopped"
 }
+redis_stopped() { ! redis_ours && [[ -z $(recorded_pid "$REDIS_DIR/redis.started") ]]; }
 
 # Postgres refuses to start while the pid in one of its lock files exists. After a crash that pid
 # may linger briefly as a zombie (a container's pid 1 may reap late), or after a container restart
 # belong to another process: wait for the zombie, then drop the lock file unless a postgres owns it.
+not_zombie() { ! grep -q '^[^)]*) Z' "/proc/$1/stat" 2>/dev/null; }
 clear_stale_lock() {
     local pid; pid=$(head -n 1 "$1" 2>/dev/null || true)
     [[ -n $pid ]] || return 0
-    for _ in $(seq 25); do grep -q '^[^)]*) Z' "/proc/$pid/stat" 2>/dev/null || break; sleep 0.2; done
+    within 5 not_zombie "$pid" || true
     [[ "$(cat "/proc/$pid/comm" 2>/dev/null)" == postgres ]] || rm -f "$1"
 }
 
@@ -257,19 +252,16 @@ start_etcd() {
         --listen-peer-urls "$peer" --initial-advertise-peer-urls "$peer" --initial-cluster "rlock=$peer") \
         </dev/null >"$ETCD_DIR/etcd.log" 2>&1 &
     pid=$!
-    for _ in $(seq 50); do
-        if listens "$ETCD_PORT" "$pid" && etcd_up; then
-            record_process "$ETCD_DIR/etcd.pid" "$pid"
-            [[ -f $ETCD_DIR/rlock-id ]] || new_id | write_file "$ETCD_DIR/rlock-id"
-            etcdctl_ put "$ETCD_ID_KEY" "$(cat "$ETCD_DIR/rlock-id")" >/dev/null || die "etcd refused its id key"
-            say "etcd started on 127.0.0.1:$ETCD_PORT"
-            return
-        fi
-        sleep 0.2
-    done
-    tail_log "$ETCD_DIR/etcd.log"
-    die "etcd did not answer on 127.0.0.1:$ETCD_PORT within 10 s"
+    if ! within 10 etcd_answers "$pid"; then
+        tail_log "$ETCD_DIR/etcd.log"
+        die "etcd did not answer on 127.0.0.1:$ETCD_PORT within 10 s"
+    fi
+    record_process "$ETCD_DIR/etcd.pid" "$pid"
+    [[ -f $ETCD_DIR/rlock-id ]] || new_id | write_file "$ETCD_DIR/rlock-id"
+    etcdctl_ put "$ETCD_ID_KEY" "$(cat "$ETCD_DIR/rlock-id")" >/dev/null || die "etcd refused its id key"
+    say "etcd started on 127.0.0.1:$ETCD_PORT"
 }
+etcd_answers() { listens "$ETCD_PORT" "$1" && etcd_up; }
 
 # stop_recorded NAME PID-FILE PORT: stops the server whose pid, start time and command line
 # record_process noted in PID-FILE, while that process runs; leaves anything else on PORT alone.
@@ -281,12 +273,11 @@ stop_recorded() {
         return
     fi
     kill "$pid" 2>/dev/null || true
-    for _ in $(seq 50); do
-        [[ -n $(recorded_pid "$file") ]] || { rm -f "$file"; say "$name stopped"; return; }
-        sleep 0.2
-    done
-    die "$name on 127.0.0.1:$port did not stop within 10 s"
+    within 10 not_recorded "$file" || die "$name on 127.0.0.1:$port did not stop within 10 s"
+    rm -f "$file"
+    say "$name stopped"
 }
+not_recorded() { [[ -z $(recorded_pid "$1") ]]; }
 
 stop_etcd() { stop_recorded etcd "$ETCD_DIR/etcd.pid" "$ETCD_PORT"; }
 
@@ -306,17 +297,14 @@ start_zk() {
      exec setsid java -Xmx256m -Dzookeeper.log.dir="$ZK_DIR" -cp /etc/zookeeper/conf:/usr/share/java/zookeeper.jar \
         org.apache.zookeeper.server.ZooKeeperServerMain "$ZK_DIR/zoo.cfg") </dev/null >"$ZK_DIR/zookeeper.log" 2>&1 &
     pid=$!
-    for _ in $(seq 100); do
-        if listens "$ZK_PORT" "$pid" && zk_serves_ours; then
-            record_process "$ZK_DIR/zookeeper.pid" "$pid"
-            say "zookeeper started on 127.0.0.1:$ZK_PORT"
-            return
-        fi
-        sleep 0.2
-    done
-    tail_log "$ZK_DIR/zookeeper.log"
-    die "zookeeper did not answer on 127.0.0.1:$ZK_PORT within 20 s"
+    if ! within 20 zk_answers "$pid"; then
+        tail_log "$ZK_DIR/zookeeper.log"
+        die "zookeeper did not answer on 127.0.0.1:$ZK_PORT within 20 s"
+    fi
+    record_process "$ZK_DIR/zookeeper.pid" "$pid"
+    say "zookeeper started on 127.0.0.1:$ZK_PORT"
 }
+zk_answers() { listens "$ZK_PORT" "$1" && zk_serves_ours; }
 
 stop_zk() { stop_recorded zookeeper "$ZK_DIR/zookeeper.pid" "$ZK_PORT"; }
 
@@ -342,16 +330,16 @@ start_hz() {
         pid=$!
         # Recorded once it is java: recorded before its exec, it would be the subshell's command line,
         # and never ours again.
-        for _ in $(seq 100); do [[ $(process_command "$pid") != java\ * ]] || break; sleep 0.05; done
+        within 5 runs_java "$pid" || true
         record_process "$HZ_DIR/member-$p.pid" "$pid"
     done
-    for _ in $(seq 600); do
-        if hz_ours; then say "hazelcast started on 127.0.0.1:${HZ_PORTS[*]}"; return; fi
-        sleep 0.2
-    done
-    tail_log "$HZ_DIR/member-$HZ_PORT.log"
-    die "hazelcast's CP subsystem did not form on 127.0.0.1:${HZ_PORTS[*]} within 120 s"
+    if ! within 120 hz_ours; then
+        tail_log "$HZ_DIR/member-$HZ_PORT.log"
+        die "hazelcast's CP subsystem did not form on 127.0.0.1:${HZ_PORTS[*]} within 120 s"
+    fi
+    say "hazelcast started on 127.0.0.1:${HZ_PORTS[*]}"
 }
+runs_java() { [[ $(process_command "$1") == java\ * ]]; }
 
 stop_hz() {
     local p

@@ -37,12 +37,6 @@ done
 
 running() { [[ -n $(recorded_pid "$STATE/$1.pid") ]]; }
 port_taken() { [[ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]]; }
-within() { # within S COMMAND...: polls COMMAND for at most S seconds; fails when it never succeeds
-    local i
-    for ((i = 0; i < $1 * 10; i++)); do "${@:2}" >/dev/null 2>&1 && return 0; sleep 0.1; done
-    return 1
-}
-
 write_conf() {
     local user; user=$(id -un)
     write_file "$CONF" <<EOF
