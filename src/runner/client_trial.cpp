@@ -12,6 +12,7 @@
 #include "protocol/client_driver.h"
 #include "rlock/error.h"
 #include "runner/held_messages.h"
+#include "runner/served_log.h"
 
 namespace rlock::runner {
 namespace {
@@ -191,7 +192,7 @@ class ClientTrial : public chaos::Participants {
       std::optional<double> hold = spec_.fault->held_write_s(schedule_);
       if (hold && i == schedule_.target && !write_held_) {
         write_held_ = true;
-        log_->record("host", lab::EventKind::network, {{"action", "its write held"}, {"target", w.plan.name}});
+        log_write_held(*log_, w.plan.name);
         held_writes_.push_back(HeldWrite{Clock::now() + chaos::seconds_of(*hold), i, *write_message, log_->elapsed()});
       } else {
         write(w, *write_message, log_->elapsed());
@@ -204,13 +205,7 @@ class ClientTrial : public chaos::Participants {
   void read(std::size_t i, const protocol::Read& message) {
     ClientWorker& w = workers_[i];
     protocol::ReadOk reply = w.client.serve_read(account_, message, w.plan.amount);
-    if (reply.claimed == false) {
-      log_->record(w.plan.name, lab::EventKind::claim_rejected, {{"fence", *message.token}});
-    } else {
-      log_->record(w.plan.name, lab::EventKind::read,
-                   reply.claimed ? nlohmann::json{{"balance", reply.balance}, {"fence", *message.token}}
-                                 : nlohmann::json{{"balance", reply.balance}});
-    }
+    log_read(*log_, w.plan.name, message, reply);
     held_.push_back(HeldReply{Clock::now() + chaos::seconds_of(w.plan.work_seconds), i, reply});
     if (i == schedule_.target && !target_read_at_) target_read_at_ = Clock::now();
   }
@@ -219,7 +214,7 @@ class ClientTrial : public chaos::Participants {
   void apply_due_writes(Clock::time_point now) {
     for (const HeldWrite& held : take_due(held_writes_, now)) {
       ClientWorker& w = workers_[held.worker];
-      log_->record("host", lab::EventKind::network, {{"action", "its write delivered"}, {"target", w.plan.name}});
+      log_write_delivered(*log_, w.plan.name);
       if (!w.done) write(w, held.message, held.sent_at);
     }
   }
@@ -227,16 +222,7 @@ class ClientTrial : public chaos::Participants {
   void write(ClientWorker& w, const protocol::Write& message, double sent_at) {
     protocol::WriteOk reply = w.client.serve_write(account_, message);
     w.applied = w.applied || reply.applied;
-    long long balance = message.balance;
-    if (message.token) {
-      log_->record(
-          w.plan.name, lab::EventKind::fenced_write,
-          {{"balance", balance}, {"fence", *message.token}, {"rowcount", reply.applied ? 1 : 0}, {"sent_at", sent_at}});
-    } else {
-      log_->record(
-          w.plan.name, lab::EventKind::wrote,
-          {{"before", balance - w.plan.amount}, {"amount", w.plan.amount}, {"after", balance}, {"sent_at", sent_at}});
-    }
+    log_write(*log_, w.plan.name, w.plan.amount, message, reply.applied, sent_at);
     w.client.send(reply);
   }
 
@@ -246,8 +232,7 @@ class ClientTrial : public chaos::Participants {
     w.exit.exited = true;
     if (!message.error) return;
     w.exit.code = 1;
-    log_->record(w.plan.name, lab::EventKind::error,
-                 {{"message", *message.error}, {"amount", w.plan.amount}, {"added", w.applied}, {"in_doubt", false}});
+    log_error(*log_, w.plan.name, *message.error, w.plan.amount, w.applied);
   }
 
   bool holds_reply_for(std::size_t i) const {
@@ -278,14 +263,7 @@ class ClientTrial : public chaos::Participants {
 
 }  // namespace
 
-checker::ServedTally ClientTrialOutcome::tally() const {
-  return checker::ServedTally{.stale_writes = account.stale_writes(),
-                              .lost_money = account.lost_money(),
-                              .balance = account.balance(),
-                              .expected_balance = account.expected_balance(),
-                              .repeated_writes = account.repeated_writes(),
-                              .unwritten = account.unwritten()};
-}
+checker::ServedTally ClientTrialOutcome::tally() const { return served_tally(account); }
 
 ClientTrialOutcome run_client_trial(chaos::TrialContext& trial, const ClientTrialSetup& setup,
                                     const std::function<void()>& start_clock, const std::function<bool()>& stopped) {

@@ -15,6 +15,7 @@
 #include "protocol/client_driver.h"
 #include "rlock/error.h"
 #include "runner/held_messages.h"
+#include "runner/served_log.h"
 #include "util/seeded_random.h"
 
 namespace rlock::runner {
@@ -354,7 +355,7 @@ class HistoryTrial : public chaos::Participants {
       if (const Armed* a = armed_at(w, Point::write)) strike(w, a);
       if (!w.current) return;  // the strike killed it
       if (std::optional<double> hold = std::exchange(w.current->hold_write_s, std::nullopt)) {
-        log_->record("host", lab::EventKind::network, {{"action", "its write held"}, {"target", w.plan->name}});
+        log_write_held(*log_, w.plan->name);
         held_writes_.push_back(
             HeldWrite{Clock::now() + chaos::seconds_of(*hold), w.index, *write_message, log_->elapsed()});
       } else {
@@ -367,13 +368,7 @@ class HistoryTrial : public chaos::Participants {
 
   void read(HistoryWorker& w, const protocol::Read& message) {
     protocol::ReadOk reply = w.client->serve_read(outcome_.account, message, w.plan->amount);
-    if (reply.claimed == false) {
-      log_->record(w.plan->name, lab::EventKind::claim_rejected, {{"fence", *message.token}});
-    } else {
-      log_->record(w.plan->name, lab::EventKind::read,
-                   reply.claimed ? nlohmann::json{{"balance", reply.balance}, {"fence", *message.token}}
-                                 : nlohmann::json{{"balance", reply.balance}});
-    }
+    log_read(*log_, w.plan->name, message, reply);
     w.current->read_at = log_->elapsed();
     double work = w.plan->work_seconds;
     for (Point p : {Point::read, Point::after_read, Point::answer_due, Point::answered}) {
@@ -413,7 +408,7 @@ class HistoryTrial : public chaos::Participants {
   void apply_due_writes(Clock::time_point now) {
     for (const HeldWrite& held : take_due(held_writes_, now)) {
       HistoryWorker& w = workers_[held.worker];
-      log_->record("host", lab::EventKind::network, {{"action", "its write delivered"}, {"target", w.plan->name}});
+      log_write_delivered(*log_, w.plan->name);
       if (w.current && w.current->id == held.message.id) write(w, held.message, held.sent_at);
     }
   }
@@ -424,16 +419,7 @@ class HistoryTrial : public chaos::Participants {
     if (outcome_.account.stale_writes() > stale_before) outcome_.stale_write_times.push_back(log_->elapsed());
     Current& c = *w.current;
     c.applied = c.applied || reply.applied;
-    long long balance = message.balance;
-    if (message.token) {
-      log_->record(
-          w.plan->name, lab::EventKind::fenced_write,
-          {{"balance", balance}, {"fence", *message.token}, {"rowcount", reply.applied ? 1 : 0}, {"sent_at", sent_at}});
-    } else {
-      log_->record(
-          w.plan->name, lab::EventKind::wrote,
-          {{"before", balance - w.plan->amount}, {"amount", w.plan->amount}, {"after", balance}, {"sent_at", sent_at}});
-    }
+    log_write(*log_, w.plan->name, w.plan->amount, message, reply.applied, sent_at);
     checker::Operation& op = outcome_.operations[c.op];
     op.sections.push_back(checker::Section{c.read_at < 0 ? sent_at : c.read_at, sent_at, reply.applied,
                                            message.token ? std::optional(*message.token) : std::nullopt});
@@ -447,9 +433,7 @@ class HistoryTrial : public chaos::Participants {
       end_operation(w, checker::Outcome::ok, false);
       return;
     }
-    log_->record(
-        w.plan->name, lab::EventKind::error,
-        {{"message", *message.error}, {"amount", w.plan->amount}, {"added", w.current->applied}, {"in_doubt", false}});
+    log_error(*log_, w.plan->name, *message.error, w.plan->amount, w.current->applied);
     end_operation(w, w.current->applied ? checker::Outcome::info : checker::Outcome::fail, false);
   }
 
@@ -523,14 +507,10 @@ class HistoryTrial : public chaos::Participants {
 }  // namespace
 
 checker::ServedTally HistoryOutcome::tally() const {
-  return checker::ServedTally{.stale_writes = account.stale_writes(),
-                              .lost_money = account.lost_money(),
-                              .balance = account.balance(),
-                              .expected_balance = account.expected_balance(),
-                              .repeated_writes = account.repeated_writes(),
-                              .unwritten = account.unwritten(),
-                              .lost_increments = account.lost_increments(),
-                              .stale_write_times = stale_write_times};
+  checker::ServedTally tally = served_tally(account);
+  tally.lost_increments = account.lost_increments();
+  tally.stale_write_times = stale_write_times;
+  return tally;
 }
 
 HistoryOutcome run_history_trial(chaos::TrialContext& trial, chaos::Schedule& draws, const ClientTrialSetup& setup,
