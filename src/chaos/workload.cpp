@@ -202,6 +202,14 @@ std::string_view history_refusal(Fault fault) {
   return {};
 }
 
+std::vector<Fault> history_faults() {
+  std::vector<Fault> faults;
+  for (Fault f : all_faults()) {
+    if (history_refusal(f).empty()) faults.push_back(f);
+  }
+  return faults;
+}
+
 NemesisSchedule drawn_schedule(Fault fault) {
   NemesisStep step{.fault = fault, .trigger = Trigger::every, .at = {1, true}, .every = {3, true}, .jittered = true};
   return NemesisSchedule{{step}};

@@ -100,6 +100,8 @@ std::string to_string(const NemesisSchedule& schedule);
 // Why `fault` cannot be a history's operation (its servers or the client's clock are set up for
 // each one-increment trial), or "" when it can. none can: its history strikes nothing.
 std::string_view history_refusal(Fault fault);
+// The faults a history can strike (those history_refusal refuses none of), in all_faults()'s order.
+std::vector<Fault> history_faults();
 
 // A campaign's schedule for a history under `fault`: the fault every 2 to 4 TTLs along it, from
 // 1 TTL, each strike on a worker drawn then (every 3ttl, jittered).

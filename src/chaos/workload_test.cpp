@@ -1,5 +1,7 @@
 // A history's schedule as text (workload.h): what it reads, what it writes back, and the one line
 // a wrong step gets; a workload's bounds.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "chaos/workload.h"
@@ -81,6 +83,16 @@ TEST(Workload, ACampaignDrawsItsFaultEveryFewTtls) {
   EXPECT_EQ(s.steps[0].trigger, Trigger::every);
   EXPECT_TRUE(s.steps[0].jittered);
   EXPECT_DOUBLE_EQ(s.steps[0].every.seconds(0.2), 0.6);
+}
+
+TEST(Workload, AHistoryStrikesTheFaultsItDoesNotRefuse) {
+  std::vector<Fault> faults = history_faults();
+  EXPECT_NE(std::find(faults.begin(), faults.end(), *fault_from("pause")), faults.end());
+  EXPECT_EQ(std::find(faults.begin(), faults.end(), *fault_from("redis-restart")), faults.end());
+  for (Fault f : all_faults()) {
+    bool struck = std::find(faults.begin(), faults.end(), f) != faults.end();
+    EXPECT_EQ(struck, history_refusal(f).empty()) << to_string(f);
+  }
 }
 
 }  // namespace
