@@ -14,10 +14,7 @@ Judgement run_judgement(const JudgeRequest& request, chaos::ChaosSetup setup, la
   if (request.subject.fenced) clients.push_back(*request.subject.fenced);
   chaos::Campaign campaign{{}, clients, request.faults, request.trials, request.jobs};
   const chaos::ChaosSetup scenarios_setup = setup;  // the scenarios' trials are theirs, whatever the workload
-  if (request.workload.history()) {
-    setup.workload = request.workload;
-    setup.workers = request.workload.workers;
-  }
+  if (request.workload.history()) setup.workload = request.workload;
   setup.run_dir = store::new_run_dir(setup.dir, setup.seed);
   std::vector<checker::TrialResult> results = runner::run_campaign(campaign, setup);
   runner::check_harness(results);

@@ -85,6 +85,9 @@ struct ChaosSetup {
   // nemesis schedule, `nemesis` or, without one, the one drawn for each cell's fault.
   Workload workload{};
   std::optional<NemesisSchedule> nemesis{};
+
+  // The workers of each trial: a history's workload's, else `workers`.
+  int trial_workers() const { return workload.history() ? workload.workers : workers; }
 };
 
 // A server the harness itself needs (the shared Redis or PostgreSQL, a failover pair, a Redlock

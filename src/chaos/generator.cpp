@@ -23,7 +23,7 @@ Schedule schedule_for(const TrialSpec& spec, const ChaosSetup& setup) {
   double ttl_s = std::chrono::duration<double>(setup.ttl).count();
   Schedule schedule;
   auto count = static_cast<int>(rng.integer(2, 4));
-  if (setup.workers != 0) count = setup.workers;  // drawn all the same: the other draws stay the seed's
+  if (setup.trial_workers() != 0) count = setup.trial_workers();  // drawn all the same: the other draws stay the seed's
   for (int i = 0; i < count; ++i) {
     schedule.workers.push_back(lab::WorkerPlan{.name = std::string(1, static_cast<char>('A' + i)),
                                                .amount = rng.integer(1, 100),

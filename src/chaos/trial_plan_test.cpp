@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "chaos/campaign.h"
+#include "chaos/chaos.h"
 #include "store/run_file.h"
 #include "store/trial_line.h"
 
@@ -77,6 +78,18 @@ TEST(TrialPlan, ARunReadBackPlansAClientsClockSkewTrialsAsTheCampaignDid) {
   EXPECT_EQ(planned_trials(c), 2);
   c.clients[0].skewable_clock = false;
   EXPECT_EQ(planned_trials(store::run_file_from(store::run_file_json(c, ChaosSetup{})).campaign), 0);
+}
+
+// A history of up to 8 workers keeps their number in its run, and its trials are read back with
+// as many (a scenario's 2 to 4 were once the only ones).
+TEST(TrialPlan, ARunReadBackKeepsAHistorysWorkers) {
+  Campaign c{{}, {protocol::ClientSpec{"py", "true"}}, {fault_named("pause")}, 2, 1};
+  ChaosSetup setup;
+  setup.workload = Workload{.workers = kMaxHistoryWorkers, .increments = 3};
+  EXPECT_EQ(setup.trial_workers(), kMaxHistoryWorkers);
+  EXPECT_EQ(store::run_file_from(store::run_file_json(c, setup)).setup.trial_workers(), kMaxHistoryWorkers);
+  setup.workload = Workload{};
+  EXPECT_EQ(store::run_file_from(store::run_file_json(c, setup)).setup.trial_workers(), 0) << "drawn, 2 to 4";
 }
 
 }  // namespace

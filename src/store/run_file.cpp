@@ -135,7 +135,8 @@ chaos::ChaosSetup setup_from(const json& j) {
   s.redlock_port = static_cast<int>(integer(j, "redlock_port", chaos::kMinOwnPort, chaos::kMaxOwnPort));
   // Runs stored before it was recorded ran without --netns.
   if (j.contains("netns")) s.netns = j.at("netns").get<bool>();
-  if (j.contains("workers")) s.workers = static_cast<int>(integer(j, "workers", 2, 4));
+  // A scenario's 2 to 4, or a history's up to 8.
+  if (j.contains("workers")) s.workers = static_cast<int>(integer(j, "workers", 2, chaos::kMaxHistoryWorkers));
   return s;
 }
 
@@ -179,7 +180,7 @@ json plan_fields(const RunFile& run) {
   fields["wait"] = wait_mode_name(run.setup.wait);
   fields["rlock_version"] = run.rlock_version;
   fields["netns"] = run.setup.netns;
-  if (run.setup.workers != 0) fields["workers"] = run.setup.workers;
+  if (run.setup.trial_workers() != 0) fields["workers"] = run.setup.trial_workers();
   return fields;
 }
 
@@ -210,7 +211,7 @@ json run_file_json(const chaos::Campaign& campaign, const chaos::ChaosSetup& set
               {"netns", setup.netns},
               {"redis", setup.redis.display()},
               {"postgres", bank::describe_conninfo(setup.conninfo)}}}};
-  if (setup.workers != 0) file["setup"]["workers"] = setup.workers;
+  if (setup.trial_workers() != 0) file["setup"]["workers"] = setup.trial_workers();
   if (setup.scenario) file["scenario"] = {{"name", setup.scenario->name}, {"version", setup.scenario->version}};
   const chaos::Shard& shard = campaign.shard;
   if (!shard.whole()) {
