@@ -113,10 +113,7 @@ chaos::Shard shard_of(const std::string& text, long long planned_trials) {
 // A history campaign's checks (chaos/workload.h): clients alone, each fault one a history can
 // strike, and its faults those of --nemesis when given (the table's row is the schedule's first).
 void check_histories(const ChaosOptions& options, const chaos::Campaign& campaign) {
-  if (!options.workload.history()) {
-    if (options.nemesis) throw UsageError("--nemesis schedules histories: give --increments K or --duration S");
-    return;
-  }
+  if (!options.workload.history()) return;
   chaos::check_workload(options.workload);
   if (!campaign.strategies.empty() || campaign.clients.empty()) {
     throw UsageError(
@@ -131,10 +128,16 @@ void check_histories(const ChaosOptions& options, const chaos::Campaign& campaig
   }
 }
 
+// What the flags ask for: the campaign, and the histories' --nemesis schedule if given.
+struct ChaosPlan {
+  chaos::Campaign campaign;
+  std::optional<chaos::NemesisSchedule> nemesis;
+};
+
 // The campaign the flags ask for: --quick's strategies, faults and trials unless named;
 // `--strategies none` (or '') runs no built-in strategy, for a campaign of clients alone. Histories
 // run clients alone, 2 a cell unless --trials says.
-chaos::Campaign campaign_of(const ChaosOptions& options) {
+ChaosPlan plan_of(const ChaosOptions& options) {
   std::vector<std::string> fault_names = options.faults;
   bool history = options.workload.history();
   std::optional<chaos::NemesisSchedule> nemesis;
@@ -157,12 +160,8 @@ chaos::Campaign campaign_of(const ChaosOptions& options) {
                                                    : options.quick ? quick
                                                                    : lab::all_strategies());
   if (options.quick && fault_names.empty()) fault_names = {"none", "pause"};
-  std::vector<chaos::Fault> history_faults;
-  for (chaos::Fault f : chaos::all_faults()) {
-    if (chaos::history_refusal(f).empty()) history_faults.push_back(f);
-  }
   std::vector<chaos::Fault> faults = fault_names.empty()
-                                         ? (history ? history_faults : chaos::all_faults())
+                                         ? (history ? chaos::history_faults() : chaos::all_faults())
                                          : parse_list<chaos::Fault>(fault_names, chaos::fault_from, "--faults", "fault",
                                                                     names_of(chaos::all_faults()));
   int trials = options.trials != 200 ? options.trials : history ? 2 : options.quick ? 20 : options.trials;
@@ -173,7 +172,7 @@ chaos::Campaign campaign_of(const ChaosOptions& options) {
                                  chaos::kMaxTrialsARun));
   }
   if (!options.shard.empty()) campaign.shard = shard_of(options.shard, chaos::planned_trials(campaign));
-  return campaign;
+  return ChaosPlan{campaign, nemesis};
 }
 
 constexpr long kReplayAccount = 250'001;  // apart from the labs', the trials' and explore's
@@ -217,7 +216,8 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   if (options.replay_order) return replay_order(options, global);
   check_own_ports(options.campaign);
   // Every argument read before a server is asked.
-  chaos::Campaign campaign = campaign_of(options);
+  ChaosPlan plan = plan_of(options);
+  const chaos::Campaign& campaign = plan.campaign;
   warn_of_rounded_ttls(campaign, options.ttl_ms);
   if (options.netns) host::NetnsBridge::cleanup_leftovers();  // says so, in one line, when not root
   lab::RunSetup lab = setup_to_change_data(global, "chaos", ServersChanged::redis_and_db);
@@ -225,11 +225,8 @@ void chaos(const ChaosOptions& options, const GlobalOptions& global) {
   setup.ttl = std::chrono::milliseconds(options.ttl_ms);
   setup.wait = options.wait;
   setup.netns = options.netns;
-  if (options.workload.history()) {
-    setup.workload = options.workload;
-    setup.workers = options.workload.workers;
-    if (options.nemesis) setup.nemesis = chaos::parse_schedule(*options.nemesis, options.workload.workers);
-  }
+  if (options.workload.history()) setup.workload = options.workload;
+  setup.nemesis = plan.nemesis;
   setup.run_dir = store::new_run_dir(setup.dir, setup.seed, campaign.shard);
   std::vector<checker::TrialResult> results = runner::run_campaign(campaign, setup);
   std::vector<checker::Cell> cells = checker::tabulate(campaign, results);
