@@ -51,6 +51,7 @@ refuses "worker 'C' is none of the history's 2" --client redis-py --increments 2
 refuses "#3 is past each worker's 2 increments" --client redis-py --increments 2 --nemesis "pause:A on read#3"
 refuses "soon is no time" --client redis-py --increments 2 --nemesis "pause at soon"
 refuses "no history's operation" --client redis-py --increments 2 --nemesis "redis-restart at 1s"
+refuses "give --increments K or --duration S beside it" --client redis-py --workers 4
 
 # fenced-once: safe in one-increment trials under pause, losing in a history.
 history fenced-once-trials --client "h=$hostile fenced-once" --faults pause --trials 4

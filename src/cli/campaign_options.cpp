@@ -34,9 +34,13 @@ void add_workload_options(CLI::App& cmd, chaos::Workload& workload) {
   cmd.add_option("--duration", workload.duration_s,
                  "S: each trial a history of S seconds, its workers making increments back to back")
       ->check(util::in_range(0.1, chaos::kMaxHistorySeconds));
-  cmd.add_option("--workers", workload.workers, "a history's workers, each one client process")
-      ->check(util::in_range(chaos::kMinHistoryWorkers, chaos::kMaxHistoryWorkers))
-      ->capture_default_str();
+  CLI::Option* workers = cmd.add_option("--workers", workload.workers, "a history's workers, each one client process")
+                             ->check(util::in_range(chaos::kMinHistoryWorkers, chaos::kMaxHistoryWorkers))
+                             ->capture_default_str();
+  cmd.parse_complete_callback([workers, &workload] {
+    if (workers->count() > 0 && !workload.history())
+      throw UsageError("--workers counts a history's workers: give --increments K or --duration S beside it");
+  });
 }
 
 std::uint64_t random_seed() {
