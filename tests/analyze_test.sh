@@ -26,12 +26,13 @@ within_1gb() {
     fi
 }
 
-"$rlock" --dir "$work" chaos --strategies ttl,fenced-claim --faults none,pause --trials 6 --jobs 2 --seed 5 \
+"$rlock" --dir "$work" chaos --strategies ttl,fenced-claim --faults none,pause --trials 6 --jobs 2 --seed 5 --account 310000 \
     --json "$work/campaign.json" >"$work/campaign.txt" 2>"$work/campaign.err"
 check "the campaign exits 0" test $? -eq 0
 run=$(ls -d "$work"/chaos/runs/*-seed5 2>/dev/null | head -n 1)
 check "the run is stored under chaos/runs/TIME-seed5" test -n "$run"
 check "it keeps its command line" grep -q '"--seed"' "$run/run.json"
+check "its trials took accounts from --account's" grep -Eq '"first_account": ?310000' "$run/run.json"
 check "it keeps every trial, compressed" test "$(gzip -dc "$run/trials.jsonl.gz" | wc -l)" -eq 24
 check "it keeps the table as chaos.json" cmp -s "$work/campaign.json" "$run/chaos.json"
 check "it is sealed complete" grep -q '"state": "complete"' "$run/sealed.json"

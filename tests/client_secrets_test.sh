@@ -11,7 +11,7 @@ lab=$work/lab
 # The client: rlock's own ttl strategy over the protocol, whatever its arguments.
 printf 'import os\nos.execv("%s", ["rlock", "client", "--strategy", "ttl"])\n' "$rlock" >"$work/c.py"
 
-"$rlock" --dir "$lab" chaos --seed 1 --strategies none --faults none --trials 1 --jobs 2 --json "$work/table.json" \
+"$rlock" --dir "$lab" chaos --seed 1 --account 330000 --strategies none --faults none --trials 1 --jobs 2 --json "$work/table.json" \
     --client "x=python3 $work/c.py --password hunter2 -a s3cret redis://u:pwq7z@h/" \
     --client "gone=python3 $work/gone.py --pass hunter2 --password=s3cret" \
     --client "env=env REDISCLI_AUTH=authq8 PGPASSWORD=pgq9 PG_PASSWORD=pgr1 python3 $work/c.py --auth autr2 --requirepass=reqs3" \

@@ -24,7 +24,7 @@ all_versions=$(python3 -c 'import json, sys; print(*json.load(open(sys.argv[1]))
 versions=$all_versions
 [[ $name != etcd-11456 ]] || versions="3.4.3 3.5.21"
 
-"$rlock" --dir "$work/lab" scenario "$name" --versions "${versions// /,}" --trials 3 --jobs 2 --seed 7 --json "$work/out.json" \
+"$rlock" --dir "$work/lab" scenario "$name" --versions "${versions// /,}" --trials 3 --jobs 2 --seed 7 --account 350000 --json "$work/out.json" \
     >"$work/out.txt" 2>"$work/err.txt"
 check "rlock scenario $name exits 0 (got $?)" test $? -eq 0 || cat "$work/out.txt" "$work/err.txt"
 verdict=$(grep "^$name: \(reproduces in\|does not reproduce in any version judged\)" "$work/out.txt")
@@ -68,7 +68,7 @@ JSON
 sed -e 's/"name": "[^"]*"/"name": "late-exit-1"/' -e 's/"client": "[^"]*"/"client": "late-exit"/' \
     -e 's/"versions": \[[^]]*\]/"versions": ["1.0"]/' -e 's/"fault": "[^"]*"/"fault": "pause"/' \
     -e 's/"loss": \[[^]]*\]/"loss": ["lost-update"]/' "$work/scenarios/$name.json" >"$work/scenarios/late-exit-1.json"
-RLOCK_CLIENTS_DIR=$work/hostile "$rlock" --dir "$work/lab" scenario late-exit-1 --trials 3 --jobs 2 --seed 7 \
+RLOCK_CLIENTS_DIR=$work/hostile "$rlock" --dir "$work/lab" scenario late-exit-1 --trials 3 --jobs 2 --seed 7 --account 350100 \
     >"$work/late.txt" 2>"$work/late-err.txt"
 check "the late-exit scenario runs (exit $?)" grep -q '^late-exit-1 at 1.0: ' "$work/late.txt" || cat "$work/late-err.txt"
 check "and reproduces: the loss served before the exit counts" grep -q '^late-exit-1: reproduces in 1.0' "$work/late.txt"

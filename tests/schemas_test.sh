@@ -34,7 +34,7 @@ mkdir -p "$work/catalogue/own/versions/0.9"
 printf '{"library": "own 1.0", "version": "1.0", "versions": {"0.9": {"library": "own 0.9"}}, "installed": "{build}",
   "clients": [{"name": "own", "command": "cd {build} && %s client --strategy ttl", "server": "redis", "safe": false,
                "models": "ttl"}]}\n' "$rlock" >"$work/catalogue/own/client.json"
-RLOCK_CLIENTS_DIR=$work/catalogue "$rlock" --dir "$work/chaos" chaos --seed 3 --strategies ttl,fenced-claim \
+RLOCK_CLIENTS_DIR=$work/catalogue "$rlock" --dir "$work/chaos" chaos --seed 3 --account 300000 --strategies ttl,fenced-claim \
     --client own@0.9 --faults none,pause --trials 3 --jobs 2 --json "$work/table.json" >"$work/chaos.txt" 2>&1
 check "the chaos run exits 0" test $? -eq 0 || cat "$work/chaos.txt"
 run=$(ls -d "$work"/chaos/chaos/runs/*-seed3 2>/dev/null | head -n 1)

@@ -6,7 +6,7 @@ set -uo pipefail
 rlock=$1
 source "$(dirname "$0")/checks.sh"
 
-"$rlock" --dir "$work/lab" chaos --strategies ttl --faults pause --ttl 5000 --trials 6 --jobs 2 --seed 11 \
+"$rlock" --dir "$work/lab" chaos --strategies ttl --faults pause --ttl 5000 --trials 6 --jobs 2 --seed 11 --account 320000 \
     --json "$work/table.json" >"$work/out.txt" 2>"$work/err.txt"
 rc=$?
 check "chaos exits 0 (got $rc)" test $rc -eq 0

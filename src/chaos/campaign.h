@@ -45,6 +45,9 @@ inline constexpr long long kMaxTrialsARun = 1'000'000;
 inline constexpr int kMaxJobs = 64;
 inline constexpr long kMinTtlMs = 20, kMaxTtlMs = 60'000;
 inline constexpr int kMinOwnPort = 1024, kMaxOwnPort = 65'000;  // --failover-port, --redlock-port
+// --account: a campaign's first account, apart from the labs' (1) and bench's (9700 on); its last
+// (a run's trials at most past it) stays a PostgreSQL integer.
+inline constexpr long kMinFirstAccount = 100'000, kMaxFirstAccount = 1'000'000'000;
 
 // The cells that run trials (not n/a), in the plan's order, each as its trial number 0: the
 // strategies' rows, then the clients', each under every fault. Whatever the shard.

@@ -24,6 +24,11 @@ void add_campaign_options(CLI::App& cmd, CampaignOptions& options) {
                  "redlock trials run three Redis servers of their own on 127.0.0.1 from this port, three a job")
       ->check(util::in_range(chaos::kMinOwnPort, chaos::kMaxOwnPort))
       ->capture_default_str();
+  cmd.add_option("--account", options.first_account,
+                 "N: trial i uses account N + i and its lock; campaigns run at once on the same servers each take "
+                 "accounts of their own")
+      ->check(util::in_range(chaos::kMinFirstAccount, chaos::kMaxFirstAccount))
+      ->capture_default_str();
 }
 
 void add_workload_options(CLI::App& cmd, chaos::Workload& workload) {
@@ -68,6 +73,7 @@ chaos::ChaosSetup campaign_setup(const CampaignOptions& options, const lab::RunS
   setup.seed = options.seed.value_or(random_seed());
   setup.failover_port = options.failover_port;
   setup.redlock_port = options.redlock_port;
+  setup.first_account = options.first_account;
   return setup;
 }
 

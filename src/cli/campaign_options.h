@@ -20,9 +20,10 @@ struct CampaignOptions {
   int jobs = 8;
   int failover_port = chaos::ChaosSetup{}.failover_port;
   int redlock_port = chaos::ChaosSetup{}.redlock_port;
+  long first_account = chaos::ChaosSetup{}.first_account;
 };
 
-// Binds --seed, --jobs, --failover-port and --redlock-port to `options`.
+// Binds --seed, --jobs, --failover-port, --redlock-port and --account to `options`.
 void add_campaign_options(CLI::App& cmd, CampaignOptions& options);
 // Binds --increments, --duration and --workers to `workload`: trials as histories (chaos/workload.h).
 void add_workload_options(CLI::App& cmd, chaos::Workload& workload);
