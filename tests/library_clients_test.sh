@@ -44,7 +44,7 @@ java=(redisson-lock redisson-fenced curator-mutex curator-mutex-fenced hazelcast
 chaos() {
     local name=$1 jobs=$2 faults=$4 rc args=(); trials=$3; shift 4
     for client in "$@"; do args+=(--client "$client"); done
-    "$rlock" --dir "$work" chaos --seed 22 --strategies none --ttl 1000 --jobs "$jobs" --faults "$faults" \
+    "$rlock" --dir "$work" chaos --seed 22 --account 400000 --strategies none --ttl 1000 --jobs "$jobs" --faults "$faults" \
         --trials $trials "${args[@]}" --json "$work/table.json" >"$work/out.txt" 2>"$work/err.txt"
     rc=$?
     grep -v '^chaos: [0-9]*/' "$work/out.txt" "$work/err.txt"
