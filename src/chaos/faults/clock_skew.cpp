@@ -11,26 +11,14 @@
 // library and runs true; libfaketime 0.9.10 hangs CPython's waits (its trials end as client errors).
 // Nothing strikes; it counts as struck once the target has read.
 #include <cmath>
-#include <filesystem>
 
 #include <fmt/format.h>
 
 #include "chaos/faults/strikes.h"
 #include "chaos/schedule.h"
-#include "rlock/error.h"
 
 namespace rlock::chaos::faults {
 namespace {
-
-// Where Debian's libfaketime package puts its library, for the architectures rlock builds on.
-std::string libfaketime() {
-  for (const char* path :
-       {"/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1", "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1",
-        "/usr/lib/faketime/libfaketime.so.1"}) {
-    if (std::filesystem::exists(path)) return path;
-  }
-  throw Error("clock-skew: no libfaketime.so.1 for a client (apt-get install libfaketime)");
-}
 
 // How fast the target's clock runs, 0.5 to 2 (drawn last).
 struct ClockSkewDraws {

@@ -1,6 +1,7 @@
 #include "chaos/faults/strikes.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <iterator>
 
 #include "chaos/schedule.h"
@@ -8,6 +9,7 @@
 #include "chaos/trial_loop.h"
 #include "lab/event.h"
 #include "lab/host_events.h"
+#include "rlock/error.h"
 
 namespace rlock::chaos {
 
@@ -51,6 +53,15 @@ bool target_read(const Schedule& schedule, const std::vector<lab::Event>& events
   const std::string& target = schedule.workers[schedule.target].name;
   return std::any_of(events.begin(), events.end(),
                      [&](const lab::Event& e) { return e.who == target && e.kind == lab::EventKind::read; });
+}
+
+std::string libfaketime() {
+  for (const char* path :
+       {"/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1", "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1",
+        "/usr/lib/faketime/libfaketime.so.1"}) {
+    if (std::filesystem::exists(path)) return path;
+  }
+  throw Error("clock-skew: no libfaketime.so.1 for a client (apt-get install libfaketime)");
 }
 
 bool held_whole_pause(const Schedule& schedule, const std::vector<lab::Event>& events) {

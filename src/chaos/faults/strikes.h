@@ -1,6 +1,6 @@
 // What several faults share: their n/a reasons, the strike that crashes one of Redlock's servers,
-// the record of a network act, and the tests that the target read and that its connections were
-// held as long as the schedule said.
+// the record of a network act, the tests that the target read and that its connections were held
+// as long as the schedule said, and libfaketime's path for the faults on a client's clock.
 //
 // Functions; a strike runs on its trial's thread.
 #pragma once
@@ -47,5 +47,8 @@ bool target_read(const Schedule& schedule, const std::vector<lab::Event>& events
 // act on them and the next (the heal) at least pause_s apart. A heal that came sooner, when every
 // worker was done, did not hold them that long.
 bool held_whole_pause(const Schedule& schedule, const std::vector<lab::Event>& events);
+
+// Where Debian's libfaketime package puts its library, for the architectures rlock builds on.
+std::string libfaketime();
 
 }  // namespace rlock::chaos
