@@ -1,4 +1,4 @@
-// chaos.json's text (runfiles/chaos_file.h): JSON that parses, then its table, refused by
+// chaos.json's text (results/chaos_file.h): JSON that parses, then its table, refused by
 // nlohmann::json::exception; anything else escaping is a bug. A table read writes back to one that
 // reads again.
 #include <cstddef>
@@ -6,13 +6,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "runfiles/chaos_file.h"
+#include "results/chaos_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   nlohmann::json j = nlohmann::json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return 0;
   try {
-    rlock::runfiles::chaos_file_from(rlock::runfiles::to_json(rlock::runfiles::chaos_file_from(j)));
+    rlock::results::chaos_file_from(rlock::results::to_json(rlock::results::chaos_file_from(j)));
   } catch (const nlohmann::json::exception&) {
   }
   return 0;

@@ -6,14 +6,14 @@
 #include <nlohmann/json.hpp>
 
 #include "rlock/error.h"
-#include "runfiles/file_format.h"
+#include "results/file_format.h"
 #include "store/run_record.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   nlohmann::json j = nlohmann::json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object()) return 0;
   try {
-    rlock::runfiles::check_format(j, rlock::store::kSealFileFormat, "sealed.json", 0);
+    rlock::results::check_format(j, rlock::store::kSealFileFormat, "sealed.json", 0);
     rlock::store::seal_from(j);
   } catch (const rlock::Error&) {
   }

@@ -15,7 +15,7 @@
 #include "bench/strategy_row.h"
 #include "lab/strategy.h"
 #include "protocol/client_spec.h"
-#include "runfiles/bench_file.h"
+#include "results/bench_file.h"
 
 namespace rlock::bench {
 
@@ -49,8 +49,8 @@ BenchRun run_bench(const BenchOptions& options, BenchSetup setup, const std::vec
                    const std::vector<protocol::ClientSpec>& clients,
                    const std::vector<protocol::ClientSpec>& handoff_clients_asked);
 
-// The run as bench.json holds it (runfiles/bench_file.h).
-runfiles::BenchFile bench_file(const std::vector<BenchCase>& cases, const std::vector<StrategyRow>& rows,
+// The run as bench.json holds it (results/bench_file.h).
+results::BenchFile bench_file(const std::vector<BenchCase>& cases, const std::vector<StrategyRow>& rows,
                                const nlohmann::json& env);
 
 // Throws Error when a case's or a row's final balance says an update was lost under the lock.

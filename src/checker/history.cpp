@@ -5,7 +5,7 @@
 
 #include "lab/append_file.h"
 #include "rlock/error.h"
-#include "runfiles/file_format.h"
+#include "results/file_format.h"
 #include "util/enum_names.h"
 
 namespace rlock::checker {
@@ -83,17 +83,17 @@ nlohmann::json operation_json(const Operation& op) {
 Operation operation_from(const nlohmann::json& line) {
   try {
     Operation op{
-        line.at("worker").get<std::string>(), runfiles::integer_at<long long>(line, "value"), Outcome::info, {}};
+        line.at("worker").get<std::string>(), results::integer_at<long long>(line, "value"), Outcome::info, {}};
     auto outcome = util::value_in(kOutcomes, line.at("type").get<std::string>());
     if (!outcome) throw Error(fmt::format("unknown operation type '{}'", line.at("type").get<std::string>()));
     op.outcome = *outcome;
     for (const nlohmann::json& s : line.at("sections")) {
       Section section{s.at("read_at").get<double>(), s.at("wrote_at").get<double>(), s.at("accepted").get<bool>(), {}};
-      if (s.contains("fence")) section.fence = runfiles::integer_at<long long>(s, "fence");
+      if (s.contains("fence")) section.fence = results::integer_at<long long>(s, "fence");
       op.sections.push_back(section);
     }
-    if (line.contains("invoked_at")) op.invoked_at = runfiles::number_at(line, "invoked_at");
-    if (line.contains("completed_at")) op.completed_at = runfiles::number_at(line, "completed_at");
+    if (line.contains("invoked_at")) op.invoked_at = results::number_at(line, "invoked_at");
+    if (line.contains("completed_at")) op.completed_at = results::number_at(line, "completed_at");
     return op;
   } catch (const nlohmann::json::exception& e) {
     throw Error(fmt::format("a history operation is malformed: {}", e.what()));
@@ -106,8 +106,8 @@ nlohmann::json strike_json(const Strike& s) {
 
 Strike strike_from(const nlohmann::json& j) {
   try {
-    return Strike{j.at("fault").get<std::string>(), j.at("worker").get<std::string>(), runfiles::number_at(j, "at"),
-                  runfiles::number_at(j, "healed_at")};
+    return Strike{j.at("fault").get<std::string>(), j.at("worker").get<std::string>(), results::number_at(j, "at"),
+                  results::number_at(j, "healed_at")};
   } catch (const nlohmann::json::exception& e) {
     throw Error(fmt::format("a history's strike is malformed: {}", e.what()));
   }

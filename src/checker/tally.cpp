@@ -6,7 +6,7 @@
 
 #include "checker/classification.h"
 #include "rlock/error.h"
-#include "runfiles/chaos_file.h"
+#include "results/chaos_file.h"
 #include "util/stats.h"
 
 namespace rlock::checker {
@@ -177,11 +177,11 @@ void print_table(const std::vector<Cell>& cells, const chaos::ChaosSetup& setup)
 
 void write_json(const std::string& path, const std::vector<Cell>& cells, const chaos::Campaign& campaign,
                 const chaos::ChaosSetup& setup) {
-  runfiles::ChaosFile file{
+  results::ChaosFile file{
       setup.seed, static_cast<long>(setup.ttl.count()), campaign.trials, std::string(wait_mode_name(setup.wait)), {}};
   for (const Cell& c : cells) {
     auto [low, high] = util::wilson_interval(c.anomalies, c.judged());
-    file.cells.push_back(runfiles::ChaosFileCell{.strategy = c.row,
+    file.cells.push_back(results::ChaosFileCell{.strategy = c.row,
                                                  .fault = std::string(to_string(c.fault)),
                                                  .client = c.client,
                                                  .client_error = c.client_errors,
@@ -213,7 +213,7 @@ void write_json(const std::string& path, const std::vector<Cell>& cells, const c
                                                  .faults_struck = c.faults_struck,
                                                  .faults_followed_by_loss = c.faults_followed_by_loss});
   }
-  runfiles::write_chaos_file(path, file);
+  results::write_chaos_file(path, file);
 }
 
 const Cell* find_cell(const std::vector<Cell>& cells, const std::string& row, chaos::Fault fault) {

@@ -58,7 +58,7 @@ std::vector<Cell> empty_table(const chaos::Campaign& campaign);
 void tally(std::vector<Cell>& cells, const TrialResult& result);
 // The table on stdout, and where the anomalous trials are kept.
 void print_table(const std::vector<Cell>& cells, const chaos::ChaosSetup& setup);
-// The table as chaos.json in `path` (runfiles/chaos_file.h), with the seed, the TTL, the trials a
+// The table as chaos.json in `path` (results/chaos_file.h), with the seed, the TTL, the trials a
 // cell and the wait mode. Throws Error when the file cannot be written.
 void write_json(const std::string& path, const std::vector<Cell>& cells, const chaos::Campaign& campaign,
                 const chaos::ChaosSetup& setup);

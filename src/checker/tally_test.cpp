@@ -10,7 +10,7 @@
 #include "checker/classification.h"
 #include "host/temp_dir.h"
 #include "protocol/client_list.h"
-#include "runfiles/chaos_file.h"
+#include "results/chaos_file.h"
 #include "runner/run_campaign.h"
 
 namespace rlock::checker {
@@ -231,13 +231,13 @@ TEST(WriteJson, TheTableReadsBackCellByCell) {
   setup.wait = WaitMode::notify;
   write_json((tmp.path() / "chaos.json").string(), cells, campaign, setup);
 
-  runfiles::ChaosFile file = runfiles::read_chaos_file(tmp.path() / "chaos.json");
+  results::ChaosFile file = results::read_chaos_file(tmp.path() / "chaos.json");
   EXPECT_EQ(file.seed, 77u);
   EXPECT_EQ(file.ttl_ms, 300);
   EXPECT_EQ(file.trials_per_cell, 1);
   EXPECT_EQ(file.wait, "notify");
   ASSERT_EQ(file.cells.size(), cells.size());
-  const runfiles::ChaosFileCell& lag = file.cells[0];
+  const results::ChaosFileCell& lag = file.cells[0];
   EXPECT_EQ(lag.strategy, "ttl");
   EXPECT_EQ(lag.fault, "failover");
   EXPECT_EQ(lag.replica, "lagging");
@@ -249,7 +249,7 @@ TEST(WriteJson, TheTableReadsBackCellByCell) {
   EXPECT_DOUBLE_EQ(lag.median_trial_ms, 250);
   EXPECT_EQ(lag.kept_trials, std::vector<std::string>{"0"});
   EXPECT_EQ(file.cells[1].replica, "in-sync");
-  auto pg_pause = std::find_if(file.cells.begin(), file.cells.end(), [](const runfiles::ChaosFileCell& c) {
+  auto pg_pause = std::find_if(file.cells.begin(), file.cells.end(), [](const results::ChaosFileCell& c) {
     return c.strategy == "pg-atomic" && c.fault == "pause";
   });
   ASSERT_NE(pg_pause, file.cells.end());

@@ -18,7 +18,7 @@
 #include "lab/strategy_list.h"
 #include "protocol/client_list.h"
 #include "report/report.h"
-#include "runfiles/bench_file.h"
+#include "results/bench_file.h"
 #include "util/option_checks.h"
 #include "util/run_dir.h"
 
@@ -49,7 +49,7 @@ void keep_run(const GlobalOptions& global, const std::vector<bench::BenchCase>& 
   std::filesystem::path run = util::unused_path(std::filesystem::path(global.own_data_dir()) / "bench" / "runs" /
                                                 util::utc_now("%Y%m%dT%H%M%SZ"));
   std::filesystem::create_directories(run);
-  runfiles::write_bench_file(run / "bench.json", bench_file(cases, rows, env));
+  results::write_bench_file(run / "bench.json", bench_file(cases, rows, env));
   report::write_report({run}, run / "report.html", lab::parse_lang(global.lang));
   fmt::print("\nreport: {}\n", (run / "report.html").string());
 }
@@ -62,7 +62,7 @@ void bench(const bench::BenchOptions& options, const GlobalOptions& global) {
   host::TempDir scratch("rlock_bench");  // the clients' records, the startup runs' data directory, redlock's servers
   bench::BenchRun run =
       bench::run_bench(options, setup_of(options, global, scratch.path()), strategies, clients, handoff_clients);
-  if (!options.json.empty()) runfiles::write_bench_file(options.json, bench::bench_file(run.cases, run.rows, run.env));
+  if (!options.json.empty()) results::write_bench_file(options.json, bench::bench_file(run.cases, run.rows, run.env));
   keep_run(global, run.cases, run.rows, run.env);
   bench::check_balances(run.cases, run.rows);
 }

@@ -26,7 +26,7 @@
 #include "lab/run_log.h"
 #include "lab/strategy_list.h"
 #include "rlock/error.h"
-#include "runfiles/file_format.h"
+#include "results/file_format.h"
 #include "strategy/worker.h"
 #include "util/option_checks.h"
 #include "util/printable.h"
@@ -167,7 +167,7 @@ void explore(const ExploreOptions& options, const GlobalOptions& global) {
     walks.push_back(walk(options, world, lab));
     explore::print_walk(walks.back());
   }
-  if (!options.json.empty()) runfiles::write_json_file(options.json, explore::explore_json(walks));
+  if (!options.json.empty()) results::write_json_file(options.json, explore::explore_json(walks));
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "rlock/error.h"
-#include "runfiles/file_format.h"
+#include "results/file_format.h"
 #include "util/enum_names.h"
 
 namespace rlock::lab {
@@ -47,7 +47,7 @@ std::optional<T> field(const nlohmann::json& fields, const char* name) {
   if (it == fields.end()) return std::nullopt;
   try {
     // A float where an integer belongs is refused: .get<long long>() of 1e22 is undefined.
-    if constexpr (std::integral<T> && !std::same_as<T, bool>) return runfiles::integer_at<T>(fields, name);
+    if constexpr (std::integral<T> && !std::same_as<T, bool>) return results::integer_at<T>(fields, name);
     return it->get<T>();
   } catch (const nlohmann::json::exception& e) {
     throw Error(fmt::format("event field '{}': {}", name, e.what()));
@@ -89,12 +89,12 @@ std::string Event::to_json_line() const {
 }
 
 Event Event::from_json_line(std::string_view line) {
-  nlohmann::json record = runfiles::parse_json_or_discarded(line);
+  nlohmann::json record = results::parse_json_or_discarded(line);
   if (!record.is_object() || !record.contains("t") || !record["t"].is_number() || !record.contains("who") ||
       !record["who"].is_string() || !record.contains("event") || !record["event"].is_string()) {
     throw Error("not an event record");
   }
-  runfiles::check_format(record, kEventFormat, "event record", 1);
+  results::check_format(record, kEventFormat, "event record", 1);
   auto kind = event_kind_from(record["event"].get<std::string>());
   if (!kind) throw Error(fmt::format("unknown event '{}'", record["event"].get<std::string>()));
   Event event{record["t"].get<double>(), record["who"].get<std::string>(), *kind, nlohmann::json::object()};

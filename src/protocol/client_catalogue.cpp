@@ -13,7 +13,7 @@
 #include "protocol/client_spec.h"
 #include "protocol/messages.h"
 #include "rlock/error.h"
-#include "runfiles/file_format.h"
+#include "results/file_format.h"
 #include "util/printable.h"
 #include "util/shipped_data.h"
 
@@ -206,7 +206,7 @@ std::string Catalogue::first_duplicate() const {
 fs::path catalogue_dir() { return util::shipped_data_dir("RLOCK_CLIENTS_DIR", "clients"); }
 
 std::vector<CatalogueEntry> read_manifest(std::string_view text, const fs::path& folder) {
-  json j = runfiles::parse_json(text);
+  json j = results::parse_json(text);
   std::vector<Build> builds = builds_of(j, folder);
   std::vector<CatalogueEntry> entries;
   for (const json& client : j.at("clients").get_ref<const json::array_t&>()) {

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "runfiles/file_format.h"
+#include "results/file_format.h"
 #include "util/printable.h"
 
 namespace rlock::protocol {
@@ -223,7 +223,7 @@ Variant decode_as(const Fields& fields, std::string_view type) {
 
 template <typename Variant>
 Variant decode_one(std::string_view line) {
-  json object = runfiles::parse_json_or_discarded(line);
+  json object = results::parse_json_or_discarded(line);
   Fields fields(object, line);
   if (!object.is_object() || !object.contains("type") || !object["type"].is_string()) {
     fields.bad("a line that is not a protocol message");

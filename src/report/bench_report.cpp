@@ -17,11 +17,11 @@ constexpr double kWidth = 760, kNames = 130, kBarsWidth = 440, kRow = 15, kBar =
 struct Bar {
   const lab::Wording& name;
   const char* fill;
-  double runfiles::BenchFileCase::*us;
+  double results::BenchFileCase::*us;
 };
-const Bar kBarsDrawn[] = {{words::kFloor, "#9e9e9e", &runfiles::BenchFileCase::floor_us},
-                          {words::kMedian, "#2f5fb3", &runfiles::BenchFileCase::median_us},
-                          {words::kP99, "#a9c1ea", &runfiles::BenchFileCase::p99_us}};
+const Bar kBarsDrawn[] = {{words::kFloor, "#9e9e9e", &results::BenchFileCase::floor_us},
+                          {words::kMedian, "#2f5fb3", &results::BenchFileCase::median_us},
+                          {words::kP99, "#a9c1ea", &results::BenchFileCase::p99_us}};
 
 std::string bars(const BenchRun& run, lab::Lang lang) {
   std::string body;
@@ -35,7 +35,7 @@ std::string bars(const BenchRun& run, lab::Lang lang) {
     x += 100;
   }
   double y = 30;
-  for (const runfiles::BenchFileCase& c : run.file.cases) {
+  for (const results::BenchFileCase& c : run.file.cases) {
     double most = std::max({c.floor_us, c.median_us, c.p99_us, 1e-9});
     body +=
         fmt::format("<text x=\"4\" y=\"{:.0f}\" font-weight=\"bold\">{}</text>\n", y + kRow + 4, html_escape(c.name));
@@ -73,7 +73,7 @@ std::string numbers(const BenchRun& run, lab::Lang lang) {
     html += fmt::format("<th scope=\"col\">{}</th>", say(*w, lang));
   }
   html += "</tr>\n";
-  for (const runfiles::BenchFileCase& c : run.file.cases) {
+  for (const results::BenchFileCase& c : run.file.cases) {
     html += fmt::format(
         "<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{:.2f}</td><td>{}</td></tr>\n",
@@ -91,7 +91,7 @@ std::string price_of_safety(const BenchRun& run, lab::Lang lang) {
     html += fmt::format("<th scope=\"col\">{}</th>", say(*w, lang));
   }
   html += "</tr>\n";
-  for (const runfiles::BenchFileRow& r : run.file.strategies) {
+  for (const results::BenchFileRow& r : run.file.strategies) {
     html += fmt::format(
         "<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.2f}</td><td class=\"num\">{:.1f}</td>"
@@ -106,7 +106,7 @@ std::string price_of_safety(const BenchRun& run, lab::Lang lang) {
 }  // namespace
 
 BenchRun read_bench_run(const std::filesystem::path& dir) {
-  return BenchRun{dir, runfiles::read_bench_file(dir / "bench.json")};
+  return BenchRun{dir, results::read_bench_file(dir / "bench.json")};
 }
 
 std::string bench_section(const BenchRun& run, lab::Lang lang, std::string_view id) {

@@ -10,16 +10,16 @@
 #include <string_view>
 
 #include "lab/wording.h"
-#include "runfiles/bench_file.h"
+#include "results/bench_file.h"
 
 namespace rlock::report {
 
 struct BenchRun {
   std::filesystem::path dir;  // holds bench.json
-  runfiles::BenchFile file;
+  results::BenchFile file;
 };
 
-// DIR/bench.json (runfiles/bench_file.h). Throws rlock::Error when it is missing, malformed, lacks
+// DIR/bench.json (results/bench_file.h). Throws rlock::Error when it is missing, malformed, lacks
 // a field or is newer than this rlock reads.
 BenchRun read_bench_run(const std::filesystem::path& dir);
 

@@ -20,27 +20,27 @@ namespace rlock::report {
 namespace {
 
 // The cell's column: its fault, and a failover of one Redis is two, the replica lagging and in sync.
-std::string column(const runfiles::ChaosFileCell& c) {
+std::string column(const results::ChaosFileCell& c) {
   if (c.replica.empty()) return c.fault;
   return c.fault + (c.replica == "lagging" ? "/lag" : "/sync");
 }
 
 // The cells' names of `name_of` in first-seen order.
 template <typename NameOf>
-std::vector<std::string> names(const std::vector<runfiles::ChaosFileCell>& cells, NameOf name_of) {
+std::vector<std::string> names(const std::vector<results::ChaosFileCell>& cells, NameOf name_of) {
   std::vector<std::string> out;
   std::set<std::string> seen;
-  for (const runfiles::ChaosFileCell& c : cells) {
+  for (const results::ChaosFileCell& c : cells) {
     if (seen.insert(name_of(c)).second) out.push_back(name_of(c));
   }
   return out;
 }
 
 // The first cell of each row and column.
-using CellIndex = std::map<std::pair<std::string, std::string>, const runfiles::ChaosFileCell*>;
-CellIndex index_cells(const std::vector<runfiles::ChaosFileCell>& cells) {
+using CellIndex = std::map<std::pair<std::string, std::string>, const results::ChaosFileCell*>;
+CellIndex index_cells(const std::vector<results::ChaosFileCell>& cells) {
   CellIndex index;
-  for (const runfiles::ChaosFileCell& c : cells) index.emplace(std::pair(c.strategy, column(c)), &c);
+  for (const results::ChaosFileCell& c : cells) index.emplace(std::pair(c.strategy, column(c)), &c);
   return index;
 }
 
@@ -56,12 +56,12 @@ std::string text_colour(double rate) { return rate > 0.4 ? "#fff" : "#222"; }
 
 std::string percent(double fraction) { return fmt::format("{:.0f}%", fraction * 100); }
 
-std::string cell_id(std::string_view id, const runfiles::ChaosFileCell& c) {
+std::string cell_id(std::string_view id, const results::ChaosFileCell& c) {
   return fmt::format("{}-{}-{}", id, c.strategy, column(c));
 }
 
 // A cell with kept trials links to where they are drawn: its own section, or the row's shortest loss.
-std::string matrix_cell(const runfiles::ChaosFileCell* c, lab::Lang lang, std::string_view id, Timelines timelines) {
+std::string matrix_cell(const results::ChaosFileCell* c, lab::Lang lang, std::string_view id, Timelines timelines) {
   if (c == nullptr) return fmt::format("<td class=\"none\">{}</td>", say(words::kNotRun, lang));
   if (c->trials == 0) return fmt::format("<td class=\"none\">{}</td>", say(words::kNotApplicable, lang));
   std::string text = fmt::format("{} / {}{}<br>{}<br>[{}, {}]", c->anomalies, c->trials, c->expected_safe ? " †" : "",
@@ -74,8 +74,8 @@ std::string matrix_cell(const runfiles::ChaosFileCell* c, lab::Lang lang, std::s
 }
 
 std::string matrix(const ChaosRun& run, lab::Lang lang, std::string_view id, Timelines timelines) {
-  const std::vector<runfiles::ChaosFileCell>& cells = run.table.cells;
-  std::vector<std::string> strategies = names(cells, [](const runfiles::ChaosFileCell& c) { return c.strategy; });
+  const std::vector<results::ChaosFileCell>& cells = run.table.cells;
+  std::vector<std::string> strategies = names(cells, [](const results::ChaosFileCell& c) { return c.strategy; });
   std::vector<std::string> faults = names(cells, column);
   std::string html = fmt::format("<p>{}</p>\n<table class=\"heat\" id=\"{}-matrix\">\n<tr><th>{}</th>",
                                  say(words::kMatrix, lang), id, say(words::kStrategyFault, lang));
@@ -111,7 +111,7 @@ std::string settings(const ChaosRun& run, lab::Lang lang) {
   return meta_list(items);
 }
 
-std::string kept_cell(const ChaosRun& run, const runfiles::ChaosFileCell& c, lab::Lang lang, std::string_view id) {
+std::string kept_cell(const ChaosRun& run, const results::ChaosFileCell& c, lab::Lang lang, std::string_view id) {
   std::string html = fmt::format("<section id=\"{}\">\n<h3>{}</h3>\n", html_escape(cell_id(id, c)),
                                  say(words::kCell, lang, {{"strategy", c.strategy}, {"fault", column(c)}}));
   std::vector<std::pair<std::string, std::string>> figures{
@@ -177,9 +177,9 @@ std::optional<double> span_of(const lab::LogDir& trial) {
 std::string shortest_losses(const ChaosRun& run, lab::Lang lang, std::string_view id) {
   std::string html = fmt::format("<section id=\"{}-shortest\">\n<h3>{}</h3>\n", id, say(words::kShortestLosses, lang));
   std::string without;
-  for (const std::string& row : names(run.table.cells, [](const runfiles::ChaosFileCell& c) { return c.strategy; })) {
+  for (const std::string& row : names(run.table.cells, [](const results::ChaosFileCell& c) { return c.strategy; })) {
     std::optional<std::pair<double, std::string>> shortest;
-    for (const runfiles::ChaosFileCell& c : run.table.cells) {
+    for (const results::ChaosFileCell& c : run.table.cells) {
       if (c.strategy != row || c.lost_updates == 0) continue;
       for (const std::string& number : c.kept_trials) {
         std::string name = fmt::format("{}-{}-{}", c.strategy, c.fault, number);
@@ -208,8 +208,8 @@ std::string shortest_losses(const ChaosRun& run, lab::Lang lang, std::string_vie
 
 ChaosRun read_chaos_run(const std::filesystem::path& dir) {
   std::filesystem::path trials = std::filesystem::exists(dir / "trials") ? dir / "trials" : dir / "chaos" / "trials";
-  ChaosRun run{dir, trials, runfiles::read_chaos_file(dir / "chaos.json"), {}};
-  std::size_t rows = names(run.table.cells, [](const runfiles::ChaosFileCell& c) { return c.strategy; }).size();
+  ChaosRun run{dir, trials, results::read_chaos_file(dir / "chaos.json"), {}};
+  std::size_t rows = names(run.table.cells, [](const results::ChaosFileCell& c) { return c.strategy; }).size();
   std::size_t columns = names(run.table.cells, column).size();
   if (rows * columns > 2 * run.table.cells.size() + rows) {
     throw Error(fmt::format("{} is not a campaign's table: its {} cells leave most of {} rows by {} columns empty",
@@ -227,7 +227,7 @@ std::string chaos_section(const ChaosRun& run, lab::Lang lang, std::string_view 
       fmt::format("<section id=\"{}\">\n<h2>{}</h2>\n", id, say(words::kChaosRun, lang, {{"dir", run.dir.string()}}));
   html += settings(run, lang) + matrix(run, lang, id, timelines) + legend(lang);
   if (timelines == Timelines::shortest_loss_of_each_row) return html + shortest_losses(run, lang, id) + "</section>\n";
-  for (const runfiles::ChaosFileCell& c : run.table.cells) {
+  for (const results::ChaosFileCell& c : run.table.cells) {
     if (!c.kept_trials.empty()) html += kept_cell(run, c, lang, id);
   }
   return html + "</section>\n";

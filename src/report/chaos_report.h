@@ -15,14 +15,14 @@
 #include <string_view>
 
 #include "lab/wording.h"
-#include "runfiles/chaos_file.h"
+#include "results/chaos_file.h"
 
 namespace rlock::report {
 
 struct ChaosRun {
   std::filesystem::path dir;     // holds chaos.json
   std::filesystem::path trials;  // the kept trials: DIR/trials, or DIR/chaos/trials (`rlock --dir DIR chaos`)
-  runfiles::ChaosFile table;
+  results::ChaosFile table;
   std::set<std::string> kept;  // the names in `trials`
 };
 
@@ -34,7 +34,7 @@ enum class Timelines { first_of_each_cell, shortest_loss_of_each_row };
 // At most this many timelines a cell; the other kept trials are named.
 inline constexpr std::size_t kTimelinesACell = 3;
 
-// DIR/chaos.json (runfiles/chaos_file.h) and the names of its kept trials. Throws rlock::Error
+// DIR/chaos.json (results/chaos_file.h) and the names of its kept trials. Throws rlock::Error
 // when it is missing, malformed, lacks a field, is newer than this rlock reads, or its cells do not
 // fill a table (more empty places than cells).
 ChaosRun read_chaos_run(const std::filesystem::path& dir);

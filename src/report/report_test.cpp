@@ -11,8 +11,8 @@
 
 #include "host/temp_dir.h"
 #include "rlock/error.h"
-#include "runfiles/bench_file.h"
-#include "runfiles/chaos_file.h"
+#include "results/bench_file.h"
+#include "results/chaos_file.h"
 
 namespace rlock::report {
 
@@ -35,9 +35,9 @@ std::size_t count(const std::string& text, const std::string& part) {
   return n;
 }
 
-runfiles::ChaosFileCell cell(const std::string& strategy, const std::string& fault, long trials, long anomalies,
+results::ChaosFileCell cell(const std::string& strategy, const std::string& fault, long trials, long anomalies,
                              std::vector<std::string> kept) {
-  runfiles::ChaosFileCell c;
+  results::ChaosFileCell c;
   c.strategy = strategy;
   c.fault = fault;
   c.expected_safe = strategy != "ttl";
@@ -59,7 +59,7 @@ runfiles::ChaosFileCell cell(const std::string& strategy, const std::string& fau
 fs::path chaos_run(const host::TempDir& tmp) {
   fs::path dir = tmp.path() / "chaos";
   fs::create_directories(dir);
-  runfiles::write_chaos_file(dir / "chaos.json", runfiles::ChaosFile{42,
+  results::write_chaos_file(dir / "chaos.json", results::ChaosFile{42,
                                                                      200,
                                                                      4,
                                                                      "poll",
@@ -122,9 +122,9 @@ TEST(Report, CraftedNamesAreEscapedAndNeverTakenAsPaths) {
   fs::copy_file(kLab1 / "events.jsonl", outside / "events.jsonl");
   fs::create_directories(dir / "trials");
   std::string script = "\"><script>alert(1)</script>";
-  runfiles::write_chaos_file(
+  results::write_chaos_file(
       dir / "chaos.json",
-      runfiles::ChaosFile{1,
+      results::ChaosFile{1,
                           200,
                           4,
                           script,
@@ -144,10 +144,10 @@ TEST(Report, CraftedNamesAreEscapedAndNeverTakenAsPaths) {
 TEST(Report, ASplitFailoverCellDrawsItsKeptTrials) {
   host::TempDir tmp("report_test");
   fs::path dir = tmp.path() / "failover";
-  runfiles::ChaosFileCell lagging = cell("ttl", "failover", 4, 1, {"2"});
+  results::ChaosFileCell lagging = cell("ttl", "failover", 4, 1, {"2"});
   lagging.replica = "lagging";
   fs::create_directories(dir);
-  runfiles::write_chaos_file(dir / "chaos.json", runfiles::ChaosFile{1, 200, 4, "poll", {lagging}});
+  results::write_chaos_file(dir / "chaos.json", results::ChaosFile{1, 200, 4, "poll", {lagging}});
   fs::create_directories(dir / "trials" / "ttl-failover-2");
   fs::copy_file(kLab1 / "events.jsonl", dir / "trials" / "ttl-failover-2" / "events.jsonl");
   std::string html = report_html({dir}, Lang::en);
@@ -179,14 +179,14 @@ TEST(Report, ALongLabelAndAThousandCellsRenderInAboutLinearTime) {
   host::TempDir tmp("report_test");
   auto run = [&](const std::string& name, int strategies, int faults, std::size_t label) {
     fs::path dir = tmp.path() / name;
-    runfiles::ChaosFile file{1, 200, 4, "poll", {}};
+    results::ChaosFile file{1, 200, 4, "poll", {}};
     for (int s = 0; s < strategies; ++s) {
       for (int f = 0; f < faults; ++f)
         file.cells.push_back(cell(fmt::format("s{}", s), fmt::format("f{}", f), 4, 1, {}));
     }
     file.cells.front().kept_trials = {"1"};
     fs::create_directories(dir / "trials" / "s0-f0-1");
-    runfiles::write_chaos_file(dir / "chaos.json", file);
+    results::write_chaos_file(dir / "chaos.json", file);
     fs::copy_file(kLab1 / "events.jsonl", dir / "trials" / "s0-f0-1" / "events.jsonl");
     nlohmann::json error{{"t", 2.5}, {"who", "A"}, {"event", "error"}, {"message", std::string(label, 'x')}};
     std::ofstream(dir / "trials" / "s0-f0-1" / "events.jsonl", std::ios::app) << error.dump() << "\n";
@@ -205,10 +205,10 @@ TEST(Report, ALongLabelAndAThousandCellsRenderInAboutLinearTime) {
 TEST(Report, CellsThatLeaveMostOfTheirTableEmptyAreRefused) {
   host::TempDir tmp("report_test");
   fs::path dir = tmp.path() / "sparse";
-  runfiles::ChaosFile file{1, 200, 4, "poll", {}};
+  results::ChaosFile file{1, 200, 4, "poll", {}};
   for (int i = 0; i < 1000; ++i) file.cells.push_back(cell(fmt::format("s{}", i), fmt::format("f{}", i), 4, 0, {}));
   fs::create_directories(dir);
-  runfiles::write_chaos_file(dir / "chaos.json", file);
+  results::write_chaos_file(dir / "chaos.json", file);
   EXPECT_THROW(report_html({dir}, Lang::en), Error);
 }
 
@@ -250,12 +250,12 @@ TEST(Report, TheKoreanPageIsMarkedKoAndSaysItsWordsInKorean) {
 
 TEST(Report, ABenchRunHasBarsAndItsNumbers) {
   host::TempDir tmp("report_test");
-  runfiles::write_bench_file(
+  results::write_bench_file(
       tmp.path() / "bench.json",
-      runfiles::BenchFile{
+      results::BenchFile{
           nlohmann::json{{"redis", "7.0.15"}},
-          {runfiles::BenchFileCase{"cycle", 900, 95.2, 1520, 80, 1.19},
-           runfiles::BenchFileCase{"handoff-poll", 50, 4100, 48000, 160, 25.6, {{"jain", 0.98}, {"clients", 2}}}},
+          {results::BenchFileCase{"cycle", 900, 95.2, 1520, 80, 1.19},
+           results::BenchFileCase{"handoff-poll", 50, 4100, 48000, 160, 25.6, {{"jain", 0.98}, {"clients", 2}}}},
           {}});
   std::string html = report_html({tmp.path()}, Lang::en);
   EXPECT_NE(html.find("<h2>Benchmark: "), std::string::npos);
@@ -268,12 +268,12 @@ TEST(Report, ABenchRunHasBarsAndItsNumbers) {
 
 TEST(Report, ABenchRunWithStrategiesHasThePriceOfSafety) {
   host::TempDir tmp("report_test");
-  runfiles::write_bench_file(
+  results::write_bench_file(
       tmp.path() / "bench.json",
-      runfiles::BenchFile{nlohmann::json::object(),
+      results::BenchFile{nlohmann::json::object(),
                           {},
-                          {runfiles::BenchFileRow{"fenced-claim", 1, 1, 500, 420, 900, 300, 1.4, 2100.5, true},
-                           runfiles::BenchFileRow{"ttl", 16, 1, 500, 5000, 9000, 280, 17.9, 932, false}}});
+                          {results::BenchFileRow{"fenced-claim", 1, 1, 500, 420, 900, 300, 1.4, 2100.5, true},
+                           results::BenchFileRow{"ttl", 16, 1, 500, 5000, 9000, 280, 17.9, 932, false}}});
   std::string en = report_html({tmp.path()}, Lang::en);
   EXPECT_NE(en.find("<caption>The price of safety"), std::string::npos);
   EXPECT_NE(en.find("<th scope=\"row\">fenced-claim</th><td class=\"num\">1</td>"), std::string::npos);
@@ -298,7 +298,7 @@ TEST(Report, ARunOfANewerFormatIsRefused) {
   host::TempDir tmp("report_test");
   fs::path dir = chaos_run(tmp);
   EXPECT_NO_THROW(report_html({dir}, Lang::en));  // as written: the current format
-  set_format(dir / "chaos.json", runfiles::kChaosFileFormat + 1);
+  set_format(dir / "chaos.json", results::kChaosFileFormat + 1);
   try {
     report_html({dir}, Lang::en);
     FAIL() << "a newer run was read";
@@ -306,8 +306,8 @@ TEST(Report, ARunOfANewerFormatIsRefused) {
     EXPECT_NE(std::string(e.what()).find("chaos.json: format 2 is newer than this rlock reads (1)"), std::string::npos)
         << e.what();
   }
-  runfiles::write_bench_file(tmp.path() / "bench.json", runfiles::BenchFile{});
-  set_format(tmp.path() / "bench.json", runfiles::kBenchFileFormat + 1);
+  results::write_bench_file(tmp.path() / "bench.json", results::BenchFile{});
+  set_format(tmp.path() / "bench.json", results::kBenchFileFormat + 1);
   EXPECT_THROW(report_html({tmp.path()}, Lang::en), Error);
 }
 

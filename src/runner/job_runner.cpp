@@ -20,7 +20,7 @@
 #include "lab/append_file.h"
 #include "rlock/error.h"
 #include "rlock/redis_connection.h"
-#include "runfiles/file_format.h"
+#include "results/file_format.h"
 #include "runner/interruption.h"
 #include "runner/result_line.h"
 #include "runner/trial.h"
@@ -36,7 +36,7 @@ std::vector<nlohmann::json> read_lines(const std::filesystem::path& path) {
   std::vector<nlohmann::json> lines;
   std::ifstream in(path);
   for (std::string line; std::getline(in, line);) {
-    auto j = runfiles::parse_json_or_discarded(line);
+    auto j = results::parse_json_or_discarded(line);
     if (j.is_object()) lines.push_back(std::move(j));
   }
   return lines;
@@ -197,7 +197,7 @@ class Jobs {
     reported_.clear();
     for (int job = 0; job < jobs_; ++job) {
       for (const auto& line : read_lines(results_of(setup_, job))) {
-        auto i = runfiles::integer_at<std::size_t>(line, "i", specs_.size());
+        auto i = results::integer_at<std::size_t>(line, "i", specs_.size());
         if (i < specs_.size()) reported_.insert_or_assign(i, result_from(line, specs_[i]));
         if (lost_.empty()) lost_ = line.value("harness_lost", "");
       }

@@ -2,7 +2,7 @@
 
 #include <optional>
 
-#include "runfiles/file_format.h"
+#include "results/file_format.h"
 
 namespace rlock::runner {
 namespace {
@@ -13,7 +13,7 @@ nlohmann::json check_json(const checker::CheckResult& c) {
 
 checker::CheckResult check_from(const nlohmann::json& j) {
   return {checker::validity_from(j.value("validity", "unknown")), j.value("detail", ""),
-          runfiles::count_at(j, "amount", 0LL), runfiles::count_at(j, "count", 0)};
+          results::count_at(j, "amount", 0LL), results::count_at(j, "count", 0)};
 }
 
 }  // namespace
@@ -51,13 +51,13 @@ checker::TrialResult result_from(const nlohmann::json& line, const chaos::TrialS
       .lost = check_from(line.value("lost", nlohmann::json::object())),
       .overlaps = check_from(line.value("overlaps", nlohmann::json::object())),
       .fences = check_from(line.value("fences", nlohmann::json::object())),
-      .ok_ops = runfiles::count_at(line, "ok_ops", 0),
-      .failed_ops = runfiles::count_at(line, "failed_ops", 0),
-      .failed_amount = runfiles::count_at(line, "failed_amount", 0LL),
-      .unknown_ops = runfiles::count_at(line, "unknown_ops", 0),
-      .stuck_ops = runfiles::count_at(line, "stuck_ops", 0),
+      .ok_ops = results::count_at(line, "ok_ops", 0),
+      .failed_ops = results::count_at(line, "failed_ops", 0),
+      .failed_amount = results::count_at(line, "failed_amount", 0LL),
+      .unknown_ops = results::count_at(line, "unknown_ops", 0),
+      .stuck_ops = results::count_at(line, "stuck_ops", 0),
       .balance = check_from(line.value("balance", nlohmann::json::object())),
-      .unwritten_ops = runfiles::count_at(line, "unwritten_ops", 0),
+      .unwritten_ops = results::count_at(line, "unwritten_ops", 0),
       .struck = line.value("struck", false),
       .lock_reached_replica = line.contains("lock_reached_replica") && line["lock_reached_replica"].is_boolean()
                                   ? std::optional<bool>(line["lock_reached_replica"].get<bool>())
@@ -68,12 +68,12 @@ checker::TrialResult result_from(const nlohmann::json& line, const chaos::TrialS
       .not_run = line.value("not_run", false),
       .judged = line.value("judged", false),
       .history = line.value("history", false),
-      .increments = runfiles::count_at(line, "increments", 0),
-      .lost_increments = runfiles::count_at(line, "lost_increments", 0),
-      .faults_struck = runfiles::count_at(line, "faults_struck", 0),
-      .faults_followed_by_loss = runfiles::count_at(line, "faults_followed_by_loss", 0),
-      .started_after_heal = runfiles::count_at(line, "started_after_heal", 0),
-      .ok_after_heal = runfiles::count_at(line, "ok_after_heal", 0)};
+      .increments = results::count_at(line, "increments", 0),
+      .lost_increments = results::count_at(line, "lost_increments", 0),
+      .faults_struck = results::count_at(line, "faults_struck", 0),
+      .faults_followed_by_loss = results::count_at(line, "faults_followed_by_loss", 0),
+      .started_after_heal = results::count_at(line, "started_after_heal", 0),
+      .ok_after_heal = results::count_at(line, "ok_after_heal", 0)};
 }
 
 }  // namespace rlock::runner

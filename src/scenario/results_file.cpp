@@ -1,6 +1,6 @@
 #include "scenario/results_file.h"
 
-#include "runfiles/file_format.h"
+#include "results/file_format.h"
 
 namespace rlock::scenario {
 namespace {
@@ -30,7 +30,7 @@ nlohmann::json results_json(std::uint64_t seed, const std::vector<ScenarioResult
 
 void write_results_file(const std::filesystem::path& path, std::uint64_t seed,
                         const std::vector<ScenarioResult>& results) {
-  runfiles::write_json_file(path, results_json(seed, results));
+  results::write_json_file(path, results_json(seed, results));
 }
 
 }  // namespace rlock::scenario

@@ -28,7 +28,7 @@ struct ScenarioResult {
 };
 
 nlohmann::json results_json(std::uint64_t seed, const std::vector<ScenarioResult>& results);
-// results_json written whole to `path` (runfiles/file_format.h); throws Error when it cannot be.
+// results_json written whole to `path` (results/file_format.h); throws Error when it cannot be.
 void write_results_file(const std::filesystem::path& path, std::uint64_t seed,
                         const std::vector<ScenarioResult>& results);
 

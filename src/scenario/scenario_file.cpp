@@ -10,7 +10,7 @@
 #include "checker/classification.h"
 #include "protocol/client_list.h"
 #include "rlock/error.h"
-#include "runfiles/file_format.h"
+#include "results/file_format.h"
 #include "util/printable.h"
 
 namespace rlock::scenario {
@@ -118,7 +118,7 @@ Scenario read_scenario(std::string_view bytes) {
   if (bytes.size() > kMaxScenarioFileBytes) throw Error(fmt::format("over {} bytes", kMaxScenarioFileBytes));
   json j;
   try {
-    j = runfiles::parse_json(bytes);
+    j = results::parse_json(bytes);
   } catch (const json::exception& e) {
     throw Error(fmt::format("not JSON: {}", util::printable(e.what())));
   } catch (const Error& e) {

@@ -11,7 +11,7 @@
 #include "protocol/client_list.h"
 #include "rlock/error.h"
 #include "rlock/redis_address.h"
-#include "runfiles/file_format.h"
+#include "results/file_format.h"
 #include "util/run_dir.h"
 #include "util/seeded_random.h"
 
@@ -119,7 +119,7 @@ chaos::Campaign campaign_from(const json& j) {
 
 chaos::ChaosSetup setup_from(const json& j) {
   chaos::ChaosSetup s;
-  s.seed = runfiles::integer_at<std::uint64_t>(j, "seed");
+  s.seed = results::integer_at<std::uint64_t>(j, "seed");
   s.ttl = std::chrono::milliseconds(integer(j, "ttl_ms", chaos::kMinTtlMs, chaos::kMaxTtlMs));
   s.wait = parse_name<WaitMode>(
       j.at("wait"),

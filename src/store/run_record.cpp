@@ -8,7 +8,7 @@
 
 #include "lab/append_file.h"
 #include "rlock/error.h"
-#include "runfiles/file_format.h"
+#include "results/file_format.h"
 #include "store/gzip_file.h"
 #include "store/run_file.h"
 #include "store/trial_line.h"
@@ -39,13 +39,13 @@ bool present(const fs::path& path) {
 json read_run_member(const fs::path& path, int newest, std::uintmax_t max_bytes) {
   json j;
   try {
-    j = runfiles::parse_json(util::read_plain_file(path, max_bytes));
+    j = results::parse_json(util::read_plain_file(path, max_bytes));
   } catch (const json::exception&) {  // not JSON: said below
   } catch (const Error& e) {
     throw Error(fmt::format("{} is {}: more than rlock reads", path.string(), e.what()));
   }
   if (!j.is_object()) throw Error(fmt::format("{} is not a JSON object (truncated?)", path.string()));
-  runfiles::check_format(j, newest, path.string(), 0);
+  results::check_format(j, newest, path.string(), 0);
   return j;
 }
 
@@ -106,7 +106,7 @@ void seal_as(const fs::path& run_dir, json seal) {
     seal[kDigest] = for_each_gzip_line(run_dir / kCompressed, kMaxTrialLineBytes, kMaxTrialsBytes, [](auto) {});
   }
   seal["format"] = kSealFileFormat;
-  runfiles::write_json_file(run_dir / kSealed, seal);
+  results::write_json_file(run_dir / kSealed, seal);
 }
 
 }  // namespace
@@ -119,7 +119,7 @@ fs::path new_run_dir(const fs::path& chaos_dir, std::uint64_t seed, const chaos:
 
 void write_run_record(const chaos::Campaign& campaign, const chaos::ChaosSetup& setup) {
   fs::create_directories(setup.run_dir);
-  runfiles::write_json_file(setup.run_dir / "run.json", run_file_json(campaign, setup));
+  results::write_json_file(setup.run_dir / "run.json", run_file_json(campaign, setup));
 }
 
 void record_trial(const fs::path& run_dir, const checker::TrialInput& input) {
@@ -191,9 +191,9 @@ void for_each_trial_line(const fs::path& dir,
   int number = 0;
   std::string digest = for_each_gzip_line(path, kMaxTrialLineBytes, kMaxTrialsBytes, [&](std::string_view text) {
     std::string where = fmt::format("{} line {}", path.string(), ++number);
-    json j = runfiles::parse_json_or_discarded(text);
+    json j = results::parse_json_or_discarded(text);
     if (!j.is_object()) throw Error(fmt::format("{} is not a JSON object (truncated?)", where));
-    runfiles::check_format(j, kTrialLineFormat, where, 0);
+    results::check_format(j, kTrialLineFormat, where, 0);
     try {
       line(text, j, where);
     } catch (const json::exception& e) {

@@ -4,11 +4,11 @@
 //   run.json         the start time, the command line and environment (passwords blanked), the
 //                    campaign and its setup (run_file.h)
 //   trials.jsonl.gz  one line a trial: its spec and what judge() needs (trial_line.h)
-//   chaos.json       the table as `rlock chaos --json` writes it (runfiles/chaos_file.h), what
+//   chaos.json       the table as `rlock chaos --json` writes it (results/chaos_file.h), what
 //                    `rlock report` reads
 //   sealed.json      {format, state, trials_sha256}: written last, by seal_run(); state "complete"
 //   trials/          the kept trials' directories, ROW-FAULT-NUMBER, each with its history
-// Each file carries its format (runfiles/file_format.h). While the campaign runs, its job
+// Each file carries its format (results/file_format.h). While the campaign runs, its job
 // processes append to trials.jsonl, whole lines (AppendFile); seal_run() compresses it when the
 // campaign ends (gzip_file.h), then writes sealed.json with the SHA-256 of the trials uncompressed.
 // A reader refuses a format newer than its own, a run that is not sealed complete, and trials

@@ -1,6 +1,6 @@
 #include "store/trial_line.h"
 
-#include "runfiles/file_format.h"
+#include "results/file_format.h"
 
 namespace rlock::store {
 
@@ -49,7 +49,7 @@ json trial_line(const checker::TrialInput& input) {
 
 TrialKey trial_key_of(const json& line) {
   return {line.at("row").get<std::string>(), line.at("client").get<bool>(), line.at("fault").get<std::string>(),
-          runfiles::integer_at<int>(line, "number")};
+          results::integer_at<int>(line, "number")};
 }
 
 checker::TrialInput trial_input_from(const json& line, const chaos::TrialSpec& spec) {
@@ -58,20 +58,20 @@ checker::TrialInput trial_input_from(const json& line, const chaos::TrialSpec& s
   input.error = line.at("error").get<std::string>();
   input.client_error = line.at("client_error").get<std::string>();
   input.not_run = line.at("not_run").get<bool>();
-  if (line.contains("balance")) input.final_balance = runfiles::integer_at<long long>(line, "balance");
+  if (line.contains("balance")) input.final_balance = results::integer_at<long long>(line, "balance");
   input.balance_error = line.value("balance_error", "");
   if (line.contains("served")) {
     const json& served = line.at("served");
-    input.served = checker::ServedTally{.stale_writes = runfiles::integer_at<int>(served, "stale_writes"),
-                                        .lost_money = runfiles::integer_at<long long>(served, "lost_money"),
-                                        .repeated_writes = runfiles::integer_at<int>(served, "repeated_writes", 0),
-                                        .unwritten = runfiles::integer_at<int>(served, "unwritten", 0)};
-    if (served.contains("balance")) input.served->balance = runfiles::integer_at<long long>(served, "balance");
+    input.served = checker::ServedTally{.stale_writes = results::integer_at<int>(served, "stale_writes"),
+                                        .lost_money = results::integer_at<long long>(served, "lost_money"),
+                                        .repeated_writes = results::integer_at<int>(served, "repeated_writes", 0),
+                                        .unwritten = results::integer_at<int>(served, "unwritten", 0)};
+    if (served.contains("balance")) input.served->balance = results::integer_at<long long>(served, "balance");
     if (served.contains("expected_balance"))
-      input.served->expected_balance = runfiles::integer_at<long long>(served, "expected_balance");
-    input.served->lost_increments = runfiles::count_at<int>(served, "lost_increments", 0);
+      input.served->expected_balance = results::integer_at<long long>(served, "expected_balance");
+    input.served->lost_increments = results::count_at<int>(served, "lost_increments", 0);
     for (const json& t : served.value("stale_write_times", json::array())) {
-      input.served->stale_write_times.push_back(runfiles::within(t.get<double>(), 0.0, 1e9, "stale_write_times"));
+      input.served->stale_write_times.push_back(results::within(t.get<double>(), 0.0, 1e9, "stale_write_times"));
     }
   }
   for (const json& s : line.value("strikes", json::array())) input.strikes.push_back(checker::strike_from(s));

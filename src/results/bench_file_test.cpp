@@ -1,8 +1,8 @@
-#include "runfiles/bench_file.h"
+#include "results/bench_file.h"
 
 #include <gtest/gtest.h>
 
-namespace rlock::runfiles {
+namespace rlock::results {
 namespace {
 
 BenchFile one_of_each() {
@@ -40,4 +40,4 @@ TEST(BenchFile, RefusesFieldsOutOfTheirRange) {
 }
 
 }  // namespace
-}  // namespace rlock::runfiles
+}  // namespace rlock::results

@@ -1,8 +1,8 @@
-#include "runfiles/bench_file.h"
+#include "results/bench_file.h"
 
-#include "runfiles/file_format.h"
+#include "results/file_format.h"
 
-namespace rlock::runfiles {
+namespace rlock::results {
 namespace {
 
 constexpr long kMaxLong = std::numeric_limits<long>::max();
@@ -85,4 +85,4 @@ BenchFile read_bench_file(const std::filesystem::path& path) {
   return read_run_file(path, kBenchFileFormat, 1, "a bench run's cases", bench_file_from);
 }
 
-}  // namespace rlock::runfiles
+}  // namespace rlock::results

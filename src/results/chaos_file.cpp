@@ -1,8 +1,8 @@
-#include "runfiles/chaos_file.h"
+#include "results/chaos_file.h"
 
-#include "runfiles/file_format.h"
+#include "results/file_format.h"
 
-namespace rlock::runfiles {
+namespace rlock::results {
 namespace {
 
 nlohmann::json cell_json(const ChaosFileCell& c) {
@@ -106,4 +106,4 @@ ChaosFile read_chaos_file(const std::filesystem::path& path) {
   return read_run_file(path, kChaosFileFormat, 1, "a chaos run's table", chaos_file_from);
 }
 
-}  // namespace rlock::runfiles
+}  // namespace rlock::results

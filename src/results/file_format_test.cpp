@@ -1,4 +1,4 @@
-#include "runfiles/file_format.h"
+#include "results/file_format.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include "host/temp_dir.h"
 #include "rlock/error.h"
 
-namespace rlock::runfiles {
+namespace rlock::results {
 namespace {
 
 // The Error's text of check_format, or "" when it accepts the value.
@@ -76,4 +76,4 @@ TEST(ParseJson, NestingIsBoundedBeforeAnythingDeeperIsBuilt) {
 }
 
 }  // namespace
-}  // namespace rlock::runfiles
+}  // namespace rlock::results

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace rlock::runfiles {
+namespace rlock::results {
 
 // 1: cases, strategy rows and the environment. A file without the field is format 1 too.
 inline constexpr int kBenchFileFormat = 1;
@@ -63,4 +63,4 @@ void write_bench_file(const std::filesystem::path& path, const BenchFile& file);
 // lacks a field.
 BenchFile read_bench_file(const std::filesystem::path& path);
 
-}  // namespace rlock::runfiles
+}  // namespace rlock::results

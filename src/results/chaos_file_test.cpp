@@ -1,8 +1,8 @@
-#include "runfiles/chaos_file.h"
+#include "results/chaos_file.h"
 
 #include <gtest/gtest.h>
 
-namespace rlock::runfiles {
+namespace rlock::results {
 namespace {
 
 // A cell as the first chaos.json files wrote it: without client, client_error, not_run, unknown,
@@ -94,4 +94,4 @@ TEST(ChaosFile, AFieldOutOfItsSchemasRangeThrows) {
 }
 
 }  // namespace
-}  // namespace rlock::runfiles
+}  // namespace rlock::results

@@ -1,4 +1,4 @@
-#include "runfiles/file_format.h"
+#include "results/file_format.h"
 
 #include <cerrno>
 
@@ -10,7 +10,7 @@
 #include "util/plain_files.h"
 #include "util/whole_file.h"
 
-namespace rlock::runfiles {
+namespace rlock::results {
 
 nlohmann::json parse_json(std::string_view text) {
   return nlohmann::json::parse(text, [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
@@ -58,4 +58,4 @@ void write_json_file(const std::filesystem::path& path, const nlohmann::json& j)
   util::write_whole_file(path, j.dump(2) + "\n");
 }
 
-}  // namespace rlock::runfiles
+}  // namespace rlock::results

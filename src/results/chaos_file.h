@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace rlock::runfiles {
+namespace rlock::results {
 
 // 1: the table of cells. A file without the field is format 1 too (written before it was).
 inline constexpr int kChaosFileFormat = 1;
@@ -75,4 +75,4 @@ void write_chaos_file(const std::filesystem::path& path, const ChaosFile& file);
 // lacks a field.
 ChaosFile read_chaos_file(const std::filesystem::path& path);
 
-}  // namespace rlock::runfiles
+}  // namespace rlock::results

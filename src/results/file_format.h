@@ -20,7 +20,7 @@
 
 #include "rlock/error.h"
 
-namespace rlock::runfiles {
+namespace rlock::results {
 
 // `j`'s format. `when_absent` is the format of the files written before the field was (0: the
 // field is required). Throws Error, in one line starting with `where`, for a format newer than
@@ -112,4 +112,4 @@ inline double number_at(const nlohmann::json& j, const char* name, double min = 
 // (util/whole_file.h). Throws Error when it cannot be; `path` is then as it was.
 void write_json_file(const std::filesystem::path& path, const nlohmann::json& j);
 
-}  // namespace rlock::runfiles
+}  // namespace rlock::results
