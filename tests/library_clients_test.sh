@@ -6,6 +6,7 @@
 # Curator's InterProcessMutex, plain and fenced, kazoo's Lock, plain and fenced, go-zookeeper's Lock, and Hazelcast's FencedLock,
 # plain and fenced, on the etcd, ZooKeeper and Hazelcast of scripts/services.sh; ShedLock's JDBC provider (with and without
 # usingDbTime) on its PostgreSQL, and its Redis provider; rslock (Rust) on one Redis and on three.
+# Under clock-offset ShedLock's JDBC provider loses money or waits, and not with usingDbTime().
 # Real libraries, real servers, 3 trials a cell (1
 # for the JVMs) at a TTL of 1000 ms (etcd's leases and python-redis-lock's expiry are whole seconds). Under no
 # fault none loses anything and none errs; under a pause redsync, which never renews, loses money,
@@ -83,6 +84,16 @@ judged "${java[@]}"
 for client in redisson-fenced curator-mutex-fenced hazelcast-lock-fenced; do
     check "$client under pause shows no anomaly" test "$(chaos_cell $client pause anomalies)" -eq 0
 done
+
+# clock-offset: the first holder's wall clock 3 minutes behind (ShedLock#231). ShedLock's JDBC lease,
+# computed from that clock: when that holder locks first, its lock_until is over as soon as written
+# and the next node takes the lock too (an anomaly); when it comes second, it reads the others'
+# lock_until as 3 minutes away and waits (stuck). With usingDbTime() PostgreSQL's clock times it.
+chaos "clock-offset" 2 2 clock-offset shedlock-jdbc shedlock-jdbc-db-time
+check "each of shedlock-jdbc's trials under clock-offset lost money or left the holder stuck" \
+    test $(($(chaos_cell shedlock-jdbc clock-offset anomalies) + $(chaos_cell shedlock-jdbc clock-offset stuck))) -ge 2
+check "shedlock-jdbc-db-time under clock-offset shows nothing" test "$(chaos_cell shedlock-jdbc-db-time clock-offset \
+    anomalies)$(chaos_cell shedlock-jdbc-db-time clock-offset stuck)" = 00
 
 # Faults of Redis cannot touch a lock on etcd, ZooKeeper, Hazelcast or PostgreSQL: their cells are n/a, no trial runs.
 chaos "etcd, ZooKeeper, Hazelcast and PostgreSQL" 1 1 redis-restart,net-delay etcd-mutex curator-mutex-fenced kazoo-lock \

@@ -61,7 +61,7 @@ std::string libfaketime() {
         "/usr/lib/faketime/libfaketime.so.1"}) {
     if (std::filesystem::exists(path)) return path;
   }
-  throw Error("clock-skew: no libfaketime.so.1 for a client (apt-get install libfaketime)");
+  throw Error("no libfaketime.so.1 to set a client's clock (apt-get install libfaketime)");
 }
 
 bool held_whole_pause(const Schedule& schedule, const std::vector<lab::Event>& events) {
