@@ -2,7 +2,7 @@
 # rlock chaos against clients that lie, flood, linger or exit (tests/hostile_client.py): each one's
 # misbehaviour is judged from what the harness served, or ends its trial as a client error within
 # bounded time and memory, and nothing it started outlives its trial; a loss served before a
-# client's exit is judged as the same loss without it.
+# client's exit is judged as the same loss without it. On accounts of its own (from 410000).
 set -uo pipefail
 rlock=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,7 +17,7 @@ chaos() {
     rm -f "$work/peak.txt"
     began=$(date +%s%N)
     timeout -k 5 120 /usr/bin/time -f %M -o "$work/peak.txt" "$rlock" --dir "$work/$name" chaos --seed 1 \
-        --strategies none --faults none --jobs 1 --json "$work/table.json" --client "h=$command" "$@" \
+        --account 410000 --strategies none --faults none --jobs 1 --json "$work/table.json" --client "h=$command" "$@" \
         >"$work/out.txt" 2>"$work/err.txt"
     rc=$?
     seconds=$(( ($(date +%s%N) - began) / 1000000000 ))
@@ -45,7 +45,7 @@ check "the table shows it" grep -q 'unwritten' "$work/out.txt"
 # A TTL client that exits after the write its late read made stale: the loss the harness served is
 # judged, the trial counted among the client errors too; without the exit, the same loss.
 for mode in late-exit plain; do
-    "$rlock" --dir "$work/$mode" chaos --seed 1 --strategies none --faults pause --trials 3 --jobs 2 --ttl 500 \
+    "$rlock" --dir "$work/$mode" chaos --seed 1 --account 410000 --strategies none --faults pause --trials 3 --jobs 2 --ttl 500 \
         --json "$work/table.json" --client "h=$hostile $mode" >"$work/out.txt" 2>"$work/err.txt"
     check "chaos $mode exits 0 (got $?)" test $? -eq 0
     check "$mode: its pause trials lost money" test "$(chaos_cell h pause lost_updates)" -ge 1
