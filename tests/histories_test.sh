@@ -2,7 +2,7 @@
 # rlock chaos --increments: histories of protocol clients (docs/chaos.md, "Histories"). Bad input is
 # one line and exit 2 before any server is asked. Two clients are caught by a history:
 # fenced-once (tests/hostile_client.py) fences its first lock and no later one, and loses under a
-# pause armed at a worker's third read, where one-increment trials under pause lose nothing (and
+# pause armed at a worker's second read, where one-increment trials under pause lose nothing (and
 # rlock analyze judges its stored histories again to the same cells);
 # retry-release deletes its key again after a lost reply at its second release, the next holder's
 # lock by then, and loses, where redis-py under the same schedule loses nothing. One history a
@@ -57,10 +57,11 @@ refuses "give --increments K or --duration S beside it" --client redis-py --work
 history fenced-once-trials --client "h=$hostile fenced-once" --faults pause --trials 4
 check "fenced-once's one-increment trials under pause were struck" test "$(chaos_cell h pause struck)" -ge 1
 check "fenced-once loses nothing in one-increment trials" test "$(chaos_cell h pause lost_updates)" -eq 0
-history fenced-once-history --client "h=$hostile fenced-once" --increments 6 --nemesis "pause:A on read#3 for 3ttl"
+# For 3 s, so that the other workers still lock while A is paused: with 6 increments each, under
+# load, B and C sometimes made all theirs before A's third read, and nothing was lost.
+history fenced-once-history --client "h=$hostile fenced-once" --duration 3 --nemesis "pause:A on read#2 for 3ttl"
 check "the history's pause struck both histories" test "$(history_cell h pause faults_struck)" -eq 2
 check "fenced-once loses increments in a history" test "$(history_cell h pause lost_increments)" -gt 0
-check "a history counts every worker's increments (3 workers x 6 x 2)" test "$(history_cell h pause increments)" -eq 36
 # rlock analyze judges the stored histories again to the same cells.
 cp "$work/table.json" "$work/stored.json"
 "$rlock" analyze "$work"/fenced-once-history/chaos/runs/* --json "$work/table.json" >/dev/null 2>&1
