@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "rlock/error.h"
 #include "results/file_format.h"
+#include "rlock/error.h"
 #include "store/run_record.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

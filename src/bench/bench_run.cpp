@@ -148,16 +148,16 @@ std::unique_ptr<chaos::TrialNetwork> route_through_proxies(bench::BenchSetup& se
 
 // The run as bench.json holds it (results/bench_file.h).
 results::BenchFile bench_file(const std::vector<bench::BenchCase>& cases, const std::vector<bench::StrategyRow>& rows,
-                               const nlohmann::json& env) {
+                              const nlohmann::json& env) {
   results::BenchFile file{env, {}, {}};
   for (const bench::BenchCase& c : cases) {
-    file.cases.push_back(results::BenchFileCase{c.name, static_cast<long>(c.samples), c.median_us, c.p99_us,
-                                                 c.floor_us, c.ratio(), c.extra});
+    file.cases.push_back(results::BenchFileCase{c.name, static_cast<long>(c.samples), c.median_us, c.p99_us, c.floor_us,
+                                                c.ratio(), c.extra});
   }
   for (const bench::StrategyRow& r : rows) {
     file.strategies.push_back(results::BenchFileRow{r.name, r.clients, r.accounts, static_cast<long>(r.increments),
-                                                     r.median_us, r.p99_us, r.floor_us, r.ratio(), r.throughput_per_s,
-                                                     r.balance_ok, r.client, static_cast<long>(r.failed)});
+                                                    r.median_us, r.p99_us, r.floor_us, r.ratio(), r.throughput_per_s,
+                                                    r.balance_ok, r.client, static_cast<long>(r.failed)});
   }
   return file;
 }

@@ -51,7 +51,7 @@ BenchRun run_bench(const BenchOptions& options, BenchSetup setup, const std::vec
 
 // The run as bench.json holds it (results/bench_file.h).
 results::BenchFile bench_file(const std::vector<BenchCase>& cases, const std::vector<StrategyRow>& rows,
-                               const nlohmann::json& env);
+                              const nlohmann::json& env);
 
 // Throws Error when a case's or a row's final balance says an update was lost under the lock.
 void check_balances(const std::vector<BenchCase>& cases, const std::vector<StrategyRow>& rows);

@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "lab/append_file.h"
-#include "rlock/error.h"
 #include "results/file_format.h"
+#include "rlock/error.h"
 #include "util/enum_names.h"
 
 namespace rlock::checker {

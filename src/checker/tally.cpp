@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "checker/classification.h"
-#include "rlock/error.h"
 #include "results/chaos_file.h"
+#include "rlock/error.h"
 #include "util/stats.h"
 
 namespace rlock::checker {
@@ -182,36 +182,36 @@ void write_json(const std::string& path, const std::vector<Cell>& cells, const c
   for (const Cell& c : cells) {
     auto [low, high] = util::wilson_interval(c.anomalies, c.judged());
     file.cells.push_back(results::ChaosFileCell{.strategy = c.row,
-                                                 .fault = std::string(to_string(c.fault)),
-                                                 .client = c.client,
-                                                 .client_error = c.client_errors,
-                                                 .unjudged = c.unjudged,
-                                                 .not_run = c.not_run,
-                                                 .expected_safe = c.expected_safe,
-                                                 .trials = c.trials,
-                                                 .anomalies = c.anomalies,
-                                                 .lost_updates = c.lost,
-                                                 .lost_amount = c.lost_amount,
-                                                 .overlaps = c.overlaps,
-                                                 .failed = c.failed,
-                                                 .dropped_amount = c.failed_amount,
-                                                 .unknown = c.unknown,
-                                                 .stuck = c.stuck,
-                                                 .unwritten = c.unwritten,
-                                                 .created = c.created,
-                                                 .created_amount = c.created_amount,
-                                                 .struck = c.struck,
-                                                 .rate = c.rate(),
-                                                 .ci_low = low,
-                                                 .ci_high = high,
-                                                 .median_trial_ms = util::median(c.ms),
-                                                 .kept_trials = c.kept,
-                                                 .not_applicable = std::string(c.not_applicable),
-                                                 .replica = std::string(c.replica),
-                                                 .increments = c.increments,
-                                                 .lost_increments = c.lost_increments,
-                                                 .faults_struck = c.faults_struck,
-                                                 .faults_followed_by_loss = c.faults_followed_by_loss});
+                                                .fault = std::string(to_string(c.fault)),
+                                                .client = c.client,
+                                                .client_error = c.client_errors,
+                                                .unjudged = c.unjudged,
+                                                .not_run = c.not_run,
+                                                .expected_safe = c.expected_safe,
+                                                .trials = c.trials,
+                                                .anomalies = c.anomalies,
+                                                .lost_updates = c.lost,
+                                                .lost_amount = c.lost_amount,
+                                                .overlaps = c.overlaps,
+                                                .failed = c.failed,
+                                                .dropped_amount = c.failed_amount,
+                                                .unknown = c.unknown,
+                                                .stuck = c.stuck,
+                                                .unwritten = c.unwritten,
+                                                .created = c.created,
+                                                .created_amount = c.created_amount,
+                                                .struck = c.struck,
+                                                .rate = c.rate(),
+                                                .ci_low = low,
+                                                .ci_high = high,
+                                                .median_trial_ms = util::median(c.ms),
+                                                .kept_trials = c.kept,
+                                                .not_applicable = std::string(c.not_applicable),
+                                                .replica = std::string(c.replica),
+                                                .increments = c.increments,
+                                                .lost_increments = c.lost_increments,
+                                                .faults_struck = c.faults_struck,
+                                                .faults_followed_by_loss = c.faults_followed_by_loss});
   }
   results::write_chaos_file(path, file);
 }

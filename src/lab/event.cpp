@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "rlock/error.h"
 #include "results/file_format.h"
+#include "rlock/error.h"
 #include "util/enum_names.h"
 
 namespace rlock::lab {

@@ -12,8 +12,8 @@
 
 #include "protocol/client_spec.h"
 #include "protocol/messages.h"
-#include "rlock/error.h"
 #include "results/file_format.h"
+#include "rlock/error.h"
 #include "util/printable.h"
 #include "util/shipped_data.h"
 

@@ -10,9 +10,9 @@
 #include <fmt/format.h>
 
 #include "host/temp_dir.h"
-#include "rlock/error.h"
 #include "results/bench_file.h"
 #include "results/chaos_file.h"
+#include "rlock/error.h"
 
 namespace rlock::report {
 
@@ -36,7 +36,7 @@ std::size_t count(const std::string& text, const std::string& part) {
 }
 
 results::ChaosFileCell cell(const std::string& strategy, const std::string& fault, long trials, long anomalies,
-                             std::vector<std::string> kept) {
+                            std::vector<std::string> kept) {
   results::ChaosFileCell c;
   c.strategy = strategy;
   c.fault = fault;
@@ -60,12 +60,12 @@ fs::path chaos_run(const host::TempDir& tmp) {
   fs::path dir = tmp.path() / "chaos";
   fs::create_directories(dir);
   results::write_chaos_file(dir / "chaos.json", results::ChaosFile{42,
-                                                                     200,
-                                                                     4,
-                                                                     "poll",
-                                                                     {cell("ttl", "none", 4, 0, {}),
-                                                                      cell("ttl", "pause", 4, 3, {"1", "3", "4", "5"}),
-                                                                      cell("fenced-claim", "none", 4, 0, {})}});
+                                                                   200,
+                                                                   4,
+                                                                   "poll",
+                                                                   {cell("ttl", "none", 4, 0, {}),
+                                                                    cell("ttl", "pause", 4, 3, {"1", "3", "4", "5"}),
+                                                                    cell("fenced-claim", "none", 4, 0, {})}});
   for (const char* trial : {"ttl-pause-1", "ttl-pause-3"}) {
     fs::create_directories(dir / "trials" / trial);
     fs::copy_file(kLab1 / "events.jsonl", dir / "trials" / trial / "events.jsonl",
@@ -125,13 +125,13 @@ TEST(Report, CraftedNamesAreEscapedAndNeverTakenAsPaths) {
   results::write_chaos_file(
       dir / "chaos.json",
       results::ChaosFile{1,
-                          200,
-                          4,
-                          script,
-                          {cell(script, "pause", 4, 1, {"1" + script}), cell(script, script, 4, 1, {"1"}),
-                           cell((tmp.path() / "outside" / "secret").string(), "pause", 4, 1, {"0"}),
-                           cell("../../outside/secret", "pause", 4, 1, {"0"}),
-                           cell("ttl", "pause", 4, 1, {"/../../outside/secret-pause-0"})}});
+                         200,
+                         4,
+                         script,
+                         {cell(script, "pause", 4, 1, {"1" + script}), cell(script, script, 4, 1, {"1"}),
+                          cell((tmp.path() / "outside" / "secret").string(), "pause", 4, 1, {"0"}),
+                          cell("../../outside/secret", "pause", 4, 1, {"0"}),
+                          cell("ttl", "pause", 4, 1, {"/../../outside/secret-pause-0"})}});
   std::string html = report_html({dir}, Lang::en);
   EXPECT_EQ(count(html, "<script"), 0u);
   EXPECT_EQ(count(html, "<svg"), 0u) << "no planted trial is drawn";
@@ -271,9 +271,9 @@ TEST(Report, ABenchRunWithStrategiesHasThePriceOfSafety) {
   results::write_bench_file(
       tmp.path() / "bench.json",
       results::BenchFile{nlohmann::json::object(),
-                          {},
-                          {results::BenchFileRow{"fenced-claim", 1, 1, 500, 420, 900, 300, 1.4, 2100.5, true},
-                           results::BenchFileRow{"ttl", 16, 1, 500, 5000, 9000, 280, 17.9, 932, false}}});
+                         {},
+                         {results::BenchFileRow{"fenced-claim", 1, 1, 500, 420, 900, 300, 1.4, 2100.5, true},
+                          results::BenchFileRow{"ttl", 16, 1, 500, 5000, 9000, 280, 17.9, 932, false}}});
   std::string en = report_html({tmp.path()}, Lang::en);
   EXPECT_NE(en.find("<caption>The price of safety"), std::string::npos);
   EXPECT_NE(en.find("<th scope=\"row\">fenced-claim</th><td class=\"num\">1</td>"), std::string::npos);

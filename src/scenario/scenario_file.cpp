@@ -9,8 +9,8 @@
 #include "chaos/campaign.h"
 #include "checker/classification.h"
 #include "protocol/client_list.h"
-#include "rlock/error.h"
 #include "results/file_format.h"
+#include "rlock/error.h"
 #include "util/printable.h"
 
 namespace rlock::scenario {

@@ -9,9 +9,9 @@
 
 #include "bank/account_store.h"
 #include "protocol/client_list.h"
+#include "results/file_format.h"
 #include "rlock/error.h"
 #include "rlock/redis_address.h"
-#include "results/file_format.h"
 #include "util/run_dir.h"
 #include "util/seeded_random.h"
 

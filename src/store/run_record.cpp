@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "lab/append_file.h"
-#include "rlock/error.h"
 #include "results/file_format.h"
+#include "rlock/error.h"
 #include "store/gzip_file.h"
 #include "store/run_file.h"
 #include "store/trial_line.h"

@@ -22,10 +22,10 @@ const FaultModel &none(), &pause(), &slow(), &kill(), &redis_restart(), &failove
 
 const std::vector<Fault>& all_faults() {
   static const std::vector<Fault> all{
-      faults::none(),          faults::pause(),      faults::slow(),           faults::kill(),
-      faults::redis_restart(), faults::failover(),   faults::partition(),      faults::delayed_write(),
-      faults::redis_stall(),   faults::net_delay(),  faults::clock_skew(),     faults::pause_waiter(),
-      faults::conn_drop(),     faults::lost_reply(), faults::session_expiry(), faults::starved_renewal(),
+      faults::none(),          faults::pause(),       faults::slow(),           faults::kill(),
+      faults::redis_restart(), faults::failover(),    faults::partition(),      faults::delayed_write(),
+      faults::redis_stall(),   faults::net_delay(),   faults::clock_skew(),     faults::pause_waiter(),
+      faults::conn_drop(),     faults::lost_reply(),  faults::session_expiry(), faults::starved_renewal(),
       faults::pause_late(),    faults::clock_offset()};
   return all;
 }
