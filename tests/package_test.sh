@@ -3,7 +3,7 @@
 # unpacked into a throwaway root (dpkg -x: no root's package database touched, no container); the
 # unpacked rlock answers --version, lists the shipped clients and scenarios, and lab 1, run from the unpacked share/rlock against the
 # project's services (REDIS_URL, DATABASE_URL), prints its verdict. Then the root is removed.
-# Usage: package_test.sh BUILD_DIR. Lab 1 writes account 1, which only the labs use (they run alone).
+# Usage: package_test.sh BUILD_DIR. Lab 1 writes account 1: never beside a lab (CTest's resource lock).
 set -euo pipefail
 build=$1
 : "${REDIS_URL:?REDIS_URL is not set: run the tests through scripts/test.sh}"
