@@ -147,6 +147,15 @@ void check_workload(const Workload& w) {
   }
 }
 
+void check_schedule(const NemesisSchedule& schedule, const Workload& workload) {
+  for (const NemesisStep& step : schedule.steps) {
+    if (workload.increments > 0 && step.increment > workload.increments) {
+      throw UsageError(
+          fmt::format("--nemesis: #{} is past each worker's {} increments", step.increment, workload.increments));
+    }
+  }
+}
+
 const std::vector<std::string_view>& schedule_steps() {
   static const std::vector<std::string_view> steps = [] {
     std::vector<std::string_view> all{"read", "write"};

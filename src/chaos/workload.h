@@ -96,6 +96,9 @@ const std::vector<std::string_view>& schedule_steps();
 NemesisSchedule parse_schedule(std::string_view text, int workers);
 // The schedule as parse_schedule reads it back.
 std::string to_string(const NemesisSchedule& schedule);
+// Throws UsageError, "--nemesis: #3 is past each worker's 2 increments", for a step armed at an
+// increment past the workload's (a history of a duration has no last one).
+void check_schedule(const NemesisSchedule& schedule, const Workload& workload);
 
 // Why `fault` cannot be a history's operation (its servers or the client's clock are set up for
 // each one-increment trial), or "" when it can. none can: its history strikes nothing.

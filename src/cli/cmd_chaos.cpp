@@ -145,12 +145,7 @@ ChaosPlan plan_of(const ChaosOptions& options) {
     if (!history) throw UsageError("--nemesis schedules histories: give --increments K or --duration S");
     if (!fault_names.empty()) throw UsageError("--nemesis names the faults: no --faults beside it");
     nemesis = chaos::parse_schedule(*options.nemesis, options.workload.workers);
-    for (const chaos::NemesisStep& step : nemesis->steps) {
-      if (options.workload.increments > 0 && step.increment > options.workload.increments) {
-        throw UsageError(fmt::format("--nemesis: #{} is past each worker's {} increments", step.increment,
-                                     options.workload.increments));
-      }
-    }
+    chaos::check_schedule(*nemesis, options.workload);
     fault_names = {std::string(to_string(nemesis->steps.front().fault))};
   }
   std::vector<lab::Strategy> quick{lab::Strategy::ttl, lab::Strategy::fenced_retry, lab::Strategy::fenced_claim,
