@@ -108,22 +108,41 @@ std::map<std::string, std::vector<Interval>> pauses(const std::vector<Event>& ev
   return paused;
 }
 
-// Each worker's amount, as its events tell it: a write's or a failure's amount, or a fenced
-// write's balance less the balance it read.
+// Each increment's amount, as its events tell it: a write's or a failure's amount, or a fenced
+// write's balance less the balance it read, once an increment. A worker's increment runs from its
+// read, so a one-increment trial counts each worker's amount once and a history each increment's;
+// a failure that added nothing after an applied write is the worker's next increment (a history's
+// acquire that failed).
 long long expected_balance(const std::vector<Event>& events) {
-  std::map<std::string, long long> amounts;
-  std::map<std::string, long long> last_read;
-  for (const Event& event : events) {
-    if (event.kind == EventKind::read) last_read[event.who] = event.balance().value_or(0);
-    if (amounts.contains(event.who)) continue;
-    if (event.kind == EventKind::wrote || event.kind == EventKind::pg_added || event.kind == EventKind::error) {
-      if (auto amount = event.amount()) amounts[event.who] = *amount;
-    } else if (event.kind == EventKind::fenced_write && last_read.contains(event.who)) {
-      amounts[event.who] = event.balance().value_or(0) - last_read[event.who];
-    }
-  }
+  struct Increment {
+    long long read = 0;
+    bool read_seen = false, counted = false, written = false;
+  };
+  std::map<std::string, Increment> current;
   long long expected = bank::kInitialBalance;
-  for (const auto& [who, amount] : amounts) expected += amount;
+  for (const Event& event : events) {
+    Increment& at = current[event.who];
+    if (event.kind == EventKind::read) {
+      at = Increment{event.balance().value_or(0), true, false, false};
+      continue;
+    }
+    std::optional<long long> amount;
+    bool write = false;
+    if (event.kind == EventKind::wrote || event.kind == EventKind::pg_added) {
+      amount = event.amount();
+      write = true;
+    } else if (event.kind == EventKind::fenced_write && event.rowcount().value_or(0) > 0 && at.read_seen) {
+      amount = event.balance().value_or(0) - at.read;
+      write = true;
+    } else if (event.kind == EventKind::error) {
+      amount = event.amount();
+      if (amount && !event.added().value_or(true) && at.written) at.counted = false;  // the next increment's
+    }
+    if (!amount || at.counted) continue;
+    expected += *amount;
+    at.counted = true;
+    at.written = write;
+  }
   return expected;
 }
 

@@ -149,6 +149,24 @@ TEST(Timeline, TheBalancesComeFromTheEvents) {
   EXPECT_FALSE(timeline.verdict.lost_update());  // B failed and said so
 }
 
+// A history: each increment's amount once, from its read; an acquire that failed after an applied
+// write is an increment of its own.
+TEST(Timeline, AHistoryExpectsEveryIncrement) {
+  Timeline timeline = build_timeline({
+      {0.0, "A", EventKind::read, {{"balance", 100}}},
+      {0.1, "A", EventKind::wrote, {{"before", 100}, {"amount", 3}, {"after", 103}}},
+      {0.2, "A", EventKind::error, {{"message", "release: reset"}, {"amount", 3}, {"added", true}}},
+      {0.3, "A", EventKind::read, {{"balance", 103}}},
+      {0.4, "A", EventKind::wrote, {{"before", 103}, {"amount", 3}, {"after", 106}}},
+      {0.5, "A", EventKind::error, {{"message", "session expired"}, {"amount", 3}, {"added", false}}},
+      {0.6, "B", EventKind::read, {{"balance", 106}}},
+      {0.7, "B", EventKind::wrote, {{"before", 106}, {"amount", 10}, {"after", 116}}},
+  });
+  EXPECT_EQ(timeline.verdict.expected, 119);
+  EXPECT_EQ(timeline.verdict.balance, 116);
+  EXPECT_FALSE(timeline.verdict.lost_update()) << timeline.verdict.line(lab::Lang::en);
+}
+
 TEST(Timeline, NoEventsIsAnError) { EXPECT_THROW(build_timeline({}), Error); }
 
 }  // namespace
