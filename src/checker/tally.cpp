@@ -107,15 +107,17 @@ namespace {
 // and nemesis operations followed by a loss of those struck.
 void print_histories(const std::vector<Cell>& cells) {
   if (std::none_of(cells.begin(), cells.end(), [](const Cell& c) { return c.increments > 0; })) return;
-  fmt::print("\n{:<19}{:<14}{:>11}{:>6}  {:<15}{:>7}{:>11}  {:<15}\n", "history", "fault", "increments", "lost",
-             "95% CI", "struck", "then_loss", "95% CI");
+  size_t row_width = 19;  // as the table's: a client's name may be longer
+  for (const Cell& c : cells) row_width = std::max(row_width, c.row.size() + 1);
+  fmt::print("\n{:<{}}{:<14}{:>11}{:>6}  {:<15}{:>7}{:>11}  {:<15}\n", "history", row_width, "fault", "increments",
+             "lost", "95% CI", "struck", "then_loss", "95% CI");
   for (const Cell& c : cells) {
     if (c.increments == 0) continue;
     auto [lost_low, lost_high] = util::wilson_interval(c.lost_increments, c.increments);
     auto [loss_low, loss_high] = util::wilson_interval(c.faults_followed_by_loss, c.faults_struck);
-    fmt::print("{:<19}{:<14}{:>11}{:>6}  [{:.3f}, {:.3f}]{:>7}{:>11}  [{:.2f}, {:.2f}]\n", c.row, fault_label(c),
-               c.increments, c.lost_increments, lost_low, lost_high, c.faults_struck, c.faults_followed_by_loss,
-               loss_low, loss_high);
+    fmt::print("{:<{}}{:<14}{:>11}{:>6}  [{:.3f}, {:.3f}]{:>7}{:>11}  [{:.2f}, {:.2f}]\n", c.row, row_width,
+               fault_label(c), c.increments, c.lost_increments, lost_low, lost_high, c.faults_struck,
+               c.faults_followed_by_loss, loss_low, loss_high);
   }
   fmt::print(
       "history: a cell of histories, its workers locking again and again. lost: increments whose applied\n"
