@@ -26,7 +26,7 @@ Judgement run_judgement(const JudgeRequest& request, chaos::ChaosSetup setup, la
                       request.card.value_or(setup.run_dir / "card.html")};
   for (const scenario::ScenarioPlan& plan : request.subject.scenarios) {
     judgement.verdict.scenarios.push_back({plan.scenario.name, plan.scenario.report.title,
-                                           std::string(to_string(plan.scenario.fault)),
+                                           scenario::strikes_text(plan.scenario),
                                            scenario::run_scenario(plan, scenarios_setup, request.jobs)});
   }
   CardFacts facts{JudgedSetup{request.subject.library, static_cast<long>(setup.ttl.count()),

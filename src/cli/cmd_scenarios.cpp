@@ -37,7 +37,7 @@ void list_scenarios(const GlobalOptions& global) {
     name_w = std::max(name_w, s.name.size());
     client_w = std::max(client_w, s.client.size());
     versions_w = std::max(versions_w, comma_joined(s.versions).size());
-    fault_w = std::max(fault_w, to_string(s.fault).size());
+    fault_w = std::max(fault_w, scenario::strikes_text(s).size());
   }
   fmt::print("scenarios ({}): run one with `rlock scenario NAME`\n", set.dir.string());
   fmt::print("{:<{}} {:<{}} {:<{}} {:<{}} {}\n", "name", name_w, "client", client_w, "versions", versions_w, "fault",
@@ -45,7 +45,7 @@ void list_scenarios(const GlobalOptions& global) {
   for (const scenario::Scenario& s : set.scenarios) {
     std::vector<scenario::VersionTally> last = scenario::last_tallies(s, chaos_dir);
     fmt::print("{:<{}} {:<{}} {:<{}} {:<{}} {}\n", s.name, name_w, s.client, client_w, comma_joined(s.versions),
-               versions_w, to_string(s.fault), fault_w, last.empty() ? "not run" : scenario::verdict_line(last));
+               versions_w, scenario::strikes_text(s), fault_w, last.empty() ? "not run" : scenario::verdict_line(last));
   }
 }
 

@@ -112,6 +112,48 @@ std::vector<checker::Loss> losses_from(const json& j) {
   return losses;
 }
 
+chaos::Fault fault_from(const json& j) {
+  std::string fault = text(j, "fault");
+  std::optional<chaos::Fault> known = chaos::fault_from(fault);
+  if (!known) {
+    std::string names;
+    for (chaos::Fault f : chaos::all_faults()) names += (names.empty() ? "" : ", ") + std::string(to_string(f));
+    refuse("fault", fmt::format("is {}, not one of {}", shown(fault), names));
+  }
+  return *known;
+}
+
+// The history's workload (its workers `workers`) and schedule, checked as chaos checks
+// --increments, --duration and --nemesis.
+ScenarioHistory history_from(const json& j, int workers) {
+  const json& h = field(j, "history");
+  if (!h.is_object()) refuse("history", "is not an object of increments or duration_s, and nemesis");
+  check_keys(h, "history", {"increments", "duration_s", "nemesis"});
+  ScenarioHistory history;
+  history.workload.workers = workers;
+  if (h.contains("increments") == h.contains("duration_s")) refuse("history", "wants one of increments and duration_s");
+  if (h.contains("increments")) {
+    history.workload.increments = static_cast<int>(integer(h, "increments", 1, chaos::kMaxHistoryIncrements));
+  } else {
+    const json& d = h.at("duration_s");
+    if (!d.is_number() || !(d.get<double>() > 0) || d.get<double>() > chaos::kMaxHistorySeconds)
+      refuse("history.duration_s",
+             fmt::format("is {}, not a number of seconds above 0, {} at most", shown(d), chaos::kMaxHistorySeconds));
+    history.workload.duration_s = d.get<double>();
+  }
+  std::string nemesis = text(h, "nemesis", "history");
+  try {
+    history.nemesis = chaos::parse_schedule(nemesis, workers);
+    chaos::check_schedule(history.nemesis, history.workload);
+  } catch (const UsageError& e) {
+    std::string_view why = e.what();  // "--nemesis 'STEP': ..." or "--nemesis: ..."
+    if (why.starts_with("--nemesis")) why.remove_prefix(std::string_view("--nemesis").size());
+    if (why.starts_with(":")) why.remove_prefix(1);
+    refuse("history.nemesis", fmt::format("is refused: {}", why.substr(why.find_first_not_of(' '))));
+  }
+  return history;
+}
+
 }  // namespace
 
 Scenario read_scenario(std::string_view bytes) {
@@ -125,10 +167,12 @@ Scenario read_scenario(std::string_view bytes) {
     throw Error(fmt::format("not JSON rlock reads: {}", e.what()));
   }
   if (!j.is_object()) throw Error("not a JSON object");
-  check_keys(
-      j, "",
-      {"format", "name", "report", "client", "versions", "fault", "ttl_ms", "workers", "trials", "loss", "sequence"});
-  integer(j, "format", kScenarioFileFormat, kScenarioFileFormat);
+  check_keys(j, "",
+             {"format", "name", "report", "client", "versions", "fault", "history", "ttl_ms", "workers", "trials",
+              "loss", "sequence"});
+  long long format = integer(j, "format", 1, kScenarioFileFormat);
+  if (format < 2 && j.contains("history")) refuse("history", "is a field of format 2, not of format 1");
+  if (j.contains("fault") == j.contains("history")) refuse("fault", "or history: one of them, not both or neither");
   Scenario s;
   s.name = text(j, "name");
   if (!protocol::is_client_name(s.name))
@@ -138,20 +182,32 @@ Scenario read_scenario(std::string_view bytes) {
   if (!protocol::is_client_name(s.client))
     refuse("client", fmt::format("is {}, not a catalogue name (rlock clients)", shown(s.client)));
   s.versions = versions_from(j);
-  std::string fault = text(j, "fault");
-  std::optional<chaos::Fault> known = chaos::fault_from(fault);
-  if (!known) {
-    std::string names;
-    for (chaos::Fault f : chaos::all_faults()) names += (names.empty() ? "" : ", ") + std::string(to_string(f));
-    refuse("fault", fmt::format("is {}, not one of {}", shown(fault), names));
-  }
-  s.fault = *known;
+  bool history = j.contains("history");
   s.ttl_ms = static_cast<long>(integer(j, "ttl_ms", chaos::kMinTtlMs, chaos::kMaxTtlMs));
-  s.workers = static_cast<int>(integer(j, "workers", kMinWorkers, kMaxWorkers));
+  s.workers = static_cast<int>(integer(j, "workers", history ? chaos::kMinHistoryWorkers : kMinWorkers,
+                                       history ? chaos::kMaxHistoryWorkers : kMaxWorkers));
+  if (history) {
+    s.history = history_from(j, s.workers);
+    s.fault = s.history->nemesis.steps.front().fault;
+  } else {
+    s.fault = fault_from(j);
+  }
   s.trials = static_cast<int>(integer(j, "trials", 1, kMaxScenarioTrials));
   s.loss = losses_from(j);
   for (const json& step : list(j, "sequence", kMaxSequenceSteps)) s.sequence.push_back(text_of(step, "sequence"));
   return s;
+}
+
+std::string strikes_text(const Scenario& scenario) {
+  if (!scenario.history) return std::string(to_string(scenario.fault));
+  std::vector<std::string_view> faults;
+  for (const chaos::NemesisStep& step : scenario.history->nemesis.steps) {
+    std::string_view name = to_string(step.fault);
+    if (std::find(faults.begin(), faults.end(), name) == faults.end()) faults.push_back(name);
+  }
+  std::string text;
+  for (std::string_view name : faults) text += fmt::format("{}{}", text.empty() ? "" : "+", name);
+  return text;
 }
 
 bool showed_loss(const checker::TrialResult& trial, const std::vector<checker::Loss>& losses) {

@@ -1,7 +1,9 @@
 // A scenario: one reported failure of a lock library, as one file `scenarios/NAME.json` (docs/scenarios.md,
 // docs/schemas/scenario.schema.json): the report it replays, the catalogue client and the versions of
-// its library it is judged at, the chaos fault and the TTL and workers that make it happen, the
-// trials a version, the losses that count as the failure, and its sequence in words.
+// its library it is judged at, what makes it happen (one chaos fault struck in one-increment
+// trials, or a history: workers that lock again and again under a nemesis schedule that names the
+// worker, step and increment of each operation), the TTL and workers, the trials a version, the
+// losses that count as the failure, and the report's sequence in words.
 //
 // The file is untrusted bytes: read_scenario checks every field (type, range, known names) and
 // refuses anything else in one line naming the field. Plain values and pure functions; thread-safe.
@@ -14,16 +16,18 @@
 #include <vector>
 
 #include "chaos/chaos.h"
+#include "chaos/workload.h"
 #include "checker/classification.h"
 #include "checker/judge.h"
 
 namespace rlock::scenario {
 
 // 1: format, name, report, client, versions, fault, ttl_ms, workers, trials, loss, sequence.
-inline constexpr int kScenarioFileFormat = 1;
+// 2: and history (with no fault beside it); files of format 1 are read too.
+inline constexpr int kScenarioFileFormat = 2;
 inline constexpr std::size_t kMaxScenarioFileBytes = 64 << 10;
 inline constexpr int kMaxVersions = 16;
-inline constexpr int kMinWorkers = 2, kMaxWorkers = 4;  // as many as a chaos trial draws
+inline constexpr int kMinWorkers = 2, kMaxWorkers = 4;  // as many as a chaos trial draws; a history's: chaos's
 inline constexpr int kMaxScenarioTrials = 1000;
 
 struct Report {
@@ -32,12 +36,20 @@ struct Report {
   std::string claims;  // what it says happens, one sentence
 };
 
+// A scenario's trials as histories (chaos/workload.h): the workload (its workers the scenario's)
+// and the schedule its operations follow.
+struct ScenarioHistory {
+  chaos::Workload workload;
+  chaos::NemesisSchedule nemesis;
+};
+
 struct Scenario {
   std::string name;  // also the file's name: NAME.json
   Report report;
-  std::string client;                 // a catalogue name, without a version
-  std::vector<std::string> versions;  // the reported-against first, the newest last; each with a dot
-  chaos::Fault fault;
+  std::string client;                      // a catalogue name, without a version
+  std::vector<std::string> versions;       // the reported-against first, the newest last; each with a dot
+  chaos::Fault fault;                      // a history's: its schedule's first, the row chaos's table shows
+  std::optional<ScenarioHistory> history;  // none: one-increment trials under `fault`
   long ttl_ms = 0;
   int workers = 0;
   int trials = 0;                   // the default of --trials, a version
@@ -48,8 +60,13 @@ struct Scenario {
 // The scenario in `text`. Throws Error, in one line naming the field and what is wrong with it
 // ("ttl_ms is 5, not an integer from 20 to 60000"), for text that is not a JSON object of
 // kScenarioFileFormat, over kMaxScenarioFileBytes, a field missing, of the wrong type or out of its
-// range, an unknown fault or loss, a name given twice, or a field the format does not define.
+// range, an unknown fault or loss, a name given twice, a field the format does not define, both or
+// neither of fault and history, or a history's schedule that chaos's --nemesis would refuse.
 Scenario read_scenario(std::string_view text);
+
+// What strikes in the scenario, as its listing shows it: its fault ("pause-waiter"), or its
+// history's operations in the schedule's order, each once ("lost-reply+slow").
+std::string strikes_text(const Scenario& scenario);
 
 // Whether the trial showed one of `losses`, as checker/classification.h classifies it (a trial
 // not judged shows none but a client's error).

@@ -51,7 +51,7 @@ TEST(ReadScenario, EachBadFieldIsNamedInOneLine) {
     const char* says;
   };
   for (const Case& c : std::vector<Case>{
-           {"/format", 2, "format is 2, not an integer from 1 to 1"},
+           {"/format", 3, "format is 3, not an integer from 1 to 2"},
            {"/name", "no/slash", "name is \"no/slash\""},
            {"/report/url", "http://x", "report.url is \"http://x\", not an https:// address"},
            {"/report/title", "", "report.title is \"\", not a text"},
@@ -79,6 +79,67 @@ TEST(ReadScenario, EachBadFieldIsNamedInOneLine) {
   EXPECT_EQ(refusal(json::array()), "not a JSON object");
   EXPECT_EQ(refusal(json(std::string(kMaxScenarioFileBytes, ' '))), "over 65536 bytes");
   EXPECT_THROW(read_scenario("{"), Error);
+}
+
+// A scenario of format 2 whose trials are histories: no fault, a history instead.
+json history() {
+  json j = valid();
+  j["format"] = 2;
+  j.erase("fault");
+  j["workers"] = 5;
+  j["history"] =
+      json::parse(R"({"duration_s": 4, "nemesis": "lost-reply:A on release#1 for 400ms; slow:E on read#4"})");
+  return j;
+}
+
+TEST(ReadScenario, AHistoryIsReadWithItsSchedule) {
+  Scenario s = read_scenario(history().dump());
+  ASSERT_TRUE(s.history);
+  EXPECT_EQ(s.history->workload, (chaos::Workload{5, 0, 4}));
+  EXPECT_EQ(chaos::to_string(s.history->nemesis), "lost-reply:A on release#1 for 0.4s; slow:E on read#4");
+  EXPECT_EQ(to_string(s.fault), "lost-reply") << "the schedule's first, the row's";
+  EXPECT_EQ(strikes_text(s), "lost-reply+slow");
+  EXPECT_EQ(strikes_text(read_scenario(valid().dump())), "pause-waiter");
+  EXPECT_FALSE(read_scenario(valid().dump()).history);
+  json counted = history();
+  counted["history"] = json::parse(R"({"increments": 6, "nemesis": "pause:B on read#6; pause:A on read#2"})");
+  s = read_scenario(counted.dump());
+  EXPECT_EQ(s.history->workload, (chaos::Workload{5, 6, 0}));
+  EXPECT_EQ(strikes_text(s), "pause");
+}
+
+TEST(ReadScenario, EachBadHistoryIsNamedInOneLine) {
+  struct Case {
+    const char* pointer;
+    json value;
+    const char* says;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"/format", 1, "history is a field of format 2, not of format 1"},
+           {"/fault", "pause", "fault or history: one of them, not both or neither"},
+           {"/workers", 9, "workers is 9, not an integer from 2 to 8"},
+           {"/history", 3, "history is not an object of increments or duration_s, and nemesis"},
+           {"/history/increments", 3, "history wants one of increments and duration_s"},
+           {"/history/duration_s", 0, "history.duration_s is 0, not a number of seconds above 0"},
+           {"/history/duration_s", "4", "history.duration_s is \"4\""},
+           {"/history/nemesis", "pause:Q", "history.nemesis is refused: 'pause:Q': worker 'Q' is none"},
+           {"/history/nemesis", "redis-restart at 1s", "is no history's operation"},
+           {"/history/nemesis", 7, "history.nemesis is 7, not a text"},
+           {"/history/other", 1, "history.other is no field of a scenario"},
+       }) {
+    json j = history();
+    j[json::json_pointer(c.pointer)] = c.value;
+    EXPECT_NE(refusal(j).find(c.says), std::string::npos) << c.pointer << ": " << refusal(j);
+  }
+  json past = history();
+  past["history"] = json::parse(R"({"increments": 2, "nemesis": "pause:A on read#3"})");
+  EXPECT_EQ(refusal(past), "history.nemesis is refused: #3 is past each worker's 2 increments");
+  json neither = history();
+  neither.erase("history");
+  EXPECT_EQ(refusal(neither), "fault or history: one of them, not both or neither");
+  json no_schedule = history();
+  no_schedule["history"].erase("nemesis");
+  EXPECT_EQ(refusal(no_schedule), "nemesis is missing");
 }
 
 TEST(ShowedLoss, EachLossIsItsOwnPartOfTheResult) {

@@ -62,10 +62,16 @@ ScenarioPlan plan_scenario(const Scenario& scenario, const protocol::Catalogue& 
     if (asked)
       plan.versions.push_back(VersionPlan{v, protocol::shipped_client(catalogue, scenario.client + "@" + v).spec});
   }
-  if (std::string_view why = chaos::not_applicable_to_client(scenario.fault, plan.versions.front().client);
-      !why.empty()) {
-    throw UsageError(fmt::format("{}: the fault {} does not apply to {}: {}", scenario.name, to_string(scenario.fault),
-                                 scenario.client, why));
+  std::vector<chaos::Fault> faults{scenario.fault};
+  if (scenario.history) {
+    faults.clear();
+    for (const chaos::NemesisStep& step : scenario.history->nemesis.steps) faults.push_back(step.fault);
+  }
+  for (chaos::Fault fault : faults) {
+    if (std::string_view why = chaos::not_applicable_to_client(fault, plan.versions.front().client); !why.empty()) {
+      throw UsageError(fmt::format("{}: the fault {} does not apply to {}: {}", scenario.name, to_string(fault),
+                                   scenario.client, why));
+    }
   }
   return plan;
 }
@@ -108,6 +114,10 @@ VersionTally run_version(const ScenarioPlan& plan, std::size_t index, const chao
   chaos::ChaosSetup setup = base;
   setup.ttl = std::chrono::milliseconds(s.ttl_ms);
   setup.workers = s.workers;
+  if (s.history) {
+    setup.workload = s.history->workload;
+    setup.nemesis = s.history->nemesis;
+  }
   setup.scenario = chaos::ScenarioLabel{s.name, version.version};
   setup.keep_incomplete = true;
   setup.run_dir = store::new_run_dir(setup.dir, setup.seed);

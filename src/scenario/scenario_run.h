@@ -1,9 +1,10 @@
 // A scenario run: for each version of its library, one chaos campaign of the scenario's client at
-// that version (the catalogue's `NAME@V`) under its fault, TTL and workers, kept as a chaos run whose
-// run.json names the scenario and the version (`rlock analyze` and `rlock report` read it); then,
-// a version, the trials judged, those that showed one of the scenario's losses and the 95% Wilson
-// interval, and one verdict line for them all. The first trial that showed the loss is drawn as
-// `timeline.svg` in its run's directory. `rlock scenario` and `rlock judge` call it.
+// that version (the catalogue's `NAME@V`) under its fault, or as histories under its schedule, at its
+// TTL and workers, kept as a chaos run whose run.json names the scenario and the version (`rlock
+// analyze` and `rlock report` read it); then, a version, the trials judged, those that showed one
+// of the scenario's losses and the 95% Wilson interval, and one verdict line for them all. The
+// first trial that showed the loss is drawn as `timeline.svg` in its run's directory. `rlock scenario` and `rlock
+// judge` call it.
 //
 //   ScenarioSet set = shipped_scenarios();
 //   for (const Scenario& s : scenarios_for_client(set, "etcd-mutex")) {
