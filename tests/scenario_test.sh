@@ -7,7 +7,8 @@
 # showed the loss drawn; --json valid. The verdict agrees with each version's count. A client that
 # exits after a stale write reproduces a lost update all the same. Bad input (an
 # unknown scenario or version, an adapter not installed) one line and exit 2 before any server is asked.
-# Usage: scenario_test.sh RLOCK_BINARY CHECKOUT. On chaos's accounts: it runs alone.
+# A scenario of histories (etcd-22082) reproduces at the default etcd client.
+# Usage: scenario_test.sh RLOCK_BINARY CHECKOUT. On accounts of its own (from 350000).
 set -uo pipefail
 rlock=$1 root=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -56,6 +57,26 @@ check "--json validates" /usr/bin/python3 "$here/validate_json.py" "$root/docs/s
 "$rlock" --dir "$work/lab" scenarios >"$work/list.txt" 2>&1
 check "rlock scenarios shows the verdict just printed" grep -qF "${verdict#"$name: "}" "$work/list.txt" ||
     cat "$work/list.txt"
+
+# A scenario whose trials are histories: etcd-22082 at the default etcd client (3.5.21), 2 histories
+# of 4 s. Its schedule loses A's release's reply, and A's fourth increment holds the lock across the
+# Unlock retried one TTL later, which deletes A's newer key on the same session: B takes the lock.
+if [[ -f $root/scenarios/etcd-22082.json ]]; then
+    cp "$root/scenarios/etcd-22082.json" "$work/scenarios/"
+    "$rlock" --dir "$work/lab" scenario etcd-22082 --versions 3.5.21 --trials 2 --jobs 2 --seed 7 --account 350200 \
+        >"$work/history.txt" 2>"$work/history-err.txt"
+    check "etcd-22082 runs its histories (exit $?)" grep -q '^etcd-22082 at 3.5.21: [0-2] of 2 trials' "$work/history.txt" ||
+        cat "$work/history-err.txt"
+    check "and reproduces in 3.5.21" grep -q '^etcd-22082: reproduces in 3.5.21' "$work/history.txt" || cat "$work/history.txt"
+    run=$(sed -n 's/^etcd-22082 at 3.5.21: .*; run: \([^;]*\).*/\1/p' "$work/history.txt")
+    check "its cell counts a history's increments" python3 -c '
+import json, sys
+h = json.load(open(sys.argv[1]))["cells"][0]["history"]
+sys.exit(not (h["increments"] > 2 * 4 and h["faults_struck"] >= 2 and h["lost_increments"] > 0))' "$run/chaos.json"
+    check "its drawing's verdict counts each increment" grep -q 'verdict: final balance [0-9]*, expected [0-9]*: LOST UPDATE' \
+        "$run/timeline.svg"
+    rm "$work/scenarios/etcd-22082.json"
+fi
 
 # A scenario of a TTL client that exits after the write its late read made stale: what the harness
 # served is judged, so it reproduces (tests/hostile_client.py late-exit, as a catalogue entry).
