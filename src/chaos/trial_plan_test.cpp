@@ -92,5 +92,29 @@ TEST(TrialPlan, ARunReadBackKeepsAHistorysWorkers) {
   EXPECT_EQ(store::run_file_from(store::run_file_json(c, setup)).setup.trial_workers(), 0) << "drawn, 2 to 4";
 }
 
+// A history's run keeps its workload and its schedule; a schedule chaos would refuse is refused.
+TEST(TrialPlan, ARunReadBackKeepsAHistorysWorkloadAndSchedule) {
+  Campaign c{{}, {protocol::ClientSpec{"py", "true"}}, {fault_named("lost-reply")}, 2, 1};
+  ChaosSetup setup;
+  setup.workload = Workload{.workers = 2, .duration_s = 4};
+  setup.nemesis = parse_schedule("lost-reply:A on release#1 for 400ms; slow:A on read#4", 2);
+  ChaosSetup back = store::run_file_from(store::run_file_json(c, setup)).setup;
+  EXPECT_EQ(back.workload, setup.workload);
+  EXPECT_EQ(back.nemesis, setup.nemesis);
+  setup.workload = Workload{.workers = 3, .increments = 5};
+  setup.nemesis.reset();
+  back = store::run_file_from(store::run_file_json(c, setup)).setup;
+  EXPECT_EQ(back.workload, setup.workload);
+  EXPECT_FALSE(back.nemesis);
+  nlohmann::json file = store::run_file_json(c, setup);
+  file["setup"]["nemesis"] = "pause:D on read#2";
+  EXPECT_THROW(store::run_file_from(file), Error) << "worker D of 3";
+  file["setup"]["nemesis"] = "pause:A on read#6";
+  EXPECT_THROW(store::run_file_from(file), Error) << "past 5 increments";
+  file["setup"].erase("nemesis");
+  file["setup"]["duration_s"] = 2;
+  EXPECT_THROW(store::run_file_from(file), Error) << "increments and a duration";
+}
+
 }  // namespace
 }  // namespace rlock::chaos

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "bank/account_store.h"
+#include "chaos/workload.h"
 #include "protocol/client_list.h"
 #include "results/file_format.h"
 #include "rlock/error.h"
@@ -117,6 +118,21 @@ chaos::Campaign campaign_from(const json& j) {
   return c;
 }
 
+// A history's workload: its workers (`workers`, which it needs) and its increments or seconds.
+chaos::Workload workload_from(const json& j, int workers) {
+  if (workers == 0) throw Error("a history's setup has no workers");
+  chaos::Workload w{workers, 0, 0};
+  if (j.contains("increments"))
+    w.increments = static_cast<int>(integer(j, "increments", 1, chaos::kMaxHistoryIncrements));
+  if (j.contains("duration_s")) w.duration_s = j.at("duration_s").get<double>();
+  try {
+    chaos::check_workload(w);
+  } catch (const UsageError& e) {
+    throw Error(fmt::format("a history's setup: {}", e.what()));
+  }
+  return w;
+}
+
 chaos::ChaosSetup setup_from(const json& j) {
   chaos::ChaosSetup s;
   s.seed = results::integer_at<std::uint64_t>(j, "seed");
@@ -137,6 +153,16 @@ chaos::ChaosSetup setup_from(const json& j) {
   if (j.contains("netns")) s.netns = j.at("netns").get<bool>();
   // A scenario's 2 to 4, or a history's up to 8.
   if (j.contains("workers")) s.workers = static_cast<int>(integer(j, "workers", 2, chaos::kMaxHistoryWorkers));
+  if (j.contains("increments") || j.contains("duration_s")) s.workload = workload_from(j, s.workers);
+  if (j.contains("nemesis")) {
+    if (!s.workload.history()) throw Error("nemesis: a schedule of no history (no increments or duration_s)");
+    try {
+      s.nemesis = chaos::parse_schedule(j.at("nemesis").get<std::string>(), s.workers);
+      chaos::check_schedule(*s.nemesis, s.workload);
+    } catch (const UsageError& e) {
+      throw Error(fmt::format("nemesis: {}", e.what()));
+    }
+  }
   return s;
 }
 
@@ -212,6 +238,9 @@ json run_file_json(const chaos::Campaign& campaign, const chaos::ChaosSetup& set
               {"redis", setup.redis.display()},
               {"postgres", bank::describe_conninfo(setup.conninfo)}}}};
   if (setup.trial_workers() != 0) file["setup"]["workers"] = setup.trial_workers();
+  if (setup.workload.increments > 0) file["setup"]["increments"] = setup.workload.increments;
+  if (setup.workload.duration_s > 0) file["setup"]["duration_s"] = setup.workload.duration_s;
+  if (setup.workload.history() && setup.nemesis) file["setup"]["nemesis"] = chaos::to_string(*setup.nemesis);
   if (setup.scenario) file["scenario"] = {{"name", setup.scenario->name}, {"version", setup.scenario->version}};
   const chaos::Shard& shard = campaign.shard;
   if (!shard.whole()) {

@@ -20,7 +20,9 @@ namespace rlock::store {
 // sealed by compressing its trials alone.
 // 3: also rlock_version, and in a shard's run `shard` (index, count, fingerprint): its trials are
 // those of its shard alone, which a reader of format 2 would count as never run. Its setup's
-// `netns` (--netns) is read as false where it is missing: runs stored before it was written.
+// `netns` (--netns) is read as false where it is missing: runs stored before it was written. A
+// history's setup has its workers, its `increments` or `duration_s`, and its `nemesis` schedule
+// when one was given (runs stored before they were written have the workers alone).
 inline constexpr int kRunFileFormat = 3;
 
 // This build's version (CMake's project version), written in every run.json.
@@ -38,7 +40,8 @@ struct RunFile {
 // Throws nlohmann::json::exception for a field missing or of the wrong type, and Error for an
 // unknown strategy, fault or wait mode, a name given twice, a client name that is not one, a
 // number out of the range `rlock chaos` takes (campaign.h), the campaign's trials in all included,
-// and a shard out of its range or whose fingerprint is not its campaign's.
+// a history's workload or schedule that chaos would refuse, and a shard out of its range or whose
+// fingerprint is not its campaign's.
 RunFile run_file_from(const nlohmann::json& j);
 
 // The plan's fingerprint: the fields the shards of one campaign share (seed, strategies, clients,
