@@ -3,7 +3,8 @@
 # one line and exit 2 before any server is asked. Two clients are caught by a history:
 # fenced-once (tests/hostile_client.py) fences its first lock and no later one, and loses under a
 # pause armed at a worker's second read, where one-increment trials under pause lose nothing (and
-# rlock analyze judges its stored histories again to the same cells);
+# rlock analyze judges its stored histories again to the same cells, its run.json keeping the
+# workload and the schedule);
 # retry-release deletes its key again after a lost reply at its second release, the next holder's
 # lock by then, and loses, where redis-py under the same schedule loses nothing. One history a
 # server kind (etcd, ZooKeeper, PostgreSQL, Hazelcast) under a kill armed at a read: struck, the
@@ -62,10 +63,20 @@ check "fenced-once loses nothing in one-increment trials" test "$(chaos_cell h p
 history fenced-once-history --client "h=$hostile fenced-once" --duration 3 --nemesis "pause:A on read#2 for 3ttl"
 check "the history's pause struck both histories" test "$(history_cell h pause faults_struck)" -eq 2
 check "fenced-once loses increments in a history" test "$(history_cell h pause lost_increments)" -gt 0
-# rlock analyze judges the stored histories again to the same cells.
+# The run keeps the workload and the schedule, and validates; rlock analyze judges the stored
+# histories again to the same cells, and says what they were.
+run=$(echo "$work"/fenced-once-history/chaos/runs/*)
+check "run.json keeps the history's duration and schedule" python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["setup"]
+sys.exit(not (s["duration_s"] == 3 and s["workers"] == 3 and s["nemesis"] == "pause:A on read#2 for 3ttl"))' "$run/run.json"
+check "a history's run.json validates" /usr/bin/python3 "$root/tests/validate_json.py" "$root/docs/schemas/run.schema.json" \
+    "$run/run.json"
 cp "$work/table.json" "$work/stored.json"
-"$rlock" analyze "$work"/fenced-once-history/chaos/runs/* --json "$work/table.json" >/dev/null 2>&1
+"$rlock" analyze "$run" --json "$work/table.json" >"$work/analyze.txt" 2>&1
 check "rlock analyze judges the stored histories again (exit $?)" test $? -eq 0
+check "and names their workload and schedule" grep -q \
+    "^rlock analyze: .*, histories of 3 workers for 3 s, under pause:A on read#2 for 3ttl$" "$work/analyze.txt"
 check "to the same cells" perl -MJSON::PP -0777 -e '
     my ($a, $b) = map { local @ARGV = ($_); decode_json(<>)->{cells} } @ARGV;
     exit !(JSON::PP->new->canonical->encode($a) eq JSON::PP->new->canonical->encode($b))' \

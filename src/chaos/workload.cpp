@@ -147,6 +147,14 @@ void check_workload(const Workload& w) {
   }
 }
 
+std::string history_text(const Workload& workload, const std::optional<NemesisSchedule>& nemesis) {
+  if (!workload.history()) return "";
+  return fmt::format(", histories of {} workers{}, under {}", workload.workers,
+                     workload.increments > 0 ? fmt::format(", {} increments each", workload.increments)
+                                             : fmt::format(" for {} s", workload.duration_s),
+                     nemesis ? to_string(*nemesis) : "each fault every 2 to 4 TTLs");
+}
+
 void check_schedule(const NemesisSchedule& schedule, const Workload& workload) {
   for (const NemesisStep& step : schedule.steps) {
     if (workload.increments > 0 && step.increment > workload.increments) {

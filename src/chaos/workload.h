@@ -100,6 +100,11 @@ std::string to_string(const NemesisSchedule& schedule);
 // increment past the workload's (a history of a duration has no last one).
 void check_schedule(const NemesisSchedule& schedule, const Workload& workload);
 
+// What a campaign's first line says of its histories: ", histories of 2 workers for 4 s, under
+// lost-reply:A on release#1" (or "20 increments each", "under each fault every 2 to 4 TTLs"); "" for
+// one-increment trials.
+std::string history_text(const Workload& workload, const std::optional<NemesisSchedule>& nemesis);
+
 // Why `fault` cannot be a history's operation (its servers or the client's clock are set up for
 // each one-increment trial), or "" when it can. none can: its history strikes nothing.
 std::string_view history_refusal(Fault fault);

@@ -95,5 +95,21 @@ TEST(Workload, AHistoryStrikesTheFaultsItDoesNotRefuse) {
   }
 }
 
+TEST(Workload, AHistorysFirstLineSaysItsWorkloadAndSchedule) {
+  EXPECT_EQ(history_text(Workload{}, std::nullopt), "");
+  EXPECT_EQ(history_text(Workload{3, 20, 0}, std::nullopt),
+            ", histories of 3 workers, 20 increments each, under each fault every 2 to 4 TTLs");
+  EXPECT_EQ(history_text(Workload{2, 0, 4}, parse_schedule("pause:A on read#2", 2)),
+            ", histories of 2 workers for 4 s, under pause:A on read#2");
+}
+
+// A step armed past the workload's increments is refused; a history of a duration has no last one.
+TEST(Workload, AScheduleArmsNoStepPastTheIncrements) {
+  NemesisSchedule s = parse_schedule("pause:A on read#3", 2);
+  EXPECT_THROW(check_schedule(s, Workload{2, 2, 0}), UsageError);
+  EXPECT_NO_THROW(check_schedule(s, Workload{2, 3, 0}));
+  EXPECT_NO_THROW(check_schedule(s, Workload{2, 0, 1}));
+}
+
 }  // namespace
 }  // namespace rlock::chaos

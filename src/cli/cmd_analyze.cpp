@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "chaos/workload.h"
 #include "checker/tally.h"
 #include "cli/commands.h"
 #include "rlock/error.h"
@@ -44,8 +45,8 @@ void analyze(const AnalyzeOptions& options) {
   checker::check_judged(cells, options.run_dir);
   const checker::Cell* a = options.compare.empty() ? nullptr : &cell_named(cells, options.compare[0]);
   const checker::Cell* b = options.compare.empty() ? nullptr : &cell_named(cells, options.compare[1]);
-  fmt::print("rlock analyze: {}, seed {}, {} trials a cell, TTL {}ms\n", options.run_dir, run.setup.seed,
-             run.campaign.trials, run.setup.ttl.count());
+  fmt::print("rlock analyze: {}, seed {}, {} trials a cell, TTL {}ms{}\n", options.run_dir, run.setup.seed,
+             run.campaign.trials, run.setup.ttl.count(), chaos::history_text(run.setup.workload, run.setup.nemesis));
   checker::print_table(cells, run.setup);
   if (a != nullptr) checker::print_comparison(*a, *b);
   if (!options.json.empty()) checker::write_json(options.json, cells, run.campaign, run.setup);

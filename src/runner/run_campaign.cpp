@@ -11,6 +11,7 @@
 #include "chaos/job.h"
 #include "chaos/needed_servers.h"
 #include "chaos/netns_job.h"
+#include "chaos/workload.h"
 #include "checker/classification.h"
 #include "host/redis_server.h"
 #include "lab/strategy_list.h"
@@ -69,13 +70,14 @@ void check_own_servers_of(const chaos::Campaign& campaign, const chaos::ChaosSet
 void print_first_line(const chaos::Campaign& campaign, const chaos::ChaosSetup& setup) {
   const chaos::Shard& shard = campaign.shard;
   fmt::print(
-      "rlock chaos: seed {}, {} trials a cell, TTL {}ms, {} jobs, {} strategies{} x {} faults{}{}\n", setup.seed,
+      "rlock chaos: seed {}, {} trials a cell, TTL {}ms, {} jobs, {} strategies{} x {} faults{}{}{}\n", setup.seed,
       campaign.trials, setup.ttl.count(), campaign.jobs, campaign.strategies.size(),
       campaign.clients.empty() ? "" : fmt::format(" and {} clients", campaign.clients.size()), campaign.faults.size(),
       setup.wait == WaitMode::notify    ? ", waiters notified"
       : setup.wait == WaitMode::queue   ? ", waiters queued"
       : setup.wait == WaitMode::handoff ? ", the lock handed over to queued waiters"
                                         : "",
+      chaos::history_text(setup.workload, setup.nemesis),
       shard.whole()
           ? ""
           : fmt::format(", shard {}/{} of plan {}", shard.index, shard.count,
