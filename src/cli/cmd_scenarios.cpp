@@ -1,8 +1,9 @@
 // rlock scenarios: every scenario of the scenarios folder (scenario/scenario_set.h), one line each:
-// its name, the catalogue client it judges, the versions of its library, its fault, and its last
-// verdict, read from the newest kept run of each version under the data directory's chaos/runs
-// ("not run" when none). Prints to stdout, each file skipped named on stderr; exit 0, or 2 when no
-// scenario is found (saying where it looked) or the folder is not the user's.
+// its name, the catalogue client it judges, the versions of its library, its fault, how faithfully
+// it replays its report, and its last verdict, read from the newest kept run of each version under
+// the data directory's chaos/runs ("not run" when none). Prints to stdout, each file skipped named
+// on stderr; exit 0, or 2 when no scenario is found (saying where it looked) or the folder is not
+// the user's.
 #include <algorithm>
 #include <filesystem>
 #include <string>
@@ -40,12 +41,14 @@ void list_scenarios(const GlobalOptions& global) {
     fault_w = std::max(fault_w, scenario::strikes_text(s).size());
   }
   fmt::print("scenarios ({}): run one with `rlock scenario NAME`\n", set.dir.string());
-  fmt::print("{:<{}} {:<{}} {:<{}} {:<{}} {}\n", "name", name_w, "client", client_w, "versions", versions_w, "fault",
-             fault_w, "last verdict");
+  constexpr std::size_t fidelity_w = 12;  // "not replayed"
+  fmt::print("{:<{}} {:<{}} {:<{}} {:<{}} {:<{}} {}\n", "name", name_w, "client", client_w, "versions", versions_w,
+             "fault", fault_w, "fidelity", fidelity_w, "last verdict");
   for (const scenario::Scenario& s : set.scenarios) {
     std::vector<scenario::VersionTally> last = scenario::last_tallies(s, chaos_dir);
-    fmt::print("{:<{}} {:<{}} {:<{}} {:<{}} {}\n", s.name, name_w, s.client, client_w, comma_joined(s.versions),
-               versions_w, scenario::strikes_text(s), fault_w, last.empty() ? "not run" : scenario::verdict_line(last));
+    fmt::print("{:<{}} {:<{}} {:<{}} {:<{}} {:<{}} {}\n", s.name, name_w, s.client, client_w, comma_joined(s.versions),
+               versions_w, scenario::strikes_text(s), fault_w, to_string(s.fidelity), fidelity_w,
+               last.empty() ? "not run" : scenario::verdict_line(last));
   }
 }
 

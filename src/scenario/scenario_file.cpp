@@ -154,6 +154,20 @@ ScenarioHistory history_from(const json& j, int workers) {
   return history;
 }
 
+// fidelity, one of replays, partly and not replayed, and differs: a text unless it replays, none
+// when it does.
+void fidelity_from(const json& j, Scenario& s) {
+  std::string fidelity = text(j, "fidelity");
+  for (Fidelity f : {Fidelity::replays, Fidelity::partly, Fidelity::not_replayed}) {
+    if (fidelity == to_string(f)) s.fidelity = f;
+  }
+  if (s.fidelity == Fidelity::unstated)
+    refuse("fidelity", fmt::format("is {}, not one of replays, partly, not replayed", shown(fidelity)));
+  if (s.fidelity == Fidelity::replays && j.contains("differs"))
+    refuse("differs", "is for a scenario that does not replay its report wholly: its fidelity is replays");
+  if (s.fidelity != Fidelity::replays) s.differs = text(j, "differs");
+}
+
 }  // namespace
 
 Scenario read_scenario(std::string_view bytes) {
@@ -169,9 +183,11 @@ Scenario read_scenario(std::string_view bytes) {
   if (!j.is_object()) throw Error("not a JSON object");
   check_keys(j, "",
              {"format", "name", "report", "client", "versions", "fault", "history", "ttl_ms", "workers", "trials",
-              "loss", "sequence"});
+              "loss", "sequence", "fidelity", "differs"});
   long long format = integer(j, "format", 1, kScenarioFileFormat);
-  if (format < 2 && j.contains("history")) refuse("history", "is a field of format 2, not of format 1");
+  for (const char* key : {"history", "fidelity", "differs"}) {
+    if (format < 2 && j.contains(key)) refuse(key, "is a field of format 2, not of format 1");
+  }
   if (j.contains("fault") == j.contains("history")) refuse("fault", "or history: one of them, not both or neither");
   Scenario s;
   s.name = text(j, "name");
@@ -195,7 +211,18 @@ Scenario read_scenario(std::string_view bytes) {
   s.trials = static_cast<int>(integer(j, "trials", 1, kMaxScenarioTrials));
   s.loss = losses_from(j);
   for (const json& step : list(j, "sequence", kMaxSequenceSteps)) s.sequence.push_back(text_of(step, "sequence"));
+  if (format >= 2) fidelity_from(j, s);
   return s;
+}
+
+std::string_view to_string(Fidelity fidelity) {
+  switch (fidelity) {
+    case Fidelity::replays: return "replays";
+    case Fidelity::partly: return "partly";
+    case Fidelity::not_replayed: return "not replayed";
+    case Fidelity::unstated: break;
+  }
+  return "unstated";
 }
 
 std::string strikes_text(const Scenario& scenario) {

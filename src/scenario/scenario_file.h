@@ -3,7 +3,8 @@
 // its library it is judged at, what makes it happen (one chaos fault struck in one-increment
 // trials, or a history: workers that lock again and again under a nemesis schedule that names the
 // worker, step and increment of each operation), the TTL and workers, the trials a version, the
-// losses that count as the failure, and the report's sequence in words.
+// losses that count as the failure, the report's sequence in words, and how faithfully it replays
+// the report (and, where not wholly, what differs and why).
 //
 // The file is untrusted bytes: read_scenario checks every field (type, range, known names) and
 // refuses anything else in one line naming the field. Plain values and pure functions; thread-safe.
@@ -23,7 +24,8 @@
 namespace rlock::scenario {
 
 // 1: format, name, report, client, versions, fault, ttl_ms, workers, trials, loss, sequence.
-// 2: and history (with no fault beside it); files of format 1 are read too.
+// 2: and history (with no fault beside it), fidelity and, unless it replays, differs; files of
+// format 1 are read too.
 inline constexpr int kScenarioFileFormat = 2;
 inline constexpr std::size_t kMaxScenarioFileBytes = 64 << 10;
 inline constexpr int kMaxVersions = 16;
@@ -43,6 +45,10 @@ struct ScenarioHistory {
   chaos::NemesisSchedule nemesis;
 };
 
+// How much of its report a scenario replays: all of its sequence, part of it, or none of it (a
+// cause substituted, a topology or a fault rlock has not).
+enum class Fidelity { unstated, replays, partly, not_replayed };
+
 struct Scenario {
   std::string name;  // also the file's name: NAME.json
   Report report;
@@ -55,7 +61,12 @@ struct Scenario {
   int trials = 0;                   // the default of --trials, a version
   std::vector<checker::Loss> loss;  // what counts as the failure: a trial that shows one (showed_loss)
   std::vector<std::string> sequence;
+  Fidelity fidelity = Fidelity::unstated;  // unstated in files of format 1
+  std::string differs;                     // what it does not replay and why; empty when it replays
 };
+
+// "replays", "partly", "not replayed"; "unstated".
+std::string_view to_string(Fidelity fidelity);
 
 // The scenario in `text`. Throws Error, in one line naming the field and what is wrong with it
 // ("ttl_ms is 5, not an integer from 20 to 60000"), for text that is not a JSON object of

@@ -89,6 +89,7 @@ json history() {
   j["workers"] = 5;
   j["history"] =
       json::parse(R"({"duration_s": 4, "nemesis": "lost-reply:A on release#1 for 400ms; slow:E on read#4"})");
+  j["fidelity"] = "replays";
   return j;
 }
 
@@ -99,6 +100,8 @@ TEST(ReadScenario, AHistoryIsReadWithItsSchedule) {
   EXPECT_EQ(chaos::to_string(s.history->nemesis), "lost-reply:A on release#1 for 0.4s; slow:E on read#4");
   EXPECT_EQ(to_string(s.fault), "lost-reply") << "the schedule's first, the row's";
   EXPECT_EQ(strikes_text(s), "lost-reply+slow");
+  EXPECT_EQ(s.fidelity, Fidelity::replays);
+  EXPECT_EQ(read_scenario(valid().dump()).fidelity, Fidelity::unstated) << "format 1";
   EXPECT_EQ(strikes_text(read_scenario(valid().dump())), "pause-waiter");
   EXPECT_FALSE(read_scenario(valid().dump()).history);
   json counted = history();
@@ -126,6 +129,8 @@ TEST(ReadScenario, EachBadHistoryIsNamedInOneLine) {
            {"/history/nemesis", "redis-restart at 1s", "is no history's operation"},
            {"/history/nemesis", 7, "history.nemesis is 7, not a text"},
            {"/history/other", 1, "history.other is no field of a scenario"},
+           {"/fidelity", "mostly", "fidelity is \"mostly\", not one of replays, partly, not replayed"},
+           {"/differs", "a thing", "differs is for a scenario that does not replay its report wholly"},
        }) {
     json j = history();
     j[json::json_pointer(c.pointer)] = c.value;
@@ -137,6 +142,14 @@ TEST(ReadScenario, EachBadHistoryIsNamedInOneLine) {
   json neither = history();
   neither.erase("history");
   EXPECT_EQ(refusal(neither), "fault or history: one of them, not both or neither");
+  json partly = history();
+  partly["fidelity"] = "partly";
+  EXPECT_EQ(refusal(partly), "differs is missing");
+  partly["differs"] = "one restart, not two";
+  EXPECT_EQ(read_scenario(partly.dump()).differs, "one restart, not two");
+  json old_format = valid();
+  old_format["fidelity"] = "replays";
+  EXPECT_EQ(refusal(old_format), "fidelity is a field of format 2, not of format 1");
   json no_schedule = history();
   no_schedule["history"].erase("nemesis");
   EXPECT_EQ(refusal(no_schedule), "nemesis is missing");
