@@ -272,6 +272,7 @@ struct FaultProxy::Loop {
   std::deque<Link> links;
   std::atomic<std::uint64_t>* accepted = nullptr;
   std::atomic<std::uint64_t>* replies_lost = nullptr;
+  bool refusing = false;  // refuse(): each new connection reset once accepted
 
   void set(Direction direction, Fault fault) {
     if (direction != Direction::to_client) up = fault;
@@ -300,6 +301,10 @@ struct FaultProxy::Loop {
         return;
       }
       accepted->fetch_add(1);
+      if (refusing) {
+        client.abort();  // a reset at once: the server cannot be reached
+        continue;
+      }
       Link& link = links.emplace_back();
       link.client = std::move(client);
       set_nodelay(link.client.get());
@@ -471,6 +476,13 @@ void FaultProxy::black_hole(Direction direction) {
 
 void FaultProxy::reset() {
   apply([](Loop& loop) { loop.reset_all(); });
+}
+
+void FaultProxy::refuse(bool refused) {
+  apply([refused](Loop& loop) {
+    if (refused) loop.reset_all();
+    loop.refusing = refused;
+  });
 }
 
 void FaultProxy::lose_next_reply(std::chrono::milliseconds settle) {

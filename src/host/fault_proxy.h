@@ -68,6 +68,10 @@ class FaultProxy {
   // Closes every current connection, both ends, with a TCP RST (SO_LINGER 0), dropping what was
   // queued. Faults stay as they were; new connections are accepted as before.
   void reset();
+  // refuse(true): closes every current connection as reset() does, and resets each new one as soon
+  // as it is accepted, sending nothing upstream, until refuse(false): a server the client cannot
+  // reach for a time. Faults stay as they were.
+  void refuse(bool refused);
   // Loses the reply to the client's next request: from now on the server's bytes are held; the
   // client's next bytes (on any connection) go to the server, and once the server has sent bytes
   // after them and `settle` has passed since them, every connection is reset, dropping what the

@@ -426,6 +426,20 @@ TEST(FaultProxy, ResetFailsTheNextCommandAndTheOneAfterReconnects) {
   EXPECT_EQ(redis.proxy.accepted(), 2u);
 }
 
+TEST(FaultProxy, RefusedConnectionsFailUntilItAcceptsAgain) {
+  RedisBehindProxy redis;
+  RedisConnection through = redis.connect();
+  redis.proxy.refuse(true);
+  EXPECT_THROW(through.command({"PING"}), OutcomeUnknown) << "the current connection reset";
+  EXPECT_ANY_THROW(through.checked({"PING"})) << "its reconnection refused";
+  EXPECT_ANY_THROW(redis.connect()) << "a new connection refused";
+  std::uint64_t refused = redis.proxy.accepted();
+  EXPECT_GE(refused, 3u);
+  redis.proxy.refuse(false);
+  EXPECT_EQ(through.checked({"PING"}).text(), "PONG") << "accepted again";
+  EXPECT_EQ(redis.proxy.accepted(), refused + 1);
+}
+
 TEST(FaultProxy, RedisClosesAConnectionByItsUpstreamAddress) {
   RedisBehindProxy redis;
   RedisConnection through = redis.connect();
