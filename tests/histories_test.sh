@@ -8,7 +8,8 @@
 # retry-release deletes its key again after a lost reply at its second release, the next holder's
 # lock by then, and loses, where redis-py under the same schedule loses nothing. One history a
 # server kind (etcd, ZooKeeper, PostgreSQL, Hazelcast) under a kill armed at a read: struck, the
-# worker started again, the killed increment unknown, nothing lost.
+# worker started again, the killed increment unknown, nothing lost. conn-refused at a release on
+# Redis and on ZooKeeper: struck, the later increments made once connections are accepted again.
 set -uo pipefail
 rlock=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -100,5 +101,15 @@ for client in etcd-lock kazoo-lock shedlock-jdbc hazelcast-lock; do
     check "$client's history: the killed increment is unknown" test "$(chaos_cell $client kill unknown)" -eq 1
     check "$client's history: no client error" test "$(chaos_cell $client kill client_error)" -eq 0
     check "$client's history: nothing lost" test "$(history_cell $client kill lost_increments)" -eq 0
+done
+
+# conn-refused at a release, on Redis and on ZooKeeper: struck once a history, the connections
+# accepted again after it (the workers' later increments done), no client error.
+history refused --client redis-py --client kazoo-lock --trials 1 --workers 2 --increments 4 \
+    --nemesis "conn-refused:A on release#1 for 200ms" --jobs 2
+for client in redis-py kazoo-lock; do
+    check "$client's history: conn-refused struck" test "$(history_cell $client conn-refused faults_struck)" -eq 1
+    check "$client's history: no client error" test "$(chaos_cell $client conn-refused client_error)" -eq 0
+    check "$client's history: increments after it" test "$(history_cell $client conn-refused increments)" -eq 8
 done
 finish

@@ -113,6 +113,10 @@ void TrialNetwork::lose_next_reply(std::size_t worker, std::chrono::milliseconds
   for (host::FaultProxy* proxy : lock_proxies(worker)) proxy->lose_next_reply(settle);
 }
 
+void TrialNetwork::refuse_lock_servers(std::size_t worker, bool refused) {
+  for (host::FaultProxy* proxy : lock_proxies(worker)) proxy->refuse(refused);
+}
+
 void TrialNetwork::keep_replies(std::size_t worker) {
   for (host::FaultProxy* proxy : lock_proxies(worker)) proxy->pass(host::Direction::to_client);
 }

@@ -1,8 +1,8 @@
 // The network of a chaos trial whose fault needs one (partition, delayed-write, net-delay,
-// conn-drop, lost-reply, session-expiry, starved-renewal): a FaultProxy (host/fault_proxy.h) between each worker and
-// each server it uses, Redis (one, or Redlock's three) and PostgreSQL, and the etcd or ZooKeeper a client locks on,
-// each on a port the system picks. The workers are given the proxies' addresses; the nemesis commands the proxies, or
-// asks Redis to close the connections they opened.
+// conn-drop, conn-refused, lost-reply, session-expiry, starved-renewal): a FaultProxy (host/fault_proxy.h) between each
+// worker and each server it uses, Redis (one, or Redlock's three) and PostgreSQL, and the etcd or ZooKeeper a client
+// locks on, each on a port the system picks. The workers are given the proxies' addresses; the nemesis commands the
+// proxies, or asks Redis to close the connections they opened.
 //
 // Owns the proxies: destroyed, they close every connection. Built before the workers are forked:
 // a forked worker inherits the proxies' sockets but not their threads, and never touches them.
@@ -65,6 +65,10 @@ class TrialNetwork {
   void lose_next_reply(std::size_t worker, std::chrono::milliseconds settle);
   void keep_replies(std::size_t worker);
   std::uint64_t take_replies_lost(std::size_t worker);
+
+  // conn-refused: the worker's connections to the servers its lock lives on (its etcd or
+  // ZooKeeper, or else each Redis) reset, and each new one reset at once, until called with false.
+  void refuse_lock_servers(std::size_t worker, bool refused);
 
   // How many connections the proxies have accepted, all together.
   std::uint64_t accepted() const;

@@ -16,17 +16,17 @@ namespace faults {
 
 const FaultModel &none(), &pause(), &slow(), &kill(), &redis_restart(), &failover(), &partition(), &delayed_write(),
     &redis_stall(), &net_delay(), &clock_skew(), &pause_waiter(), &conn_drop(), &lost_reply(), &session_expiry(),
-    &starved_renewal(), &pause_late(), &clock_offset();
+    &starved_renewal(), &pause_late(), &clock_offset(), &conn_refused();
 
 }  // namespace faults
 
 const std::vector<Fault>& all_faults() {
   static const std::vector<Fault> all{
-      faults::none(),          faults::pause(),       faults::slow(),           faults::kill(),
-      faults::redis_restart(), faults::failover(),    faults::partition(),      faults::delayed_write(),
-      faults::redis_stall(),   faults::net_delay(),   faults::clock_skew(),     faults::pause_waiter(),
-      faults::conn_drop(),     faults::lost_reply(),  faults::session_expiry(), faults::starved_renewal(),
-      faults::pause_late(),    faults::clock_offset()};
+      faults::none(),          faults::pause(),        faults::slow(),           faults::kill(),
+      faults::redis_restart(), faults::failover(),     faults::partition(),      faults::delayed_write(),
+      faults::redis_stall(),   faults::net_delay(),    faults::clock_skew(),     faults::pause_waiter(),
+      faults::conn_drop(),     faults::lost_reply(),   faults::session_expiry(), faults::starved_renewal(),
+      faults::pause_late(),    faults::clock_offset(), faults::conn_refused()};
   return all;
 }
 
