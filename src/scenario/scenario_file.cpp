@@ -149,7 +149,8 @@ ScenarioHistory history_from(const json& j, int workers) {
     std::string_view why = e.what();  // "--nemesis 'STEP': ..." or "--nemesis: ..."
     if (why.starts_with("--nemesis")) why.remove_prefix(std::string_view("--nemesis").size());
     if (why.starts_with(":")) why.remove_prefix(1);
-    refuse("history.nemesis", fmt::format("is refused: {}", why.substr(why.find_first_not_of(' '))));
+    why.remove_prefix(std::min(why.find_first_not_of(' '), why.size()));
+    refuse("history.nemesis", fmt::format("is refused: {}", why));
   }
   return history;
 }
