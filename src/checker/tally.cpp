@@ -103,12 +103,18 @@ std::vector<Cell> tabulate(const chaos::Campaign& campaign, const std::vector<Tr
 
 namespace {
 
+// The width of the tables' first column: the built-in strategies' names, or a client's longer one.
+size_t row_column_width(const std::vector<Cell>& cells) {
+  size_t width = 19;
+  for (const Cell& c : cells) width = std::max(width, c.row.size() + 1);
+  return width;
+}
+
 // The histories' figures, each rate with its 95% Wilson interval: increments lost of those sent,
 // and nemesis operations followed by a loss of those struck.
 void print_histories(const std::vector<Cell>& cells) {
   if (std::none_of(cells.begin(), cells.end(), [](const Cell& c) { return c.increments > 0; })) return;
-  size_t row_width = 19;  // as the table's: a client's name may be longer
-  for (const Cell& c : cells) row_width = std::max(row_width, c.row.size() + 1);
+  size_t row_width = row_column_width(cells);
   fmt::print("\n{:<{}}{:<14}{:>11}{:>6}  {:<15}{:>7}{:>11}  {:<15}\n", "history", row_width, "fault", "increments",
              "lost", "95% CI", "struck", "then_loss", "95% CI");
   for (const Cell& c : cells) {
@@ -129,8 +135,7 @@ void print_histories(const std::vector<Cell>& cells) {
 
 void print_table(const std::vector<Cell>& cells, const chaos::ChaosSetup& setup) {
   bool clients = std::any_of(cells.begin(), cells.end(), [](const Cell& c) { return c.client; });
-  size_t row_width = 19;  // the built-in strategies' names; a client's may be longer
-  for (const Cell& c : cells) row_width = std::max(row_width, c.row.size() + 1);
+  size_t row_width = row_column_width(cells);
   fmt::print("\n{:<{}}{:<14}{:>5} {:>7}{:>7}{:>8}{:>6}{:>7}{:>9}{:>7}{:>8}{:>8}{:>6}{:>7}  {:<15}{:>9}{}\n", "strategy",
              row_width, "fault", "safe", "trials", "struck", "not_run", "lost", "money", "overlaps", "failed",
              "dropped", "unknown", "stuck", "rate", "95% CI", "median",
