@@ -226,15 +226,19 @@ std::string_view to_string(Fidelity fidelity) {
   return "unstated";
 }
 
-std::string strikes_text(const Scenario& scenario) {
-  if (!scenario.history) return std::string(to_string(scenario.fault));
-  std::vector<std::string_view> faults;
+std::vector<chaos::Fault> scenario_faults(const Scenario& scenario) {
+  if (!scenario.history) return {scenario.fault};
+  std::vector<chaos::Fault> faults;
   for (const chaos::NemesisStep& step : scenario.history->nemesis.steps) {
-    std::string_view name = to_string(step.fault);
-    if (std::find(faults.begin(), faults.end(), name) == faults.end()) faults.push_back(name);
+    if (std::find(faults.begin(), faults.end(), step.fault) == faults.end()) faults.push_back(step.fault);
   }
+  return faults;
+}
+
+std::string strikes_text(const Scenario& scenario) {
   std::string text;
-  for (std::string_view name : faults) text += fmt::format("{}{}", text.empty() ? "" : "+", name);
+  for (chaos::Fault fault : scenario_faults(scenario))
+    text += fmt::format("{}{}", text.empty() ? "" : "+", to_string(fault));
   return text;
 }
 

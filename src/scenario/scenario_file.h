@@ -75,8 +75,10 @@ std::string_view to_string(Fidelity fidelity);
 // neither of fault and history, or a history's schedule that chaos's --nemesis would refuse.
 Scenario read_scenario(std::string_view text);
 
-// What strikes in the scenario, as its listing shows it: its fault ("pause-waiter"), or its
-// history's operations in the schedule's order, each once ("lost-reply+slow").
+// The faults that strike in the scenario: its fault, or its history's operations in the
+// schedule's order, each once.
+std::vector<chaos::Fault> scenario_faults(const Scenario& scenario);
+// Those faults as its listing shows them: "pause-waiter", "lost-reply+slow".
 std::string strikes_text(const Scenario& scenario);
 
 // Whether the trial showed one of `losses`, as checker/classification.h classifies it (a trial

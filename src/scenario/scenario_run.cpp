@@ -62,12 +62,7 @@ ScenarioPlan plan_scenario(const Scenario& scenario, const protocol::Catalogue& 
     if (asked)
       plan.versions.push_back(VersionPlan{v, protocol::shipped_client(catalogue, scenario.client + "@" + v).spec});
   }
-  std::vector<chaos::Fault> faults{scenario.fault};
-  if (scenario.history) {
-    faults.clear();
-    for (const chaos::NemesisStep& step : scenario.history->nemesis.steps) faults.push_back(step.fault);
-  }
-  for (chaos::Fault fault : faults) {
+  for (chaos::Fault fault : scenario_faults(scenario)) {
     if (std::string_view why = chaos::not_applicable_to_client(fault, plan.versions.front().client); !why.empty()) {
       throw UsageError(fmt::format("{}: the fault {} does not apply to {}: {}", scenario.name, to_string(fault),
                                    scenario.client, why));
