@@ -115,15 +115,15 @@ std::map<std::string, std::vector<Interval>> pauses(const std::vector<Event>& ev
 // acquire that failed).
 long long expected_balance(const std::vector<Event>& events) {
   struct Increment {
-    long long read = 0;
-    bool read_seen = false, counted = false, written = false;
+    std::optional<long long> read;  // the balance it read
+    bool counted = false, written = false;
   };
   std::map<std::string, Increment> current;
   long long expected = bank::kInitialBalance;
   for (const Event& event : events) {
     Increment& at = current[event.who];
     if (event.kind == EventKind::read) {
-      at = Increment{event.balance().value_or(0), true, false, false};
+      at = Increment{event.balance().value_or(0), false, false};
       continue;
     }
     std::optional<long long> amount;
@@ -131,8 +131,8 @@ long long expected_balance(const std::vector<Event>& events) {
     if (event.kind == EventKind::wrote || event.kind == EventKind::pg_added) {
       amount = event.amount();
       write = true;
-    } else if (event.kind == EventKind::fenced_write && event.rowcount().value_or(0) > 0 && at.read_seen) {
-      amount = event.balance().value_or(0) - at.read;
+    } else if (event.kind == EventKind::fenced_write && event.rowcount().value_or(0) > 0 && at.read) {
+      amount = event.balance().value_or(0) - *at.read;
       write = true;
     } else if (event.kind == EventKind::error) {
       amount = event.amount();
