@@ -5,9 +5,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -22,6 +24,11 @@ struct AddrinfoDeleter {
 
 struct Socket {
   int fd = -1;
+  explicit Socket(int descriptor) : fd(descriptor) {}
+  Socket(Socket&& other) noexcept : fd(std::exchange(other.fd, -1)) {}
+  Socket(const Socket&) = delete;
+  Socket& operator=(const Socket&) = delete;
+  Socket& operator=(Socket&&) = delete;
   ~Socket() {
     if (fd >= 0) ::close(fd);
   }
@@ -39,11 +46,8 @@ void wait_for(int fd, short events, std::chrono::steady_clock::time_point deadli
   }
 }
 
-}  // namespace
-
-void probe_server(const std::string& host_port, std::string_view say, std::string_view expect,
-                  std::chrono::milliseconds timeout) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
+// A connected socket to `host_port`, or throws by the deadline.
+Socket connected(const std::string& host_port, std::chrono::steady_clock::time_point deadline) {
   std::size_t colon = host_port.rfind(':');
   if (colon == std::string::npos) throw Error(fmt::format("'{}' is not HOST:PORT", host_port));
   addrinfo hints{};
@@ -63,18 +67,46 @@ void probe_server(const std::string& host_port, std::string_view say, std::strin
   socklen_t length = sizeof error;
   ::getsockopt(s.fd, SOL_SOCKET, SO_ERROR, &error, &length);
   if (error != 0) throw Error(fmt::format("connect: {}", std::strerror(error)));
-  if (say.empty()) return;
+  return s;
+}
+
+// Sends `say` whole, or throws.
+void send_all(const Socket& s, std::string_view say) {
   if (::send(s.fd, say.data(), say.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(say.size()))
     throw Error(fmt::format("send: {}", std::strerror(errno)));
+}
+
+// What the server answers, read until it closes or `enough` of it came, by the deadline.
+std::string read_answer(const Socket& s, std::size_t enough, std::chrono::steady_clock::time_point deadline) {
   std::string answer;
-  char buffer[64];
-  while (answer.size() < expect.size()) {
+  char buffer[4096];
+  while (answer.size() < enough) {
     wait_for(s.fd, POLLIN, deadline, "answer");
-    ssize_t n = ::recv(s.fd, buffer, sizeof buffer, 0);
+    ssize_t n = ::recv(s.fd, buffer, std::min(sizeof buffer, enough - answer.size()), 0);
     if (n <= 0) break;
     answer.append(buffer, static_cast<std::size_t>(n));
   }
+  return answer;
+}
+
+}  // namespace
+
+void probe_server(const std::string& host_port, std::string_view say, std::string_view expect,
+                  std::chrono::milliseconds timeout) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  Socket s = connected(host_port, deadline);
+  if (say.empty()) return;
+  send_all(s, say);
+  std::string answer = read_answer(s, expect.size(), deadline);
   if (!answer.starts_with(expect)) throw Error(fmt::format("'{}' was answered '{}', not '{}'", say, answer, expect));
+}
+
+std::string ask_server(const std::string& host_port, std::string_view say, std::size_t max_bytes,
+                       std::chrono::milliseconds timeout) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  Socket s = connected(host_port, deadline);
+  send_all(s, say);
+  return read_answer(s, max_bytes, deadline);
 }
 
 }  // namespace rlock::host
