@@ -1,6 +1,7 @@
 // An rlock protocol client (docs/clients.md) whose lock is etcd's own Go concurrency.Mutex
 // (go.etcd.io/etcd/client/v3; v3.4's import path behind the build tag etcd_clientv3), against the
-// etcd of ETCD_ENDPOINT (or --endpoint HOST:PORT).
+// etcd of ETCD_ENDPOINT (or --endpoint HOST:PORT; a cluster's members as HOST:PORT,HOST:PORT,...,
+// which the client balances across and fails over between).
 //
 // Each increment opens a concurrency.Session whose lease is the TTL in whole seconds (etcd grants no
 // shorter one), kept alive by the session's own goroutine, and locks NewMutex(session, "/locks/"+key)
@@ -18,6 +19,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	protocol "rlock.local/goprotocol"
@@ -36,7 +38,7 @@ func createRevision(client *etcdClient, mutex *etcdMutex) (int64, error) {
 }
 
 func main() {
-	endpoint := flag.String("endpoint", os.Getenv("ETCD_ENDPOINT"), "etcd's HOST:PORT")
+	endpoint := flag.String("endpoint", os.Getenv("ETCD_ENDPOINT"), "etcd's HOST:PORT, or its members' comma-separated")
 	fenced := flag.Bool("fenced", false, "claim the lock key's create revision as a fencing token")
 	kept := flag.Bool("session", false, "keep one session across increments; retry a failed Unlock one TTL later")
 	flag.Parse()
@@ -47,7 +49,7 @@ func main() {
 		if *endpoint == "" {
 			return fmt.Errorf("no etcd endpoint: give --endpoint or ETCD_ENDPOINT")
 		}
-		client, err = newClient(etcdConfig{Endpoints: []string{*endpoint}, DialTimeout: 2 * time.Second})
+		client, err = newClient(etcdConfig{Endpoints: strings.Split(*endpoint, ","), DialTimeout: 2 * time.Second})
 		return err
 	}
 	leaseSeconds := func() int { return int((ttl + time.Second - 1) / time.Second) }

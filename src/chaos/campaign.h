@@ -36,6 +36,7 @@ struct Campaign {
   int trials = 200;
   int jobs = 8;
   Shard shard{};
+  Topology topology = Topology::single;  // which cells are n/a depends on it
 };
 
 // A campaign's bounds, as `rlock chaos` takes it and a stored run's reader checks it; a run's trials

@@ -1,11 +1,33 @@
 #include "chaos/chaos.h"
 
+#include "util/enum_names.h"
+
 namespace rlock::chaos {
+namespace {
+
+constexpr util::NameTable<Topology, 2> kTopologyNames{{{Topology::single, "single"}, {Topology::cluster, "cluster"}}};
+
+// Why a cell cannot run on `topology` whatever its fault strikes; empty when it can.
+std::string_view not_on(Fault fault, Topology topology, bool cluster_row) {
+  if (topology == Topology::cluster && !cluster_row) return "one server only";
+  if (topology == Topology::single && fault->needs_cluster()) return "no cluster";
+  return {};
+}
+
+}  // namespace
+
+std::string_view to_string(Topology topology) { return util::name_in(kTopologyNames, topology); }
+std::optional<Topology> topology_from(std::string_view name) { return util::value_in(kTopologyNames, name); }
 
 bool expected_safe(lab::Strategy strategy, Fault fault) { return fault->expected_safe(strategy); }
-std::string_view not_applicable(lab::Strategy strategy, Fault fault) { return fault->not_applicable(strategy); }
-std::string_view not_applicable_to_client(Fault fault, const protocol::ClientSpec& client) {
-  std::string_view reason = fault->not_applicable_to_client(client.server);
+std::string_view not_applicable(lab::Strategy strategy, Fault fault, Topology topology) {
+  std::string_view reason = not_on(fault, topology, false);
+  return reason.empty() ? fault->not_applicable(strategy) : reason;
+}
+
+std::string_view not_applicable_to_client(Fault fault, const protocol::ClientSpec& client, Topology topology) {
+  std::string_view reason = not_on(fault, topology, client.cluster && client.server == protocol::ServerKind::etcd);
+  if (reason.empty()) reason = fault->not_applicable_to_client(client.server);
   // A fault proxy stands between a worker and one address; a Hazelcast client reaches every member.
   if (reason.empty() && client.server == protocol::ServerKind::hazelcast && fault->through_proxies())
     return "no proxy to its members";

@@ -33,6 +33,19 @@ std::vector<RedisAddress> redlock_servers_for(Job& job, const LockKey& key) {
   return addresses;
 }
 
+int cluster_port_of(const ChaosSetup& setup, int job) { return setup.cluster_port + host::EtcdCluster::kPorts * job; }
+
+host::EtcdCluster& cluster_for(Job& job) {
+  if (!job.cluster) {
+    std::filesystem::path logs = job.setup.dir / "trials" / ".etcd-cluster";
+    std::filesystem::create_directories(logs);
+    job.cluster = std::make_unique<host::EtcdCluster>(cluster_port_of(job.setup, job.number), logs);
+  } else if (!job.cluster->healthy_within(std::chrono::seconds(10))) {
+    throw Error(fmt::format("etcd cluster of job {}: a member is not healthy 10 s after its fault healed", job.number));
+  }
+  return *job.cluster;
+}
+
 void check_strikable(const RedisAddress& address, Fault fault) {
   try {
     RedisConnection redis(address);
@@ -55,6 +68,7 @@ void check_own_servers(const ChaosSetup& setup, int jobs, bool failover, bool re
   for (int job = 0; job < jobs; ++job) {
     if (failover) host::FailoverPair pair(failover_port_of(setup, job), logs);
     if (redlock) start_redlock_servers(setup, job, logs);
+    if (setup.topology == Topology::cluster) host::EtcdCluster cluster(cluster_port_of(setup, job), logs);
   }
   std::filesystem::remove_all(logs);
 }

@@ -13,6 +13,7 @@
 
 #include "bank/account_store.h"
 #include "chaos/chaos.h"
+#include "host/etcd_cluster.h"
 #include "host/local_redis.h"
 #include "rlock/lock_key.h"
 #include "rlock/redis_address.h"
@@ -24,6 +25,8 @@ class JobLab;
 
 // Job `job`'s failover port: its primary listens there and its replica on the next port.
 int failover_port_of(const ChaosSetup& setup, int job);
+// Job `job`'s first cluster port: its etcd cluster's members listen on it and the five next.
+int cluster_port_of(const ChaosSetup& setup, int job);
 
 using RedlockServers = std::vector<std::unique_ptr<host::LocalRedis>>;
 
@@ -36,12 +39,17 @@ struct Job {
   const ChaosSetup& setup;
   RedisConnection redis;
   bank::AccountStore store;
-  RedlockServers redlock;  // started for the job's first redlock trial
-  JobLab* lab = nullptr;   // under --netns: the job's namespaces and Redis (netns_job.h)
+  RedlockServers redlock;                        // started for the job's first redlock trial
+  JobLab* lab = nullptr;                         // under --netns: the job's namespaces and Redis (netns_job.h)
+  std::unique_ptr<host::EtcdCluster> cluster{};  // under Topology::cluster: started for the job's first trial
 };
 
 // The job's Redlock servers (started for its first redlock trial), rid of `key`'s lock.
 std::vector<RedisAddress> redlock_servers_for(Job& job, const LockKey& key);
+
+// The job's etcd cluster, started for its first trial and healthy: a member a fault paused or
+// killed is running again.
+host::EtcdCluster& cluster_for(Job& job);
 
 // A fault that strikes a server (FaultModel::strikes_server: redis-restart crashes the shared Redis; failover
 // and redis-stall run on servers of the job's own, judging rlock's Redis rather than the user's)
@@ -50,8 +58,8 @@ std::vector<RedisAddress> redlock_servers_for(Job& job, const LockKey& key);
 // user's or the system's. Throws UsageError, in one line, when it is not.
 void check_strikable(const RedisAddress& redis, Fault fault);
 // Starts and stops the servers of their own that `jobs` jobs will run (a failover's primary and
-// replica, Redlock's three): throws Error when one cannot start (a port taken, no redis-server),
-// before any trial runs.
+// replica, Redlock's three, the etcd cluster of setup.topology): throws Error when one cannot start
+// (a port taken, no redis-server, a member that did not form), before any trial runs.
 void check_own_servers(const ChaosSetup& setup, int jobs, bool failover, bool redlock);
 
 }  // namespace rlock::chaos

@@ -19,14 +19,15 @@ void on_shared_redis(Job& job, const std::vector<std::string_view>& command) {
   });
 }
 
-std::vector<ClientServer> client_servers(const std::vector<TrialSpec>& specs) {
+std::vector<ClientServer> client_servers(const std::vector<TrialSpec>& specs, Topology topology) {
   auto uses = [&](protocol::ServerKind kind) {
     return std::any_of(specs.begin(), specs.end(),
                        [&](const TrialSpec& s) { return s.client && s.client->server == kind; });
   };
   auto variable = [](protocol::ServerKind kind) { return std::string(protocol::address_variable(kind)); };
   std::vector<ClientServer> servers;
-  if (uses(protocol::ServerKind::etcd)) servers.push_back({"etcd", variable(protocol::ServerKind::etcd), "", ""});
+  if (uses(protocol::ServerKind::etcd) && topology == Topology::single)
+    servers.push_back({"etcd", variable(protocol::ServerKind::etcd), "", ""});
   if (uses(protocol::ServerKind::zookeeper))
     servers.push_back({"ZooKeeper", variable(protocol::ServerKind::zookeeper), "ruok", "imok"});
   if (uses(protocol::ServerKind::hazelcast))

@@ -39,7 +39,7 @@ std::pair<std::string, int> one_server(const std::string& address) {
 }  // namespace
 
 TrialNetwork::TrialNetwork(std::size_t workers, const std::vector<RedisAddress>& redis, const std::string& conninfo,
-                           std::uint64_t seed, const std::string& client_server)
+                           std::uint64_t seed, const std::vector<std::string>& client_servers)
     : redis_(redis), conninfo_(conninfo), rng_(seed) {
   for (const RedisAddress& server : redis) {
     if (!server.socket.empty() || server.sentinel) {
@@ -53,14 +53,15 @@ TrialNetwork::TrialNetwork(std::size_t workers, const std::vector<RedisAddress>&
         fmt::format("the network faults need PostgreSQL over TCP at one address to put a proxy on; {} is not",
                     bank::describe_conninfo(conninfo)));
   }
-  std::optional<std::pair<std::string, int>> upstream;
-  if (!client_server.empty()) upstream = one_server(client_server);
+  std::vector<std::pair<std::string, int>> upstream;
+  for (const std::string& server : client_servers) upstream.push_back(one_server(server));
   for (std::size_t i = 0; i < workers; ++i) {
     Links links;
     for (const RedisAddress& server : redis)
       links.redis.push_back(std::make_unique<host::FaultProxy>(server.host, server.port));
     links.postgres = std::make_unique<host::FaultProxy>(postgres->host, postgres->port);
-    if (upstream) links.client_server = std::make_unique<host::FaultProxy>(upstream->first, upstream->second);
+    for (const auto& [host, port] : upstream)
+      links.client_server.push_back(std::make_unique<host::FaultProxy>(host, port));
     links_.push_back(std::move(links));
   }
 }
@@ -79,8 +80,10 @@ std::string TrialNetwork::conninfo_of(std::size_t worker) const {
 }
 
 std::string TrialNetwork::client_server_of(std::size_t worker) const {
-  const auto& proxy = links_[worker].client_server;
-  return proxy ? fmt::format("127.0.0.1:{}", proxy->port()) : "";
+  std::string list;
+  for (const auto& proxy : links_[worker].client_server)
+    list += fmt::format("{}127.0.0.1:{}", list.empty() ? "" : ",", proxy->port());
+  return list;
 }
 
 long long TrialNetwork::kill_redis_connections(std::size_t worker) {
@@ -98,14 +101,14 @@ long long TrialNetwork::kill_redis_connections(std::size_t worker) {
 }
 
 void TrialNetwork::reset_client_server(std::size_t worker) {
-  if (const auto& proxy = links_[worker].client_server) proxy->reset();
+  for (const auto& proxy : links_[worker].client_server) proxy->reset();
 }
 
 std::vector<host::FaultProxy*> TrialNetwork::lock_proxies(std::size_t worker) const {
   const Links& links = links_[worker];
-  if (links.client_server) return {links.client_server.get()};
   std::vector<host::FaultProxy*> proxies;
-  for (const auto& proxy : links.redis) proxies.push_back(proxy.get());
+  for (const auto& proxy : links.client_server.empty() ? links.redis : links.client_server)
+    proxies.push_back(proxy.get());
   return proxies;
 }
 
@@ -128,11 +131,11 @@ std::uint64_t TrialNetwork::take_replies_lost(std::size_t worker) {
 }
 
 void TrialNetwork::cut_client_server(std::size_t worker) {
-  if (const auto& proxy = links_[worker].client_server) proxy->hold();
+  for (const auto& proxy : links_[worker].client_server) proxy->hold();
 }
 
 void TrialNetwork::heal_client_server(std::size_t worker) {
-  if (const auto& proxy = links_[worker].client_server) proxy->pass();
+  for (const auto& proxy : links_[worker].client_server) proxy->pass();
 }
 
 std::uint64_t TrialNetwork::accepted() const {

@@ -24,17 +24,19 @@ namespace rlock::chaos {
 
 class TrialNetwork {
  public:
-  // Proxies for `workers` workers; `client_server`: the HOST:PORT of the etcd or ZooKeeper their
-  // clients lock on, or "". Throws UsageError when a server is not reached over TCP at one address
-  // (a Unix socket, a Sentinel, several PostgreSQL hosts or ZooKeeper servers): there is nothing to
+  // Proxies for `workers` workers; `client_servers`: the HOST:PORT of the etcd or ZooKeeper their
+  // clients lock on (of each member, for an etcd cluster of rlock's own), or none. Throws
+  // UsageError when a server is not reached over TCP at one address (a Unix socket, a Sentinel,
+  // several PostgreSQL hosts, a ZooKeeper connect string of several servers): there is nothing to
   // put a proxy on.
   TrialNetwork(std::size_t workers, const std::vector<RedisAddress>& redis, const std::string& conninfo,
-               std::uint64_t seed, const std::string& client_server = "");
+               std::uint64_t seed, const std::vector<std::string>& client_servers = {});
 
   // The addresses worker `worker` is given: the proxies', in the order of the servers.
   std::vector<RedisAddress> redis_of(std::size_t worker) const;
   std::string conninfo_of(std::size_t worker) const;
-  // The HOST:PORT of its etcd or ZooKeeper proxy; "" without a client server.
+  // The HOST:PORT of its etcd or ZooKeeper proxy (a member's each, comma-separated, on a cluster);
+  // "" without a client server.
   std::string client_server_of(std::size_t worker) const;
 
   // partition, starved-renewal: every byte between the worker and Redis stays in the network (as
@@ -51,7 +53,7 @@ class TrialNetwork {
   // conn-drop: each Redis closes the worker's connections to it (CLIENT KILL ADDR, by the address
   // the proxy connected from); returns how many it closed.
   long long kill_redis_connections(std::size_t worker);
-  // conn-drop: the worker's connections to its etcd or ZooKeeper reset (both ends, RST).
+  // conn-drop: the worker's connections to its etcd (each member) or ZooKeeper reset (both ends, RST).
   void reset_client_server(std::size_t worker);
   // session-expiry: every byte between the worker and its etcd or ZooKeeper stays in the network,
   // nothing reset, until heal_client_server().
@@ -77,7 +79,7 @@ class TrialNetwork {
   struct Links {
     std::vector<std::unique_ptr<host::FaultProxy>> redis;
     std::unique_ptr<host::FaultProxy> postgres;
-    std::unique_ptr<host::FaultProxy> client_server;  // none without one
+    std::vector<std::unique_ptr<host::FaultProxy>> client_server;  // a member's each; none without one
     std::uint64_t replies_lost_taken = 0;
   };
   // The proxies between the worker and the servers its lock lives on.

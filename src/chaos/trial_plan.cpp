@@ -10,7 +10,8 @@ std::vector<TrialSpec> planned_cells(const Campaign& campaign) {
   std::vector<TrialSpec> cells;
   auto add_row = [&](lab::Strategy s, const std::optional<protocol::ClientSpec>& client) {
     for (Fault f : campaign.faults) {
-      std::string_view why_not = client ? not_applicable_to_client(f, *client) : not_applicable(s, f);
+      std::string_view why_not =
+          client ? not_applicable_to_client(f, *client, campaign.topology) : not_applicable(s, f, campaign.topology);
       if (why_not.empty()) cells.push_back({s, f, 0, client});  // else its cell prints n/a
     }
   };

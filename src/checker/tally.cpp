@@ -48,7 +48,7 @@ std::vector<Cell> empty_table(const chaos::Campaign& campaign) {
                 Cell{.row = std::string(to_string(s)),
                      .fault = f,
                      .expected_safe = chaos::expected_safe(s, f),
-                     .not_applicable = chaos::not_applicable(s, f)},
+                     .not_applicable = chaos::not_applicable(s, f, campaign.topology)},
                 lab::lock_servers(s) != 3);
     }
   }
@@ -59,7 +59,7 @@ std::vector<Cell> empty_table(const chaos::Campaign& campaign) {
                      .fault = f,
                      .expected_safe = client.expected_safe,
                      .client = true,
-                     .not_applicable = chaos::not_applicable_to_client(f, client)},
+                     .not_applicable = chaos::not_applicable_to_client(f, client, campaign.topology)},
                 client.servers == 1);
     }
   }

@@ -145,6 +145,26 @@ TEST(Tabulate, AClientDeclaredOnEtcdIsOutOfTheRedisFaultsReach) {
       "Redis unused");
 }
 
+// On a cluster only an etcd client whose adapter takes the members runs; leader-pause needs one.
+TEST(Tabulate, ACellTheTopologyCannotRunIsNotApplicable) {
+  using chaos::Topology;
+  protocol::ClientSpec etcd = protocol::parse_client_spec("mine@etcd=x");
+  chaos::Fault leader_pause = chaos::fault_named("leader-pause"), pause = chaos::fault_named("pause");
+  EXPECT_EQ(chaos::not_applicable_to_client(leader_pause, etcd), "no cluster");
+  EXPECT_EQ(chaos::not_applicable_to_client(pause, etcd, Topology::cluster), "one server only")
+      << "a command of one's own takes one server";
+  etcd.cluster = true;
+  EXPECT_EQ(chaos::not_applicable_to_client(leader_pause, etcd, Topology::cluster), "");
+  EXPECT_EQ(chaos::not_applicable_to_client(pause, etcd, Topology::cluster), "");
+  EXPECT_EQ(chaos::not_applicable_to_client(chaos::fault_named("redis-restart"), etcd, Topology::cluster),
+            "Redis unused");
+  protocol::ClientSpec redis{"mine", "x"};
+  redis.cluster = true;
+  EXPECT_EQ(chaos::not_applicable_to_client(pause, redis, Topology::cluster), "one server only");
+  EXPECT_EQ(chaos::not_applicable(Strategy::ttl, pause, Topology::cluster), "one server only");
+  EXPECT_EQ(chaos::not_applicable(Strategy::ttl, leader_pause), "no cluster");
+}
+
 TEST(Tabulate, OnlyTheFaultsOfItsOwnProcessReachAHazelcastClient) {
   protocol::ClientSpec client{"hz", "java -jar client.jar"};
   client.server = protocol::ServerKind::hazelcast;

@@ -1,10 +1,12 @@
 #include "cli/campaign_options.h"
 
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "chaos/campaign.h"
+#include "host/etcd_cluster.h"
 #include "rlock/error.h"
 #include "rlock/token.h"
 #include "util/option_checks.h"
@@ -31,6 +33,23 @@ void add_campaign_options(CLI::App& cmd, CampaignOptions& options) {
       ->capture_default_str();
 }
 
+void add_topology_options(CLI::App& cmd, CampaignOptions& options) {
+  cmd.add_option_function<std::string>(
+         "--topology",
+         [&options](const std::string& name) {
+           std::optional<chaos::Topology> topology = chaos::topology_from(name);
+           if (!topology) throw UsageError(fmt::format("--topology {}: not a topology ({})", name, chaos::kTopologies));
+           options.topology = *topology;
+         },
+         "the lock's servers: single (one server, the default) or cluster (an etcd cluster of three members of "
+         "each job's own, for etcd clients whose adapter takes them; docs/chaos.md)")
+      ->option_text("single|cluster");
+  cmd.add_option("--cluster-port", options.cluster_port,
+                 "under --topology cluster, each job's etcd members listen on 127.0.0.1 from this port, six a job")
+      ->check(util::in_range(chaos::kMinOwnPort, chaos::kMaxOwnPort))
+      ->capture_default_str();
+}
+
 void add_workload_options(CLI::App& cmd, chaos::Workload& workload) {
   cmd.add_option("--increments", workload.increments,
                  "K: each trial a history, each worker a client process making K increments back to back "
@@ -54,14 +73,26 @@ std::uint64_t random_seed() {
 }
 
 void check_own_ports(const CampaignOptions& options) {
-  int failover_end = options.failover_port + 2 * options.jobs - 1;
-  int redlock_end = options.redlock_port + 3 * options.jobs - 1;
-  if (options.failover_port <= redlock_end && options.redlock_port <= failover_end) {
-    throw UsageError(fmt::format(
-        "--failover-port {} and --redlock-port {} overlap with {} jobs: the failover servers take ports {} to {}, "
-        "the Redlock ones {} to {}",
-        options.failover_port, options.redlock_port, options.jobs, options.failover_port, failover_end,
-        options.redlock_port, redlock_end));
+  struct Range {
+    const char* option;
+    const char* servers;
+    int first, last;
+  };
+  std::vector<Range> ranges{
+      {"--failover-port", "the failover servers", options.failover_port, options.failover_port + 2 * options.jobs - 1},
+      {"--redlock-port", "the Redlock ones", options.redlock_port, options.redlock_port + 3 * options.jobs - 1}};
+  if (options.topology == chaos::Topology::cluster) {
+    ranges.push_back({"--cluster-port", "the etcd members", options.cluster_port,
+                      options.cluster_port + host::EtcdCluster::kPorts * options.jobs - 1});
+  }
+  for (std::size_t a = 0; a < ranges.size(); ++a) {
+    for (std::size_t b = a + 1; b < ranges.size(); ++b) {
+      const Range &x = ranges[a], &y = ranges[b];
+      if (x.first > y.last || y.first > x.last) continue;
+      throw UsageError(fmt::format("{} {} and {} {} overlap with {} jobs: {} take ports {} to {}, {} {} to {}",
+                                   x.option, x.first, y.option, y.first, options.jobs, x.servers, x.first, x.last,
+                                   y.servers, y.first, y.last));
+    }
   }
 }
 
@@ -73,6 +104,7 @@ chaos::ChaosSetup campaign_setup(const CampaignOptions& options, const lab::RunS
   setup.seed = options.seed.value_or(random_seed());
   setup.failover_port = options.failover_port;
   setup.redlock_port = options.redlock_port;
+  setup.cluster_port = options.cluster_port;
   setup.first_account = options.first_account;
   return setup;
 }

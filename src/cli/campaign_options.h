@@ -21,10 +21,14 @@ struct CampaignOptions {
   int failover_port = chaos::ChaosSetup{}.failover_port;
   int redlock_port = chaos::ChaosSetup{}.redlock_port;
   long first_account = chaos::ChaosSetup{}.first_account;
+  chaos::Topology topology = chaos::Topology::single;
+  int cluster_port = chaos::ChaosSetup{}.cluster_port;
 };
 
 // Binds --seed, --jobs, --failover-port, --redlock-port and --account to `options`.
 void add_campaign_options(CLI::App& cmd, CampaignOptions& options);
+// Binds --topology and --cluster-port to `options` (`rlock chaos`'s alone, so far).
+void add_topology_options(CLI::App& cmd, CampaignOptions& options);
 // Binds --increments, --duration and --workers to `workload`: trials as histories (chaos/workload.h).
 void add_workload_options(CLI::App& cmd, chaos::Workload& workload);
 
@@ -32,8 +36,9 @@ void add_workload_options(CLI::App& cmd, chaos::Workload& workload);
 std::uint64_t random_seed();
 
 // Job j's failover pair takes failover_port + 2j and the next port, its Redlock servers
-// redlock_port + 3j and the next two (chaos.h): throws UsageError, in one line, when the two ranges
-// meet, for the campaign would stop at its first trial that needs a port the other range took.
+// redlock_port + 3j and the next two, its etcd cluster (on a cluster) cluster_port + 6j and the next
+// five (chaos.h): throws UsageError, in one line, when two ranges meet, for the campaign would stop
+// at its first trial that needs a port the other range took.
 void check_own_ports(const CampaignOptions& options);
 
 // The setup of a campaign on `lab`'s servers, kept under its chaos/ folder, its seed the one given

@@ -161,6 +161,9 @@ ChaosPlan plan_of(const ChaosOptions& options) {
                                                                     names_of(chaos::all_faults()));
   int trials = options.trials != 200 ? options.trials : history ? 2 : options.quick ? 20 : options.trials;
   chaos::Campaign campaign{strategies, clients_of(options), faults, trials, options.campaign.jobs};
+  campaign.topology = options.campaign.topology;
+  if (campaign.topology == chaos::Topology::cluster && options.netns)
+    throw UsageError("--topology cluster runs its members on this host's loopback: no --netns beside it");
   check_histories(options, campaign);
   if (chaos::planned_trials(campaign) > chaos::kMaxTrialsARun) {
     throw UsageError(fmt::format("the campaign runs {} trials: at most {} a run", chaos::planned_trials(campaign),
@@ -249,6 +252,7 @@ void register_chaos(CLI::App& app, const GlobalOptions& global) {
       ->check(util::in_range(chaos::kMinTtlMs, chaos::kMaxTtlMs))
       ->capture_default_str();
   add_campaign_options(*cmd, options->campaign);
+  add_topology_options(*cmd, options->campaign);
   cmd->add_option("--wait", options->wait,
                   "how refused workers of the single-Redis strategies wait: poll (every 10 ms) , notify "
                   "(until the release is announced, 10 ms at most), queue (in turn, woken at the release) or handoff "

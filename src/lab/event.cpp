@@ -14,7 +14,7 @@
 namespace rlock::lab {
 namespace {
 
-constexpr util::NameTable<EventKind, 24> kNames{{
+constexpr util::NameTable<EventKind, 26> kNames{{
     {EventKind::acquired, "acquired"},
     {EventKind::busy, "busy"},
     {EventKind::acquire_unanswered, "acquire_unanswered"},
@@ -34,6 +34,8 @@ constexpr util::NameTable<EventKind, 24> kNames{{
     {EventKind::redis_signal, "redis_signal"},
     {EventKind::redis_promoted, "redis_promoted"},
     {EventKind::lock_expired, "lock_expired"},
+    {EventKind::member_signal, "member_signal"},
+    {EventKind::cluster_leader, "cluster_leader"},
     {EventKind::signal, "signal"},
     {EventKind::network, "network"},
     {EventKind::pg_locked, "pg_locked"},

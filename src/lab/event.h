@@ -37,6 +37,8 @@ enum class EventKind {
   redis_signal,        // server, signal (host)
   redis_promoted,      // server, pttl (host)
   lock_expired,        // key: the lock's TTL made to run out now (host, `rlock explore`)
+  member_signal,       // member, signal: to a member of an etcd cluster of rlock's own (host)
+  cluster_leader,      // member: the one that leads the etcd cluster now, "" when none answers (host)
   signal,              // signal ("SIGSTOP"), target
   network,             // action, target: the nemesis on a worker's connections (held, healed, delayed)
   pg_locked,           // lock: "row" or "advisory", taken in PostgreSQL

@@ -43,6 +43,8 @@ constexpr Wording kWordings[] = {
     {"redis_promoted", "Redis {server} promoted to primary, lock PTTL {pttl}",
      "Redis {server} 원본으로 승격, 락 PTTL {pttl}"},
     {"lock_expired", "lock {key} expired (its TTL ran out)", "락 {key} 만료 (TTL 소진)"},
+    {"member_signal", "{signal} to etcd member {member}", "etcd 멤버 {member}에 {signal}"},
+    {"cluster_leader", "etcd member {member} leads", "etcd 멤버 {member}가 리더"},
     {"signal", "{signal} to {target}", "{target}에 {signal}"},
     {"network", "{target}'s connections: {action}", "{target}의 연결: {action}"},
     {"pg_locked", "PostgreSQL {lock} lock taken", "PostgreSQL {lock} 락 획득"},

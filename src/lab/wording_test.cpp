@@ -88,6 +88,12 @@ const std::vector<Line>& lines() {
       {{2.00, "host", EventKind::lock_expired, {{"key", "lock:account:1"}}},
        " 2.00s  host  lock lock:account:1 expired (its TTL ran out)",
        " 2.00s  host  락 lock:account:1 만료 (TTL 소진)"},
+      {{1.00, "host", EventKind::member_signal, {{"member", "e2"}, {"signal", "SIGSTOP"}}},
+       " 1.00s  host  SIGSTOP to etcd member e2",
+       " 1.00s  host  etcd 멤버 e2에 SIGSTOP"},
+      {{1.00, "host", EventKind::cluster_leader, {{"member", "e2"}}},
+       " 1.00s  host  etcd member e2 leads",
+       " 1.00s  host  etcd 멤버 e2가 리더"},
       {{0.12, "host", EventKind::network, {{"action", "Redis cut off"}, {"target", "A"}}},
        " 0.12s  host  A's connections: Redis cut off",
        " 0.12s  host  A의 연결: Redis cut off"},
@@ -130,7 +136,7 @@ TEST(Messages, EveryEventKindHasALine) {
   for (int i = 0; i < 64 && to_string(static_cast<EventKind>(i)) != "unknown"; ++i) {
     EXPECT_TRUE(covered.contains(static_cast<EventKind>(i))) << to_string(static_cast<EventKind>(i));
   }
-  EXPECT_EQ(covered.size(), 24u);
+  EXPECT_EQ(covered.size(), 26u);
 }
 
 TEST(Messages, TimesOfTenSecondsAndMoreWidenTheColumn) {

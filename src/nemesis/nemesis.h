@@ -2,7 +2,8 @@
 // as the host's event with the operation's name in its "op" field. The runner that schedules the
 // operations (a chaos fault's strike and heal, an explorer's move) says what they act on (Targets):
 // how a worker is sent a signal (a forked process, a protocol client's group, a gated worker held
-// at its gate), how its connections to Redis are cut and healed, and which Redis the lock lives on.
+// at its gate), how its connections to Redis are cut and healed, which Redis the lock lives on, and
+// the etcd cluster whose members it pauses.
 //
 // Not thread-safe: an operation runs on its runner's thread.
 #pragma once
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "host/etcd_cluster.h"
 #include "host/failover_pair.h"
 #include "host/local_redis.h"
 #include "lab/run_log.h"
@@ -29,9 +31,10 @@ struct Targets {
   std::function<bool(std::size_t worker, int number)> signal{};
   // Cuts (true) or heals (false) the worker's connections to Redis.
   std::function<void(std::size_t worker, bool cut)> cut{};
-  RedisConnection* redis = nullptr;    // the lock's Redis: expire; restart when nothing below is set
-  host::FailoverPair* pair = nullptr;  // failover; restart when set
-  host::LocalRedis* own = nullptr;     // a Redis of the runner's own: restart, stall
+  RedisConnection* redis = nullptr;      // the lock's Redis: expire; restart when nothing below is set
+  host::FailoverPair* pair = nullptr;    // failover; restart when set
+  host::LocalRedis* own = nullptr;       // a Redis of the runner's own: restart, stall
+  host::EtcdCluster* cluster = nullptr;  // the etcd cluster: pause-member, resume-member
 };
 
 // Carries `op` out on `targets`. Throws Error when `targets` lacks what it acts on (naming it), or

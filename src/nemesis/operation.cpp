@@ -5,7 +5,7 @@
 namespace rlock::nemesis {
 namespace {
 
-constexpr util::NameTable<OpKind, 10> kKinds{{{OpKind::pause, "pause"},
+constexpr util::NameTable<OpKind, 12> kKinds{{{OpKind::pause, "pause"},
                                               {OpKind::resume, "resume"},
                                               {OpKind::kill, "kill"},
                                               {OpKind::partition, "partition"},
@@ -14,7 +14,9 @@ constexpr util::NameTable<OpKind, 10> kKinds{{{OpKind::pause, "pause"},
                                               {OpKind::restart, "restart"},
                                               {OpKind::failover, "failover"},
                                               {OpKind::stall, "stall"},
-                                              {OpKind::unstall, "unstall"}}};
+                                              {OpKind::unstall, "unstall"},
+                                              {OpKind::pause_member, "pause-member"},
+                                              {OpKind::resume_member, "resume-member"}}};
 
 }  // namespace
 
@@ -32,16 +34,18 @@ bool acts_on_worker(OpKind kind) {
   }
 }
 
+bool acts_on_member(OpKind kind) { return kind == OpKind::pause_member || kind == OpKind::resume_member; }
+
 std::string to_string(const Operation& op) {
   std::string text(to_string(op.kind));
-  return acts_on_worker(op.kind) ? text + ':' + op.target : text;
+  return acts_on_worker(op.kind) || acts_on_member(op.kind) ? text + ':' + op.target : text;
 }
 
 std::optional<Operation> operation_from(std::string_view token) {
   auto colon = token.find(':');
   std::optional<OpKind> kind = util::value_in(kKinds, token.substr(0, colon));
   if (!kind) return std::nullopt;
-  if (!acts_on_worker(*kind)) {
+  if (!acts_on_worker(*kind) && !acts_on_member(*kind)) {
     if (colon != std::string_view::npos) return std::nullopt;
     return Operation{*kind, {}};
   }

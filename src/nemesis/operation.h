@@ -2,8 +2,9 @@
 // its target. A chaos fault's strike and heal and an explorer's move emit the same values, which
 // nemesis.h carries out and the run log records under their names (the "op" field of the host's
 // event): `pause:A`, `resume:A`, `kill:A`, `partition:A`, `heal:A` act on a worker; `expire`,
-// `restart`, `failover`, `stall`, `unstall` on the Redis the lock lives on. The text is the token an
-// explored order writes (docs/explore.md).
+// `restart`, `failover`, `stall`, `unstall` on the Redis the lock lives on; `pause-member:e2`,
+// `resume-member:e2` on a member of an etcd cluster. The text is the token an explored order writes
+// (docs/explore.md).
 //
 // Plain values and pure functions; thread-safe.
 #pragma once
@@ -17,19 +18,34 @@
 
 namespace rlock::nemesis {
 
-enum class OpKind { pause, resume, kill, partition, heal, expire, restart, failover, stall, unstall };
+enum class OpKind {
+  pause,
+  resume,
+  kill,
+  partition,
+  heal,
+  expire,
+  restart,
+  failover,
+  stall,
+  unstall,
+  pause_member,
+  resume_member
+};
 
 struct Operation {
   OpKind kind = OpKind::pause;
-  std::string target{};  // the worker's name for the kinds that act on one; empty otherwise
+  std::string target{};  // the worker's or member's name for the kinds that act on one; empty otherwise
 
   bool operator==(const Operation&) const = default;
 };
 
 std::string_view to_string(OpKind kind);
 std::optional<OpKind> op_kind_from(std::string_view name);
-// Whether the kind acts on one worker (its token is KIND:WORKER).
+// Whether the kind acts on one worker (its token is KIND:WORKER), or on one member of a cluster
+// (KIND:MEMBER).
 bool acts_on_worker(OpKind kind);
+bool acts_on_member(OpKind kind);
 
 // "pause:A", "expire".
 std::string to_string(const Operation& op);

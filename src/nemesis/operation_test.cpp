@@ -10,15 +10,18 @@ TEST(Operation, ItsTokenNamesItBack) {
        {Operation{OpKind::pause, "A"}, Operation{OpKind::resume, "B"}, Operation{OpKind::kill, "C"},
         Operation{OpKind::partition, "A"}, Operation{OpKind::heal, "A"}, Operation{OpKind::expire, {}},
         Operation{OpKind::restart, {}}, Operation{OpKind::failover, {}}, Operation{OpKind::stall, {}},
-        Operation{OpKind::unstall, {}}}) {
+        Operation{OpKind::unstall, {}}, Operation{OpKind::pause_member, "e2"},
+        Operation{OpKind::resume_member, "e2"}}) {
     EXPECT_EQ(operation_from(to_string(op)), op) << to_string(op);
   }
   EXPECT_EQ(to_string(Operation{OpKind::pause, "A"}), "pause:A");
   EXPECT_EQ(to_string(Operation{OpKind::expire, {}}), "expire");
+  EXPECT_EQ(to_string(Operation{OpKind::pause_member, "e1"}), "pause-member:e1");
 }
 
 TEST(Operation, ATokenOfAnotherShapeIsNone) {
-  for (std::string_view token : {"", "pause", "pause:", "expire:A", "nap", "A:read", "restart:B"}) {
+  for (std::string_view token :
+       {"", "pause", "pause:", "expire:A", "nap", "A:read", "restart:B", "pause-member", "pause-member:"}) {
     EXPECT_FALSE(operation_from(token)) << token;
   }
 }

@@ -111,6 +111,17 @@ CatalogueEntry entry_from(const json& j, const json& manifest, const Build& buil
       e.spec.steps.push_back(step.get<std::string>());
     }
   }
+  for (const json* level : {&manifest, &j}) {  // the manifest's topologies, or its entry's own
+    if (!level->contains("topologies")) continue;
+    const json& topologies = level->at("topologies");
+    if (!topologies.is_array()) throw Error("\"topologies\" is not a list of topologies");
+    e.spec.cluster = false;
+    for (const json& t : topologies) {
+      if (!t.is_string() || (t != "single" && t != "cluster"))
+        throw Error(fmt::format("\"topologies\" names {}, not single or cluster", t.dump()));
+      if (t == "cluster") e.spec.cluster = true;
+    }
+  }
   if (j.contains("clock_skew")) {
     if (!j.at("clock_skew").is_boolean()) throw Error("\"clock_skew\" is not true or false");
     e.spec.skewable_clock = j.at("clock_skew").get<bool>();

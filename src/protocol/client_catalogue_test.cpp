@@ -76,11 +76,14 @@ TEST(ReadManifest, AnEntryNamesItsFencedVariantAndTheStepItsLibraryCountsTheTtlI
                              fields + "}]}",
                          "/clients/lib");
   };
-  for (const char* bad : {R"("ttl_step_ms": 0)", R"("ttl_step_ms": -1000)", R"("ttl_step_ms": 1.5)",
-                          R"("ttl_step_ms": 60001)", R"("ttl_step_ms": 18446744073709551615)",
-                          R"("ttl_step_ms": "1000")", R"("fenced": "a b")", R"("fenced": "")", R"("fenced": 3)"}) {
+  for (const char* bad :
+       {R"("ttl_step_ms": 0)", R"("ttl_step_ms": -1000)", R"("ttl_step_ms": 1.5)", R"("ttl_step_ms": 60001)",
+        R"("ttl_step_ms": 18446744073709551615)", R"("ttl_step_ms": "1000")", R"("fenced": "a b")", R"("fenced": "")",
+        R"("fenced": 3)", R"("topologies": "cluster")", R"("topologies": ["ring"])", R"("topologies": [1])"}) {
     EXPECT_THROW(with(bad), Error) << bad;
   }
+  EXPECT_FALSE(with(R"("clock_skew": false)").at(0).spec.cluster) << "one server by default";
+  EXPECT_TRUE(with(R"("topologies": ["single", "cluster"])").at(0).spec.cluster);
 }
 
 TEST(ReadCatalogue, ABrokenManifestIsNamedAndSkippedAndTheOthersRead) {

@@ -46,6 +46,9 @@ struct ClientSpec {
   // The steps of its library it announces when asked (protocol/messages.h kSteps), the catalogue's
   // word; empty for a command of one's own, whose steps are not known before it runs.
   std::vector<std::string> steps{};
+  // Its adapter takes the three members of an etcd cluster in its server's variable, comma-separated
+  // (the catalogue's "topologies" lists "cluster"); a command of one's own takes one server.
+  bool cluster = false;
 };
 
 // Where a client's lock lives, as the KIND of `--client NAME@KIND=COMMAND` names it: a ServerKind,

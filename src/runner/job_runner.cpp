@@ -136,7 +136,8 @@ class Jobs {
       : specs_(specs),
         setup_(setup),
         jobs_(jobs),
-        probe_(setup, !std::any_of(specs.begin(), specs.end(), restarts_shared_redis), chaos::client_servers(specs)) {
+        probe_(setup, !std::any_of(specs.begin(), specs.end(), restarts_shared_redis),
+               chaos::client_servers(specs, setup.topology)) {
     for (int job = 0; job < jobs; ++job) {
       pids_.push_back(host::fork_child([&] {
         leave_interruptions_to_the_campaign();

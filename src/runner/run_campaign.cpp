@@ -50,6 +50,7 @@ chaos::ChaosSetup check_servers(const chaos::Campaign& campaign, const chaos::Ch
     if (f->strikes_server()) chaos::check_strikable(setup.redis, f);
   }
   chaos::ChaosSetup jobs_setup = setup;  // under --netns, PostgreSQL through its Unix socket
+  jobs_setup.topology = campaign.topology;
   if (setup.netns) {
     chaos::check_netns(campaign, setup);
     jobs_setup.conninfo = chaos::netns_conninfo(setup.conninfo);
@@ -183,13 +184,13 @@ std::vector<checker::TrialResult> run_campaign(const chaos::Campaign& campaign, 
   chaos::TrialPlan plan = chaos::plan_trials(campaign);
   chaos::ChaosSetup jobs_setup = check_servers(campaign, setup);
   // The etcd and ZooKeeper its clients lock on answer before any trial runs, or it stops at once.
-  for (const chaos::ClientServer& server : chaos::client_servers(chaos::all_trials(campaign)))
+  for (const chaos::ClientServer& server : chaos::client_servers(chaos::all_trials(campaign), campaign.topology))
     chaos::check_client_server(server, std::chrono::seconds(3));
   std::optional<host::RedisProcess> shared = restartable_shared_redis(campaign, setup);
   print_first_line(campaign, setup);
   if (!setup.run_dir.empty()) store::write_run_record(campaign, setup);
   std::filesystem::remove_all(setup.dir / "trials");
-  check_own_servers_of(campaign, setup);
+  check_own_servers_of(campaign, jobs_setup);
   std::filesystem::create_directories(setup.dir / "trials" / ".clients");
   std::vector<checker::TrialResult> results = run_plan(plan, campaign, setup, jobs_setup);
   std::filesystem::remove_all(setup.dir / "trials" / ".clients");

@@ -32,25 +32,32 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // The HOST:PORT of the etcd or ZooKeeper the trial's client locks on, from the variable its adapter
-// reads; "" for Redis and the built-in strategies.
-std::string client_server_address(const chaos::TrialSpec& spec) {
-  if (!spec.client) return "";
-  std::string_view variable = protocol::address_variable(spec.client->server);
-  if (variable.empty()) return "";
+// reads, or each member's of the job's etcd cluster; none for Redis and the built-in strategies.
+std::vector<std::string> client_server_addresses(const chaos::TrialContext& trial) {
+  if (trial.cluster) {
+    std::vector<std::string> members;
+    for (std::size_t i = 0; i < host::EtcdCluster::kMembers; ++i) members.push_back(trial.cluster->endpoint(i));
+    return members;
+  }
+  if (!trial.spec.client) return {};
+  std::string_view variable = protocol::address_variable(trial.spec.client->server);
+  if (variable.empty()) return {};
   const char* address = std::getenv(std::string(variable).c_str());
-  return address ? address : "";
+  if (address == nullptr || *address == '\0') return {};
+  return {address};
 }
 
 // Each worker's variables beside its own: the one naming its etcd, ZooKeeper or PostgreSQL proxy,
-// when the trial has one, and the fault's for the target (a skewed clock).
+// when the trial has one, or its etcd cluster's members, and the fault's for the target (a skewed
+// clock).
 std::vector<std::vector<std::string>> client_overrides(const chaos::TrialContext& trial) {
   std::vector<std::vector<std::string>> overrides(trial.schedule.workers.size());
-  if (trial.network) {
-    for (std::size_t i = 0; i < overrides.size(); ++i) {
-      std::string proxy = trial.network->client_server_of(i);
-      if (proxy.empty()) break;
-      overrides[i].push_back(fmt::format("{}={}", protocol::address_variable(trial.spec.client->server), proxy));
-    }
+  for (std::size_t i = 0; i < overrides.size(); ++i) {
+    std::string servers = trial.network   ? trial.network->client_server_of(i)
+                          : trial.cluster ? trial.cluster->endpoints()
+                                          : "";
+    if (servers.empty() || !trial.spec.client) break;
+    overrides[i].push_back(fmt::format("{}={}", protocol::address_variable(trial.spec.client->server), servers));
   }
   for (std::string& variable : trial.spec.fault->target_client_environment(trial.schedule)) {
     overrides[trial.schedule.target].push_back(std::move(variable));
@@ -79,12 +86,17 @@ void set_up(chaos::TrialContext& trial, const std::vector<chaos::Fault>& faults)
         chaos::needing("a Redlock server", fmt::format("127.0.0.1:{}", setup.redlock_port + 3 * trial.job.number),
                        [&] { return chaos::redlock_servers_for(trial.job, trial.key); });
   }
+  if (setup.topology == chaos::Topology::cluster) {
+    trial.cluster =
+        chaos::needing("the etcd cluster", fmt::format("127.0.0.1:{}", chaos::cluster_port_of(setup, trial.job.number)),
+                       [&] { return &chaos::cluster_for(trial.job); });
+  }
   for (chaos::Fault fault : faults) fault->set_up(trial);
   bool proxies = std::any_of(faults.begin(), faults.end(), [](chaos::Fault f) { return f->through_proxies(); });
   if (proxies && !trial.job.lab) {  // seeded from the trial's schedule
     auto seed = static_cast<std::uint64_t>(trial.schedule.pause_s * 1e9);
     trial.network = std::make_unique<chaos::TrialNetwork>(trial.schedule.workers.size(), trial.servers(),
-                                                          setup.conninfo, seed, client_server_address(trial.spec));
+                                                          setup.conninfo, seed, client_server_addresses(trial));
   }
 }
 

@@ -50,6 +50,7 @@ json client_json(const protocol::ClientSpec& c) {
          {"expected_safe", c.expected_safe},
          {"server", protocol::to_string(c.server)}};
   if (c.skewable_clock) j["skewable_clock"] = true;  // which cells are n/a depends on it
+  if (c.cluster) j["cluster"] = true;                // so does this
   return j;
 }
 
@@ -94,6 +95,10 @@ protocol::ClientSpec client_from(const json& k, const std::vector<protocol::Clie
   // Runs stored before clients had a kind of server were all Redis clients.
   if (k.contains("server"))
     c.server = parse_name<protocol::ServerKind>(k.at("server"), protocol::server_kind_from, "server kind");
+  if (k.contains("cluster")) {
+    if (!k.at("cluster").is_boolean()) throw Error("a client's cluster is not true or false");
+    c.cluster = k.at("cluster").get<bool>();
+  }
   if (k.contains("skewable_clock")) {
     if (!k.at("skewable_clock").is_boolean()) throw Error("a client's skewable_clock is not true or false");
     c.skewable_clock = k.at("skewable_clock").get<bool>();
@@ -111,6 +116,8 @@ chaos::Campaign campaign_from(const json& j) {
   for (const json& k : j.at("clients").get_ref<const json::array_t&>()) c.clients.push_back(client_from(k, c.clients));
   c.trials = static_cast<int>(integer(j, "trials", 1, chaos::kMaxTrialsACell));
   c.jobs = static_cast<int>(integer(j, "jobs", 1, chaos::kMaxJobs));
+  if (j.contains("topology"))
+    c.topology = parse_name<chaos::Topology>(j.at("topology"), chaos::topology_from, "topology");
   if (chaos::planned_trials(c) > chaos::kMaxTrialsARun) {
     throw Error(
         fmt::format("the campaign runs {} trials: at most {} a run", chaos::planned_trials(c), chaos::kMaxTrialsARun));
@@ -149,6 +156,8 @@ chaos::ChaosSetup setup_from(const json& j) {
   s.first_account = integer(j, "first_account", 0, std::numeric_limits<int>::max());
   s.failover_port = static_cast<int>(integer(j, "failover_port", chaos::kMinOwnPort, chaos::kMaxOwnPort));
   s.redlock_port = static_cast<int>(integer(j, "redlock_port", chaos::kMinOwnPort, chaos::kMaxOwnPort));
+  if (j.contains("cluster_port"))
+    s.cluster_port = static_cast<int>(integer(j, "cluster_port", chaos::kMinOwnPort, chaos::kMaxOwnPort));
   // Runs stored before it was recorded ran without --netns.
   if (j.contains("netns")) s.netns = j.at("netns").get<bool>();
   // A scenario's 2 to 4, or a history's up to 8.
@@ -179,7 +188,10 @@ json plan_json(const chaos::Campaign& campaign) {
   for (lab::Strategy s : campaign.strategies) strategies.push_back(to_string(s));
   for (chaos::Fault f : campaign.faults) faults.push_back(to_string(f));
   for (const protocol::ClientSpec& c : campaign.clients) clients.push_back(client_json(c));
-  return json{{"strategies", strategies}, {"faults", faults}, {"clients", clients}, {"trials", campaign.trials}};
+  json plan{{"strategies", strategies}, {"faults", faults}, {"clients", clients}, {"trials", campaign.trials}};
+  // Runs of one server, the only topology before it was recorded, keep their plans' fingerprints.
+  if (campaign.topology != chaos::Topology::single) plan["topology"] = to_string(campaign.topology);
+  return plan;
 }
 
 chaos::Shard shard_from(const json& j, const RunFile& run) {
@@ -240,6 +252,7 @@ json run_file_json(const chaos::Campaign& campaign, const chaos::ChaosSetup& set
   if (setup.trial_workers() != 0) file["setup"]["workers"] = setup.trial_workers();
   if (setup.workload.increments > 0) file["setup"]["increments"] = setup.workload.increments;
   if (setup.workload.duration_s > 0) file["setup"]["duration_s"] = setup.workload.duration_s;
+  if (campaign.topology == chaos::Topology::cluster) file["setup"]["cluster_port"] = setup.cluster_port;
   if (setup.workload.history() && setup.nemesis) file["setup"]["nemesis"] = chaos::to_string(*setup.nemesis);
   if (setup.scenario) file["scenario"] = {{"name", setup.scenario->name}, {"version", setup.scenario->version}};
   const chaos::Shard& shard = campaign.shard;

@@ -97,6 +97,8 @@ class FaultModel {
   virtual bool runs_in_netns() const { return false; }
   // A trial of one Redis runs on a Redis of the job's own, on the job's failover ports.
   virtual bool runs_own_redis() const { return false; }
+  // It strikes a member of a cluster (`--topology cluster`); on one server it is n/a.
+  virtual bool needs_cluster() const { return false; }
   // Sets up the trial's servers of its own before its workers start.
   virtual void set_up(TrialContext&) const {}
   // A protocol client's trial: what it does when the trial's clock starts, once the clients started.

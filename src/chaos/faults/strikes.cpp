@@ -27,6 +27,7 @@ nemesis::Targets nemesis_targets(TrialContext& trial, Participants& workers) {
   targets.signal = [&workers](std::size_t worker, int number) { return workers.signal(worker, number); };
   targets.redis = &trial.job.redis;
   if (trial.pair) targets.pair = &*trial.pair;
+  targets.cluster = trial.cluster;
   if (on_three_servers(trial.spec)) {
     targets.own = trial.job.redlock.front().get();
   } else if (trial.own) {

@@ -27,8 +27,8 @@ std::string_view redis_unused(protocol::ServerKind kind);
 std::string_view no_lock_held(lab::Strategy strategy);
 
 // What the nemesis's operations act on in `trial`: its workers (signalled through `workers`), its
-// log and key, the job's Redis, the trial's failover pair, and the Redis of its own (the first of
-// the job's Redlock servers when the lock lives on three).
+// log and key, the job's Redis, the trial's failover pair, the Redis of its own (the first of the
+// job's Redlock servers when the lock lives on three), and the job's etcd cluster.
 nemesis::Targets nemesis_targets(TrialContext& trial, Participants& workers);
 
 // A strike that carries out `strike` and is healed by `heal` (none: nothing heals it).
