@@ -195,11 +195,15 @@ void EtcdCluster::pause(std::size_t member) { signal(member, SIGSTOP); }
 
 void EtcdCluster::resume(std::size_t member) { signal(member, SIGCONT); }
 
-void EtcdCluster::restart(std::size_t member) {
+void EtcdCluster::kill(std::size_t member) {
   Member& m = members_.at(member);
   if (m.pid != 0) kill_and_reap(m.pid);
   m.pid = 0;
-  start(m);
+}
+
+void EtcdCluster::start_again(std::size_t member) {
+  Member& m = members_.at(member);
+  if (m.pid == 0) start(m);
 }
 
 }  // namespace rlock::host

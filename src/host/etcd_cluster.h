@@ -50,8 +50,10 @@ class EtcdCluster {
   // Error for a member that is not running.
   void pause(std::size_t member);
   void resume(std::size_t member);
-  // SIGKILL of member i, and a start again on its data, its ports and its log.
-  void restart(std::size_t member);
+  // SIGKILL of member i (reaped), and its start again on its data, its ports and its log, as this
+  // process's child; a start of a member that runs does nothing.
+  void kill(std::size_t member);
+  void start_again(std::size_t member);
 
  private:
   struct Member {

@@ -50,7 +50,9 @@ TEST(EtcdCluster, FormsElectsAgainWhenItsLeaderPausesAndLeavesNothingRunning) {
     cluster.resume(*leader);
     EXPECT_TRUE(cluster.healthy_within(10s));
 
-    cluster.restart(*next);
+    cluster.kill(*next);
+    EXPECT_FALSE(process_alive(pids[*next]));
+    cluster.start_again(*next);
     EXPECT_TRUE(cluster.healthy_within(10s)) << "a member killed and started again on its data rejoins";
     EXPECT_TRUE(cluster.leader(1s));
   }

@@ -14,7 +14,7 @@
 namespace rlock::lab {
 namespace {
 
-constexpr util::NameTable<EventKind, 26> kNames{{
+constexpr util::NameTable<EventKind, 27> kNames{{
     {EventKind::acquired, "acquired"},
     {EventKind::busy, "busy"},
     {EventKind::acquire_unanswered, "acquire_unanswered"},
@@ -35,6 +35,7 @@ constexpr util::NameTable<EventKind, 26> kNames{{
     {EventKind::redis_promoted, "redis_promoted"},
     {EventKind::lock_expired, "lock_expired"},
     {EventKind::member_signal, "member_signal"},
+    {EventKind::member_started, "member_started"},
     {EventKind::cluster_leader, "cluster_leader"},
     {EventKind::signal, "signal"},
     {EventKind::network, "network"},

@@ -38,6 +38,7 @@ enum class EventKind {
   redis_promoted,      // server, pttl (host)
   lock_expired,        // key: the lock's TTL made to run out now (host, `rlock explore`)
   member_signal,       // member, signal: to a member of an etcd cluster of rlock's own (host)
+  member_started,      // member: started again on its data after a kill (host)
   cluster_leader,      // member: the one that leads the etcd cluster now, "" when none answers (host)
   signal,              // signal ("SIGSTOP"), target
   network,             // action, target: the nemesis on a worker's connections (held, healed, delayed)

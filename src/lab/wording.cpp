@@ -44,6 +44,7 @@ constexpr Wording kWordings[] = {
      "Redis {server} 원본으로 승격, 락 PTTL {pttl}"},
     {"lock_expired", "lock {key} expired (its TTL ran out)", "락 {key} 만료 (TTL 소진)"},
     {"member_signal", "{signal} to etcd member {member}", "etcd 멤버 {member}에 {signal}"},
+    {"member_started", "etcd member {member} started again", "etcd 멤버 {member} 다시 시작"},
     {"cluster_leader", "etcd member {member} leads", "etcd 멤버 {member}가 리더"},
     {"signal", "{signal} to {target}", "{target}에 {signal}"},
     {"network", "{target}'s connections: {action}", "{target}의 연결: {action}"},

@@ -91,6 +91,9 @@ const std::vector<Line>& lines() {
       {{1.00, "host", EventKind::member_signal, {{"member", "e2"}, {"signal", "SIGSTOP"}}},
        " 1.00s  host  SIGSTOP to etcd member e2",
        " 1.00s  host  etcd 멤버 e2에 SIGSTOP"},
+      {{1.50, "host", EventKind::member_started, {{"member", "e2"}}},
+       " 1.50s  host  etcd member e2 started again",
+       " 1.50s  host  etcd 멤버 e2 다시 시작"},
       {{1.00, "host", EventKind::cluster_leader, {{"member", "e2"}}},
        " 1.00s  host  etcd member e2 leads",
        " 1.00s  host  etcd 멤버 e2가 리더"},
@@ -136,7 +139,7 @@ TEST(Messages, EveryEventKindHasALine) {
   for (int i = 0; i < 64 && to_string(static_cast<EventKind>(i)) != "unknown"; ++i) {
     EXPECT_TRUE(covered.contains(static_cast<EventKind>(i))) << to_string(static_cast<EventKind>(i));
   }
-  EXPECT_EQ(covered.size(), 26u);
+  EXPECT_EQ(covered.size(), 27u);
 }
 
 TEST(Messages, TimesOfTenSecondsAndMoreWidenTheColumn) {

@@ -58,16 +58,26 @@ void signal_redis(const Operation& op, const Targets& t, int number, const char*
                          {{"server", address}, {"signal", name}, {"op", to_string(op)}});
 }
 
-void signal_member(const Operation& op, const Targets& t, bool pause) {
+// Pauses, resumes, kills or starts again the member the operation names, and records it.
+void act_on_member(const Operation& op, const Targets& t) {
   host::EtcdCluster& cluster = needed(t.cluster, op, "etcd cluster");
   std::size_t member = 0;
   while (member < host::EtcdCluster::kMembers && cluster.name(member) != op.target) ++member;
   if (member == host::EtcdCluster::kMembers)
     throw Error(fmt::format("the nemesis's {} names no member of the cluster", to_string(op)));
   double when = lab::wall_seconds();  // stamped before the signal left
-  pause ? cluster.pause(member) : cluster.resume(member);
-  t.log->record_at(when, "host", lab::EventKind::member_signal,
-                   {{"member", op.target}, {"signal", pause ? "SIGSTOP" : "SIGCONT"}, {"op", to_string(op)}});
+  auto signalled = [&](const char* signal) {
+    t.log->record_at(when, "host", lab::EventKind::member_signal,
+                     {{"member", op.target}, {"signal", signal}, {"op", to_string(op)}});
+  };
+  switch (op.kind) {
+    case OpKind::pause_member: cluster.pause(member); return signalled("SIGSTOP");
+    case OpKind::resume_member: cluster.resume(member); return signalled("SIGCONT");
+    case OpKind::kill_member: cluster.kill(member); return signalled("SIGKILL");
+    default:
+      cluster.start_again(member);
+      t.log->record("host", lab::EventKind::member_started, {{"member", op.target}, {"op", to_string(op)}});
+  }
 }
 
 }  // namespace
@@ -92,8 +102,10 @@ void apply(const Operation& op, const Targets& t) {
       return lab::record_crash(*t.log, needed(t.pair, op, "failover pair").fail_over(t.key), named);
     case OpKind::stall: return signal_redis(op, t, SIGSTOP, "SIGSTOP");
     case OpKind::unstall: return signal_redis(op, t, SIGCONT, "SIGCONT");
-    case OpKind::pause_member: return signal_member(op, t, true);
-    case OpKind::resume_member: return signal_member(op, t, false);
+    case OpKind::pause_member:
+    case OpKind::resume_member:
+    case OpKind::kill_member:
+    case OpKind::start_member: return act_on_member(op, t);
   }
 }
 

@@ -34,7 +34,7 @@ struct Targets {
   RedisConnection* redis = nullptr;      // the lock's Redis: expire; restart when nothing below is set
   host::FailoverPair* pair = nullptr;    // failover; restart when set
   host::LocalRedis* own = nullptr;       // a Redis of the runner's own: restart, stall
-  host::EtcdCluster* cluster = nullptr;  // the etcd cluster: pause-member, resume-member
+  host::EtcdCluster* cluster = nullptr;  // the etcd cluster: its members' operations
 };
 
 // Carries `op` out on `targets`. Throws Error when `targets` lacks what it acts on (naming it), or

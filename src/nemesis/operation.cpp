@@ -5,7 +5,7 @@
 namespace rlock::nemesis {
 namespace {
 
-constexpr util::NameTable<OpKind, 12> kKinds{{{OpKind::pause, "pause"},
+constexpr util::NameTable<OpKind, 14> kKinds{{{OpKind::pause, "pause"},
                                               {OpKind::resume, "resume"},
                                               {OpKind::kill, "kill"},
                                               {OpKind::partition, "partition"},
@@ -16,7 +16,9 @@ constexpr util::NameTable<OpKind, 12> kKinds{{{OpKind::pause, "pause"},
                                               {OpKind::stall, "stall"},
                                               {OpKind::unstall, "unstall"},
                                               {OpKind::pause_member, "pause-member"},
-                                              {OpKind::resume_member, "resume-member"}}};
+                                              {OpKind::resume_member, "resume-member"},
+                                              {OpKind::kill_member, "kill-member"},
+                                              {OpKind::start_member, "start-member"}}};
 
 }  // namespace
 
@@ -34,7 +36,15 @@ bool acts_on_worker(OpKind kind) {
   }
 }
 
-bool acts_on_member(OpKind kind) { return kind == OpKind::pause_member || kind == OpKind::resume_member; }
+bool acts_on_member(OpKind kind) {
+  switch (kind) {
+    case OpKind::pause_member:
+    case OpKind::resume_member:
+    case OpKind::kill_member:
+    case OpKind::start_member: return true;
+    default: return false;
+  }
+}
 
 std::string to_string(const Operation& op) {
   std::string text(to_string(op.kind));

@@ -3,8 +3,8 @@
 // nemesis.h carries out and the run log records under their names (the "op" field of the host's
 // event): `pause:A`, `resume:A`, `kill:A`, `partition:A`, `heal:A` act on a worker; `expire`,
 // `restart`, `failover`, `stall`, `unstall` on the Redis the lock lives on; `pause-member:e2`,
-// `resume-member:e2` on a member of an etcd cluster. The text is the token an explored order writes
-// (docs/explore.md).
+// `resume-member:e2`, `kill-member:e2`, `start-member:e2` on a member of an etcd cluster. The text is the token an
+// explored order writes (docs/explore.md).
 //
 // Plain values and pure functions; thread-safe.
 #pragma once
@@ -30,7 +30,9 @@ enum class OpKind {
   stall,
   unstall,
   pause_member,
-  resume_member
+  resume_member,
+  kill_member,
+  start_member
 };
 
 struct Operation {

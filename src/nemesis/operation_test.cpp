@@ -10,8 +10,8 @@ TEST(Operation, ItsTokenNamesItBack) {
        {Operation{OpKind::pause, "A"}, Operation{OpKind::resume, "B"}, Operation{OpKind::kill, "C"},
         Operation{OpKind::partition, "A"}, Operation{OpKind::heal, "A"}, Operation{OpKind::expire, {}},
         Operation{OpKind::restart, {}}, Operation{OpKind::failover, {}}, Operation{OpKind::stall, {}},
-        Operation{OpKind::unstall, {}}, Operation{OpKind::pause_member, "e2"},
-        Operation{OpKind::resume_member, "e2"}}) {
+        Operation{OpKind::unstall, {}}, Operation{OpKind::pause_member, "e2"}, Operation{OpKind::resume_member, "e2"},
+        Operation{OpKind::kill_member, "e3"}, Operation{OpKind::start_member, "e3"}}) {
     EXPECT_EQ(operation_from(to_string(op)), op) << to_string(op);
   }
   EXPECT_EQ(to_string(Operation{OpKind::pause, "A"}), "pause:A");

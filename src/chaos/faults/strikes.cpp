@@ -1,12 +1,14 @@
 #include "chaos/faults/strikes.h"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <iterator>
 
 #include "chaos/schedule.h"
 #include "chaos/trial_context.h"
 #include "chaos/trial_loop.h"
+#include "host/etcd_cluster.h"
 #include "lab/event.h"
 #include "lab/host_events.h"
 #include "rlock/error.h"
@@ -17,6 +19,10 @@ std::string_view redis_unused(lab::Strategy strategy) { return lab::in_postgres(
 
 std::string_view redis_unused(protocol::ServerKind kind) {
   return kind == protocol::ServerKind::redis ? "" : "Redis unused";
+}
+
+std::string_view etcd_unused(protocol::ServerKind kind) {
+  return kind == protocol::ServerKind::etcd ? "" : "no etcd cluster";
 }
 
 std::string_view no_lock_held(lab::Strategy strategy) { return lab::holds_lock(strategy) ? "" : "no lock held"; }
@@ -42,6 +48,38 @@ Strike strike_with(nemesis::Targets targets, nemesis::Operation strike, std::opt
     if (!heal) return {};
     return [targets, heal] { nemesis::apply(*heal, targets); };
   };
+}
+
+namespace {
+
+// Records which member leads the cluster now ("" when none says), and returns it.
+std::optional<std::size_t> record_leader(const lab::RunLog& log, const host::EtcdCluster& cluster) {
+  std::optional<std::size_t> leader = cluster.leader(std::chrono::seconds(1));
+  log.record("host", lab::EventKind::cluster_leader, {{"member", leader ? cluster.name(*leader) : ""}});
+  return leader;
+}
+
+}  // namespace
+
+Strike strike_leader(nemesis::Targets targets, nemesis::OpKind strike, nemesis::OpKind heal) {
+  return [targets = std::move(targets), strike, heal]() -> Heal {
+    host::EtcdCluster& cluster = *targets.cluster;
+    std::optional<std::size_t> leader = record_leader(*targets.log, cluster);
+    if (!leader) return {};
+    std::string member = cluster.name(*leader);
+    nemesis::apply({strike, member}, targets);
+    return [targets, heal, member] {
+      nemesis::apply({heal, member}, targets);
+      targets.cluster->healthy_within(std::chrono::seconds(5));
+      record_leader(*targets.log, *targets.cluster);
+    };
+  };
+}
+
+bool member_signalled(const std::vector<lab::Event>& events, std::string_view signal) {
+  return std::any_of(events.begin(), events.end(), [&](const lab::Event& e) {
+    return e.who == "host" && e.kind == lab::EventKind::member_signal && e.signal() == signal;
+  });
 }
 
 const std::string& target_name(const TrialContext& trial) { return trial.schedule.workers[trial.schedule.target].name; }

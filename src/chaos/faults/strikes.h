@@ -1,4 +1,4 @@
-// What several faults share: their n/a reasons, the strike that crashes one of Redlock's servers,
+// What several faults share: their n/a reasons, the strike on an etcd cluster's leader,
 // the record of a network act, the tests that the target read and that its connections were held
 // as long as the schedule said, and libfaketime's path for the faults on a client's clock.
 //
@@ -22,6 +22,8 @@ namespace rlock::chaos {
 std::string_view redis_unused(lab::Strategy strategy);
 // A client whose lock lives on etcd or ZooKeeper uses no Redis either.
 std::string_view redis_unused(protocol::ServerKind kind);
+// A fault of an etcd cluster's members cannot reach a lock that lives elsewhere.
+std::string_view etcd_unused(protocol::ServerKind kind);
 // pg-atomic holds nothing and reads nothing before its one statement: a pause, a slow worker or a
 // skewed clock cannot matter to it.
 std::string_view no_lock_held(lab::Strategy strategy);
@@ -33,6 +35,14 @@ nemesis::Targets nemesis_targets(TrialContext& trial, Participants& workers);
 
 // A strike that carries out `strike` and is healed by `heal` (none: nothing heals it).
 Strike strike_with(nemesis::Targets targets, nemesis::Operation strike, std::optional<nemesis::Operation> heal = {});
+
+// A strike on the member that leads the trial's etcd cluster, by `strike` (pause-member,
+// kill-member), healed by `heal` (resume-member, start-member) once the cluster is healthy again
+// (or 5 s passed): the run log says which member led before the strike and which after the heal
+// (cluster_leader). No leader answering: nothing struck.
+Strike strike_leader(nemesis::Targets targets, nemesis::OpKind strike, nemesis::OpKind heal);
+// Whether the run log has a signal of the nemesis (SIGSTOP, SIGKILL) to a member of the cluster.
+bool member_signalled(const std::vector<lab::Event>& events, std::string_view signal);
 
 // The target worker's name.
 const std::string& target_name(const TrialContext& trial);
