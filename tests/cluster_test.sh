@@ -1,47 +1,55 @@
 #!/usr/bin/env bash
-# rlock chaos --topology cluster: each job's etcd of three members, started by rlock on ports of its
-# own and stopped when the campaign ends. One history of etcd's Mutex (clients/etcd-mutex, installed
-# by scripts/test.sh) under leader-pause is run and judged, its run keeps the topology, and nothing it
-# started outlives it, while a foreign etcd on the next ports keeps running. A port taken and a
-# member that cannot start are one line each, exit 1, with nothing left running; a cell the topology
-# cannot run is n/a. About 15 s.
+# rlock chaos --topology cluster: each job's etcd cluster and ZooKeeper ensemble of three members,
+# started by rlock on ports of its own and stopped when the campaign ends. One history of etcd's
+# Mutex (clients/etcd-mutex) under leader-pause and one of kazoo's Lock (clients/kazoo-lock), both
+# installed by scripts/test.sh, under leader-kill are run and judged, their run keeps the topology,
+# and nothing they started outlives them, while a foreign etcd on the next ports keeps running. A
+# port taken and a member that cannot start are one line each, exit 1, with nothing left running; a
+# cell the topology cannot run is n/a. About 25 s.
 set -uo pipefail
 rlock=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$(dirname "$0")/checks.sh"
 cd "$root" || exit 1
-port=7340 # to 7345: this test's cluster; 7346 and 7347 its foreign etcd
+port=7340 # to 7354: this test's etcd cluster (7340-7345) and ZooKeeper ensemble; 7355, 7356 its foreign etcd
 
 no_listener() { [[ -z "$(ss -Hltn "sport >= :$1 and sport <= :$2" 2>/dev/null)" ]]; }
-no_member_left() { ! pgrep -f -- "--listen-client-urls=http://127\.0\.0\.1:734[0-2]" >/dev/null; }
+no_member_left() { # no etcd member of this test's ports, nothing listening on them
+    ! pgrep -f -- "--listen-client-urls=http://127\.0\.0\.1:734[0-2]" >/dev/null && no_listener $port $((port + 14))
+}
 
 foreign_dir=$work/foreign
-etcd --name foreign --data-dir "$foreign_dir" --listen-client-urls http://127.0.0.1:7346 \
-    --advertise-client-urls http://127.0.0.1:7346 --listen-peer-urls http://127.0.0.1:7347 \
-    --initial-advertise-peer-urls http://127.0.0.1:7347 --initial-cluster foreign=http://127.0.0.1:7347 \
+etcd --name foreign --data-dir "$foreign_dir" --listen-client-urls http://127.0.0.1:7355 \
+    --advertise-client-urls http://127.0.0.1:7355 --listen-peer-urls http://127.0.0.1:7356 \
+    --initial-advertise-peer-urls http://127.0.0.1:7356 --initial-cluster foreign=http://127.0.0.1:7356 \
     --logger=zap --log-outputs=stderr 2>"$work/foreign.log" &
 foreign=$!
 trap 'kill $foreign 2>/dev/null; wait $foreign 2>/dev/null; rm -rf "$work"' EXIT
-foreign_healthy() { curl -sf --max-time 2 http://127.0.0.1:7346/health | grep -q '"health":"true"'; }
+foreign_healthy() { curl -sf --max-time 2 http://127.0.0.1:7355/health | grep -q '"health":"true"'; }
 for _ in $(seq 50); do foreign_healthy && break; sleep 0.1; done
 check "the foreign etcd answers before the campaign" foreign_healthy
 
-# One history: two workers, each keeping its session, for 4 s; the leader paused at 1 s for 2 s.
-"$rlock" --dir "$work" chaos --seed 1 --strategies none --client etcd-mutex-session --topology cluster \
-    --cluster-port $port --ttl 1000 --jobs 1 --trials 1 --duration 4 --workers 2 \
-    --nemesis "leader-pause at 1s for 2s" --json "$work/table.json" >"$work/out.txt" 2>"$work/err.txt"
-rc=$?
-cat "$work/out.txt" "$work/err.txt"
-check "the history on the cluster exits 0 (got $rc)" test $rc -eq 0
-check "it ran one history" test "$(chaos_cell etcd-mutex-session leader-pause trials)" -eq 1
-check "the leader was paused" test "$(chaos_cell etcd-mutex-session leader-pause struck)" -eq 1
-check "it was judged" test "$(chaos_cell etcd-mutex-session leader-pause not_run)" -eq 0
-check "no client error" test "$(chaos_cell etcd-mutex-session leader-pause client_error)" -eq 0
-run_json=$(ls -d "$work"/chaos/runs/*/run.json | head -n 1)
+# One history a cluster: two workers, each keeping its session, for 4 s; the leader struck at 1 s
+# and healed 2 s later.
+history() { # history CLIENT FAULT
+    "$rlock" --dir "$work" chaos --seed 1 --strategies none --client "$1" --topology cluster \
+        --cluster-port $port --ttl 1000 --jobs 1 --trials 1 --duration 4 --workers 2 \
+        --nemesis "$2 at 1s for 2s" --json "$work/table.json" >"$work/out.txt" 2>"$work/err.txt"
+    rc=$?
+    cat "$work/out.txt" "$work/err.txt"
+    check "$1's history on the cluster under $2 exits 0 (got $rc)" test $rc -eq 0
+    check "it ran one history" test "$(chaos_cell "$1" "$2" trials)" -eq 1
+    check "the leader was struck" test "$(chaos_cell "$1" "$2" struck)" -eq 1
+    check "it was judged" test "$(chaos_cell "$1" "$2" not_run)" -eq 0
+    check "no client error" test "$(chaos_cell "$1" "$2" client_error)" -eq 0
+    check "no member of $1's outlives the campaign" no_member_left
+}
+history kazoo-lock leader-kill
+check "the foreign etcd on the next ports still answers" foreign_healthy
+history etcd-mutex-session leader-pause
+run_json=$(ls -d "$work"/chaos/runs/*/run.json | tail -n 1) # the etcd history's, the later
 check "run.json keeps the topology" grep -q '"topology": "cluster"' "$run_json"
 check "run.json keeps the cluster's first port" grep -q "\"cluster_port\": $port" "$run_json"
-check "no member outlives the campaign" no_member_left
-check "nothing listens on the cluster's ports" no_listener $port $((port + 5))
 check "the foreign etcd on the next ports still answers" foreign_healthy
 "$rlock" --dir "$work" analyze "$(dirname "$run_json")" >"$work/analyzed.txt" 2>&1
 check "rlock analyze judges it again, the same" grep -q "^etcd-mutex-session *leader-pause *no *1 *1 *0 " \
@@ -49,11 +57,11 @@ check "rlock analyze judges it again, the same" grep -q "^etcd-mutex-session *le
 
 # A port of the cluster's taken by the foreign etcd: one line naming it, exit 1, nothing started.
 "$rlock" --dir "$work" chaos --seed 1 --strategies none --client etcd-mutex --topology cluster \
-    --cluster-port 7342 --ttl 1000 --jobs 1 --trials 1 --faults none >/dev/null 2>"$work/err.txt"
+    --cluster-port 7350 --ttl 1000 --jobs 1 --trials 1 --faults none >/dev/null 2>"$work/err.txt"
 rc=$?
 check "a taken port exits 1 (got $rc)" test $rc -eq 1
 check "a taken port is one line naming it: $(cat "$work/err.txt")" \
-    test "$(wc -l <"$work/err.txt")" -eq 1 -a -n "$(grep 'port 7346 on 127.0.0.1 is taken' "$work/err.txt")"
+    test "$(wc -l <"$work/err.txt")" -eq 1 -a -n "$(grep 'port 7355 on 127.0.0.1 is taken' "$work/err.txt")"
 check "the foreign etcd still answers after it" foreign_healthy
 
 # A member that cannot start: one line naming it and its log, exit 1, no member left.

@@ -1,5 +1,5 @@
 // An rlock protocol client (docs/clients.md) whose lock is github.com/go-zookeeper/zk's Lock, against
-// the ZooKeeper of ZOOKEEPER_CONNECT (or --connect HOST:PORT).
+// the ZooKeeper of ZOOKEEPER_CONNECT (or --connect HOST:PORT, or an ensemble's HOST:PORT,...).
 //
 // One connection whose session lasts the TTL, as a service keeps one; each increment is what the
 // library offers: NewLock(conn, "/locks/"+key, WorldACL(PermAll)), Lock(), the work, Unlock(). Lock
@@ -13,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/go-zookeeper/zk"
@@ -20,9 +21,10 @@ import (
 	protocol "rlock.local/goprotocol"
 )
 
-// connect opens the connection and waits, at most limit, for its first session.
+// connect opens the connection to the servers of address (HOST:PORT, or an ensemble's members
+// comma-separated) and waits, at most limit, for its first session.
 func connect(address string, ttl, limit time.Duration) (*zk.Conn, error) {
-	conn, events, err := zk.Connect([]string{address}, ttl)
+	conn, events, err := zk.Connect(strings.Split(address, ","), ttl)
 	if err != nil {
 		return nil, err
 	}

@@ -26,7 +26,9 @@ std::string_view not_applicable(lab::Strategy strategy, Fault fault, Topology to
 }
 
 std::string_view not_applicable_to_client(Fault fault, const protocol::ClientSpec& client, Topology topology) {
-  std::string_view reason = not_on(fault, topology, client.cluster && client.server == protocol::ServerKind::etcd);
+  std::string_view reason = not_on(fault, topology,
+                                   client.cluster && (client.server == protocol::ServerKind::etcd ||
+                                                      client.server == protocol::ServerKind::zookeeper));
   if (reason.empty()) reason = fault->not_applicable_to_client(client.server);
   // A fault proxy stands between a worker and one address; a Hazelcast client reaches every member.
   if (reason.empty() && client.server == protocol::ServerKind::hazelcast && fault->through_proxies())

@@ -28,8 +28,9 @@
 
 namespace rlock::chaos {
 
-// What the lock's servers are (`--topology`): one server, as every campaign ran them first; or an
-// etcd cluster of three members of the job's own (host/etcd_cluster.h), the clients given all three.
+// What the lock's servers are (`--topology`): one server, as every campaign ran them first; or a
+// cluster of three of the job's own, an etcd cluster or a ZooKeeper ensemble by the client's server
+// (host/server_cluster.h), the clients given all three.
 enum class Topology { single, cluster };
 std::string_view to_string(Topology topology);
 std::optional<Topology> topology_from(std::string_view name);
@@ -39,8 +40,8 @@ inline constexpr std::string_view kTopologies = "single or cluster";
 bool expected_safe(lab::Strategy strategy, Fault fault);
 // Why the fault cannot strike or cannot matter to the strategy on `topology`, by construction;
 // empty when it can. Such a cell is not run and prints n/a (docs/chaos.md). On a cluster, only an
-// etcd client whose adapter takes its members runs (a strategy's lock is on one Redis); a fault of
-// a cluster's members needs one.
+// etcd or ZooKeeper client whose adapter takes its members runs (a strategy's lock is on one
+// Redis); a fault of a cluster's members needs one.
 std::string_view not_applicable(lab::Strategy strategy, Fault fault, Topology topology = Topology::single);
 // The same for a protocol client (ClientSpec), by the kind of server its lock lives on; a fault
 // through proxies cannot reach a Hazelcast client, whose members are three.
@@ -77,8 +78,9 @@ struct ChaosSetup {
   int failover_port = 6420;
   // Job j's redlock trials share three servers of its own, on redlock_port + 3j and the next two.
   int redlock_port = 6700;
-  // Under Topology::cluster, job j's trials share an etcd cluster of its own, its six ports from
-  // cluster_port + 6j (host::EtcdCluster). The campaign's topology (run_campaign sets it).
+  // Under Topology::cluster, job j's trials share an etcd cluster and a ZooKeeper ensemble of its
+  // own, as its clients need them, on 15 ports from cluster_port + 15j (cluster_port_of, job.h). The
+  // campaign's topology (run_campaign sets it).
   Topology topology = Topology::single;
   int cluster_port = 7300;
   // How a refused worker of a single-Redis strategy waits: every 10 ms, or until the release is

@@ -33,17 +33,35 @@ std::vector<RedisAddress> redlock_servers_for(Job& job, const LockKey& key) {
   return addresses;
 }
 
-int cluster_port_of(const ChaosSetup& setup, int job) { return setup.cluster_port + host::EtcdCluster::kPorts * job; }
+int cluster_port_of(const ChaosSetup& setup, int job, protocol::ServerKind kind) {
+  int first = setup.cluster_port + kClusterPortsAJob * job;
+  return kind == protocol::ServerKind::zookeeper ? first + host::EtcdCluster::kPorts : first;
+}
 
-host::EtcdCluster& cluster_for(Job& job) {
-  if (!job.cluster) {
-    std::filesystem::path logs = job.setup.dir / "trials" / ".etcd-cluster";
+namespace {
+
+// A new cluster for a lock on `kind`, job `job`'s, logging into `dir`.
+std::unique_ptr<host::ServerCluster> start_cluster(const ChaosSetup& setup, int job, protocol::ServerKind kind,
+                                                   const std::filesystem::path& dir) {
+  int port = cluster_port_of(setup, job, kind);
+  if (kind == protocol::ServerKind::zookeeper) return std::make_unique<host::ZooKeeperEnsemble>(port, dir);
+  if (kind == protocol::ServerKind::etcd) return std::make_unique<host::EtcdCluster>(port, dir);
+  throw Error(fmt::format("no cluster of {} servers", protocol::to_string(kind)));
+}
+
+}  // namespace
+
+host::ServerCluster& cluster_for(Job& job, protocol::ServerKind kind) {
+  std::unique_ptr<host::ServerCluster>& cluster =
+      kind == protocol::ServerKind::zookeeper ? job.zookeeper_ensemble : job.etcd_cluster;
+  if (!cluster) {
+    std::filesystem::path logs = job.setup.dir / "trials" / ".clusters";
     std::filesystem::create_directories(logs);
-    job.cluster = std::make_unique<host::EtcdCluster>(cluster_port_of(job.setup, job.number), logs);
-  } else if (!job.cluster->healthy_within(std::chrono::seconds(10))) {
-    throw Error(fmt::format("etcd cluster of job {}: a member is not healthy 10 s after its fault healed", job.number));
+    cluster = start_cluster(job.setup, job.number, kind, logs);
+  } else if (!cluster->healthy_within(std::chrono::seconds(10))) {
+    throw Error(fmt::format("the cluster of job {}: a member does not serve 10 s after its fault healed", job.number));
   }
-  return *job.cluster;
+  return *cluster;
 }
 
 void check_strikable(const RedisAddress& address, Fault fault) {
@@ -62,13 +80,14 @@ void check_strikable(const RedisAddress& address, Fault fault) {
   }
 }
 
-void check_own_servers(const ChaosSetup& setup, int jobs, bool failover, bool redlock) {
+void check_own_servers(const ChaosSetup& setup, int jobs, bool failover, bool redlock,
+                       const std::vector<protocol::ServerKind>& clusters) {
   std::filesystem::path logs = setup.dir / "trials" / ".servers-check";
   std::filesystem::create_directories(logs);
   for (int job = 0; job < jobs; ++job) {
     if (failover) host::FailoverPair pair(failover_port_of(setup, job), logs);
     if (redlock) start_redlock_servers(setup, job, logs);
-    if (setup.topology == Topology::cluster) host::EtcdCluster cluster(cluster_port_of(setup, job), logs);
+    for (protocol::ServerKind kind : clusters) start_cluster(setup, job, kind, logs);
   }
   std::filesystem::remove_all(logs);
 }

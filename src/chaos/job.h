@@ -15,6 +15,7 @@
 #include "chaos/chaos.h"
 #include "host/etcd_cluster.h"
 #include "host/local_redis.h"
+#include "host/zookeeper_ensemble.h"
 #include "rlock/lock_key.h"
 #include "rlock/redis_address.h"
 #include "rlock/redis_connection.h"
@@ -25,8 +26,10 @@ class JobLab;
 
 // Job `job`'s failover port: its primary listens there and its replica on the next port.
 int failover_port_of(const ChaosSetup& setup, int job);
-// Job `job`'s first cluster port: its etcd cluster's members listen on it and the five next.
-int cluster_port_of(const ChaosSetup& setup, int job);
+// Job `job`'s first cluster port for a lock on `kind` (etcd or zookeeper): its etcd cluster's six
+// ports from cluster_port + 15j, its ZooKeeper ensemble's nine after them.
+inline constexpr int kClusterPortsAJob = host::EtcdCluster::kPorts + host::ZooKeeperEnsemble::kPorts;
+int cluster_port_of(const ChaosSetup& setup, int job, protocol::ServerKind kind);
 
 using RedlockServers = std::vector<std::unique_ptr<host::LocalRedis>>;
 
@@ -39,17 +42,18 @@ struct Job {
   const ChaosSetup& setup;
   RedisConnection redis;
   bank::AccountStore store;
-  RedlockServers redlock;                        // started for the job's first redlock trial
-  JobLab* lab = nullptr;                         // under --netns: the job's namespaces and Redis (netns_job.h)
-  std::unique_ptr<host::EtcdCluster> cluster{};  // under Topology::cluster: started for the job's first trial
+  RedlockServers redlock;  // started for the job's first redlock trial
+  JobLab* lab = nullptr;   // under --netns: the job's namespaces and Redis (netns_job.h)
+  // Under Topology::cluster: each started for the job's first trial of a client on its server.
+  std::unique_ptr<host::ServerCluster> etcd_cluster{}, zookeeper_ensemble{};
 };
 
 // The job's Redlock servers (started for its first redlock trial), rid of `key`'s lock.
 std::vector<RedisAddress> redlock_servers_for(Job& job, const LockKey& key);
 
-// The job's etcd cluster, started for its first trial and healthy: a member a fault paused or
-// killed is running again.
-host::EtcdCluster& cluster_for(Job& job);
+// The job's etcd cluster or ZooKeeper ensemble, for a lock on `kind`, started for its first trial
+// and serving: a member a fault paused or killed is running again.
+host::ServerCluster& cluster_for(Job& job, protocol::ServerKind kind);
 
 // A fault that strikes a server (FaultModel::strikes_server: redis-restart crashes the shared Redis; failover
 // and redis-stall run on servers of the job's own, judging rlock's Redis rather than the user's)
@@ -58,8 +62,9 @@ host::EtcdCluster& cluster_for(Job& job);
 // user's or the system's. Throws UsageError, in one line, when it is not.
 void check_strikable(const RedisAddress& redis, Fault fault);
 // Starts and stops the servers of their own that `jobs` jobs will run (a failover's primary and
-// replica, Redlock's three, the etcd cluster of setup.topology): throws Error when one cannot start
-// (a port taken, no redis-server, a member that did not form), before any trial runs.
-void check_own_servers(const ChaosSetup& setup, int jobs, bool failover, bool redlock);
+// replica, Redlock's three, a cluster for each server kind of `clusters`): throws Error when one
+// cannot start (a port taken, no redis-server, a member that did not form), before any trial runs.
+void check_own_servers(const ChaosSetup& setup, int jobs, bool failover, bool redlock,
+                       const std::vector<protocol::ServerKind>& clusters = {});
 
 }  // namespace rlock::chaos

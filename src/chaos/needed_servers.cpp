@@ -28,7 +28,7 @@ std::vector<ClientServer> client_servers(const std::vector<TrialSpec>& specs, To
   std::vector<ClientServer> servers;
   if (uses(protocol::ServerKind::etcd) && topology == Topology::single)
     servers.push_back({"etcd", variable(protocol::ServerKind::etcd), "", ""});
-  if (uses(protocol::ServerKind::zookeeper))
+  if (uses(protocol::ServerKind::zookeeper) && topology == Topology::single)
     servers.push_back({"ZooKeeper", variable(protocol::ServerKind::zookeeper), "ruok", "imok"});
   if (uses(protocol::ServerKind::hazelcast))
     servers.push_back({"Hazelcast", variable(protocol::ServerKind::hazelcast), "", ""});

@@ -61,7 +61,8 @@ struct ClientServer {
   std::string_view say, expect;
 };
 
-// Those that `specs`' clients lock on, each once; on a cluster, not etcd (the jobs' own).
+// Those that `specs`' clients lock on, each once; on a cluster, not etcd or ZooKeeper (the jobs'
+// own).
 std::vector<ClientServer> client_servers(const std::vector<TrialSpec>& specs, Topology topology);
 // Throws HarnessLost, naming the server and its address, when it does not answer within `timeout`.
 void check_client_server(const ClientServer& server, std::chrono::milliseconds timeout);

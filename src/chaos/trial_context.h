@@ -1,7 +1,7 @@
 // What one trial of a job uses, gathered in one place instead of handed down piece by piece: its
 // spec and schedule, its job, its directory and account, its lock's key, the servers its lock lives
-// on (the job's Redlock servers or etcd cluster, or a failover pair or a Redis of its own that its
-// fault set up),
+// on (the job's Redlock servers or cluster, or a failover pair or a Redis of its own that its fault
+// set up),
 // the proxies its fault goes through, and its run's log once its clock started. run_trial
 // (trial.h) builds it; the trial loop (trial_loop.h), the workers and the fault read it.
 //
@@ -35,7 +35,7 @@ struct TrialContext {
   std::vector<RedisAddress> redlock{};       // the job's Redlock servers, when the lock lives on three
   std::optional<host::FailoverPair> pair{};  // failover of one Redis: the trial's primary and replica
   std::optional<host::LocalRedis> own{};     // a stall of one Redis: the trial's own server
-  host::EtcdCluster* cluster = nullptr;      // the job's, under Topology::cluster
+  host::ServerCluster* cluster = nullptr;    // the job's, of the client's server, under Topology::cluster
   std::unique_ptr<TrialNetwork> network{};   // the proxies, when the fault goes through them
   std::optional<lab::RunLog> log{};          // the run's log, once its clock started
 

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "chaos/campaign.h"
-#include "host/etcd_cluster.h"
+#include "chaos/job.h"
 #include "rlock/error.h"
 #include "rlock/token.h"
 #include "util/option_checks.h"
@@ -41,11 +41,11 @@ void add_topology_options(CLI::App& cmd, CampaignOptions& options) {
            if (!topology) throw UsageError(fmt::format("--topology {}: not a topology ({})", name, chaos::kTopologies));
            options.topology = *topology;
          },
-         "the lock's servers: single (one server, the default) or cluster (an etcd cluster of three members of "
-         "each job's own, for etcd clients whose adapter takes them; docs/chaos.md)")
+         "the lock's servers: single (one server, the default) or cluster (an etcd cluster or a ZooKeeper "
+         "ensemble of three members of each job's own, for clients whose adapter takes them; docs/chaos.md)")
       ->option_text("single|cluster");
   cmd.add_option("--cluster-port", options.cluster_port,
-                 "under --topology cluster, each job's etcd members listen on 127.0.0.1 from this port, six a job")
+                 "under --topology cluster, each job's cluster members listen on 127.0.0.1 from this port, 15 a job")
       ->check(util::in_range(chaos::kMinOwnPort, chaos::kMaxOwnPort))
       ->capture_default_str();
 }
@@ -82,8 +82,8 @@ void check_own_ports(const CampaignOptions& options) {
       {"--failover-port", "the failover servers", options.failover_port, options.failover_port + 2 * options.jobs - 1},
       {"--redlock-port", "the Redlock ones", options.redlock_port, options.redlock_port + 3 * options.jobs - 1}};
   if (options.topology == chaos::Topology::cluster) {
-    ranges.push_back({"--cluster-port", "the etcd members", options.cluster_port,
-                      options.cluster_port + host::EtcdCluster::kPorts * options.jobs - 1});
+    ranges.push_back({"--cluster-port", "the cluster members", options.cluster_port,
+                      options.cluster_port + chaos::kClusterPortsAJob * options.jobs - 1});
   }
   for (std::size_t a = 0; a < ranges.size(); ++a) {
     for (std::size_t b = a + 1; b < ranges.size(); ++b) {

@@ -36,8 +36,8 @@ void add_workload_options(CLI::App& cmd, chaos::Workload& workload);
 std::uint64_t random_seed();
 
 // Job j's failover pair takes failover_port + 2j and the next port, its Redlock servers
-// redlock_port + 3j and the next two, its etcd cluster (on a cluster) cluster_port + 6j and the next
-// five (chaos.h): throws UsageError, in one line, when two ranges meet, for the campaign would stop
+// redlock_port + 3j and the next two, its clusters (on a cluster) cluster_port + 15j and the next
+// 14 (chaos/job.h): throws UsageError, in one line, when two ranges meet, for the campaign would stop
 // at its first trial that needs a port the other range took.
 void check_own_ports(const CampaignOptions& options);
 

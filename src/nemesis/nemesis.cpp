@@ -60,10 +60,10 @@ void signal_redis(const Operation& op, const Targets& t, int number, const char*
 
 // Pauses, resumes, kills or starts again the member the operation names, and records it.
 void act_on_member(const Operation& op, const Targets& t) {
-  host::EtcdCluster& cluster = needed(t.cluster, op, "etcd cluster");
+  host::ServerCluster& cluster = needed(t.cluster, op, "cluster");
   std::size_t member = 0;
-  while (member < host::EtcdCluster::kMembers && cluster.name(member) != op.target) ++member;
-  if (member == host::EtcdCluster::kMembers)
+  while (member < host::ServerCluster::kMembers && cluster.name(member) != op.target) ++member;
+  if (member == host::ServerCluster::kMembers)
     throw Error(fmt::format("the nemesis's {} names no member of the cluster", to_string(op)));
   double when = lab::wall_seconds();  // stamped before the signal left
   auto signalled = [&](const char* signal) {

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "host/etcd_cluster.h"
 #include "host/failover_pair.h"
 #include "host/local_redis.h"
+#include "host/server_cluster.h"
 #include "lab/run_log.h"
 #include "nemesis/operation.h"
 #include "rlock/lock_key.h"
@@ -31,10 +31,10 @@ struct Targets {
   std::function<bool(std::size_t worker, int number)> signal{};
   // Cuts (true) or heals (false) the worker's connections to Redis.
   std::function<void(std::size_t worker, bool cut)> cut{};
-  RedisConnection* redis = nullptr;      // the lock's Redis: expire; restart when nothing below is set
-  host::FailoverPair* pair = nullptr;    // failover; restart when set
-  host::LocalRedis* own = nullptr;       // a Redis of the runner's own: restart, stall
-  host::EtcdCluster* cluster = nullptr;  // the etcd cluster: its members' operations
+  RedisConnection* redis = nullptr;        // the lock's Redis: expire; restart when nothing below is set
+  host::FailoverPair* pair = nullptr;      // failover; restart when set
+  host::LocalRedis* own = nullptr;         // a Redis of the runner's own: restart, stall
+  host::ServerCluster* cluster = nullptr;  // the etcd cluster or ZooKeeper ensemble: its members' operations
 };
 
 // Carries `op` out on `targets`. Throws Error when `targets` lacks what it acts on (naming it), or

@@ -3,8 +3,8 @@
 // nemesis.h carries out and the run log records under their names (the "op" field of the host's
 // event): `pause:A`, `resume:A`, `kill:A`, `partition:A`, `heal:A` act on a worker; `expire`,
 // `restart`, `failover`, `stall`, `unstall` on the Redis the lock lives on; `pause-member:e2`,
-// `resume-member:e2`, `kill-member:e2`, `start-member:e2` on a member of an etcd cluster. The text is the token an
-// explored order writes (docs/explore.md).
+// `resume-member:e2`, `kill-member:e2`, `start-member:e2` on a member of an etcd cluster (e1...) or a ZooKeeper
+// ensemble (z1...). The text is the token an explored order writes (docs/explore.md).
 //
 // Plain values and pure functions; thread-safe.
 #pragma once

@@ -62,10 +62,16 @@ void check_own_servers_of(const chaos::Campaign& campaign, const chaos::ChaosSet
   bool three_servers = lab::any_on_three_servers(campaign.strategies) ||
                        std::any_of(campaign.clients.begin(), campaign.clients.end(),
                                    [](const protocol::ClientSpec& c) { return c.servers == 3; });
+  std::vector<protocol::ServerKind> clusters;  // the kinds of the clients that run on a cluster
+  for (const chaos::TrialSpec& cell : chaos::planned_cells(campaign)) {
+    if (setup.topology == chaos::Topology::cluster && cell.client &&
+        std::find(clusters.begin(), clusters.end(), cell.client->server) == clusters.end())
+      clusters.push_back(cell.client->server);
+  }
   chaos::check_own_servers(
       setup, campaign.jobs,
       std::any_of(campaign.faults.begin(), campaign.faults.end(), [](chaos::Fault f) { return f->runs_own_redis(); }),
-      three_servers);
+      three_servers, clusters);
 }
 
 void print_first_line(const chaos::Campaign& campaign, const chaos::ChaosSetup& setup) {

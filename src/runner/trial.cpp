@@ -36,7 +36,7 @@ using Clock = std::chrono::steady_clock;
 std::vector<std::string> client_server_addresses(const chaos::TrialContext& trial) {
   if (trial.cluster) {
     std::vector<std::string> members;
-    for (std::size_t i = 0; i < host::EtcdCluster::kMembers; ++i) members.push_back(trial.cluster->endpoint(i));
+    for (std::size_t i = 0; i < host::ServerCluster::kMembers; ++i) members.push_back(trial.cluster->endpoint(i));
     return members;
   }
   if (!trial.spec.client) return {};
@@ -86,10 +86,11 @@ void set_up(chaos::TrialContext& trial, const std::vector<chaos::Fault>& faults)
         chaos::needing("a Redlock server", fmt::format("127.0.0.1:{}", setup.redlock_port + 3 * trial.job.number),
                        [&] { return chaos::redlock_servers_for(trial.job, trial.key); });
   }
-  if (setup.topology == chaos::Topology::cluster) {
-    trial.cluster =
-        chaos::needing("the etcd cluster", fmt::format("127.0.0.1:{}", chaos::cluster_port_of(setup, trial.job.number)),
-                       [&] { return &chaos::cluster_for(trial.job); });
+  if (setup.topology == chaos::Topology::cluster && trial.spec.client) {
+    protocol::ServerKind kind = trial.spec.client->server;
+    trial.cluster = chaos::needing("the cluster",
+                                   fmt::format("127.0.0.1:{}", chaos::cluster_port_of(setup, trial.job.number, kind)),
+                                   [&] { return &chaos::cluster_for(trial.job, kind); });
   }
   for (chaos::Fault fault : faults) fault->set_up(trial);
   bool proxies = std::any_of(faults.begin(), faults.end(), [](chaos::Fault f) { return f->through_proxies(); });

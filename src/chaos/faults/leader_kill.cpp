@@ -1,7 +1,7 @@
-// leader-kill: the member that leads the trial's etcd cluster killed (SIGKILL) once the target has
-// read, and started again on its data the schedule's pause later (1 to 2.5 TTLs), as a crashed
-// host's etcd comes back. The others elect one of themselves; the member that comes back catches up
-// from the new leader. Only on `--topology cluster`.
+// leader-kill: the member that leads the trial's etcd cluster or ZooKeeper ensemble killed (SIGKILL) once the target
+// has read, and started again on its data the schedule's pause later (1 to 2.5 TTLs), as a crashed host's etcd comes
+// back. The others elect one of themselves; the member that comes back catches up from the new leader. Only on
+// `--topology cluster`.
 #include "chaos/faults/strikes.h"
 #include "chaos/trial_context.h"
 
@@ -12,7 +12,7 @@ class LeaderKill : public FaultModel {
  public:
   std::string_view name() const override { return "leader-kill"; }
   std::string_view not_applicable(lab::Strategy) const override { return "no cluster"; }
-  std::string_view not_applicable_to_client(protocol::ServerKind kind) const override { return etcd_unused(kind); }
+  std::string_view not_applicable_to_client(protocol::ServerKind kind) const override { return no_cluster_of(kind); }
   bool needs_cluster() const override { return true; }
 
   Strike strike(TrialContext& trial, Participants& workers) const override {

@@ -1,8 +1,9 @@
-// leader-pause: the member that leads the trial's etcd cluster stopped (SIGSTOP) once the target
-// has read, for the schedule's pause (1 to 2.5 TTLs: past etcd's election timeout of 1 s at the
-// TTLs etcd's clients take), then continued (SIGCONT), as a long GC pause or a stalled disk stops
-// a leader. The others elect one of themselves meanwhile; the target's session and lock live on
-// through them, or not. Only on `--topology cluster` (a single etcd has no leader to lose).
+// leader-pause: the member that leads the trial's etcd cluster or ZooKeeper ensemble stopped
+// (SIGSTOP) once the target has read, for the schedule's pause (1 to 2.5 TTLs: past etcd's election
+// timeout of 1 s, and the 1 s after which a ZooKeeper follower leaves a silent leader, at the TTLs
+// their clients take), then continued (SIGCONT), as a long GC pause or a stalled disk stops a
+// leader. The others elect one of themselves meanwhile; the target's session and lock live on
+// through them, or not. Only on `--topology cluster` (a single server has no leader to lose).
 #include "chaos/faults/strikes.h"
 #include "chaos/trial_context.h"
 
@@ -13,7 +14,7 @@ class LeaderPause : public FaultModel {
  public:
   std::string_view name() const override { return "leader-pause"; }
   std::string_view not_applicable(lab::Strategy) const override { return "no cluster"; }
-  std::string_view not_applicable_to_client(protocol::ServerKind kind) const override { return etcd_unused(kind); }
+  std::string_view not_applicable_to_client(protocol::ServerKind kind) const override { return no_cluster_of(kind); }
   bool needs_cluster() const override { return true; }
 
   Strike strike(TrialContext& trial, Participants& workers) const override {

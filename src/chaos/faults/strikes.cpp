@@ -8,7 +8,7 @@
 #include "chaos/schedule.h"
 #include "chaos/trial_context.h"
 #include "chaos/trial_loop.h"
-#include "host/etcd_cluster.h"
+#include "host/server_cluster.h"
 #include "lab/event.h"
 #include "lab/host_events.h"
 #include "rlock/error.h"
@@ -21,8 +21,9 @@ std::string_view redis_unused(protocol::ServerKind kind) {
   return kind == protocol::ServerKind::redis ? "" : "Redis unused";
 }
 
-std::string_view etcd_unused(protocol::ServerKind kind) {
-  return kind == protocol::ServerKind::etcd ? "" : "no etcd cluster";
+std::string_view no_cluster_of(protocol::ServerKind kind) {
+  return kind == protocol::ServerKind::etcd || kind == protocol::ServerKind::zookeeper ? ""
+                                                                                       : "no cluster of its server";
 }
 
 std::string_view no_lock_held(lab::Strategy strategy) { return lab::holds_lock(strategy) ? "" : "no lock held"; }
@@ -53,7 +54,7 @@ Strike strike_with(nemesis::Targets targets, nemesis::Operation strike, std::opt
 namespace {
 
 // Records which member leads the cluster now ("" when none says), and returns it.
-std::optional<std::size_t> record_leader(const lab::RunLog& log, const host::EtcdCluster& cluster) {
+std::optional<std::size_t> record_leader(const lab::RunLog& log, const host::ServerCluster& cluster) {
   std::optional<std::size_t> leader = cluster.leader(std::chrono::seconds(1));
   log.record("host", lab::EventKind::cluster_leader, {{"member", leader ? cluster.name(*leader) : ""}});
   return leader;
@@ -63,7 +64,7 @@ std::optional<std::size_t> record_leader(const lab::RunLog& log, const host::Etc
 
 Strike strike_leader(nemesis::Targets targets, nemesis::OpKind strike, nemesis::OpKind heal) {
   return [targets = std::move(targets), strike, heal]() -> Heal {
-    host::EtcdCluster& cluster = *targets.cluster;
+    host::ServerCluster& cluster = *targets.cluster;
     std::optional<std::size_t> leader = record_leader(*targets.log, cluster);
     if (!leader) return {};
     std::string member = cluster.name(*leader);

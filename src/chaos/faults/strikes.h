@@ -22,8 +22,9 @@ namespace rlock::chaos {
 std::string_view redis_unused(lab::Strategy strategy);
 // A client whose lock lives on etcd or ZooKeeper uses no Redis either.
 std::string_view redis_unused(protocol::ServerKind kind);
-// A fault of an etcd cluster's members cannot reach a lock that lives elsewhere.
-std::string_view etcd_unused(protocol::ServerKind kind);
+// A fault of the members of an etcd cluster or a ZooKeeper ensemble cannot reach a lock that lives
+// elsewhere.
+std::string_view no_cluster_of(protocol::ServerKind kind);
 // pg-atomic holds nothing and reads nothing before its one statement: a pause, a slow worker or a
 // skewed clock cannot matter to it.
 std::string_view no_lock_held(lab::Strategy strategy);
@@ -36,7 +37,7 @@ nemesis::Targets nemesis_targets(TrialContext& trial, Participants& workers);
 // A strike that carries out `strike` and is healed by `heal` (none: nothing heals it).
 Strike strike_with(nemesis::Targets targets, nemesis::Operation strike, std::optional<nemesis::Operation> heal = {});
 
-// A strike on the member that leads the trial's etcd cluster, by `strike` (pause-member,
+// A strike on the member that leads the trial's etcd cluster or ZooKeeper ensemble, by `strike` (pause-member,
 // kill-member), healed by `heal` (resume-member, start-member) once the cluster is healthy again
 // (or 5 s passed): the run log says which member led before the strike and which after the heal
 // (cluster_leader). No leader answering: nothing struck.

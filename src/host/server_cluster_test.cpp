@@ -1,4 +1,4 @@
-#include "host/etcd_cluster.h"
+#include "host/server_cluster.h"
 
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -6,8 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include "host/etcd_cluster.h"
 #include "host/process.h"
 #include "host/temp_dir.h"
+#include "host/zookeeper_ensemble.h"
 #include "rlock/error.h"
 
 namespace rlock::host {
@@ -15,7 +17,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr int kBasePort = 7390;  // to 7395: ports of this test alone
+constexpr int kBasePort = 7390;  // to 7398: ports of this test alone
 
 // A listener of someone else's on 127.0.0.1:port while it lives.
 struct Listener {
@@ -33,27 +35,33 @@ struct Listener {
   ~Listener() { ::close(fd); }
 };
 
-TEST(EtcdCluster, FormsElectsAgainWhenItsLeaderPausesAndLeavesNothingRunning) {
+template <typename Cluster>
+class AnyCluster : public ::testing::Test {};
+using Kinds = ::testing::Types<EtcdCluster, ZooKeeperEnsemble>;
+TYPED_TEST_SUITE(AnyCluster, Kinds);
+
+TYPED_TEST(AnyCluster, FormsElectsAgainWhenItsLeaderPausesAndLeavesNothingRunning) {
   TempDir logs;
   std::vector<pid_t> pids;
   {
-    EtcdCluster cluster(kBasePort, logs.path());
+    TypeParam cluster(kBasePort, logs.path());
     EXPECT_EQ(cluster.endpoints(), "127.0.0.1:7390,127.0.0.1:7391,127.0.0.1:7392");
     std::optional<std::size_t> leader = cluster.leader(1s);
     ASSERT_TRUE(leader);
-    for (std::size_t i = 0; i < EtcdCluster::kMembers; ++i) pids.push_back(cluster.pid(i));
+    for (std::size_t i = 0; i < ServerCluster::kMembers; ++i) pids.push_back(cluster.pid(i));
 
     cluster.pause(*leader);
     std::optional<std::size_t> next;
-    EXPECT_TRUE(wait_for(10s, [&] { return (next = cluster.leader(300ms)) && *next != *leader; }))
+    EXPECT_TRUE(wait_for(15s, [&] { return (next = cluster.leader(300ms)) && *next != *leader; }))
         << "the others elect one of themselves while the leader is paused";
     cluster.resume(*leader);
-    EXPECT_TRUE(cluster.healthy_within(10s));
+    EXPECT_TRUE(cluster.healthy_within(15s));
 
+    ASSERT_TRUE(next);
     cluster.kill(*next);
     EXPECT_FALSE(process_alive(pids[*next]));
     cluster.start_again(*next);
-    EXPECT_TRUE(cluster.healthy_within(10s)) << "a member killed and started again on its data rejoins";
+    EXPECT_TRUE(cluster.healthy_within(15s)) << "a member killed and started again on its data rejoins";
     EXPECT_TRUE(cluster.leader(1s));
   }
   for (pid_t pid : pids) EXPECT_FALSE(process_alive(pid)) << pid;
@@ -67,6 +75,17 @@ TEST(EtcdCluster, RefusesATakenPortBeforeStartingAnyMember) {
     FAIL() << "started beside a listener of someone else's";
   } catch (const Error& e) {
     EXPECT_STREQ(e.what(), "etcd cluster: port 7394 on 127.0.0.1 is taken (give another --cluster-port)");
+  }
+}
+
+TEST(ZooKeeperEnsemble, RefusesATakenPortBeforeStartingAnyMember) {
+  TempDir logs;
+  Listener foreign(kBasePort + 8);
+  try {
+    ZooKeeperEnsemble ensemble(kBasePort, logs.path());
+    FAIL() << "started beside a listener of someone else's";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "ZooKeeper ensemble: port 7398 on 127.0.0.1 is taken (give another --cluster-port)");
   }
 }
 
