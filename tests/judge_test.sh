@@ -48,6 +48,8 @@ refuses() {
 refuses "NAME is required"
 refuses "no shipped client of that name" no-such-lock
 refuses "--client-server is for one's own NAME=COMMAND" redis-py --client-server etcd
+refuses "--topology cluster: redis-py's adapter takes one server (its manifest lists single)" redis-py --topology cluster
+refuses "--topology ring: not a topology (single or cluster)" redis-py --topology ring
 refuses "expected redis, redis@3, etcd or zookeeper" "mine=python3 x.py" --client-server mysql
 refuses "not a fault that applies to redis-py's redis lock" redis-py --faults clock-skew
 refuses "not a fault that applies to etcd-lock's etcd lock" etcd-lock --faults redis-restart
@@ -152,11 +154,18 @@ check "etcd-lock-fenced is judged under pause" test "$(chaos_cell etcd-lock-fenc
 check "and loses no money" test "$(chaos_cell etcd-lock-fenced pause anomalies)" = 0
 
 # etcd-mutex at its default version, 3.5.21: the scenario written for it that names that version
-# runs after the faults, its verdict a line of its own and an item of the card.
-judge etcd-mutex etcd-mutex --faults none --trials 1
+# runs after the faults, its verdict a line of its own and an item of the card. Its manifest lists
+# the cluster topology: it is judged there too, as rows of their own, a run of their own.
+judge etcd-mutex etcd-mutex --faults none,leader-pause --trials 1
 check "etcd-mutex runs (got $rc)" test $rc -eq 0 -o $rc -eq 3 -o $rc -eq 4
 check "its scenario etcd-11456 is judged at 3.5.21" \
     grep -qE '^scenario etcd-11456 \(pause-waiter\): (reproduces in 3\.5\.21 |does not reproduce in any version judged: 3\.5\.21 )' \
     "$work/etcd-mutex.out"
 check "and is on its card" grep -q '<li><strong>etcd-11456</strong>' "$(sed -n 's/^card: //p' "$work/etcd-mutex.out")"
+check "its rows on one server: none" grep -q '^none  .*nothing lost' "$work/etcd-mutex.out"
+check "its rows on the cluster: none and leader-pause, each judged" \
+    test "$(grep -cE '^(none|leader-pause) on cluster +(nothing lost|money|liveness)' "$work/etcd-mutex.out")" -eq 2
+check "a run a topology" test "$(grep -c '^run: ' "$work/etcd-mutex.out")" -eq 2
+check "the card has the cluster's rows" grep -q '<th scope="row">leader-pause on cluster</th>' \
+    "$(sed -n 's/^card: //p' "$work/etcd-mutex.out")"
 finish

@@ -23,8 +23,8 @@ std::string table(const LibraryVerdict& v) {
       fmt::format("<table>\n<tr><th scope=\"col\">fault</th><th scope=\"col\">{}</th>{}</tr>\n", html_escape(v.client),
                   v.fenced.empty() ? "" : fmt::format("<th scope=\"col\">{}</th>", html_escape(v.fenced)));
   for (const FaultVerdict& f : v.faults) {
-    html += fmt::format("<tr><th scope=\"row\">{}</th>{}{}</tr>\n", html_escape(to_string(f.fault)),
-                        tally_cell(f.client), v.fenced.empty() ? "" : tally_cell(f.fenced));
+    html += fmt::format("<tr><th scope=\"row\">{}</th>{}{}</tr>\n", html_escape(fault_label(f)), tally_cell(f.client),
+                        v.fenced.empty() ? "" : tally_cell(f.fenced));
   }
   return html + "</table>\n";
 }

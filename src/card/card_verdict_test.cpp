@@ -144,6 +144,26 @@ TEST(Faults, OnlyThoseThatApplyToTheClientsServerKind) {
   EXPECT_THROW(faults_for(client("r"), {"session-expiry"}, false), UsageError);
 }
 
+TEST(Faults, EachTopologyTheManifestListsWithTheFaultsThatApplyThere) {
+  protocol::ClientSpec etcd = client("e");
+  etcd.server = protocol::ServerKind::etcd;
+  ASSERT_EQ(topologies_for(etcd, {}, false, std::nullopt).size(), 1u) << "one server alone by default";
+  EXPECT_THROW(topologies_for(etcd, {}, false, chaos::Topology::cluster), UsageError);
+  EXPECT_THROW(topologies_for(etcd, {"leader-pause"}, false, std::nullopt), UsageError);
+  etcd.cluster = true;
+  std::vector<JudgedTopology> both = topologies_for(etcd, {"pause", "leader-pause"}, false, std::nullopt);
+  ASSERT_EQ(both.size(), 2u);
+  EXPECT_EQ(both[0].topology, chaos::Topology::single);
+  EXPECT_EQ(both[0].faults, std::vector<chaos::Fault>{chaos::fault_named("pause")});
+  EXPECT_EQ(both[1].topology, chaos::Topology::cluster);
+  EXPECT_EQ(both[1].faults,
+            (std::vector<chaos::Fault>{chaos::fault_named("pause"), chaos::fault_named("leader-pause")}));
+  std::vector<JudgedTopology> cluster = topologies_for(etcd, {"leader-pause"}, false, std::nullopt);
+  ASSERT_EQ(cluster.size(), 1u) << "a topology none of the faults applies to is left out";
+  EXPECT_EQ(cluster[0].topology, chaos::Topology::cluster);
+  EXPECT_THROW(topologies_for(etcd, {"failover"}, false, std::nullopt), UsageError);
+}
+
 TEST(Faults, ThoseOfHistoriesAreThoseAHistoryCanStrike) {
   std::vector<chaos::Fault> faults = faults_for(client("r"), {}, true);
   EXPECT_NE(std::find(faults.begin(), faults.end(), chaos::fault_named("pause")), faults.end());

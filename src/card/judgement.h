@@ -1,6 +1,6 @@
 // `rlock judge` on the servers: the subject's client, and its fenced variant beside it, under each
-// fault that applies, as one chaos campaign kept as a run (store/run_record.h, with its chaos.json
-// for `rlock report` and `rlock analyze`), then the scenarios written for it (a run each, as
+// fault that applies, as one chaos campaign a topology, each kept as a run (store/run_record.h, with
+// its chaos.json for `rlock report` and `rlock analyze`), then the scenarios written for it (a run each, as
 // `rlock scenario` keeps them), then its verdict (verdict.h) printed and its card (card_page.h)
 // written. Runs in the calling process, which must have no other threads (the
 // campaign forks).
@@ -19,8 +19,8 @@ namespace rlock::card {
 
 struct JudgeRequest {
   Subject subject;
-  std::vector<chaos::Fault> faults;
-  int trials = 0;  // a fault, for the client and for its fenced variant each
+  std::vector<JudgedTopology> topologies;  // each a campaign of its own, kept as a run
+  int trials = 0;                          // a fault, for the client and for its fenced variant each
   int jobs = 0;
   std::optional<std::filesystem::path> card;  // empty: card.html in the run's directory
   chaos::Workload workload{};                 // trials as histories, when it says so (chaos/workload.h)
@@ -28,7 +28,7 @@ struct JudgeRequest {
 
 struct Judgement {
   LibraryVerdict verdict;
-  std::filesystem::path run_dir;
+  std::vector<std::filesystem::path> run_dirs;  // a topology's each, in the request's order
   std::filesystem::path card;
 };
 

@@ -76,11 +76,11 @@ Ttl ttl_for(const Subject& subject, std::optional<long> asked_ms) {
 }
 
 std::vector<chaos::Fault> faults_for(const protocol::ClientSpec& client, const std::vector<std::string>& names,
-                                     bool histories) {
+                                     bool histories, chaos::Topology topology) {
   std::vector<chaos::Fault> apply;
   std::string known;
   for (chaos::Fault fault : histories ? chaos::history_faults() : chaos::all_faults()) {
-    if (!chaos::not_applicable_to_client(fault, client).empty()) continue;
+    if (!chaos::not_applicable_to_client(fault, client, topology).empty()) continue;
     apply.push_back(fault);
     known += (known.empty() ? "" : ",") + std::string(to_string(fault));
   }
@@ -99,6 +99,34 @@ std::vector<chaos::Fault> faults_for(const protocol::ClientSpec& client, const s
     if (std::find(chosen.begin(), chosen.end(), *fault) == chosen.end()) chosen.push_back(*fault);
   }
   return chosen;
+}
+
+std::vector<JudgedTopology> topologies_for(const protocol::ClientSpec& client, const std::vector<std::string>& names,
+                                           bool histories, std::optional<chaos::Topology> only) {
+  std::vector<chaos::Topology> listed{chaos::Topology::single};
+  if (client.cluster) listed.push_back(chaos::Topology::cluster);
+  if (only && std::find(listed.begin(), listed.end(), *only) == listed.end()) {
+    throw UsageError(fmt::format("--topology {}: {}'s adapter takes one server (its manifest lists single)",
+                                 to_string(*only), client.name));
+  }
+  std::vector<JudgedTopology> judged;
+  std::vector<std::string> applied;  // the names that apply on some topology
+  for (chaos::Topology topology : listed) {
+    if (only && topology != *only) continue;
+    JudgedTopology t{topology, {}};
+    for (chaos::Fault fault : faults_for(client, {}, histories, topology)) {
+      std::string name(to_string(fault));
+      if (!names.empty() && std::find(names.begin(), names.end(), name) == names.end()) continue;
+      t.faults.push_back(fault);
+      applied.push_back(name);
+    }
+    if (!t.faults.empty()) judged.push_back(std::move(t));
+  }
+  for (const std::string& name : names) {  // one that applies nowhere: the single topology's error
+    if (std::find(applied.begin(), applied.end(), name) == applied.end())
+      faults_for(client, {name}, histories, only.value_or(chaos::Topology::single));
+  }
+  return judged;
 }
 
 }  // namespace rlock::card

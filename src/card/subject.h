@@ -46,10 +46,22 @@ Ttl ttl_for(const Subject& subject, std::optional<long> asked_ms);
 // A TTL's step as the verdict says it: "whole seconds", "steps of 500 ms".
 std::string ttl_unit(long step_ms);
 
-// The registry's faults that apply to the client's server kind (not n/a for it), in the registry's
-// order, and when `histories`, those a history can strike (chaos/workload.h); with `names`, those
-// alone, each of which must apply (UsageError naming the ones that do).
+// The registry's faults that apply to the client's server kind on `topology` (not n/a for it), in
+// the registry's order, and when `histories`, those a history can strike (chaos/workload.h); with
+// `names`, those alone, each of which must apply (UsageError naming the ones that do).
 std::vector<chaos::Fault> faults_for(const protocol::ClientSpec& client, const std::vector<std::string>& names,
-                                     bool histories);
+                                     bool histories, chaos::Topology topology = chaos::Topology::single);
+
+// A topology the subject is judged on, and the faults that run on it.
+struct JudgedTopology {
+  chaos::Topology topology;
+  std::vector<chaos::Fault> faults;
+};
+// Every topology the client's manifest lists (single, and cluster where its adapter takes a
+// cluster's members), or `only` that one, each with the faults of `names` (all, when none) that
+// apply there; a topology none of them applies to is left out. Throws UsageError, in one line, for
+// `only` a topology the adapter does not take, or a name that applies on none of them.
+std::vector<JudgedTopology> topologies_for(const protocol::ClientSpec& client, const std::vector<std::string>& names,
+                                           bool histories, std::optional<chaos::Topology> only);
 
 }  // namespace rlock::card

@@ -79,17 +79,23 @@ bool LibraryVerdict::liveness_lost() const {
 std::string LibraryVerdict::money_faults() const {
   std::vector<std::string> names;
   for (const FaultVerdict& f : faults) {
-    if (f.client.money > 0) names.emplace_back(to_string(f.fault));
+    if (f.client.money > 0) names.push_back(fault_label(f));
   }
   return join(names);
 }
 
+std::string fault_label(const FaultVerdict& verdict) {
+  std::string name(to_string(verdict.fault));
+  return verdict.topology == chaos::Topology::single ? name
+                                                     : fmt::format("{} on {}", name, to_string(verdict.topology));
+}
+
 LibraryVerdict verdict_of(const Subject& subject, const std::vector<chaos::Fault>& faults,
-                          const std::vector<checker::TrialResult>& results) {
+                          const std::vector<checker::TrialResult>& results, chaos::Topology topology) {
   LibraryVerdict v{subject.client.name,    subject.fenced ? subject.fenced->name : "", {}, std::nullopt, {},
                    subject.other_scenarios};
   for (chaos::Fault fault : faults) {
-    v.faults.push_back({fault, {}, subject.fenced ? std::optional<Tally>(Tally{}) : std::nullopt});
+    v.faults.push_back({fault, {}, subject.fenced ? std::optional<Tally>(Tally{}) : std::nullopt, topology});
   }
   for (const checker::TrialResult& r : results) {
     if (!r.spec.client) continue;
@@ -188,7 +194,7 @@ std::string verdict_line(const LibraryVerdict& v) {
   if (v.money_lost()) return fmt::format("verdict: {} loses money under {}", v.client, v.money_faults());
   std::vector<std::string> liveness;
   for (const FaultVerdict& f : v.faults) {
-    if (f.client.liveness > 0) liveness.emplace_back(to_string(f.fault));
+    if (f.client.liveness > 0) liveness.push_back(fault_label(f));
   }
   if (!liveness.empty()) {
     return fmt::format("verdict: {} lost no money; increments stuck or none succeeding under {}", v.client,
@@ -206,15 +212,18 @@ void print_verdict(const LibraryVerdict& v, const JudgedSetup& setup) {
   fmt::print("\nrlock judge {}{}: {} faults, {} each, TTL {} ms{}, seed {}\n", v.client,
              setup.library.empty() ? "" : " (" + setup.library + ")", v.faults.size(), runs_text(setup), setup.ttl_ms,
              setup.ttl_step_ms > 1 ? " (" + ttl_unit(setup.ttl_step_ms) + ")" : "", setup.seed);
-  std::size_t width = v.client.size();
-  for (const FaultVerdict& f : v.faults) width = std::max(width, tally_text(f.client).size());
+  std::size_t width = v.client.size(), label = 16;
+  for (const FaultVerdict& f : v.faults) {
+    width = std::max(width, tally_text(f.client).size());
+    label = std::max(label, fault_label(f).size() + 2);
+  }
   auto row = [&](std::string_view fault, const std::string& client, const std::string& fenced) {
-    if (fenced.empty()) return fmt::print("{:<16}{}\n", fault, client);
-    fmt::print("{:<16}{:<{}}{}\n", fault, client, width + 3, fenced);
+    if (fenced.empty()) return fmt::print("{:<{}}{}\n", fault, label, client);
+    fmt::print("{:<{}}{:<{}}{}\n", fault, label, client, width + 3, fenced);
   };
   row("fault", v.client, v.fenced);
   for (const FaultVerdict& f : v.faults)
-    row(to_string(f.fault), tally_text(f.client), f.fenced ? tally_text(*f.fenced) : "");
+    row(fault_label(f), tally_text(f.client), f.fenced ? tally_text(*f.fenced) : "");
   for (const ScenarioVerdict& s : v.scenarios) fmt::print("{}\n", scenario_line(s));
   for (const std::string& s : v.other_scenarios) fmt::print("scenario {}: not of the version judged\n", s);
   fmt::print("{}\n{}\n", instead_text(v), verdict_line(v));

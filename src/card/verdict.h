@@ -43,7 +43,10 @@ struct FaultVerdict {
   chaos::Fault fault;
   Tally client;
   std::optional<Tally> fenced;
+  chaos::Topology topology = chaos::Topology::single;
 };
+// The row's name: its fault's, and on a cluster "pause on cluster".
+std::string fault_label(const FaultVerdict& verdict);
 
 // A scenario written for the client, run at the version judged.
 struct ScenarioVerdict {
@@ -68,9 +71,11 @@ struct LibraryVerdict {
   std::string money_faults() const;
 };
 
-// The verdict of `results` (a campaign of the client's row, and its fenced variant's, under `faults`).
+// The verdict of `results` (a campaign of the client's row, and its fenced variant's, under `faults`,
+// on `topology`).
 LibraryVerdict verdict_of(const Subject& subject, const std::vector<chaos::Fault>& faults,
-                          const std::vector<checker::TrialResult>& results);
+                          const std::vector<checker::TrialResult>& results,
+                          chaos::Topology topology = chaos::Topology::single);
 
 // The built-in strategies that lose no money under any of the faults the client lost money under
 // (each expected safe under it, or the fault cannot touch it: chaos.h); every strategy expected

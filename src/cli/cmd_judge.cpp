@@ -1,9 +1,10 @@
 // rlock judge NAME [--quick] [--trials N] [--faults LIST] [--ttl MS] [--client-server KIND]
-// [--html FILE] [--seed S] [--jobs J] [--failover-port P] [--redlock-port P] [--increments K |
-// --duration S] [--workers W]: one lock client, a shipped adapter by its catalogue name or one's
-// own NAME=COMMAND, under every fault that applies to its server kind (that a history can strike,
-// with --increments or --duration: 2 histories a fault by default), beside its fenced variant, as
-// one chaos campaign kept as a run; its verdict
+// [--html FILE] [--seed S] [--jobs J] [--failover-port P] [--redlock-port P] [--topology T]
+// [--cluster-port P] [--increments K | --duration S] [--workers W]: one lock client, a shipped
+// adapter by its catalogue name or one's own NAME=COMMAND, under every fault that applies to its
+// server kind (that a history can strike, with --increments or --duration: 2 histories a fault by
+// default) on every topology its manifest lists, beside its fenced variant, as one chaos campaign a
+// topology kept as a run; its verdict
 // on stdout (card/verdict.h), its card as one HTML page (card/card_page.h). Exits 3 when it lost
 // money (or two held the lock at once), 4 when it lost liveness alone, 1 when the run could not be
 // done (a server the harness needs lost, too).
@@ -35,14 +36,17 @@ struct JudgeOptions {
   std::optional<std::string> client_server;
   std::optional<std::string> html;
   CampaignOptions campaign{.seed = std::nullopt, .jobs = 4};
-  chaos::Workload workload;  // --increments, --duration, --workers: trials as histories
+  std::optional<chaos::Topology> topology;  // none: every topology the client's manifest lists
+  chaos::Workload workload;                 // --increments, --duration, --workers: trials as histories
 };
 
 constexpr int kTrials = 10, kQuickTrials = 1, kQuickScenarioTrials = 2;
 constexpr int kHistories = 2;  // a fault, without --quick or --trials
 
 void judge(const JudgeOptions& options, const GlobalOptions& global) {
-  check_own_ports(options.campaign);
+  CampaignOptions ports = options.campaign;
+  ports.topology = chaos::Topology::cluster;  // a client whose manifest lists it runs there too
+  check_own_ports(ports);
   // Every argument read before a server is asked.
   bool histories = options.workload.history();
   if (histories) chaos::check_workload(options.workload);
@@ -50,7 +54,7 @@ void judge(const JudgeOptions& options, const GlobalOptions& global) {
                                            options.trials.value_or(options.quick ? kQuickScenarioTrials : 0));
   card::Ttl ttl = card::ttl_for(subject, options.ttl_ms);
   card::JudgeRequest request{subject,
-                             card::faults_for(subject.client, options.faults, histories),
+                             card::topologies_for(subject.client, options.faults, histories, options.topology),
                              options.trials.value_or(options.quick ? kQuickTrials
                                                      : histories   ? kHistories
                                                                    : kTrials),
@@ -93,6 +97,20 @@ void register_judge(CLI::App& app, const GlobalOptions& global) {
       "redis, redis@3, etcd or zookeeper: where one's own NAME=COMMAND client's lock lives (default redis)");
   cmd->add_option("--html", options->html, "write the card here (default: card.html in the run's directory)");
   add_campaign_options(*cmd, options->campaign);
+  cmd->add_option_function<std::string>(
+         "--topology",
+         [options](const std::string& name) {
+           options->topology = chaos::topology_from(name);
+           if (!options->topology)
+             throw UsageError(fmt::format("--topology {}: not a topology ({})", name, chaos::kTopologies));
+         },
+         "judge on this topology alone: single or cluster (default: every one the client's manifest lists, each "
+         "its own rows)")
+      ->option_text("single|cluster");
+  cmd->add_option("--cluster-port", options->campaign.cluster_port,
+                  "on a cluster, each job's cluster members listen on 127.0.0.1 from this port, 15 a job")
+      ->check(util::in_range(chaos::kMinOwnPort, chaos::kMaxOwnPort))
+      ->capture_default_str();
   add_workload_options(*cmd, options->workload);
   cmd->footer(
       "Exit status: 0 nothing lost; 3 money lost (lost updates, created money, two holders, a stale fence, an "

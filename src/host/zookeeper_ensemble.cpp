@@ -18,7 +18,9 @@ constexpr const char* kJar = "/usr/share/java/zookeeper.jar";
 
 ZooKeeperEnsemble::ZooKeeperEnsemble(int base_port, const std::filesystem::path& log_dir)
     : ServerCluster("ZooKeeper ensemble", 'z', base_port, kPorts) {
-  auto port = [&](int block, std::size_t i) { return base_port + block * static_cast<int>(kMembers) + static_cast<int>(i); };
+  auto port = [&](int block, std::size_t i) {
+    return base_port + block * static_cast<int>(kMembers) + static_cast<int>(i);
+  };
   std::string servers;
   for (std::size_t i = 0; i < kMembers; ++i)
     servers += fmt::format("server.{}=127.0.0.1:{}:{}\n", i + 1, port(1, i), port(2, i));
