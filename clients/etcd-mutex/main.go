@@ -10,7 +10,8 @@
 // --session (etcd-mutex-session) the process keeps one session for its life (a new one once it
 // expired), as a service does, and an Unlock that failed is retried once, one TTL later, in the
 // background: the setting of etcd-io/etcd#22082, where a retried Unlock deletes the same session's
-// newer lock. The harness hands out Redis URLs only, so etcd's endpoint comes from the command line
+// newer lock. With --pinned (etcd-mutex-pinned) the client is connected to the first endpoint it is
+// given alone, as each of Jepsen's clients is to one node. The harness hands out Redis URLs only, so etcd's endpoint comes from the command line
 // or environment.
 package main
 
@@ -41,6 +42,7 @@ func main() {
 	endpoint := flag.String("endpoint", os.Getenv("ETCD_ENDPOINT"), "etcd's HOST:PORT, or its members' comma-separated")
 	fenced := flag.Bool("fenced", false, "claim the lock key's create revision as a fencing token")
 	kept := flag.Bool("session", false, "keep one session across increments; retry a failed Unlock one TTL later")
+	pinned := flag.Bool("pinned", false, "connect to the first of the endpoints alone")
 	flag.Parse()
 	var client *etcdClient
 	var ttl time.Duration
@@ -49,7 +51,11 @@ func main() {
 		if *endpoint == "" {
 			return fmt.Errorf("no etcd endpoint: give --endpoint or ETCD_ENDPOINT")
 		}
-		client, err = newClient(etcdConfig{Endpoints: strings.Split(*endpoint, ","), DialTimeout: 2 * time.Second})
+		endpoints := strings.Split(*endpoint, ",")
+		if *pinned {
+			endpoints = endpoints[:1]
+		}
+		client, err = newClient(etcdConfig{Endpoints: endpoints, DialTimeout: 2 * time.Second})
 		return err
 	}
 	leaseSeconds := func() int { return int((ttl + time.Second - 1) / time.Second) }

@@ -47,9 +47,24 @@ std::vector<std::string> client_server_addresses(const chaos::TrialContext& tria
   return {address};
 }
 
+// A comma-separated list begun at its `first`-th item, the ones before it after the rest.
+std::string rotated(const std::string& list, std::size_t first) {
+  std::vector<std::string> items;
+  for (std::size_t from = 0; from <= list.size();) {
+    std::size_t comma = std::min(list.find(',', from), list.size());
+    items.push_back(list.substr(from, comma - from));
+    from = comma + 1;
+  }
+  std::rotate(items.begin(), items.begin() + static_cast<long>(first % items.size()), items.end());
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : ",") + item;
+  return out;
+}
+
 // Each worker's variables beside its own: the one naming its etcd, ZooKeeper or PostgreSQL proxy,
-// when the trial has one, or its etcd cluster's members, and the fault's for the target (a skewed
-// clock).
+// when the trial has one, or its cluster's members (worker i's list begun at member i mod 3, its
+// own: an adapter that takes the first alone is connected to it, as Jepsen's clients are), and the
+// fault's for the target (a skewed clock).
 std::vector<std::vector<std::string>> client_overrides(const chaos::TrialContext& trial) {
   std::vector<std::vector<std::string>> overrides(trial.schedule.workers.size());
   for (std::size_t i = 0; i < overrides.size(); ++i) {
@@ -57,6 +72,7 @@ std::vector<std::vector<std::string>> client_overrides(const chaos::TrialContext
                           : trial.cluster ? trial.cluster->endpoints()
                                           : "";
     if (servers.empty() || !trial.spec.client) break;
+    if (trial.cluster) servers = rotated(servers, i);
     overrides[i].push_back(fmt::format("{}={}", protocol::address_variable(trial.spec.client->server), servers));
   }
   for (std::string& variable : trial.spec.fault->target_client_environment(trial.schedule)) {

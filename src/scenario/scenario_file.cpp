@@ -184,9 +184,9 @@ Scenario read_scenario(std::string_view bytes) {
   if (!j.is_object()) throw Error("not a JSON object");
   check_keys(j, "",
              {"format", "name", "report", "client", "versions", "fault", "history", "ttl_ms", "workers", "trials",
-              "loss", "sequence", "fidelity", "differs"});
+              "loss", "sequence", "fidelity", "differs", "topology"});
   long long format = integer(j, "format", 1, kScenarioFileFormat);
-  for (const char* key : {"history", "fidelity", "differs"}) {
+  for (const char* key : {"history", "fidelity", "differs", "topology"}) {
     if (format < 2 && j.contains(key)) refuse(key, "is a field of format 2, not of format 1");
   }
   if (j.contains("fault") == j.contains("history")) refuse("fault", "or history: one of them, not both or neither");
@@ -213,6 +213,12 @@ Scenario read_scenario(std::string_view bytes) {
   s.loss = losses_from(j);
   for (const json& step : list(j, "sequence", kMaxSequenceSteps)) s.sequence.push_back(text_of(step, "sequence"));
   if (format >= 2) fidelity_from(j, s);
+  if (j.contains("topology")) {
+    std::string topology = text(j, "topology");
+    std::optional<chaos::Topology> t = chaos::topology_from(topology);
+    if (!t) refuse("topology", fmt::format("is {}, not one of {}", shown(topology), chaos::kTopologies));
+    s.topology = *t;
+  }
   return s;
 }
 

@@ -61,8 +61,9 @@ struct Scenario {
   int trials = 0;                   // the default of --trials, a version
   std::vector<checker::Loss> loss;  // what counts as the failure: a trial that shows one (showed_loss)
   std::vector<std::string> sequence;
-  Fidelity fidelity = Fidelity::unstated;  // unstated in files of format 1
-  std::string differs;                     // what it does not replay and why; empty when it replays
+  Fidelity fidelity = Fidelity::unstated;              // unstated in files of format 1
+  std::string differs;                                 // what it does not replay and why; empty when it replays
+  chaos::Topology topology = chaos::Topology::single;  // format 2: where its versions run (chaos --topology)
 };
 
 // "replays", "partly", "not replayed"; "unstated".

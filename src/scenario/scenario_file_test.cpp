@@ -131,6 +131,8 @@ TEST(ReadScenario, EachBadHistoryIsNamedInOneLine) {
            {"/history/other", 1, "history.other is no field of a scenario"},
            {"/fidelity", "mostly", "fidelity is \"mostly\", not one of replays, partly, not replayed"},
            {"/differs", "a thing", "differs is for a scenario that does not replay its report wholly"},
+           {"/topology", "ring", "topology is \"ring\", not one of single or cluster"},
+           {"/topology", 3, "topology is 3"},
        }) {
     json j = history();
     j[json::json_pointer(c.pointer)] = c.value;
@@ -150,6 +152,13 @@ TEST(ReadScenario, EachBadHistoryIsNamedInOneLine) {
   json old_format = valid();
   old_format["fidelity"] = "replays";
   EXPECT_EQ(refusal(old_format), "fidelity is a field of format 2, not of format 1");
+  json old_topology = valid();
+  old_topology["topology"] = "cluster";
+  EXPECT_EQ(refusal(old_topology), "topology is a field of format 2, not of format 1");
+  json clustered = history();
+  clustered["topology"] = "cluster";
+  EXPECT_EQ(read_scenario(clustered.dump()).topology, chaos::Topology::cluster);
+  EXPECT_EQ(read_scenario(history().dump()).topology, chaos::Topology::single) << "one server by default";
   json no_schedule = history();
   no_schedule["history"].erase("nemesis");
   EXPECT_EQ(refusal(no_schedule), "nemesis is missing");

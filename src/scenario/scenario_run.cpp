@@ -63,7 +63,8 @@ ScenarioPlan plan_scenario(const Scenario& scenario, const protocol::Catalogue& 
       plan.versions.push_back(VersionPlan{v, protocol::shipped_client(catalogue, scenario.client + "@" + v).spec});
   }
   for (chaos::Fault fault : scenario_faults(scenario)) {
-    if (std::string_view why = chaos::not_applicable_to_client(fault, plan.versions.front().client); !why.empty()) {
+    if (std::string_view why = chaos::not_applicable_to_client(fault, plan.versions.front().client, scenario.topology);
+        !why.empty()) {
       throw UsageError(fmt::format("{}: the fault {} does not apply to {}: {}", scenario.name, to_string(fault),
                                    scenario.client, why));
     }
@@ -117,6 +118,7 @@ VersionTally run_version(const ScenarioPlan& plan, std::size_t index, const chao
   setup.keep_incomplete = true;
   setup.run_dir = store::new_run_dir(setup.dir, setup.seed);
   chaos::Campaign campaign{{}, {version.client}, {s.fault}, plan.trials, std::min(jobs, plan.trials)};
+  campaign.topology = s.topology;
   std::vector<checker::TrialResult> results = runner::run_campaign(campaign, setup);
   checker::write_json((setup.run_dir / "chaos.json").string(), checker::tabulate(campaign, results), campaign, setup);
   runner::check_harness(results);

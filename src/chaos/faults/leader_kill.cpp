@@ -2,24 +2,19 @@
 // has read, and started again on its data the schedule's pause later (1 to 2.5 TTLs), as a crashed host's etcd comes
 // back. The others elect one of themselves; the member that comes back catches up from the new leader. Only on
 // `--topology cluster`.
-#include "chaos/faults/strikes.h"
+#include "chaos/faults/member_fault.h"
 #include "chaos/trial_context.h"
 
 namespace rlock::chaos::faults {
 namespace {
 
-class LeaderKill : public FaultModel {
+class LeaderKill : public MemberFault {
  public:
   std::string_view name() const override { return "leader-kill"; }
-  std::string_view not_applicable(lab::Strategy) const override { return "no cluster"; }
-  std::string_view not_applicable_to_client(protocol::ServerKind kind) const override { return no_cluster_of(kind); }
-  bool needs_cluster() const override { return true; }
+  std::string_view signal() const override { return "SIGKILL"; }
 
   Strike strike(TrialContext& trial, Participants& workers) const override {
     return strike_leader(nemesis_targets(trial, workers), nemesis::OpKind::kill_member, nemesis::OpKind::start_member);
-  }
-  bool struck(const Schedule&, const std::vector<lab::Event>& events) const override {
-    return member_signalled(events, "SIGKILL");
   }
 };
 

@@ -4,25 +4,20 @@
 // their clients take), then continued (SIGCONT), as a long GC pause or a stalled disk stops a
 // leader. The others elect one of themselves meanwhile; the target's session and lock live on
 // through them, or not. Only on `--topology cluster` (a single server has no leader to lose).
-#include "chaos/faults/strikes.h"
+#include "chaos/faults/member_fault.h"
 #include "chaos/trial_context.h"
 
 namespace rlock::chaos::faults {
 namespace {
 
-class LeaderPause : public FaultModel {
+class LeaderPause : public MemberFault {
  public:
   std::string_view name() const override { return "leader-pause"; }
-  std::string_view not_applicable(lab::Strategy) const override { return "no cluster"; }
-  std::string_view not_applicable_to_client(protocol::ServerKind kind) const override { return no_cluster_of(kind); }
-  bool needs_cluster() const override { return true; }
+  std::string_view signal() const override { return "SIGSTOP"; }
 
   Strike strike(TrialContext& trial, Participants& workers) const override {
     return strike_leader(nemesis_targets(trial, workers), nemesis::OpKind::pause_member,
                          nemesis::OpKind::resume_member);
-  }
-  bool struck(const Schedule&, const std::vector<lab::Event>& events) const override {
-    return member_signalled(events, "SIGSTOP");
   }
 };
 

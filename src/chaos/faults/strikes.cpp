@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <iterator>
 
 #include "chaos/schedule.h"
@@ -60,14 +61,14 @@ std::optional<std::size_t> record_leader(const lab::RunLog& log, const host::Ser
   return leader;
 }
 
-}  // namespace
-
-Strike strike_leader(nemesis::Targets targets, nemesis::OpKind strike, nemesis::OpKind heal) {
-  return [targets = std::move(targets), strike, heal]() -> Heal {
+// A strike on the member `pick` chooses by the leader, healed once the cluster serves again.
+Strike strike_member(nemesis::Targets targets, nemesis::OpKind strike, nemesis::OpKind heal,
+                     std::function<std::size_t(std::size_t leader)> pick) {
+  return [targets = std::move(targets), strike, heal, pick]() -> Heal {
     host::ServerCluster& cluster = *targets.cluster;
     std::optional<std::size_t> leader = record_leader(*targets.log, cluster);
     if (!leader) return {};
-    std::string member = cluster.name(*leader);
+    std::string member = cluster.name(pick(*leader));
     nemesis::apply({strike, member}, targets);
     return [targets, heal, member] {
       nemesis::apply({heal, member}, targets);
@@ -75,6 +76,22 @@ Strike strike_leader(nemesis::Targets targets, nemesis::OpKind strike, nemesis::
       record_leader(*targets.log, *targets.cluster);
     };
   };
+}
+
+}  // namespace
+
+Strike strike_leader(nemesis::Targets targets, nemesis::OpKind strike, nemesis::OpKind heal) {
+  return strike_member(std::move(targets), strike, heal, [](std::size_t leader) { return leader; });
+}
+
+Strike strike_follower(nemesis::Targets targets, nemesis::OpKind strike, nemesis::OpKind heal) {
+  return strike_member(std::move(targets), strike, heal,
+                       [](std::size_t leader) { return leader == 0 ? std::size_t{1} : std::size_t{0}; });
+}
+
+Strike strike_own_member(nemesis::Targets targets, std::size_t worker, nemesis::OpKind strike, nemesis::OpKind heal) {
+  return strike_member(std::move(targets), strike, heal,
+                       [worker](std::size_t) { return worker % host::ServerCluster::kMembers; });
 }
 
 bool member_signalled(const std::vector<lab::Event>& events, std::string_view signal) {

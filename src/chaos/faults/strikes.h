@@ -42,6 +42,12 @@ Strike strike_with(nemesis::Targets targets, nemesis::Operation strike, std::opt
 // (or 5 s passed): the run log says which member led before the strike and which after the heal
 // (cluster_leader). No leader answering: nothing struck.
 Strike strike_leader(nemesis::Targets targets, nemesis::OpKind strike, nemesis::OpKind heal);
+// The same on the first member that does not lead (e2 when e1 leads), which keeps the leader's
+// quorum with the other; the run log says which member led before and after too.
+Strike strike_follower(nemesis::Targets targets, nemesis::OpKind strike, nemesis::OpKind heal);
+// The same on worker `worker`'s own member, first in the list it is given (member worker mod 3),
+// whether it leads or not.
+Strike strike_own_member(nemesis::Targets targets, std::size_t worker, nemesis::OpKind strike, nemesis::OpKind heal);
 // Whether the run log has a signal of the nemesis (SIGSTOP, SIGKILL) to a member of the cluster.
 bool member_signalled(const std::vector<lab::Event>& events, std::string_view signal);
 
