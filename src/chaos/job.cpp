@@ -87,7 +87,16 @@ void check_own_servers(const ChaosSetup& setup, int jobs, bool failover, bool re
   for (int job = 0; job < jobs; ++job) {
     if (failover) host::FailoverPair pair(failover_port_of(setup, job), logs);
     if (redlock) start_redlock_servers(setup, job, logs);
-    for (protocol::ServerKind kind : clusters) start_cluster(setup, job, kind, logs);
+    for (protocol::ServerKind kind : clusters) {  // one cluster forms; the other jobs' ports are free
+      if (job == 0) {
+        start_cluster(setup, job, kind, logs);
+      } else if (kind == protocol::ServerKind::zookeeper) {
+        host::check_ports_free(host::ZooKeeperEnsemble::kKind, cluster_port_of(setup, job, kind),
+                               host::ZooKeeperEnsemble::kPorts);
+      } else {
+        host::check_ports_free(host::EtcdCluster::kKind, cluster_port_of(setup, job, kind), host::EtcdCluster::kPorts);
+      }
+    }
   }
   std::filesystem::remove_all(logs);
 }

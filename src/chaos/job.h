@@ -62,8 +62,9 @@ host::ServerCluster& cluster_for(Job& job, protocol::ServerKind kind);
 // user's or the system's. Throws UsageError, in one line, when it is not.
 void check_strikable(const RedisAddress& redis, Fault fault);
 // Starts and stops the servers of their own that `jobs` jobs will run (a failover's primary and
-// replica, Redlock's three, a cluster for each server kind of `clusters`): throws Error when one
-// cannot start (a port taken, no redis-server, a member that did not form), before any trial runs.
+// replica, Redlock's three, the first job's cluster for each server kind of `clusters`, the other
+// jobs' clusters' ports checked free): throws Error when one cannot start (a port taken, no
+// redis-server, a member that did not form), before any trial runs.
 void check_own_servers(const ChaosSetup& setup, int jobs, bool failover, bool redlock,
                        const std::vector<protocol::ServerKind>& clusters = {});
 

@@ -37,7 +37,7 @@ std::string id_text(const nlohmann::json& id) {
 }  // namespace
 
 EtcdCluster::EtcdCluster(int base_port, const std::filesystem::path& log_dir)
-    : ServerCluster("etcd cluster", 'e', base_port, kPorts) {
+    : ServerCluster(std::string(kKind), 'e', base_port, kPorts) {
   std::string token = make_token().hex;  // the cluster's own: no member of another cluster joins it
   std::string initial;
   auto peer_port = [&](std::size_t i) { return base_port + static_cast<int>(kMembers + i); };

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <optional>
+#include <string_view>
 
 #include "host/server_cluster.h"
 
@@ -15,6 +16,7 @@ namespace rlock::host {
 class EtcdCluster : public ServerCluster {
  public:
   static constexpr int kPorts = 2 * kMembers;  // a client and a peer port a member
+  static constexpr std::string_view kKind = "etcd cluster";
 
   // Starts the members (`etcd` on PATH) and waits (bounded) until each answers healthy. Throws
   // Error, in one line, naming the port or the member and its log: a port taken, no etcd, a

@@ -45,12 +45,16 @@ std::string last_line(const std::filesystem::path& log) {
 
 }  // namespace
 
-ServerCluster::ServerCluster(std::string kind, char prefix, int base_port, int ports)
-    : kind_(std::move(kind)), prefix_(prefix), base_port_(base_port) {
+void check_ports_free(std::string_view kind, int base_port, int ports) {
   for (int port = base_port; port < base_port + ports; ++port) {
     if (!port_free(port))
-      throw Error(fmt::format("{}: port {} on 127.0.0.1 is taken (give another --cluster-port)", kind_, port));
+      throw Error(fmt::format("{}: port {} on 127.0.0.1 is taken (give another --cluster-port)", kind, port));
   }
+}
+
+ServerCluster::ServerCluster(std::string kind, char prefix, int base_port, int ports)
+    : kind_(std::move(kind)), prefix_(prefix), base_port_(base_port) {
+  check_ports_free(kind_, base_port, ports);
 }
 
 ServerCluster::~ServerCluster() { stop_all(); }

@@ -15,11 +15,16 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "host/temp_dir.h"
 
 namespace rlock::host {
+
+// Throws Error, in one line naming `kind` ("etcd cluster") and the port, when one of the `ports`
+// ports from base_port on 127.0.0.1 is taken: what a cluster's start checks first.
+void check_ports_free(std::string_view kind, int base_port, int ports);
 
 class ServerCluster {
  public:

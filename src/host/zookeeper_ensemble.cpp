@@ -17,7 +17,7 @@ constexpr const char* kJar = "/usr/share/java/zookeeper.jar";
 }  // namespace
 
 ZooKeeperEnsemble::ZooKeeperEnsemble(int base_port, const std::filesystem::path& log_dir)
-    : ServerCluster("ZooKeeper ensemble", 'z', base_port, kPorts) {
+    : ServerCluster(std::string(kKind), 'z', base_port, kPorts) {
   auto port = [&](int block, std::size_t i) {
     return base_port + block * static_cast<int>(kMembers) + static_cast<int>(i);
   };

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <optional>
+#include <string_view>
 
 #include "host/server_cluster.h"
 
@@ -17,6 +18,7 @@ namespace rlock::host {
 class ZooKeeperEnsemble : public ServerCluster {
  public:
   static constexpr int kPorts = 3 * kMembers;  // a client, a quorum and an election port a member
+  static constexpr std::string_view kKind = "ZooKeeper ensemble";
 
   // Starts the members (`java` on PATH, Debian's /usr/share/java/zookeeper.jar) and waits (bounded)
   // until each serves. Throws Error, in one line, naming the port or the member and its log.
