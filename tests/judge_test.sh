@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 source "$here/checks.sh"
 source "$here/chromium.sh"
 command -v tidy >/dev/null || { echo "tidy is not installed (scripts/test.sh installs it)"; exit 1; }
-ports=(--failover-port 6620 --redlock-port 6650)
+ports=(--failover-port 6620 --redlock-port 6650 --cluster-port 7500) # the cluster: 7500 to 7559, four jobs
 
 # judge NAME ARGS...: rlock judge ARGS in a data directory of its own ($work/NAME); its stdout in
 # $work/NAME.out, its stderr in $work/NAME.err, its status in $rc, its seconds in $seconds.
