@@ -25,7 +25,11 @@ etcd --name foreign --data-dir "$foreign_dir" --listen-client-urls http://127.0.
     --logger=zap --log-outputs=stderr 2>"$work/foreign.log" &
 foreign=$!
 trap 'kill $foreign 2>/dev/null; wait $foreign 2>/dev/null; rm -rf "$work"' EXIT
-foreign_healthy() { curl -sf --max-time 2 http://127.0.0.1:7355/health | grep -q '"health":"true"'; }
+foreign_healthy() {
+    python3 -c 'import json, urllib.request
+print(json.load(urllib.request.urlopen("http://127.0.0.1:7355/health", timeout=2))["health"])' 2>/dev/null |
+        grep -qx true
+}
 for _ in $(seq 50); do foreign_healthy && break; sleep 0.1; done
 check "the foreign etcd answers before the campaign" foreign_healthy
 
