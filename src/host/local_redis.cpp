@@ -1,13 +1,13 @@
 #include "host/local_redis.h"
 
 #include <algorithm>
-#include <fstream>
 
 #include <fmt/format.h>
 
 #include "host/child.h"
 #include "host/process.h"
 #include "host/redis_server.h"
+#include "host/server_log.h"
 #include "host/throwaway_redis_conf.h"
 #include "rlock/error.h"
 #include "util/whole_file.h"
@@ -16,16 +16,6 @@ namespace rlock::host {
 namespace {
 
 using namespace std::chrono_literals;
-
-// The last line redis-server wrote to its log: why it did not start, usually.
-std::string last_line(const std::filesystem::path& log) {
-  std::ifstream in(log);
-  std::string line, last;
-  while (std::getline(in, line)) {
-    if (!line.empty()) last = line;
-  }
-  return last.empty() ? "no log" : last;
-}
 
 }  // namespace
 
@@ -60,7 +50,8 @@ void LocalRedis::start() {
   if (exited || !answers) {
     if (exited) pid_ = 0;
     kill();
-    throw Error(fmt::format("redis-server on {} did not start: {}", address_.display(), last_line(launch_.logfile)));
+    throw Error(
+        fmt::format("redis-server on {} did not start: {}", address_.display(), last_log_line(launch_.logfile)));
   }
   // A server of someone else's on this port would answer too.
   if (std::string owner = connection_->server_info("process_id"); std::stol(owner) != pid_) {

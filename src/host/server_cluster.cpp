@@ -6,12 +6,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <fstream>
-
 #include <fmt/format.h>
 
 #include "host/child.h"
 #include "host/process.h"
+#include "host/server_log.h"
 #include "rlock/error.h"
 
 namespace rlock::host {
@@ -31,16 +30,6 @@ bool port_free(int port) {
   bool bound = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
   ::close(fd);
   return bound;
-}
-
-// The last line a member wrote to its log: why it did not start, usually.
-std::string last_line(const std::filesystem::path& log) {
-  std::ifstream in(log);
-  std::string line, last;
-  while (std::getline(in, line)) {
-    if (!line.empty()) last = line;
-  }
-  return last.empty() ? "no log" : last.substr(0, 300);
 }
 
 }  // namespace
@@ -71,7 +60,8 @@ void ServerCluster::form(std::chrono::seconds limit) {
       if (exited) members_[i].pid = 0;
       if (exited || !up) {
         throw Error(fmt::format("{}: member {} on {} did not form in {} s: {} (its log: {})", kind_, name(i),
-                                endpoint(i), limit.count(), last_line(members_[i].log), members_[i].log.string()));
+                                endpoint(i), limit.count(), last_log_line(members_[i].log).substr(0, 300),
+                                members_[i].log.string()));
       }
     }
   } catch (...) {
