@@ -16,6 +16,10 @@ std::string_view not_on(Fault fault, Topology topology, bool cluster_row) {
 
 }  // namespace
 
+bool has_cluster(protocol::ServerKind kind) {
+  return kind == protocol::ServerKind::etcd || kind == protocol::ServerKind::zookeeper;
+}
+
 std::string_view to_string(Topology topology) { return util::name_in(kTopologyNames, topology); }
 std::optional<Topology> topology_from(std::string_view name) { return util::value_in(kTopologyNames, name); }
 
@@ -26,9 +30,7 @@ std::string_view not_applicable(lab::Strategy strategy, Fault fault, Topology to
 }
 
 std::string_view not_applicable_to_client(Fault fault, const protocol::ClientSpec& client, Topology topology) {
-  std::string_view reason = not_on(fault, topology,
-                                   client.cluster && (client.server == protocol::ServerKind::etcd ||
-                                                      client.server == protocol::ServerKind::zookeeper));
+  std::string_view reason = not_on(fault, topology, client.cluster && has_cluster(client.server));
   if (reason.empty()) reason = fault->not_applicable_to_client(client.server);
   // A fault proxy stands between a worker and one address; a Hazelcast client reaches every member.
   if (reason.empty() && client.server == protocol::ServerKind::hazelcast && fault->through_proxies())

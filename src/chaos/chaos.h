@@ -35,6 +35,8 @@ enum class Topology { single, cluster };
 std::string_view to_string(Topology topology);
 std::optional<Topology> topology_from(std::string_view name);
 inline constexpr std::string_view kTopologies = "single or cluster";
+// Whether rlock runs a cluster of that kind of server (etcd, ZooKeeper: host/server_cluster.h).
+bool has_cluster(protocol::ServerKind kind);
 
 // Whether the strategy promises no anomaly under the fault (FaultModel::expected_safe).
 bool expected_safe(lab::Strategy strategy, Fault fault);

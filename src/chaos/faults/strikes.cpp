@@ -23,8 +23,7 @@ std::string_view redis_unused(protocol::ServerKind kind) {
 }
 
 std::string_view no_cluster_of(protocol::ServerKind kind) {
-  return kind == protocol::ServerKind::etcd || kind == protocol::ServerKind::zookeeper ? ""
-                                                                                       : "no cluster of its server";
+  return has_cluster(kind) ? "" : "no cluster of its server";
 }
 
 std::string_view no_lock_held(lab::Strategy strategy) { return lab::holds_lock(strategy) ? "" : "no lock held"; }
