@@ -33,21 +33,26 @@ void add_campaign_options(CLI::App& cmd, CampaignOptions& options) {
       ->capture_default_str();
 }
 
+chaos::Topology topology_named(const std::string& name) {
+  std::optional<chaos::Topology> topology = chaos::topology_from(name);
+  if (!topology) throw UsageError(fmt::format("--topology {}: not a topology ({})", name, chaos::kTopologies));
+  return *topology;
+}
+
+void add_cluster_port_option(CLI::App& cmd, CampaignOptions& options) {
+  cmd.add_option("--cluster-port", options.cluster_port,
+                 "on a cluster, each job's cluster members listen on 127.0.0.1 from this port, 15 a job")
+      ->check(util::in_range(chaos::kMinOwnPort, chaos::kMaxOwnPort))
+      ->capture_default_str();
+}
+
 void add_topology_options(CLI::App& cmd, CampaignOptions& options) {
   cmd.add_option_function<std::string>(
-         "--topology",
-         [&options](const std::string& name) {
-           std::optional<chaos::Topology> topology = chaos::topology_from(name);
-           if (!topology) throw UsageError(fmt::format("--topology {}: not a topology ({})", name, chaos::kTopologies));
-           options.topology = *topology;
-         },
+         "--topology", [&options](const std::string& name) { options.topology = topology_named(name); },
          "the lock's servers: single (one server, the default) or cluster (an etcd cluster or a ZooKeeper "
          "ensemble of three members of each job's own, for clients whose adapter takes them; docs/chaos.md)")
       ->option_text("single|cluster");
-  cmd.add_option("--cluster-port", options.cluster_port,
-                 "under --topology cluster, each job's cluster members listen on 127.0.0.1 from this port, 15 a job")
-      ->check(util::in_range(chaos::kMinOwnPort, chaos::kMaxOwnPort))
-      ->capture_default_str();
+  add_cluster_port_option(cmd, options);
 }
 
 void add_workload_options(CLI::App& cmd, chaos::Workload& workload) {

@@ -27,8 +27,12 @@ struct CampaignOptions {
 
 // Binds --seed, --jobs, --failover-port, --redlock-port and --account to `options`.
 void add_campaign_options(CLI::App& cmd, CampaignOptions& options);
-// Binds --topology and --cluster-port to `options` (`rlock chaos`'s alone, so far).
+// Binds --topology and --cluster-port to `options` (`rlock chaos`'s; `rlock judge` binds its own
+// --topology, which may be left unset, and the port alone).
 void add_topology_options(CLI::App& cmd, CampaignOptions& options);
+void add_cluster_port_option(CLI::App& cmd, CampaignOptions& options);
+// The topology `name` names; throws UsageError, in one line, for another name.
+chaos::Topology topology_named(const std::string& name);
 // Binds --increments, --duration and --workers to `workload`: trials as histories (chaos/workload.h).
 void add_workload_options(CLI::App& cmd, chaos::Workload& workload);
 

@@ -98,19 +98,11 @@ void register_judge(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--html", options->html, "write the card here (default: card.html in the run's directory)");
   add_campaign_options(*cmd, options->campaign);
   cmd->add_option_function<std::string>(
-         "--topology",
-         [options](const std::string& name) {
-           options->topology = chaos::topology_from(name);
-           if (!options->topology)
-             throw UsageError(fmt::format("--topology {}: not a topology ({})", name, chaos::kTopologies));
-         },
+         "--topology", [options](const std::string& name) { options->topology = topology_named(name); },
          "judge on this topology alone: single or cluster (default: every one the client's manifest lists, each "
          "its own rows)")
       ->option_text("single|cluster");
-  cmd->add_option("--cluster-port", options->campaign.cluster_port,
-                  "on a cluster, each job's cluster members listen on 127.0.0.1 from this port, 15 a job")
-      ->check(util::in_range(chaos::kMinOwnPort, chaos::kMaxOwnPort))
-      ->capture_default_str();
+  add_cluster_port_option(*cmd, options->campaign);
   add_workload_options(*cmd, options->workload);
   cmd->footer(
       "Exit status: 0 nothing lost; 3 money lost (lost updates, created money, two holders, a stale fence, an "
