@@ -79,11 +79,11 @@ std::string TrialNetwork::conninfo_of(std::size_t worker) const {
   return bank::conninfo_at(conninfo_, "127.0.0.1", links_[worker].postgres->port());
 }
 
-std::string TrialNetwork::client_server_of(std::size_t worker) const {
-  std::string list;
+std::vector<std::string> TrialNetwork::client_servers_of(std::size_t worker) const {
+  std::vector<std::string> addresses;
   for (const auto& proxy : links_[worker].client_server)
-    list += fmt::format("{}127.0.0.1:{}", list.empty() ? "" : ",", proxy->port());
-  return list;
+    addresses.push_back(fmt::format("127.0.0.1:{}", proxy->port()));
+  return addresses;
 }
 
 long long TrialNetwork::kill_redis_connections(std::size_t worker) {

@@ -35,9 +35,9 @@ class TrialNetwork {
   // The addresses worker `worker` is given: the proxies', in the order of the servers.
   std::vector<RedisAddress> redis_of(std::size_t worker) const;
   std::string conninfo_of(std::size_t worker) const;
-  // The HOST:PORT of its etcd or ZooKeeper proxy (a member's each, comma-separated, on a cluster);
-  // "" without a client server.
-  std::string client_server_of(std::size_t worker) const;
+  // The HOST:PORT of its etcd or ZooKeeper proxy (a member's each, on a cluster); none without a
+  // client server.
+  std::vector<std::string> client_servers_of(std::size_t worker) const;
 
   // partition, starved-renewal: every byte between the worker and Redis stays in the network (as
   // TCP keeps what a partition does not let through) until heal_redis().

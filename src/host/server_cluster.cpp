@@ -101,12 +101,6 @@ std::string ServerCluster::endpoint(std::size_t member) const {
 
 std::string ServerCluster::name(std::size_t member) const { return fmt::format("{}{}", prefix_, member + 1); }
 
-std::string ServerCluster::endpoints() const {
-  std::string list;
-  for (std::size_t i = 0; i < members_.size(); ++i) list += (i == 0 ? "" : ",") + endpoint(i);
-  return list;
-}
-
 bool ServerCluster::healthy_within(std::chrono::milliseconds limit) const {
   return wait_for(limit, [&] {
     for (std::size_t i = 0; i < members_.size(); ++i) {

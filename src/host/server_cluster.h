@@ -37,9 +37,6 @@ class ServerCluster {
   // Member i's client address, HOST:PORT, and its name (e1... for etcd, z1... for ZooKeeper).
   std::string endpoint(std::size_t member) const;
   std::string name(std::size_t member) const;
-  // Every member's client address, comma-separated, as a client's ETCD_ENDPOINT or
-  // ZOOKEEPER_CONNECT lists them.
-  std::string endpoints() const;
   pid_t pid(std::size_t member) const { return members_.at(member).pid; }
 
   // The member that leads, as the members that answer within `timeout` say (a paused one does not).

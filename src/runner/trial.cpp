@@ -47,17 +47,10 @@ std::vector<std::string> client_server_addresses(const chaos::TrialContext& tria
   return {address};
 }
 
-// A comma-separated list begun at its `first`-th item, the ones before it after the rest.
-std::string rotated(const std::string& list, std::size_t first) {
-  std::vector<std::string> items;
-  for (std::size_t from = 0; from <= list.size();) {
-    std::size_t comma = std::min(list.find(',', from), list.size());
-    items.push_back(list.substr(from, comma - from));
-    from = comma + 1;
-  }
-  std::rotate(items.begin(), items.begin() + static_cast<long>(first % items.size()), items.end());
+// `items` comma-separated, begun at the `first`-th, the ones before it after the rest.
+std::string joined_from(const std::vector<std::string>& items, std::size_t first) {
   std::string out;
-  for (const std::string& item : items) out += (out.empty() ? "" : ",") + item;
+  for (std::size_t k = 0; k < items.size(); ++k) out += (k == 0 ? "" : ",") + items[(first + k) % items.size()];
   return out;
 }
 
@@ -67,13 +60,12 @@ std::string rotated(const std::string& list, std::size_t first) {
 // fault's for the target (a skewed clock).
 std::vector<std::vector<std::string>> client_overrides(const chaos::TrialContext& trial) {
   std::vector<std::vector<std::string>> overrides(trial.schedule.workers.size());
+  std::vector<std::string> members = trial.cluster ? client_server_addresses(trial) : std::vector<std::string>{};
   for (std::size_t i = 0; i < overrides.size(); ++i) {
-    std::string servers = trial.network   ? trial.network->client_server_of(i)
-                          : trial.cluster ? trial.cluster->endpoints()
-                                          : "";
+    std::vector<std::string> servers = trial.network ? trial.network->client_servers_of(i) : members;
     if (servers.empty() || !trial.spec.client) break;
-    if (trial.cluster) servers = rotated(servers, i);
-    overrides[i].push_back(fmt::format("{}={}", protocol::address_variable(trial.spec.client->server), servers));
+    overrides[i].push_back(fmt::format("{}={}", protocol::address_variable(trial.spec.client->server),
+                                       joined_from(servers, trial.cluster ? i : 0)));
   }
   for (std::string& variable : trial.spec.fault->target_client_environment(trial.schedule)) {
     overrides[trial.schedule.target].push_back(std::move(variable));
