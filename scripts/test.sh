@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Runs every test, from a fresh Debian 12 machine: installs the Debian packages that are missing,
-# installs the lock clients (scripts/clients.sh), builds, starts Redis, PostgreSQL, etcd, ZooKeeper and
-# Hazelcast (unless REDIS_URL, DATABASE_URL, ETCD_ENDPOINT, ZOOKEEPER_CONNECT and HAZELCAST_MEMBERS are
-# set), runs CTest and stops the services it started.   scripts/test.sh [default|asan]   (a CMake preset)
+# installs the lock clients (scripts/clients.sh) while it builds, starts Redis, PostgreSQL, etcd,
+# ZooKeeper and Hazelcast (unless REDIS_URL, DATABASE_URL, ETCD_ENDPOINT, ZOOKEEPER_CONNECT and
+# HAZELCAST_MEMBERS are set), runs CTest and stops the services it started.
+#   scripts/test.sh [default|asan]   (a CMake preset)
 # The default run (CI's) also builds the asan preset (clang: rlock, the unit tests and the fuzz
-# targets, what its steps run), while the tests run and at idle priority, and then runs the unit
-# tests and labs 1 and 3 under the sanitizers (all the labs would take CI past its 15 minutes) and
-# each fuzz target for 10 s (fuzz.sh, two at a time on two cores).
+# targets, what its steps run) at idle priority while the rest runs, and runs each fuzz target
+# there once built (150,000 inputs, seed 1); after CTest it runs the unit tests and labs 1 and 3
+# under the sanitizers (all the labs would take CI past its 15 minutes).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 preset=${1:-default}
@@ -27,11 +28,30 @@ need_packages python3-yaml  # scale_manifests reads docs/scale/*.yaml offline
 need_packages slurmctld slurmd slurm-client munge  # slurm_test's one-node cluster (scripts/slurm.sh)
 need_packages parallel openssh-server openssh-client rsync  # parallel_ssh_test: shards over SSH, --return through rsync
 need_packages spin  # models_test verifies the Promela models of models/ (scripts/models.sh)
+need_packages clang libclang-rt-14-dev  # the sanitized build (both presets build it) is clang's, fuzzers included
 cargo_tool >/dev/null  # the Rust clients' toolchain (rustup's cargo 1.88 or later; Debian 12's is older)
-"$ROOT/scripts/clients.sh" install  # the real lock libraries that the clients' tests judge (docs/clients.md)
-"$ROOT/scripts/clients.sh" install etcd-mutex@3.4.3  # the version etcd#11456 was reported against, beside the default
-"$ROOT/scripts/clients.sh" install redis-semaphore@5.3.0  # before redis-semaphore#175's fix, beside the default
-"$ROOT/scripts/clients.sh" install node-redlock@1.4.0  # redlock 5's maintained fork, beside the default
+
+# On exit: the background jobs below stopped, the clients' log removed, and the services this script started.
+clients_install="" clients_log="" asan_build="" fuzzers="" stop_services=false given=()
+on_exit() {
+    local group
+    for group in "$clients_install" "$asan_build" "$fuzzers"; do
+        [[ -z $group ]] || kill -- "-$group" 2>/dev/null || true
+    done
+    [[ -z $clients_log ]] || rm -f "$clients_log"
+    ! $stop_services || env "${given[@]}" -u ETCD_ENDPOINT -u ZOOKEEPER_CONNECT -u HAZELCAST_MEMBERS scripts/services.sh down
+}
+trap on_exit EXIT
+
+# The real lock libraries that the clients' tests judge (docs/clients.md), and beside their defaults
+# the versions the scenarios replay: etcd's client 3.4.3 (etcd#11456), redis-semaphore 5.3.0 (before
+# #175's fix) and node-redlock 1.4.0 (redlock 5's maintained fork). They install while rlock builds,
+# in a process group of their own: on a fresh machine half their time is downloads (Maven's, Go's,
+# npm's, cargo's), CPU the build can use. Their log is shown once they end.
+clients_log=$(mktemp)
+setsid -w bash -c '"$0" install && "$0" install etcd-mutex@3.4.3 redis-semaphore@5.3.0 node-redlock@1.4.0' \
+    "$ROOT/scripts/clients.sh" >"$clients_log" 2>&1 &
+clients_install=$!
 cd "$ROOT"
 scripts/format.sh --check  # the C++ sources as .clang-format has them
 launcher=()
@@ -42,19 +62,29 @@ command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 configure() { # configure PRESET
     local flags=()
     [[ $1 != default ]] || flags=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG")
-    [[ $1 != asan ]] || need_packages clang libclang-rt-14-dev  # the sanitized build is clang's, fuzzers included
     cmake --preset "$1" -DRLOCK_BUILD_TESTS=ON "${flags[@]}" "${launcher[@]}" >/dev/null
 }
 configure "$preset"
+if [[ $preset == default ]]; then
+    # The sanitized build runs meanwhile, at the lowest priority (nice 19: the CPU the installs and
+    # the tests leave; the tests mostly wait on servers, TTLs and pauses), in a process group of its
+    # own that on_exit can stop, and back at the normal priority once the tests end. Only what the
+    # sanitized steps run: the integration tests' binaries are not built. Once it is built, the fuzz
+    # targets run at that priority too, a fixed count of inputs each with one seed: the same inputs
+    # each run however busy the machine, a finding never luck.
+    configure asan
+    setsid -w nice -n 19 cmake --build --preset asan -j "$(nproc)" --target rlock rlock_unit_tests rlock_fuzzers \
+        >build-asan/build.log 2>&1 &
+    asan_build=$!
+    setsid -w nice -n 19 bash -c 'tail --pid="$0" -f /dev/null && RLOCK_FUZZ_SEED=1 exec scripts/fuzz.sh --runs 150000' \
+        "$asan_build" >build-asan/fuzz.log 2>&1 &
+    fuzzers=$!
+fi
 cmake --build --preset "$preset" -j "$(nproc)"
-
-# On exit: the background build below stopped, and the services this script started.
-asan_build="" stop_services=false given=()
-on_exit() {
-    [[ -z $asan_build ]] || kill -- "-$asan_build" 2>/dev/null || true
-    ! $stop_services || env "${given[@]}" -u ETCD_ENDPOINT -u ZOOKEEPER_CONNECT -u HAZELCAST_MEMBERS scripts/services.sh down
-}
-trap on_exit EXIT
+wait "$clients_install" && clients=0 || clients=$?
+clients_install=""
+cat "$clients_log" >&2
+((clients == 0)) || die "installing the lock clients failed (scripts/clients.sh install)"
 if [[ -z ${REDIS_URL:-} || -z ${DATABASE_URL:-} || -z ${ETCD_ENDPOINT:-} || -z ${ZOOKEEPER_CONNECT:-} ||
     -z ${HAZELCAST_MEMBERS:-} ]]; then
     # status names hazelcast only while it runs.
@@ -67,16 +97,6 @@ if [[ -z ${REDIS_URL:-} || -z ${DATABASE_URL:-} || -z ${ETCD_ENDPOINT:-} || -z $
     eval "$exports"
 fi
 
-if [[ $preset == default ]]; then
-    # The tests mostly wait (on servers, TTLs, pauses), so the sanitized build runs meanwhile, at the
-    # lowest priority (nice 19: the CPU the tests leave), in a process group of its own that on_exit
-    # can stop, and back at the normal priority once they end. Only what the sanitized steps run:
-    # the integration tests' binaries are not built.
-    configure asan
-    setsid -w nice -n 19 cmake --build --preset asan -j "$(nproc)" --target rlock rlock_unit_tests rlock_fuzzers \
-        >build-asan/build.log 2>&1 &
-    asan_build=$!
-fi
 ctest --preset "$preset" -j "$(nproc)"
 if [[ $preset == default ]]; then
     renice -n 0 -g "$asan_build" >/dev/null 2>&1 || true  # root only; otherwise it ends at nice 19
@@ -84,5 +104,9 @@ if [[ $preset == default ]]; then
     asan_build=""
     ctest --preset asan -j "$(nproc)" -LE integration
     ctest --preset asan -R '^lab[13]$'
-    RLOCK_FUZZ_SEED=1 scripts/fuzz.sh 10  # one seed: the same inputs each run, a finding is never luck
+    renice -n 0 -g "$fuzzers" >/dev/null 2>&1 || true
+    wait "$fuzzers" && fuzzed=0 || fuzzed=$?
+    fuzzers=""
+    cat build-asan/fuzz.log
+    ((fuzzed == 0)) || die "the fuzz targets found a failure or did not run (log above: build-asan/fuzz.log)"
 fi
