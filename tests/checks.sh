@@ -12,6 +12,35 @@ finish() { # the summary line; exits non-zero when a check failed
     echo "$passed passed, $failed failed"
     ((failed == 0))
 }
+# own_redis PORT: a throwaway Redis of the test's own on 127.0.0.1:PORT (scripts/throwaway-redis.conf,
+# its files under $work), REDIS_URL naming it, stopped on exit: for a test whose faults crash, stop
+# or restart its Redis (redis-restart, redis-stall), which can then run beside the others.
+own_redis() {
+    local dir=$work/redis-$1 i
+    mkdir "$dir" || return 1
+    ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null || { echo "127.0.0.1:$1, the test's Redis's port, is taken"; exit 1; }
+    { cat "$(dirname "${BASH_SOURCE[0]}")/../scripts/throwaway-redis.conf"
+      printf '%s\n' "port $1" "daemonize yes" "pidfile $dir/redis.pid" "logfile $dir/redis.log" "dir $dir"
+    } >"$dir/redis.conf"
+    redis-server "$dir/redis.conf" >/dev/null || { echo "redis-server failed to start on 127.0.0.1:$1"; exit 1; }
+    own_redis_pidfile=$dir/redis.pid
+    trap 'stop_own_redis; rm -rf "$work"' EXIT
+    for ((i = 0; i < 100; i++)); do
+        [[ $(redis-cli -p "$1" ping 2>/dev/null) == PONG ]] && { export REDIS_URL=redis://127.0.0.1:$1/0; return 0; }
+        sleep 0.1
+    done
+    echo "the test's Redis on 127.0.0.1:$1 did not answer within 10 s ($dir/redis.log)"
+    exit 1
+}
+stop_own_redis() { # the pid its pidfile names now (a restart writes it again), when it is a redis-server; gone in 5 s
+    local pid i
+    pid=$(cat "$own_redis_pidfile" 2>/dev/null) || return 0
+    [[ $(cat "/proc/$pid/comm" 2>/dev/null) == redis-server ]] || return 0
+    kill "$pid"
+    for ((i = 0; i < 50; i++)); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null
+    return 0
+}
 chaos_cell() { # chaos_cell ROW FAULT FIELD: one number of rlock chaos's JSON table, $work/table.json
     S=$1 F=$2 K=$3 perl -MJSON::PP -0777 -ne 'for my $c (@{decode_json($_)->{cells}}) {
         print $c->{$ENV{K}} if $c->{strategy} eq $ENV{S} && $c->{fault} eq $ENV{F} }' "$work/table.json"

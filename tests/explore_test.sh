@@ -13,6 +13,7 @@ set -uo pipefail
 rlock=$1 trail=$2
 failover_port=${EXPLORE_FAILOVER_PORT:-6460}
 source "$(dirname "$0")/checks.sh"
+own_redis 6462  # its walks and campaigns restart this one, not the shared one
 ex() { "$rlock" --dir "$work" explore "$@"; }
 
 ex --strategy ttl --events none --bound 0 --run-dir "$work/tiny" >"$work/tiny.txt" 2>"$work/tiny.err"
@@ -44,7 +45,7 @@ check "fenced-claim loses no order" perl -MJSON::PP -0777 -ne \
 run=$(ls -d "$work"/explore/runs/* | head -n 1)
 check "ttl's walk is kept under the fault expire" \
     perl -MJSON::PP -0777 -ne 'exit !(join(",", @{decode_json($_)->{campaign}{faults}}) eq "expire")' "$run/run.json"
-"$rlock" --dir "$work" chaos --strategies ttl --replay-order "$shortest" >"$work/as-trial.txt" 2>&1
+"$rlock" --dir "$work" chaos --account 251000 --strategies ttl --replay-order "$shortest" >"$work/as-trial.txt" 2>&1
 check "the shortest loss replays through chaos (exit $?)" grep -qx "order (9 moves): $shortest" "$work/as-trial.txt"
 ex --strategy ttl --events expiry --bound 0 --replay "$shortest" >"$work/as-order.txt" 2>&1
 check "and loses the same way" test "$(grep '^verdict: LOSES' "$work/as-trial.txt")" = "$(grep '^verdict: ' "$work/as-order.txt")"
@@ -105,7 +106,7 @@ check "and it holds" grep -q "^verdict: holds" "$work/fo-claim.txt"
 
 # An order under expiry and failover, as a chaos trial: kept under expire+failover, analyzed again.
 ef_order="A:acquire A:read expire failover B:acquire B:read A:write A:release B:write B:release"
-"$rlock" --dir "$work" chaos --strategies ttl --failover-port "$failover_port" --replay-order "$ef_order" \
+"$rlock" --dir "$work" chaos --account 251000 --strategies ttl --failover-port "$failover_port" --replay-order "$ef_order" \
     >"$work/ef.txt" 2>&1
 check "an order with expire and failover runs as a trial (exit $?)" grep -qx "recorded: $ef_order" "$work/ef.txt"
 check "and loses" grep -q "^verdict: LOSES: lost update" "$work/ef.txt"
@@ -126,7 +127,7 @@ timeout 60 "$rlock" --dir "$work" explore --strategy ttl --workers 1 --events re
 rc=$?
 check "a walk with restart and failover ends (exit $rc)" test $rc -eq 0
 check "and runs its orders" grep -q "bound 0: [1-9][0-9]* orders" "$work/rf-walk.txt"
-timeout 60 "$rlock" --dir "$work" chaos --strategies ttl --faults redis-restart,failover --trials 2 --seed 7 --jobs 1 \
+timeout 60 "$rlock" --dir "$work" chaos --account 251000 --strategies ttl --faults redis-restart,failover --trials 2 --seed 7 --jobs 1 \
     --failover-port "$failover_port" >"$work/rf-chaos.txt" 2>&1
 rc=$?
 check "a campaign with redis-restart and failover ends (exit $rc)" test $rc -eq 0

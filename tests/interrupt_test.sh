@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # rlock chaos interrupted: SIGTERM or SIGINT stops a campaign cleanly (exit 6; killed after 30 s), with
 # its jobs, workers and the servers they started (failover pairs, stalled Redis, Redlock servers)
-# gone, the shared Redis running (a redis-restart trial may have been mid-crash), and its run sealed
+# gone, its Redis running (a redis-restart trial may have been mid-crash), and its run sealed
 # as interrupted, which `rlock analyze` says (exit 6). A second signal kills at once (130), and
-# nothing outlives it. After SIGKILL mid-restart the shared Redis answers again within 10 s. A
+# nothing outlives it. After SIGKILL mid-restart its Redis answers again within 10 s. A
 # second campaign on the same data directory is refused (exit 2).
 set -uo pipefail
 rlock=$1
 source "$(dirname "$0")/checks.sh"
+own_redis 6766  # its redis-restart and redis-stall strike this one, not the shared one
 failover_port=${RLOCK_TEST_FAILOVER_PORT:-6760} redlock_port=${RLOCK_TEST_REDLOCK_PORT:-6780}
 job_ports=$(seq "$failover_port" $((failover_port + 3)); seq "$redlock_port" $((redlock_port + 5)))
 
@@ -16,7 +17,7 @@ job_ports=$(seq "$failover_port" $((failover_port + 3)); seq "$redlock_port" $((
 start() {
     # as a shell starts a command in the foreground: a process group of its own, SIGINT not ignored
     python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.setpgid(0, 0); os.execv(sys.argv[1], sys.argv[1:])' \
-        "$rlock" --dir "$work/$1" chaos --seed 3 --strategies ttl,redlock --faults "$2" --trials 200 --jobs 2 \
+        "$rlock" --dir "$work/$1" chaos --seed 3 --account 440000 --strategies ttl,redlock --faults "$2" --trials 200 --jobs 2 \
         --failover-port "$failover_port" --redlock-port "$redlock_port" >"$work/$1.out" 2>"$work/$1.err" &
     pid=$!
     for _ in $(seq 100); do
@@ -59,7 +60,7 @@ interrupted() {
     check "$1: chaos exits 6 on $2 (got $rc)" test "$rc" -eq 6
     check "$1: it says it was interrupted" grep -q "interrupted by $2" "$work/$1.err"
     nothing_left "$1"
-    check "$1: the shared Redis answers" redis_answers
+    check "$1: its Redis answers" redis_answers
     local run
     run=$(ls -d "$work/$1"/chaos/runs/* | head -n 1)
     "$rlock" analyze "$run" >"$work/$1.analyze" 2>&1; local arc=$?
@@ -72,14 +73,14 @@ interrupted int SIGINT failover,redis-stall
 interrupted restart SIGTERM redis-restart
 
 # SIGKILL of a redis-restart campaign's whole group, at any moment (a crash's guard starts the
-# shared Redis when its process died mid-crash): the shared Redis answers within 10 s.
+# Redis when its process died mid-crash): it answers within 10 s.
 for delay in 0.3 0.9 1.7; do
     start "killed-$delay" redis-restart
     sleep "$delay"
     kill -KILL -- "-$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
     for _ in $(seq 100); do redis_answers && break; sleep 0.1; done
-    check "killed-$delay: after SIGKILL the shared Redis answers within 10 s" redis_answers
+    check "killed-$delay: after SIGKILL its Redis answers within 10 s" redis_answers
 done
 
 start twice failover
@@ -95,5 +96,5 @@ stop SIGINT SIGINT
 echo "second SIGINT -> exit $rc in ${seconds} s"
 check "a second SIGINT kills at once: exit 130 (got $rc)" test "$rc" -eq 130
 nothing_left twice-int
-check "the shared Redis answers" redis_answers
+check "its Redis answers" redis_answers
 finish

@@ -16,13 +16,14 @@ source "$here/checks.sh"
 source "$here/chromium.sh"
 command -v tidy >/dev/null || { echo "tidy is not installed (scripts/test.sh installs it)"; exit 1; }
 ports=(--failover-port 6620 --redlock-port 6650 --cluster-port 7500) # the cluster: 7500 to 7559, four jobs
+own_redis 6630  # redis-restart and redis-stall strike it, not the shared one
 
 # judge NAME ARGS...: rlock judge ARGS in a data directory of its own ($work/NAME); its stdout in
 # $work/NAME.out, its stderr in $work/NAME.err, its status in $rc, its seconds in $seconds.
 judge() {
     local name=$1 began; shift
     began=$(date +%s)
-    "$rlock" --dir "$work/$name" judge "$@" "${ports[@]}" --seed 7 >"$work/$name.out" 2>"$work/$name.err"
+    "$rlock" --dir "$work/$name" judge "$@" "${ports[@]}" --account 430000 --seed 7 >"$work/$name.out" 2>"$work/$name.err"
     rc=$?
     seconds=$(($(date +%s) - began))
     echo "judge $name: exit $rc in $seconds s; $(grep '^verdict:' "$work/$name.out")"
