@@ -13,10 +13,8 @@
 // sent; ZooKeeper's pings share its connection likewise. It struck when the proxy dropped an answer.
 #include <chrono>
 
-#include "chaos/faults/strikes.h"
+#include "chaos/faults/proxy_loss.h"
 #include "chaos/schedule.h"
-#include "chaos/trial_context.h"
-#include "protocol/messages.h"
 
 namespace rlock::chaos::faults {
 namespace {
@@ -26,36 +24,20 @@ using namespace std::chrono_literals;
 // How long after the client's bytes etcd's or ZooKeeper's answer is dropped with everything else.
 constexpr auto kSettle = 250ms;
 
-class LostReply : public FaultModel {
+class LostReply : public ProxyLoss {
  public:
   std::string_view name() const override { return "lost-reply"; }
-  std::string_view not_applicable(lab::Strategy) const override { return "no release step announced"; }
-  bool through_proxies() const override { return true; }
 
-  Strike strike(TrialContext& trial, Participants&) const override {
-    return [&trial, settle = trial.spec.client && trial.spec.client->server != protocol::ServerKind::redis
-                                 ? kSettle
-                                 : 0ms]() -> Heal {
-      trial.network->lose_next_reply(trial.schedule.target, settle);
-      return [&trial] {
-        record_if_lost(trial);
-        trial.network->keep_replies(trial.schedule.target);
-      };
-    };
+ protected:
+  void arm(TrialContext& trial) const override {
+    bool multiplexed = trial.spec.client && trial.spec.client->server != protocol::ServerKind::redis;
+    trial.network->lose_next_reply(trial.schedule.target, multiplexed ? kSettle : 0ms);
   }
-  ClientStrike client_strike() const override { return ClientStrike::at_step; }
-  std::string_view strike_step() const override { return protocol::kReleaseStep; }
-  std::function<void()> tick(TrialContext& trial) const override {
-    return [&trial] { record_if_lost(trial); };
+  void disarm(TrialContext& trial) const override { trial.network->keep_replies(trial.schedule.target); }
+  std::uint64_t take_lost(TrialContext& trial) const override {
+    return trial.network->take_replies_lost(trial.schedule.target);
   }
-
- private:
-  // The strike is recorded once the proxy dropped the answer (by the tick, or at the latest by the
-  // heal), not when it was armed.
-  static void record_if_lost(TrialContext& trial) {
-    if (!trial.network || trial.network->take_replies_lost(trial.schedule.target) == 0) return;
-    record_network(trial.run_log(), target_name(trial), "its release's reply lost, its connections reset");
-  }
+  std::string_view what_was_lost() const override { return "its release's reply lost, its connections reset"; }
 };
 
 }  // namespace
