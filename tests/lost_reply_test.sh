@@ -6,14 +6,16 @@
 # (its done, read from the client's stdout); and each trial ended within one TTL, so the next
 # holder did not wait for the lock to expire (redis-py) or for the adapter's retry of the release
 # one TTL later (etcd): the server had applied the release whose answer was lost. The built-in
-# strategies are n/a, with their reason.
+# strategies are n/a, with their reason. Then lost-request, its counterpart, at a TTL of 2 s: every
+# trial struck, each release heard a reset, and each trial lasted a TTL at least: the release never
+# reached the server, whose lock the next holder waited out (redis-py) or the adapter's retry one TTL
+# later deleted (etcd).
 set -uo pipefail
 rlock=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$(dirname "$0")/checks.sh"
 : "${ETCD_ENDPOINT:?ETCD_ENDPOINT is not set: run the tests through scripts/test.sh}"
 cd "$root" || exit 1
-ttl=10000
 
 # A catalogue of the two adapters whose stdout is also written to $work/NAME.out.
 mkdir -p "$work/catalogue/teed"
@@ -26,23 +28,45 @@ cat >"$work/catalogue/teed/client.json" <<JSON
    "server": "etcd", "safe": false, "models": "concurrency.Mutex on one kept session"}]}
 JSON
 
-RLOCK_CLIENTS_DIR=$work/catalogue "$rlock" --dir "$work" chaos --seed 1 --strategies ttl --ttl $ttl --jobs 2 \
-    --faults lost-reply --trials 2 --client redis-py-teed --client etcd-session-teed --json "$work/table.json" \
-    >"$work/out.txt" 2>"$work/err.txt"
-rc=$?
-grep -v '^chaos: [0-9]*/' "$work/out.txt" "$work/err.txt"
-check "chaos under lost-reply exits 0 (got $rc)" test $rc -eq 0
-check "ttl under lost-reply is n/a: no release step announced" \
-    grep -q '^ttl  *lost-reply  *no  *n/a: no release step announced' "$work/out.txt"
-run=$(sed -n 's#^chaos: report: \(.*\)/report.html$#\1#p' "$work/err.txt" "$work/out.txt" | head -1)
+# struck FAULT TTL: a campaign of both adapters under FAULT, 2 trials each at TTL ms, on a data
+# directory of its own: it exits 0, ttl is n/a, and each adapter's two trials were struck, with no
+# client error and a reset heard by each release. Sets $run, the stored run.
+struck() {
+    local fault=$1 ttl=$2 rc client lost
+    rm -f "$work"/*-teed.out
+    RLOCK_CLIENTS_DIR=$work/catalogue "$rlock" --dir "$work/$fault" chaos --seed 1 --strategies ttl --ttl "$ttl" \
+        --jobs 2 --faults "$fault" --trials 2 --client redis-py-teed --client etcd-session-teed --json "$work/table.json" \
+        >"$work/out.txt" 2>"$work/err.txt"
+    rc=$?
+    grep -v '^chaos: [0-9]*/' "$work/out.txt" "$work/err.txt"
+    check "chaos under $fault exits 0 (got $rc)" test $rc -eq 0
+    check "ttl under $fault is n/a: no release step announced" \
+        grep -q "^ttl  *$fault  *no  *n/a: no release step announced" "$work/out.txt"
+    run=$(sed -n 's#^chaos: report: \(.*\)/report.html$#\1#p' "$work/err.txt" "$work/out.txt" | head -1)
+    for client in redis-py-teed etcd-session-teed; do
+        check "$client ran 2 trials under $fault" test "$(chaos_cell $client "$fault" trials)" -eq 2
+        check "$fault struck both trials of $client" test "$(chaos_cell $client "$fault" struck)" -eq 2
+        check "$client had no client error under $fault" test "$(chaos_cell $client "$fault" client_error)" -eq 0
+        lost=$(grep -c '"release: .*[Cc]onnection reset by peer' "$work/$client.out")
+        check "$client's release heard a reset, not an answer, in both trials under $fault (got $lost)" test "$lost" -eq 2
+    done
+}
+# trials_of CLIENT OP TTL: the numbers of $run's trials of CLIENT whose time is OP (a perl
+# comparison: <, >=) TTL ms.
+trials_of() {
+    gzip -dc "$run/trials.jsonl.gz" | ROW=$1 TTL=$3 perl -MJSON::PP -ne \
+        '$t = decode_json($_); print "$t->{number} " if $t->{row} eq $ENV{ROW} && $t->{ms} '"$2"' $ENV{TTL}'
+}
+
+struck lost-reply 10000
 for client in redis-py-teed etcd-session-teed; do
-    check "$client ran 2 trials" test "$(chaos_cell $client lost-reply trials)" -eq 2
-    check "lost-reply struck both trials of $client" test "$(chaos_cell $client lost-reply struck)" -eq 2
-    check "$client had no client error" test "$(chaos_cell $client lost-reply client_error)" -eq 0
-    lost=$(grep -c '"release: .*[Cc]onnection reset by peer' "$work/$client.out")
-    check "$client's release heard a reset, not an answer, in both trials (got $lost)" test "$lost" -eq 2
-    slow=$(gzip -dc "$run/trials.jsonl.gz" | ROW=$client TTL=$ttl perl -MJSON::PP -ne \
-        '$t = decode_json($_); print "$t->{number} " if $t->{row} eq $ENV{ROW} && $t->{ms} >= $ENV{TTL}')
+    slow=$(trials_of $client '>=' 10000)
     check "$client's trials ended within a TTL: the server applied the lost release (slow: $slow)" test -z "$slow"
+done
+# lost-request: the same clients, their release never sent on.
+struck lost-request 2000
+for client in redis-py-teed etcd-session-teed; do
+    quick=$(trials_of $client '<' 2000)
+    check "$client's trials lasted a TTL at least: the release never reached the server (quick: $quick)" test -z "$quick"
 done
 finish

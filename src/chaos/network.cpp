@@ -130,6 +130,20 @@ std::uint64_t TrialNetwork::take_replies_lost(std::size_t worker) {
   return lost - std::exchange(links_[worker].replies_lost_taken, lost);
 }
 
+void TrialNetwork::lose_next_request(std::size_t worker) {
+  for (host::FaultProxy* proxy : lock_proxies(worker)) proxy->lose_next_request();
+}
+
+void TrialNetwork::keep_requests(std::size_t worker) {
+  for (host::FaultProxy* proxy : lock_proxies(worker)) proxy->pass(host::Direction::to_server);
+}
+
+std::uint64_t TrialNetwork::take_requests_lost(std::size_t worker) {
+  std::uint64_t lost = 0;
+  for (const host::FaultProxy* proxy : lock_proxies(worker)) lost += proxy->requests_lost();
+  return lost - std::exchange(links_[worker].requests_lost_taken, lost);
+}
+
 void TrialNetwork::cut_client_server(std::size_t worker) {
   for (const auto& proxy : links_[worker].client_server) proxy->hold();
 }

@@ -1,8 +1,8 @@
 // The network of a chaos trial whose fault needs one (partition, delayed-write, net-delay,
-// conn-drop, conn-refused, lost-reply, session-expiry, starved-renewal): a FaultProxy (host/fault_proxy.h) between each
-// worker and each server it uses, Redis (one, or Redlock's three) and PostgreSQL, and the etcd or ZooKeeper a client
-// locks on, each on a port the system picks. The workers are given the proxies' addresses; the nemesis commands the
-// proxies, or asks Redis to close the connections they opened.
+// conn-drop, conn-refused, lost-reply, lost-request, session-expiry, starved-renewal): a FaultProxy
+// (host/fault_proxy.h) between each worker and each server it uses, Redis (one, or Redlock's three) and PostgreSQL, and
+// the etcd or ZooKeeper a client locks on, each on a port the system picks. The workers are given the proxies'
+// addresses; the nemesis commands the proxies, or asks Redis to close the connections they opened.
 //
 // Owns the proxies: destroyed, they close every connection. Built before the workers are forked:
 // a forked worker inherits the proxies' sockets but not their threads, and never touches them.
@@ -68,6 +68,13 @@ class TrialNetwork {
   void keep_replies(std::size_t worker);
   std::uint64_t take_replies_lost(std::size_t worker);
 
+  // lost-request: the worker's next request to the server its lock lives on dropped unsent, its
+  // connections reset (FaultProxy::lose_next_request); keep_requests() disarms what has not struck;
+  // take_requests_lost() counts the strikes since it was last called.
+  void lose_next_request(std::size_t worker);
+  void keep_requests(std::size_t worker);
+  std::uint64_t take_requests_lost(std::size_t worker);
+
   // conn-refused: the worker's connections to the servers its lock lives on (its etcd or
   // ZooKeeper, or else each Redis) reset, and each new one reset at once, until called with false.
   void refuse_lock_servers(std::size_t worker, bool refused);
@@ -81,6 +88,7 @@ class TrialNetwork {
     std::unique_ptr<host::FaultProxy> postgres;
     std::vector<std::unique_ptr<host::FaultProxy>> client_server;  // a member's each; none without one
     std::uint64_t replies_lost_taken = 0;
+    std::uint64_t requests_lost_taken = 0;
   };
   // The proxies between the worker and the servers its lock lives on.
   std::vector<host::FaultProxy*> lock_proxies(std::size_t worker) const;

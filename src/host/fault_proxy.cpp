@@ -262,6 +262,12 @@ struct LostReply {
   bool answered = false;                   // the server sent bytes since then
 };
 
+// lose_next_request's state: armed until it struck or the server's direction got another command.
+struct LostRequest {
+  bool armed = false;
+  bool asked = false;  // the client sent bytes since it was armed (held, never sent on)
+};
+
 struct FaultProxy::Loop {
   Fd listener;
   sockaddr_storage upstream{};
@@ -269,13 +275,18 @@ struct FaultProxy::Loop {
   Fault up;
   Fault down;
   LostReply lost;
+  LostRequest lost_request;
   std::deque<Link> links;
   std::atomic<std::uint64_t>* accepted = nullptr;
   std::atomic<std::uint64_t>* replies_lost = nullptr;
+  std::atomic<std::uint64_t>* requests_lost = nullptr;
   bool refusing = false;  // refuse(): each new connection reset once accepted
 
   void set(Direction direction, Fault fault) {
-    if (direction != Direction::to_client) up = fault;
+    if (direction != Direction::to_client) {
+      up = fault;
+      lost_request = {};
+    }
     if (direction != Direction::to_server) {
       down = fault;
       lost = {};
@@ -287,6 +298,14 @@ struct FaultProxy::Loop {
   void strike_lost_reply(Clock::time_point now) {
     if (!lost.armed || !lost.asked || !lost.answered || now < *lost.asked + lost.settle) return;
     replies_lost->fetch_add(1);  // counted before the client can see the reset
+    reset_all();
+    set(Direction::both, Fault{});
+  }
+
+  // Once the client sent bytes, held: every connection reset, the bytes dropped with it.
+  void strike_lost_request() {
+    if (!lost_request.armed || !lost_request.asked) return;
+    requests_lost->fetch_add(1);  // counted before the client can see the reset
     reset_all();
     set(Direction::both, Fault{});
   }
@@ -369,6 +388,7 @@ struct FaultProxy::Loop {
       std::uint64_t before = link.up.received;
       if (!link.up.read(link.client.get(), up, now)) return link.abort();
       if (lost.armed && !lost.asked && link.up.received > before) lost.asked = now;
+      if (lost_request.armed && link.up.received > before) lost_request.asked = true;
     }
   }
 
@@ -406,6 +426,7 @@ FaultProxy::FaultProxy(const std::string& upstream_host, int upstream_port, int 
     : loop_(std::make_unique<Loop>()) {
   loop_->accepted = &accepted_;
   loop_->replies_lost = &replies_lost_;
+  loop_->requests_lost = &requests_lost_;
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -492,6 +513,13 @@ void FaultProxy::lose_next_reply(std::chrono::milliseconds settle) {
   });
 }
 
+void FaultProxy::lose_next_request() {
+  apply([](Loop& loop) {
+    loop.set(Direction::to_server, Fault{Fault::Kind::hold, {}});
+    loop.lost_request = LostRequest{true, false};
+  });
+}
+
 std::vector<std::string> FaultProxy::upstream_addresses() {
   std::vector<std::string> addresses;
   apply([&addresses](Loop& loop) {
@@ -559,6 +587,7 @@ void FaultProxy::run() {
     now = Clock::now();
     for (Link& link : loop.links) loop.pump(link, now);
     loop.strike_lost_reply(now);
+    loop.strike_lost_request();
     std::erase_if(loop.links, [](const Link& link) { return link.dead; });
     timeout = loop.timeout(now);
     if (!changes.empty()) {

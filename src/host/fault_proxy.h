@@ -82,6 +82,14 @@ class FaultProxy {
   void lose_next_reply(std::chrono::milliseconds settle);
   // How many times lose_next_reply struck: connections reset with the server's answer dropped.
   std::uint64_t replies_lost() const { return replies_lost_.load(); }
+  // Loses the client's next request: from now on the client's bytes are held; once the client sent
+  // some (on any connection), every connection is reset, dropping them unsent, and both directions
+  // pass again: the server never sees the request. Where one connection multiplexes requests
+  // (HTTP/2), the next bytes may be another stream's (a keep-alive), lost in its place. Until it
+  // strikes, the next command for the server's direction (pass, delay, hold, black_hole) disarms it.
+  void lose_next_request();
+  // How many times lose_next_request struck: connections reset with the client's bytes dropped.
+  std::uint64_t requests_lost() const { return requests_lost_.load(); }
   // The local address ("IP:PORT", as Redis's CLIENT LIST shows it) of each current connection's
   // upstream end, by which the server can name and close that connection itself.
   std::vector<std::string> upstream_addresses();
@@ -96,6 +104,7 @@ class FaultProxy {
   int port_ = 0;
   std::atomic<std::uint64_t> accepted_{0};
   std::atomic<std::uint64_t> replies_lost_{0};
+  std::atomic<std::uint64_t> requests_lost_{0};
   std::unique_ptr<Loop> loop_;  // touched only by the proxy's thread once it started
   std::mutex mutex_;
   std::condition_variable applied_cv_;

@@ -489,6 +489,29 @@ TEST(FaultProxy, PassBeforeTheRequestLosesNoReply) {
   EXPECT_EQ(redis.proxy.replies_lost(), 0u);
 }
 
+TEST(FaultProxy, ALostRequestIsNeverAppliedAndItsClientResetInsteadOfTimedOut) {
+  RedisBehindProxy redis;
+  RedisConnection through = redis.connect(5000ms);
+  EXPECT_EQ(through.checked({"PING"}).text(), "PONG");
+  redis.proxy.lose_next_request();
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_THROW(through.command({"INCR", RedisBehindProxy::kKey}), OutcomeUnknown);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 2s) << "reset, not timed out";
+  EXPECT_EQ(redis.proxy.requests_lost(), 1u);
+  EXPECT_EQ(redis.value(), "(nil)") << "the server never saw it";
+  EXPECT_EQ(through.checked({"INCR", RedisBehindProxy::kKey}).integer(), 1) << "the next command reconnects, once";
+  EXPECT_EQ(redis.proxy.requests_lost(), 1u);
+}
+
+TEST(FaultProxy, PassBeforeTheRequestLosesNoRequest) {
+  RedisBehindProxy redis;
+  RedisConnection through = redis.connect(5000ms);
+  redis.proxy.lose_next_request();
+  redis.proxy.pass();
+  EXPECT_EQ(through.checked({"INCR", RedisBehindProxy::kKey}).integer(), 1);
+  EXPECT_EQ(redis.proxy.requests_lost(), 0u);
+}
+
 // What `command` prints on stdout, run by /bin/sh.
 std::string shell_output(const std::string& command) {
   std::string output;

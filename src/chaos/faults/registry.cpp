@@ -17,7 +17,7 @@ namespace faults {
 const FaultModel &none(), &pause(), &slow(), &kill(), &redis_restart(), &failover(), &partition(), &delayed_write(),
     &redis_stall(), &net_delay(), &clock_skew(), &pause_waiter(), &conn_drop(), &lost_reply(), &session_expiry(),
     &starved_renewal(), &pause_late(), &clock_offset(), &conn_refused(), &leader_pause(), &leader_kill(),
-    &follower_pause(), &member_pause();
+    &follower_pause(), &member_pause(), &lost_request();
 
 }  // namespace faults
 
@@ -28,7 +28,7 @@ const std::vector<Fault>& all_faults() {
       faults::redis_stall(),   faults::net_delay(),      faults::clock_skew(),     faults::pause_waiter(),
       faults::conn_drop(),     faults::lost_reply(),     faults::session_expiry(), faults::starved_renewal(),
       faults::pause_late(),    faults::clock_offset(),   faults::conn_refused(),   faults::leader_pause(),
-      faults::leader_kill(),   faults::follower_pause(), faults::member_pause()};
+      faults::leader_kill(),   faults::follower_pause(), faults::member_pause(),   faults::lost_request()};
   return all;
 }
 
