@@ -64,19 +64,31 @@ configure() { # configure PRESET
     [[ $1 != default ]] || flags=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG")
     cmake --preset "$1" -DRLOCK_BUILD_TESTS=ON "${flags[@]}" "${launcher[@]}" >/dev/null
 }
+# idle COMMAND...: COMMAND in a session and process group of its own (its pid the group's), at the
+# lowest priority. A session of its own is a scheduling group of its own too (the kernel's
+# autogroup), which shares the CPU equally with the others whatever its processes' nice: the group's
+# own nice (/proc/PID/autogroup) makes it take only what the rest leaves.
+idle() {
+    setsid -w bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 "$@"' idle "$@"
+}
+# normal PID: the idle group PID back at the normal priority (root only; otherwise it stays idle).
+normal() {
+    echo 0 >"/proc/$1/autogroup" 2>/dev/null || true
+    renice -n 0 -g "$1" >/dev/null 2>&1 || true
+}
 configure "$preset"
 if [[ $preset == default ]]; then
-    # The sanitized build runs meanwhile, at the lowest priority (nice 19: the CPU the installs and
-    # the tests leave; the tests mostly wait on servers, TTLs and pauses), in a process group of its
-    # own that on_exit can stop, and back at the normal priority once the tests end. Only what the
+    # The sanitized build runs meanwhile, idle (the CPU the installs and the tests leave; the tests
+    # mostly wait on servers, TTLs and pauses), in a process group that on_exit can stop, and back
+    # at the normal priority once the tests end. Only what the
     # sanitized steps run: the integration tests' binaries are not built. Once it is built, the fuzz
     # targets run at that priority too, a fixed count of inputs each with one seed: the same inputs
     # each run however busy the machine, a finding never luck.
     configure asan
-    setsid -w nice -n 19 cmake --build --preset asan -j "$(nproc)" --target rlock rlock_unit_tests rlock_fuzzers \
+    idle cmake --build --preset asan -j "$(nproc)" --target rlock rlock_unit_tests rlock_fuzzers \
         >build-asan/build.log 2>&1 &
     asan_build=$!
-    setsid -w nice -n 19 bash -c 'tail --pid="$0" -f /dev/null && RLOCK_FUZZ_SEED=1 exec scripts/fuzz.sh --runs 150000' \
+    idle bash -c 'tail --pid="$0" -f /dev/null && RLOCK_FUZZ_SEED=1 exec scripts/fuzz.sh --runs 150000' \
         "$asan_build" >build-asan/fuzz.log 2>&1 &
     fuzzers=$!
 fi
@@ -99,12 +111,12 @@ fi
 
 ctest --preset "$preset" -j "$(nproc)"
 if [[ $preset == default ]]; then
-    renice -n 0 -g "$asan_build" >/dev/null 2>&1 || true  # root only; otherwise it ends at nice 19
+    normal "$asan_build"
     wait "$asan_build" || { tail -n 40 build-asan/build.log >&2; die "the asan build failed (log: build-asan/build.log)"; }
     asan_build=""
     ctest --preset asan -j "$(nproc)" -LE integration
     ctest --preset asan -R '^lab[13]$'
-    renice -n 0 -g "$fuzzers" >/dev/null 2>&1 || true
+    normal "$fuzzers"
     wait "$fuzzers" && fuzzed=0 || fuzzed=$?
     fuzzers=""
     cat build-asan/fuzz.log
