@@ -14,7 +14,7 @@ node_redlock="node-redlock=node clients/node-redlock/client.mjs"
 # $work/table.json, printed.
 chaos() {
     local expected=$1 name=$2 rc; shift 2
-    "$rlock" --dir "$work" chaos --seed 1 --strategies none --jobs 4 --json "$work/table.json" "$@" \
+    "$rlock" --dir "$work" chaos --seed 1 --account 470000 --strategies none --jobs 4 --json "$work/table.json" "$@" \
         >"$work/out.txt" 2>"$work/err.txt"
     rc=$?
     cat "$work/out.txt"

@@ -7,7 +7,7 @@
 # plain and fenced, on the etcd, ZooKeeper and Hazelcast of scripts/services.sh; ShedLock's JDBC provider (with and without
 # usingDbTime) on its PostgreSQL, and its Redis provider; rslock (Rust) on one Redis and on three.
 # Under clock-offset ShedLock's JDBC provider loses money or waits, and not with usingDbTime().
-# Real libraries, real servers, 3 trials a cell (1
+# Real libraries, real servers, 2 trials a cell (1
 # for the JVMs) at a TTL of 1000 ms (etcd's leases and python-redis-lock's expiry are whole seconds). Under no
 # fault none loses anything and none errs; under a pause redsync, which never renews, loses money,
 # and the fenced ones lose nothing (etcd's, Curator's, kazoo's and Hazelcast's, expected safe by their manifests,
@@ -72,7 +72,7 @@ check "rlock clients lists etcd-mutex's versions, 3.4.3 installed" \
     grep -Eq '^  versions: 3\.4\.3, 3\.5\.21 \(default\)' "$work/clients.txt"
 check "rlock clients lists redis-semaphore's versions" grep -Eq '^  versions: 5\.3\.0, 5\.8\.0 \(default\)' "$work/clients.txt"
 
-chaos "Go, Python, Node and Rust" 4 3 none,pause "${go_python[@]}" "${node[@]}"
+chaos "Go, Python, Node and Rust" 4 2 none,pause "${go_python[@]}" "${node[@]}"
 judged "${go_python[@]}" "${node[@]}"
 check "redsync under pause lost money" test "$(chaos_cell redsync pause lost_amount)" -gt 0
 for client in etcd-mutex-fenced kazoo-lock-fenced; do
