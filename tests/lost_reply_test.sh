@@ -7,9 +7,7 @@
 # holder did not wait for the lock to expire (redis-py) or for the adapter's retry of the release
 # one TTL later (etcd): the server had applied the release whose answer was lost. The built-in
 # strategies are n/a, with their reason. Then lost-request, its counterpart, at a TTL of 2 s: every
-# trial struck, each release heard a reset, and each trial lasted a TTL at least: the release never
-# reached the server, whose lock the next holder waited out (redis-py) or the adapter's retry one TTL
-# later deleted (etcd).
+# trial struck, and each release heard a reset.
 set -uo pipefail
 rlock=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,22 +49,19 @@ struck() {
         check "$client's release heard a reset, not an answer, in both trials under $fault (got $lost)" test "$lost" -eq 2
     done
 }
-# trials_of CLIENT OP TTL: the numbers of $run's trials of CLIENT whose time is OP (a perl
-# comparison: <, >=) TTL ms.
-trials_of() {
-    gzip -dc "$run/trials.jsonl.gz" | ROW=$1 TTL=$3 perl -MJSON::PP -ne \
-        '$t = decode_json($_); print "$t->{number} " if $t->{row} eq $ENV{ROW} && $t->{ms} '"$2"' $ENV{TTL}'
+# slow_trials CLIENT TTL: the numbers of $run's trials of CLIENT that took TTL ms or more.
+slow_trials() {
+    gzip -dc "$run/trials.jsonl.gz" | ROW=$1 TTL=$2 perl -MJSON::PP -ne \
+        '$t = decode_json($_); print "$t->{number} " if $t->{row} eq $ENV{ROW} && $t->{ms} >= $ENV{TTL}'
 }
 
 struck lost-reply 10000
 for client in redis-py-teed etcd-session-teed; do
-    slow=$(trials_of $client '>=' 10000)
+    slow=$(slow_trials $client 10000)
     check "$client's trials ended within a TTL: the server applied the lost release (slow: $slow)" test -z "$slow"
 done
-# lost-request: the same clients, their release never sent on.
+# lost-request: the same clients, their release never sent on (that the server never applies it,
+# host/fault_proxy_test checks: the trial's time says nothing here, as the holder struck need not
+# be the first to lock, and no other then waits for its lock).
 struck lost-request 2000
-for client in redis-py-teed etcd-session-teed; do
-    quick=$(trials_of $client '<' 2000)
-    check "$client's trials lasted a TTL at least: the release never reached the server (quick: $quick)" test -z "$quick"
-done
 finish
