@@ -80,10 +80,10 @@ configure "$preset"
 if [[ $preset == default ]]; then
     # The sanitized build runs meanwhile, idle (the CPU the installs and the tests leave; the tests
     # mostly wait on servers, TTLs and pauses), in a process group that on_exit can stop, and back
-    # at the normal priority once the tests end. Only what the
-    # sanitized steps run: the integration tests' binaries are not built. Once it is built, the fuzz
-    # targets run at that priority too, a fixed count of inputs each with one seed: the same inputs
-    # each run however busy the machine, a finding never luck.
+    # at the normal priority once the tests end. Only what the sanitized steps run: the integration
+    # tests' binaries are not built. Once it is built, the fuzz targets run idle too, a fixed count
+    # of inputs each with one seed: the same inputs each run however busy the machine, a finding
+    # never luck.
     configure asan
     idle cmake --build --preset asan -j "$(nproc)" --target rlock rlock_unit_tests rlock_fuzzers \
         >build-asan/build.log 2>&1 &
