@@ -25,9 +25,7 @@ class ConnRefused : public FaultModel {
   std::string_view name() const override { return "conn-refused"; }
   std::string_view not_applicable(lab::Strategy strategy) const override { return redis_unused(strategy); }
   std::string_view not_applicable_to_client(protocol::ServerKind kind) const override {
-    return kind == protocol::ServerKind::postgres || kind == protocol::ServerKind::hazelcast
-               ? "its server is not behind the harness's proxies"
-               : "";
+    return not_behind_proxies(kind);
   }
   void draw_work(ScheduleDraw& draw) const override {
     draw.target().work_seconds = draw.ttl_s * draw.uniform(1.5, 3.0);

@@ -18,9 +18,7 @@ class LostRequest : public ProxyLoss {
  public:
   std::string_view name() const override { return "lost-request"; }
   std::string_view not_applicable_to_client(protocol::ServerKind kind) const override {
-    return kind == protocol::ServerKind::postgres || kind == protocol::ServerKind::hazelcast
-               ? "its server is not behind the harness's proxies"
-               : "";
+    return not_behind_proxies(kind);
   }
 
  protected:

@@ -22,6 +22,12 @@ std::string_view redis_unused(protocol::ServerKind kind) {
   return kind == protocol::ServerKind::redis ? "" : "Redis unused";
 }
 
+std::string_view not_behind_proxies(protocol::ServerKind kind) {
+  return kind == protocol::ServerKind::postgres || kind == protocol::ServerKind::hazelcast
+             ? "its server is not behind the harness's proxies"
+             : "";
+}
+
 std::string_view no_cluster_of(protocol::ServerKind kind) {
   return has_cluster(kind) ? "" : "no cluster of its server";
 }

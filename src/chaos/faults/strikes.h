@@ -22,6 +22,9 @@ namespace rlock::chaos {
 std::string_view redis_unused(lab::Strategy strategy);
 // A client whose lock lives on etcd or ZooKeeper uses no Redis either.
 std::string_view redis_unused(protocol::ServerKind kind);
+// The proxies stand between a client and its Redis, etcd or ZooKeeper, not its PostgreSQL or
+// Hazelcast: a fault of the proxies cannot reach a lock that lives there.
+std::string_view not_behind_proxies(protocol::ServerKind kind);
 // A fault of the members of an etcd cluster or a ZooKeeper ensemble cannot reach a lock that lives
 // elsewhere.
 std::string_view no_cluster_of(protocol::ServerKind kind);
