@@ -12,25 +12,21 @@ finish() { # the summary line; exits non-zero when a check failed
     echo "$passed passed, $failed failed"
     ((failed == 0))
 }
-# own_redis PORT: a throwaway Redis of the test's own on 127.0.0.1:PORT (scripts/throwaway-redis.conf,
-# its files under $work), REDIS_URL naming it, stopped on exit: for a test whose faults crash, stop
-# or restart its Redis (redis-restart, redis-stall), which can then run beside the others.
+# own_redis PORT: a throwaway Redis of the test's own on 127.0.0.1:PORT (scripts/lib.sh's
+# throwaway_redis_conf, its files under $work), REDIS_URL naming it, stopped on exit: for a test
+# whose faults crash, stop or restart its Redis (redis-restart, redis-stall), which can then run
+# beside the others.
 own_redis() {
-    local dir=$work/redis-$1 i
+    local dir=$work/redis-$1
     mkdir "$dir" || return 1
     ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null || { echo "127.0.0.1:$1, the test's Redis's port, is taken"; exit 1; }
-    { cat "$(dirname "${BASH_SOURCE[0]}")/../scripts/throwaway-redis.conf"
-      printf '%s\n' "port $1" "daemonize yes" "pidfile $dir/redis.pid" "logfile $dir/redis.log" "dir $dir"
-    } >"$dir/redis.conf"
-    redis-server "$dir/redis.conf" >/dev/null || { echo "redis-server failed to start on 127.0.0.1:$1"; exit 1; }
     own_redis_pidfile=$dir/redis.pid
     trap 'stop_own_redis; rm -rf "$work"' EXIT
-    for ((i = 0; i < 100; i++)); do
-        [[ $(redis-cli -p "$1" ping 2>/dev/null) == PONG ]] && { export REDIS_URL=redis://127.0.0.1:$1/0; return 0; }
-        sleep 0.1
-    done
-    echo "the test's Redis on 127.0.0.1:$1 did not answer within 10 s ($dir/redis.log)"
-    exit 1
+    # In a subshell: lib.sh's names stay out of the test's.
+    (source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh" && throwaway_redis_conf "$dir" "$1" &&
+        (close_inherited_fds; exec redis-server "$dir/redis.conf") >/dev/null && within 10 redis_field "$1" loading 0) ||
+        { echo "the test's Redis on 127.0.0.1:$1 did not start and answer within 10 s ($dir/redis.log)"; exit 1; }
+    export REDIS_URL=redis://127.0.0.1:$1/0
 }
 stop_own_redis() { # the pid its pidfile names now (a restart writes it again), when it is a redis-server; gone in 5 s
     local pid i
